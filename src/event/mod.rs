@@ -1,0 +1,8 @@
+//! The event log: its typed events (`schema`) and the line-numbered reader (`read`).
+
+pub mod fields;
+pub mod read;
+pub mod schema;
+
+pub use read::{read_log, ReadLog};
+pub use schema::*;

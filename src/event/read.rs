@@ -1,0 +1,748 @@
+//! Reading the log: bytes → line-numbered `Envelope`s, with every error in the file.
+//!
+//! This stage checks each line on its own (JSON, types, fields, ranges, notation). Whether the
+//! ids it names exist, whether a pair plays a board twice, and the like need the whole history
+//! and are checked by `replay`.
+
+use serde_json::{Map, Value};
+
+use super::fields::{describe, Fields};
+use super::schema::*;
+use crate::adjust::{parse_adjusted, Side, SubsequentDamage};
+use crate::bridge::{parse_contract, parse_result_offset, parse_seat, Bid, Vul};
+use crate::error::LogError;
+use crate::num::Q;
+use crate::options::{Compare, Form, Options};
+
+/// The largest board number accepted.
+pub const MAX_BOARD: i64 = 9999;
+
+/// Everything read from a log: the events that parsed, and the errors of the lines that did not.
+#[derive(Debug, Default)]
+pub struct ReadLog {
+    pub events: Vec<Envelope>,
+    pub errors: Vec<LogError>,
+    /// Physical line count, for messages.
+    pub lines: usize,
+}
+
+/// Read a whole log from its bytes.
+pub fn read_log(bytes: &[u8]) -> ReadLog {
+    let mut out = ReadLog::default();
+    let mut seq = 0usize;
+    let mut sessions: Vec<(String, Form)> = Vec::new();
+    for (i, raw) in bytes.split(|&b| b == b'\n').enumerate() {
+        let line_no = i + 1;
+        out.lines = line_no;
+        let raw = raw.strip_suffix(b"\r").unwrap_or(raw);
+        let text = match std::str::from_utf8(raw) {
+            Ok(t) => t,
+            Err(e) => {
+                out.errors.push(LogError::new(
+                    line_no,
+                    None,
+                    format!("invalid UTF-8 at byte {} of the line; the log must be UTF-8", e.valid_up_to() + 1),
+                ));
+                seq += 1;
+                continue;
+            }
+        };
+        let trimmed = text.trim();
+        if trimmed.is_empty() || trimmed.starts_with("//") {
+            continue;
+        }
+        seq += 1;
+        match parse_line(line_no, seq, trimmed, &mut sessions) {
+            Ok(env) => out.events.push(env),
+            Err(mut errs) => out.errors.append(&mut errs),
+        }
+    }
+    if bytes.last().is_some_and(|&b| b != b'\n') && out.lines > 0 {
+        // A last line without its newline is fine when it parsed; a torn one has already
+        // failed to parse and gets a hint.
+        if let Some(e) = out.errors.last_mut() {
+            if e.line == out.lines && e.field.is_none() && e.message.starts_with("invalid JSON") {
+                e.message.push_str(" (the last line has no newline: was the file cut off mid-write?)");
+            }
+        }
+    }
+    out
+}
+
+fn parse_line(
+    line: usize,
+    seq: usize,
+    text: &str,
+    sessions: &mut Vec<(String, Form)>,
+) -> Result<Envelope, Vec<LogError>> {
+    let value: Value = serde_json::from_str(text).map_err(|e| {
+        vec![LogError::new(
+            line,
+            None,
+            format!("invalid JSON at column {}: {e}", e.column()),
+        )]
+    })?;
+    let Value::Object(map) = value else {
+        return Err(vec![LogError::new(
+            line,
+            None,
+            format!("expected a JSON object {{\"type\": ...}}, found {}", describe(&value)),
+        )]);
+    };
+    let mut f = Fields::new(line, &map);
+    let ty = match f.req_str("type") {
+        Some(t) => t,
+        None => return Err(f.errors),
+    };
+    if let Some(v) = f.raw("seq") {
+        match v.as_u64() {
+            Some(s) if s as usize == seq => {}
+            _ => f.error(
+                "seq",
+                format!("expected {seq} (this event's position among the log's event lines), found {}", describe(v)),
+            ),
+        }
+    }
+    let at = f.opt_str("at");
+    if let Some(at) = &at {
+        if !looks_like_rfc3339(at) {
+            f.error("at", format!("expected an RFC 3339 time such as \"2026-11-21T14:05:00+01:00\", found \"{at}\""));
+        }
+    }
+    let by = f.opt_str("by");
+    let note = f.opt_str("note");
+    let event = match ty.as_str() {
+        "championship" => Some(Event::Championship(Championship {
+            name: f.opt_str("name"),
+            date: f.opt_str("date"),
+            place: f.opt_str("place"),
+        })),
+        "session" => session(&mut f, sessions),
+        "pair" => pair(&mut f),
+        "team" => team(&mut f),
+        "result" => result(&mut f),
+        "ruling" => ruling(&mut f),
+        "ruling_withdrawn" => f.req_id("ruling").map(|ruling| Event::RulingWithdrawn { ruling }),
+        "correction" => correction(&mut f),
+        "penalty" => penalty(&mut f, sessions),
+        "deal" => deal(&mut f),
+        other => {
+            f.error(
+                "type",
+                format!(
+                    "unknown event type \"{other}\" (expected championship, session, pair, team, result, ruling, ruling_withdrawn, correction, penalty or deal)"
+                ),
+            );
+            return Err(f.errors);
+        }
+    };
+    let errors = f.finish(&ty);
+    match event {
+        Some(event) if errors.is_empty() => Ok(Envelope {
+            line,
+            seq,
+            at,
+            by,
+            note,
+            event,
+        }),
+        _ => Err(errors),
+    }
+}
+
+fn looks_like_rfc3339(s: &str) -> bool {
+    let b = s.as_bytes();
+    b.len() >= 20
+        && b[..4].iter().all(u8::is_ascii_digit)
+        && b[4] == b'-'
+        && b[7] == b'-'
+        && (b[10] == b'T' || b[10] == b't' || b[10] == b' ')
+        && b[13] == b':'
+        && (s.ends_with('Z') || s.ends_with('z') || s[19..].contains(['+', '-']))
+}
+
+fn session(f: &mut Fields, sessions: &mut Vec<(String, Form)>) -> Option<Event> {
+    let id = f.req_id("id");
+    let name = f.opt_str("name");
+    let form = match f.req_str("form") {
+        Some(s) => match Form::parse(&s) {
+            Some(form) => Some(form),
+            None => {
+                let names: Vec<_> = Form::ALL.iter().map(|(n, _)| format!("\"{n}\"")).collect();
+                f.error("form", format!("expected one of {}, found \"{s}\"", names.join(", ")));
+                None
+            }
+        },
+        None => None,
+    };
+    let boards = match f.raw("boards") {
+        None => {
+            f.error("boards", "missing; expected a range such as \"1-26\" or a list [1,2,3]");
+            None
+        }
+        Some(v) => match parse_boards(v) {
+            Ok(b) => Some(b),
+            Err(m) => {
+                f.error("boards", m);
+                None
+            }
+        },
+    };
+    let compare = match f.opt_str("compare").as_deref() {
+        None | Some("section") => Compare::Section,
+        Some("field") => Compare::Field,
+        Some(other) => {
+            f.error("compare", format!("expected \"section\" or \"field\", found \"{other}\""));
+            Compare::Section
+        }
+    };
+    let carry = f.opt_bool("carry").unwrap_or(true);
+    let mut options = Options::default();
+    if let Some(v) = f.raw("options") {
+        match (v, form) {
+            (Value::Object(obj), Some(form)) => {
+                let (o, errs) = Options::from_json(form, obj);
+                options = o;
+                for e in errs {
+                    f.error("options", format!("\"{}\": {}", e.option, e.message));
+                }
+            }
+            (Value::Object(_), None) => {}
+            (other, _) => f.error("options", format!("expected an object, found {}", describe(other))),
+        }
+    }
+    let (id, form, boards) = (id?, form?, boards?);
+    if sessions.iter().any(|(s, _)| *s == id) {
+        f.error("id", format!("session \"{id}\" is already declared"));
+        return None;
+    }
+    sessions.push((id.clone(), form));
+    Some(Event::Session(SessionDef {
+        id,
+        name,
+        form,
+        boards,
+        compare,
+        carry,
+        options,
+    }))
+}
+
+/// `"1-26"`, `"1-13,15"`, or `[1,2,3]`: sorted, without repeats.
+pub fn parse_boards(v: &Value) -> Result<Vec<u32>, String> {
+    let mut out = Vec::new();
+    let bad = || format!("expected a range such as \"1-26\" or a list [1,2,3] of boards 1..={MAX_BOARD}, found {}", describe(v));
+    match v {
+        Value::String(s) => {
+            for piece in s.split(',') {
+                let piece = piece.trim();
+                let (a, b) = piece.split_once('-').unwrap_or((piece, piece));
+                let a: i64 = a.trim().parse().map_err(|_| bad())?;
+                let b: i64 = b.trim().parse().map_err(|_| bad())?;
+                if a < 1 || b > MAX_BOARD || a > b {
+                    return Err(bad());
+                }
+                out.extend(a as u32..=b as u32);
+            }
+        }
+        Value::Array(items) => {
+            for it in items {
+                match it.as_i64() {
+                    Some(n) if (1..=MAX_BOARD).contains(&n) => out.push(n as u32),
+                    _ => return Err(bad()),
+                }
+            }
+        }
+        _ => return Err(bad()),
+    }
+    let before = out.len();
+    out.sort_unstable();
+    out.dedup();
+    if out.is_empty() {
+        return Err(bad());
+    }
+    if out.len() != before {
+        return Err(format!("board listed twice in {}", describe(v)));
+    }
+    Ok(out)
+}
+
+fn players(f: &mut Fields) -> Vec<String> {
+    match f.raw("players") {
+        None => Vec::new(),
+        Some(Value::Array(items)) => {
+            let mut out = Vec::new();
+            for it in items {
+                match it {
+                    Value::String(s) => out.push(s.clone()),
+                    other => {
+                        f.error("players", format!("expected a list of names (strings), found {}", describe(other)));
+                        return Vec::new();
+                    }
+                }
+            }
+            out
+        }
+        Some(other) => {
+            let m = format!("expected a list of names, found {}", describe(other));
+            f.error("players", m);
+            Vec::new()
+        }
+    }
+}
+
+fn pair(f: &mut Fields) -> Option<Event> {
+    let id = f.req_id("id");
+    let section = f.opt_id("section");
+    let players = players(f);
+    Some(Event::Pair(PairDef {
+        id: id?,
+        section,
+        players,
+    }))
+}
+
+fn team(f: &mut Fields) -> Option<Event> {
+    let id = f.req_id("id");
+    let name = f.opt_str("name");
+    let players = players(f);
+    Some(Event::Team(TeamDef {
+        id: id?,
+        name,
+        players,
+    }))
+}
+
+fn board(f: &mut Fields) -> Option<u32> {
+    f.req_int("board", 1, MAX_BOARD).map(|b| b as u32)
+}
+
+/// The play fields shared by `result` and `correction`.
+fn play_fields(f: &mut Fields) -> (Option<Bid>, Option<crate::bridge::Seat>, Option<u8>, Option<i8>, Option<i32>, Option<String>) {
+    let contract = f.raw("contract").and_then(|v| match v {
+        Value::String(s) => match parse_contract(s) {
+            Ok(b) => Some(b),
+            Err(m) => {
+                f.error("contract", m);
+                None
+            }
+        },
+        other => {
+            let m = format!("expected a contract such as \"4HX\", \"3NT\" or \"PASS\", found {}", describe(other));
+            f.error("contract", m);
+            None
+        }
+    });
+    let declarer = f.opt_str("declarer").and_then(|s| match parse_seat(&s) {
+        Ok(seat) => Some(seat),
+        Err(m) => {
+            f.error("declarer", m);
+            None
+        }
+    });
+    let tricks = f.opt_int("tricks", 0, 13).map(|t| t as u8);
+    let result = f.raw("result").and_then(|v| match v {
+        Value::String(s) => match parse_result_offset(s) {
+            Ok(o) => Some(o),
+            Err(m) => {
+                f.error("result", m);
+                None
+            }
+        },
+        other => {
+            let m = format!("expected a result such as \"=\", \"+1\" or \"-2\", found {}", describe(other));
+            f.error("result", m);
+            None
+        }
+    });
+    let score = f.opt_int("score", -10_000, 10_000).map(|s| s as i32);
+    if let Some(s) = score {
+        if s % 10 != 0 {
+            f.error("score", format!("expected NS points (a multiple of 10), found {s}"));
+        }
+    }
+    let lead = f.opt_str("lead");
+    (contract, declarer, tricks, result, score, lead)
+}
+
+/// Check the play of one table on its own: tricks and result agree, the contract is complete.
+pub fn check_play(play: &Play) -> Vec<(&'static str, String)> {
+    let mut errs = Vec::new();
+    match play.contract {
+        None => {
+            if play.score.is_none() {
+                errs.push(("contract", "missing; expected a contract (with declarer and tricks or result) or a \"score\" in NS points".to_string()));
+            }
+            for (name, present) in [("declarer", play.declarer.is_some()), ("tricks", play.tricks.is_some()), ("result", play.result.is_some())] {
+                if present {
+                    errs.push((name, "given without a contract".to_string()));
+                }
+            }
+        }
+        Some(Bid::Pass) => {
+            for (name, present) in [("declarer", play.declarer.is_some()), ("tricks", play.tricks.is_some()), ("result", play.result.is_some())] {
+                if present {
+                    errs.push((name, "given for a passed-out board".to_string()));
+                }
+            }
+        }
+        Some(Bid::Contract(c)) => {
+            if play.declarer.is_none() {
+                errs.push(("declarer", "missing; expected N, E, S or W".to_string()));
+            }
+            match (play.tricks, play.result) {
+                (None, None) => errs.push(("tricks", "missing; expected \"tricks\" (0-13) or \"result\" (\"=\", \"+1\", \"-2\", ...)".to_string())),
+                (Some(t), Some(r)) => {
+                    let from_result = 6 + c.level as i32 + r as i32;
+                    if from_result != t as i32 {
+                        errs.push(("result", format!("disagrees with \"tricks\": {c} with {t} tricks is {}, not {}", offset_text(t as i32 - 6 - c.level as i32), offset_text(r as i32))));
+                    }
+                }
+                (None, Some(r)) => {
+                    let t = 6 + c.level as i32 + r as i32;
+                    if !(0..=13).contains(&t) {
+                        errs.push(("result", format!("{c} {} would take {t} tricks; expected 0..=13", offset_text(r as i32))));
+                    }
+                }
+                (Some(_), None) => {}
+            }
+        }
+    }
+    errs
+}
+
+pub fn offset_text(o: i32) -> String {
+    match o {
+        0 => "=".to_string(),
+        o if o > 0 => format!("+{o}"),
+        o => format!("{o}"),
+    }
+}
+
+fn result(f: &mut Fields) -> Option<Event> {
+    let session = f.req_id("session");
+    let section = f.opt_id("section");
+    let board = board(f);
+    let round = f.opt_int("round", 1, 9999).map(|n| n as u32);
+    let table = f.opt_int("table", 1, 99_999).map(|n| n as u32);
+    let ns = f.req_id("ns");
+    let ew = f.req_id("ew");
+    // Team forms: accepted and kept for the team scorer (issue 5); pairs forms ignore them.
+    let _ = f.opt_id("match");
+    if let Some(room) = f.opt_str("room") {
+        if room != "open" && room != "closed" {
+            f.error("room", format!("expected \"open\" or \"closed\", found \"{room}\""));
+        }
+    }
+    let (contract, declarer, tricks, result, score, lead) = play_fields(f);
+    let play = Play { contract, declarer, tricks, result, score, lead };
+    for (field, msg) in check_play(&play) {
+        f.error(field, msg);
+    }
+    if let (Some(ns), Some(ew)) = (&ns, &ew) {
+        if ns == ew {
+            f.error("ew", format!("the same pair \"{ns}\" on both sides"));
+        }
+    }
+    Some(Event::Result(ResultEv {
+        session: session?,
+        section,
+        board: board?,
+        round,
+        table,
+        ns: ns?,
+        ew: ew?,
+        play,
+    }))
+}
+
+/// Points as written in a subsequent-damage entry: `"+620"`, `"-100"`, `620`.
+fn sd_points(f: &mut Fields, obj: &Map<String, Value>, name: &'static str, required: bool) -> Option<i32> {
+    let field = format!("subsequent_damage.{name}");
+    match obj.get(name) {
+        None | Some(Value::Null) => {
+            if required {
+                f.errors.push(LogError::new(f.line(), Some(&field), "missing; expected NS points such as \"+620\""));
+            }
+            None
+        }
+        Some(v) => {
+            let parsed = match v {
+                Value::Number(n) => n.as_i64(),
+                Value::String(s) => {
+                    let s = s.trim().replace(['\u{2212}', '\u{2013}'], "-");
+                    s.strip_prefix('+').unwrap_or(&s).parse::<i64>().ok()
+                }
+                _ => None,
+            };
+            match parsed {
+                Some(p) if (-10_000..=10_000).contains(&p) => Some(p as i32),
+                _ => {
+                    f.errors.push(LogError::new(
+                        f.line(),
+                        Some(&field),
+                        format!("expected NS points such as \"+620\", found {}", describe(v)),
+                    ));
+                    None
+                }
+            }
+        }
+    }
+}
+
+fn ruling(f: &mut Fields) -> Option<Event> {
+    let id = f.req_id("id");
+    let session = f.req_id("session");
+    let board = board(f);
+    let ns = f.req_id("ns");
+    let ew = f.opt_id("ew");
+    if let (Some(ns), Some(ew)) = (&ns, &ew) {
+        if ns == ew {
+            f.error("ew", format!("the same pair \"{ns}\" on both sides"));
+        }
+    }
+    let law = f.opt_str("law");
+    let supersedes = f.opt_id("supersedes");
+    let score_text = f.raw("score");
+    let sd_value = f.raw("subsequent_damage");
+    let top_offenders = f.raw("offenders");
+    let mut sd = None;
+    let score = match (score_text, sd_value) {
+        (Some(_), Some(_)) => {
+            f.error("subsequent_damage", "give either \"score\" or \"subsequent_damage\", not both");
+            None
+        }
+        (None, None) => {
+            f.error("score", "missing; a ruling must give a \"score\" in adjusted-score notation, e.g. \"(60%+620&40%-100)\", or a \"subsequent_damage\" object");
+            None
+        }
+        (Some(Value::String(s)), None) => {
+            if top_offenders.is_some() {
+                f.error("offenders", "belongs to a \"subsequent_damage\" ruling");
+            }
+            match parse_adjusted(s) {
+                Ok(a) => Some(a),
+                Err(e) => {
+                    f.error("score", e.message);
+                    None
+                }
+            }
+        }
+        (Some(other), None) => {
+            let m = format!("expected adjusted-score notation as a string, e.g. \"(60%+620&40%-100)\", found {}", describe(other));
+            f.error("score", m);
+            None
+        }
+        (None, Some(Value::Object(obj))) => {
+            for k in obj.keys() {
+                if !["side", "before", "after_infraction", "after_loss", "offenders"].contains(&k.as_str()) {
+                    f.errors.push(LogError::new(
+                        f.line(),
+                        Some(&format!("subsequent_damage.{k}")),
+                        "unknown field (expected side, before, after_infraction, after_loss, offenders)",
+                    ));
+                }
+            }
+            let side = match obj.get("side") {
+                Some(Value::String(s)) if s == "NS" => Some(Side::NS),
+                Some(Value::String(s)) if s == "EW" => Some(Side::EW),
+                Some(other) => {
+                    f.errors.push(LogError::new(f.line(), Some("subsequent_damage.side"), format!("expected \"NS\" or \"EW\" (the non-offending side), found {}", describe(other))));
+                    None
+                }
+                None => {
+                    f.errors.push(LogError::new(f.line(), Some("subsequent_damage.side"), "missing; expected \"NS\" or \"EW\" (the non-offending side)"));
+                    None
+                }
+            };
+            let before = sd_points(f, obj, "before", true);
+            let after_inf = sd_points(f, obj, "after_infraction", true);
+            let after_loss = sd_points(f, obj, "after_loss", true);
+            let mut offenders = sd_points(f, obj, "offenders", false);
+            if let Some(v) = top_offenders {
+                if offenders.is_some() {
+                    f.error("offenders", "given twice (inside and outside \"subsequent_damage\")");
+                } else {
+                    let mut wrap = Map::new();
+                    wrap.insert("offenders".to_string(), v.clone());
+                    offenders = sd_points(f, &wrap, "offenders", false);
+                }
+            }
+            match (side, before, after_inf, after_loss) {
+                (Some(nos), Some(before), Some(after_infraction), Some(after_loss)) => {
+                    let d = SubsequentDamage {
+                        nos,
+                        before,
+                        after_infraction,
+                        after_loss,
+                        offenders: offenders.unwrap_or(before),
+                    };
+                    match d.expand() {
+                        Ok(a) => {
+                            sd = Some(d);
+                            Some(a)
+                        }
+                        Err(e) => {
+                            f.error("subsequent_damage", e.message);
+                            None
+                        }
+                    }
+                }
+                _ => None,
+            }
+        }
+        (None, Some(other)) => {
+            let m = format!("expected an object {{\"side\":\"NS\",\"before\":\"+620\",\"after_infraction\":\"+500\",\"after_loss\":\"+150\"}}, found {}", describe(other));
+            f.error("subsequent_damage", m);
+            None
+        }
+    };
+    Some(Event::Ruling(RulingEv {
+        id: id?,
+        session: session?,
+        board: board?,
+        ns: ns?,
+        ew,
+        score: score?,
+        sd,
+        law,
+        supersedes,
+    }))
+}
+
+fn correction(f: &mut Fields) -> Option<Event> {
+    let result = f.req_int("result", 1, i64::MAX);
+    let (contract, declarer, tricks, result_offset, score, lead) = play_fields(f);
+    if contract.is_none() && declarer.is_none() && tricks.is_none() && result_offset.is_none() && score.is_none() && lead.is_none() && f.errors.is_empty() {
+        f.error("result", "a correction must give at least one field to replace (contract, declarer, tricks, result, score or lead)");
+    }
+    Some(Event::Correction(CorrectionEv {
+        result: result? as usize,
+        contract,
+        declarer,
+        tricks,
+        result_offset,
+        score,
+        lead,
+    }))
+}
+
+fn penalty(f: &mut Fields, sessions: &[(String, Form)]) -> Option<Event> {
+    let session = f.req_id("session");
+    let participant = f.req_id("participant");
+    let board = f.opt_int("board", 1, MAX_BOARD).map(|b| b as u32);
+    let law = f.opt_str("law");
+    let mut found: Vec<(PenaltyUnit, Q)> = Vec::new();
+    for (name, unit) in PenaltyUnit::ALL {
+        if let Some(v) = f.raw(name) {
+            let q = match v {
+                Value::Number(n) => Q::parse(&n.to_string()),
+                _ => None,
+            };
+            match q {
+                Some(q) if q > Q::ZERO => found.push((unit, q)),
+                _ => f.error(name, format!("expected a positive number, found {}", describe(v))),
+            }
+        }
+    }
+    let (unit, amount) = match found.as_slice() {
+        [one] => *one,
+        [] => {
+            if f.errors.is_empty() {
+                f.error("pct_of_top", "missing; a penalty needs one amount: \"pct_of_top\", \"mp\", \"imp\" or \"vp\"");
+            }
+            return None;
+        }
+        _ => {
+            f.error(found[1].0.name(), "a penalty gives one unit only");
+            return None;
+        }
+    };
+    let session = session?;
+    if let Some((_, form)) = sessions.iter().find(|(s, _)| *s == session) {
+        let allowed = PenaltyUnit::allowed_for(*form);
+        if !allowed.contains(&unit) {
+            let names: Vec<_> = allowed.iter().map(|u| format!("\"{}\"", u.name())).collect();
+            f.error(unit.name(), format!("a \"{}\" session takes penalties in {} (conventions C20)", form.name(), names.join(" or ")));
+        }
+    }
+    Some(Event::Penalty(PenaltyEv {
+        session,
+        participant: participant?,
+        unit,
+        amount,
+        board,
+        law,
+    }))
+}
+
+fn deal(f: &mut Fields) -> Option<Event> {
+    let session = f.req_id("session");
+    let board = board(f);
+    let pbn = f.req_str("pbn");
+    if let Some(p) = &pbn {
+        if let Err(m) = check_pbn_deal(p) {
+            f.error("pbn", m);
+        }
+    }
+    let dealer = f.opt_str("dealer").and_then(|s| match parse_seat(&s) {
+        Ok(x) => Some(x),
+        Err(m) => {
+            f.error("dealer", m);
+            None
+        }
+    });
+    let vul = f.opt_str("vul").and_then(|s| match Vul::parse(&s) {
+        Ok(v) => Some(v),
+        Err(m) => {
+            f.error("vul", m);
+            None
+        }
+    });
+    Some(Event::Deal(DealEv {
+        session: session?,
+        board: board?,
+        pbn: pbn?,
+        dealer,
+        vul,
+    }))
+}
+
+/// A PBN `[Deal]` value: `"N:AKQ2.KJ4.T83.952 hand hand hand"`, 52 different cards, 13 a hand.
+pub fn check_pbn_deal(p: &str) -> Result<(), String> {
+    let expected = "expected a PBN deal such as \"N:AKQ2.KJ4.T83.952 ...\" (four hands of 13 cards, suits in the order S.H.D.C)";
+    let (first, hands) = p.split_once(':').ok_or_else(|| expected.to_string())?;
+    if !["N", "E", "S", "W"].contains(&first.trim()) {
+        return Err(format!("{expected}; the first seat must be N, E, S or W, found \"{first}\""));
+    }
+    let hands: Vec<&str> = hands.split_whitespace().collect();
+    if hands.len() != 4 {
+        return Err(format!("{expected}; found {} hands", hands.len()));
+    }
+    let mut seen = [false; 52];
+    for h in hands {
+        if h == "-" {
+            return Err(format!("{expected}; partial deals (\"-\") are not accepted"));
+        }
+        let suits: Vec<&str> = h.split('.').collect();
+        if suits.len() != 4 {
+            return Err(format!("{expected}; hand \"{h}\" does not have four suits"));
+        }
+        let mut count = 0;
+        for (si, s) in suits.iter().enumerate() {
+            for c in s.chars() {
+                let r = "AKQJT98765432".find(c.to_ascii_uppercase()).ok_or_else(|| format!("{expected}; \"{c}\" is not a card rank"))?;
+                let k = si * 13 + r;
+                if seen[k] {
+                    return Err(format!("{expected}; card {}{c} appears twice", ['S', 'H', 'D', 'C'][si]));
+                }
+                seen[k] = true;
+                count += 1;
+            }
+        }
+        if count != 13 {
+            return Err(format!("{expected}; hand \"{h}\" has {count} cards"));
+        }
+    }
+    Ok(())
+}

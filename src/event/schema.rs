@@ -1,0 +1,170 @@
+//! The typed events of the log (event-log.md v1). Reading produces these; replay folds them.
+
+use crate::adjust::{AdjustedScore, SubsequentDamage};
+use crate::bridge::{Bid, Seat, Vul};
+use crate::num::Q;
+use crate::options::{Compare, Form, Options};
+
+/// One event line with its envelope.
+#[derive(Clone, Debug)]
+pub struct Envelope {
+    /// Physical line number in the file (1-based), for messages.
+    pub line: usize,
+    /// Position among event lines (1-based): what `seq`, `correction.result` and `--as-of` count.
+    pub seq: usize,
+    pub at: Option<String>,
+    pub by: Option<String>,
+    pub note: Option<String>,
+    pub event: Event,
+}
+
+#[derive(Clone, Debug)]
+pub enum Event {
+    Championship(Championship),
+    Session(SessionDef),
+    Pair(PairDef),
+    Team(TeamDef),
+    Result(ResultEv),
+    Ruling(RulingEv),
+    RulingWithdrawn { ruling: String },
+    Correction(CorrectionEv),
+    Penalty(PenaltyEv),
+    Deal(DealEv),
+}
+
+#[derive(Clone, Debug, Default)]
+pub struct Championship {
+    pub name: Option<String>,
+    pub date: Option<String>,
+    pub place: Option<String>,
+}
+
+#[derive(Clone, Debug)]
+pub struct SessionDef {
+    pub id: String,
+    pub name: Option<String>,
+    pub form: Form,
+    pub boards: Vec<u32>,
+    pub compare: Compare,
+    pub carry: bool,
+    pub options: Options,
+}
+
+#[derive(Clone, Debug)]
+pub struct PairDef {
+    pub id: String,
+    pub section: Option<String>,
+    pub players: Vec<String>,
+}
+
+#[derive(Clone, Debug)]
+pub struct TeamDef {
+    pub id: String,
+    pub name: Option<String>,
+    pub players: Vec<String>,
+}
+
+/// What was played at a table: the fields a `correction` may replace.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct Play {
+    pub contract: Option<Bid>,
+    pub declarer: Option<Seat>,
+    pub tricks: Option<u8>,
+    /// `result` as written (`=`, `+1`, `-2`), relative to the contract.
+    pub result: Option<i8>,
+    /// NS points given directly.
+    pub score: Option<i32>,
+    pub lead: Option<String>,
+}
+
+#[derive(Clone, Debug)]
+pub struct ResultEv {
+    pub session: String,
+    pub section: Option<String>,
+    pub board: u32,
+    pub round: Option<u32>,
+    pub table: Option<u32>,
+    pub ns: String,
+    pub ew: String,
+    pub play: Play,
+}
+
+#[derive(Clone, Debug)]
+pub struct RulingEv {
+    pub id: String,
+    pub session: String,
+    pub board: u32,
+    pub ns: String,
+    pub ew: Option<String>,
+    /// The score in force: the notation, or the expansion of `subsequent_damage`.
+    pub score: AdjustedScore,
+    /// Present when the ruling was given in the structured subsequent-damage form.
+    pub sd: Option<SubsequentDamage>,
+    pub law: Option<String>,
+    pub supersedes: Option<String>,
+}
+
+/// The fields a correction replaces (Law 79C); `None` leaves a field as it was.
+#[derive(Clone, Debug)]
+pub struct CorrectionEv {
+    /// `seq` of the corrected `result` event.
+    pub result: usize,
+    pub contract: Option<Bid>,
+    pub declarer: Option<Seat>,
+    pub tricks: Option<u8>,
+    pub result_offset: Option<i8>,
+    pub score: Option<i32>,
+    pub lead: Option<String>,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum PenaltyUnit {
+    PctOfTop,
+    Mp,
+    Imp,
+    Vp,
+}
+
+impl PenaltyUnit {
+    pub const ALL: [(&'static str, PenaltyUnit); 4] = [
+        ("pct_of_top", PenaltyUnit::PctOfTop),
+        ("mp", PenaltyUnit::Mp),
+        ("imp", PenaltyUnit::Imp),
+        ("vp", PenaltyUnit::Vp),
+    ];
+
+    pub fn name(self) -> &'static str {
+        PenaltyUnit::ALL.iter().find(|(_, u)| *u == self).unwrap().0
+    }
+
+    /// The units a session of `form` accepts (C20).
+    pub fn allowed_for(form: Form) -> &'static [PenaltyUnit] {
+        match form {
+            Form::Mp => &[PenaltyUnit::PctOfTop, PenaltyUnit::Mp],
+            Form::Ximp | Form::Butler | Form::Napki | Form::Aggregate => &[PenaltyUnit::Imp],
+            Form::Teams => &[PenaltyUnit::Imp, PenaltyUnit::Vp],
+            Form::Patton => &[PenaltyUnit::Vp],
+            Form::Bam => &[PenaltyUnit::Mp],
+        }
+    }
+}
+
+#[derive(Clone, Debug)]
+pub struct PenaltyEv {
+    pub session: String,
+    pub participant: String,
+    pub unit: PenaltyUnit,
+    /// Positive: taken off the participant's total.
+    pub amount: Q,
+    pub board: Option<u32>,
+    pub law: Option<String>,
+}
+
+#[derive(Clone, Debug)]
+pub struct DealEv {
+    pub session: String,
+    pub board: u32,
+    pub pbn: String,
+    pub dealer: Option<Seat>,
+    pub vul: Option<Vul>,
+}

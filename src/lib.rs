@@ -1,0 +1,17 @@
+//! frekans: scores duplicate-bridge championships from an append-only event log.
+//!
+//! The stages (see ARCHITECTURE.md): `event` reads the log with line-numbered errors,
+//! `replay` folds the events into the championship state as of any `seq`, `score` scores each
+//! board (one module per form), `standings` adds boards up, `pipeline` runs the boards in
+//! parallel, `export` writes Parquet, `explain` prints a board's arithmetic for a director.
+
+pub mod adjust;
+pub mod bridge;
+pub mod num;
+pub mod error;
+pub mod event;
+pub mod options;
+pub mod pipeline;
+pub mod replay;
+pub mod score;
+pub mod standings;

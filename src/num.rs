@@ -1,0 +1,363 @@
+//! Exact rational numbers for the scoring kernels.
+//!
+//! Weights such as 100/3 %, fractional frequencies and Neuberg factoring are all rational, so
+//! every board score is kept as an exact `Q` (i128 numerator over a positive i128 denominator,
+//! always reduced). Ties are therefore certain and results do not depend on the order of
+//! additions. Conversion to `f64` happens only at the export boundary.
+
+use std::cmp::Ordering;
+use std::fmt;
+use std::ops::{Add, AddAssign, Div, Mul, Neg, Sub, SubAssign};
+
+/// An exact rational number, always in lowest terms with a positive denominator.
+#[derive(Clone, Copy, PartialEq, Eq, Hash)]
+pub struct Q {
+    num: i128,
+    den: i128,
+}
+
+fn gcd(mut a: i128, mut b: i128) -> i128 {
+    a = a.abs();
+    b = b.abs();
+    while b != 0 {
+        let t = a % b;
+        a = b;
+        b = t;
+    }
+    a
+}
+
+impl Q {
+    pub const ZERO: Q = Q { num: 0, den: 1 };
+    pub const ONE: Q = Q { num: 1, den: 1 };
+
+    /// `num / den`; panics when `den` is zero (a programming error, never user input).
+    pub fn new(num: i128, den: i128) -> Q {
+        assert!(den != 0, "rational with zero denominator");
+        let g = gcd(num, den);
+        let (mut n, mut d) = if g > 1 { (num / g, den / g) } else { (num, den) };
+        if d < 0 {
+            n = -n;
+            d = -d;
+        }
+        Q { num: n, den: d }
+    }
+
+    pub const fn int(n: i64) -> Q {
+        Q {
+            num: n as i128,
+            den: 1,
+        }
+    }
+
+    pub fn numer(self) -> i128 {
+        self.num
+    }
+
+    pub fn denom(self) -> i128 {
+        self.den
+    }
+
+    pub fn is_zero(self) -> bool {
+        self.num == 0
+    }
+
+    pub fn is_integer(self) -> bool {
+        self.den == 1
+    }
+
+    pub fn abs(self) -> Q {
+        Q {
+            num: self.num.abs(),
+            den: self.den,
+        }
+    }
+
+    pub fn signum(self) -> i32 {
+        self.num.signum() as i32
+    }
+
+    pub fn to_f64(self) -> f64 {
+        if self.den == 1 {
+            return self.num as f64;
+        }
+        // Split off the integer part first so large values keep their fractional precision.
+        let int = self.num.div_euclid(self.den);
+        let rem = self.num.rem_euclid(self.den);
+        int as f64 + (rem as f64 / self.den as f64)
+    }
+
+    /// Largest integer not above `self`.
+    pub fn floor(self) -> i128 {
+        self.num.div_euclid(self.den)
+    }
+
+    pub fn checked_add(self, o: Q) -> Option<Q> {
+        if self.den == o.den {
+            return Some(Q::new(self.num.checked_add(o.num)?, self.den));
+        }
+        let g = gcd(self.den, o.den);
+        let a = self.num.checked_mul(o.den / g)?;
+        let b = o.num.checked_mul(self.den / g)?;
+        let d = (self.den / g).checked_mul(o.den)?;
+        Some(Q::new(a.checked_add(b)?, d))
+    }
+
+    pub fn checked_mul(self, o: Q) -> Option<Q> {
+        let g1 = gcd(self.num, o.den).max(1);
+        let g2 = gcd(o.num, self.den).max(1);
+        let n = (self.num / g1).checked_mul(o.num / g2)?;
+        let d = (self.den / g2).checked_mul(o.den / g1)?;
+        Some(Q::new(n, d))
+    }
+
+    pub fn recip(self) -> Q {
+        Q::new(self.den, self.num)
+    }
+
+    /// Parse a decimal or fraction written by a user: `60`, `-12.5`, `100/3`, `33.33`.
+    pub fn parse(s: &str) -> Option<Q> {
+        let s = s.trim();
+        if let Some((a, b)) = s.split_once('/') {
+            let a = Q::parse(a)?;
+            let b = Q::parse(b)?;
+            if b.is_zero() {
+                return None;
+            }
+            return a.checked_mul(b.recip());
+        }
+        let (neg, body) = match s.as_bytes().first()? {
+            b'-' => (true, &s[1..]),
+            b'+' => (false, &s[1..]),
+            _ => (false, s),
+        };
+        let (int, frac) = match body.split_once('.') {
+            Some((i, f)) => (i, f),
+            None => (body, ""),
+        };
+        if int.is_empty() && frac.is_empty() {
+            return None;
+        }
+        if !int.bytes().all(|c| c.is_ascii_digit()) || !frac.bytes().all(|c| c.is_ascii_digit()) {
+            return None;
+        }
+        if int.len() + frac.len() > 30 {
+            return None;
+        }
+        let mut n: i128 = 0;
+        for c in int.bytes().chain(frac.bytes()) {
+            n = n * 10 + (c - b'0') as i128;
+        }
+        let d = 10i128.pow(frac.len() as u32);
+        Some(Q::new(if neg { -n } else { n }, d))
+    }
+}
+
+impl Default for Q {
+    fn default() -> Q {
+        Q::ZERO
+    }
+}
+
+impl From<i64> for Q {
+    fn from(n: i64) -> Q {
+        Q::int(n)
+    }
+}
+
+impl From<i32> for Q {
+    fn from(n: i32) -> Q {
+        Q::int(n as i64)
+    }
+}
+
+const OVERFLOW: &str = "exact arithmetic overflowed i128 (denominators too large)";
+
+impl Add for Q {
+    type Output = Q;
+    fn add(self, o: Q) -> Q {
+        self.checked_add(o).expect(OVERFLOW)
+    }
+}
+
+impl Sub for Q {
+    type Output = Q;
+    fn sub(self, o: Q) -> Q {
+        self.checked_add(-o).expect(OVERFLOW)
+    }
+}
+
+impl Mul for Q {
+    type Output = Q;
+    fn mul(self, o: Q) -> Q {
+        self.checked_mul(o).expect(OVERFLOW)
+    }
+}
+
+impl Div for Q {
+    type Output = Q;
+    fn div(self, o: Q) -> Q {
+        assert!(!o.is_zero(), "division by zero");
+        self.checked_mul(o.recip()).expect(OVERFLOW)
+    }
+}
+
+impl Neg for Q {
+    type Output = Q;
+    fn neg(self) -> Q {
+        Q {
+            num: -self.num,
+            den: self.den,
+        }
+    }
+}
+
+impl AddAssign for Q {
+    fn add_assign(&mut self, o: Q) {
+        *self = *self + o;
+    }
+}
+
+impl SubAssign for Q {
+    fn sub_assign(&mut self, o: Q) {
+        *self = *self - o;
+    }
+}
+
+impl std::iter::Sum for Q {
+    fn sum<I: Iterator<Item = Q>>(iter: I) -> Q {
+        iter.fold(Q::ZERO, |a, b| a + b)
+    }
+}
+
+impl Ord for Q {
+    fn cmp(&self, o: &Q) -> Ordering {
+        if self.den == o.den {
+            return self.num.cmp(&o.num);
+        }
+        match (self.num.checked_mul(o.den), o.num.checked_mul(self.den)) {
+            (Some(a), Some(b)) => a.cmp(&b),
+            _ => {
+                // Compare integer parts, then the fractions' reciprocals (continued fractions).
+                let (fa, fb) = (self.floor(), o.floor());
+                if fa != fb {
+                    return fa.cmp(&fb);
+                }
+                let ra = *self - Q::new(fa, 1);
+                let rb = *o - Q::new(fb, 1);
+                match (ra.is_zero(), rb.is_zero()) {
+                    (true, true) => Ordering::Equal,
+                    (true, false) => Ordering::Less,
+                    (false, true) => Ordering::Greater,
+                    _ => rb.recip().cmp(&ra.recip()),
+                }
+            }
+        }
+    }
+}
+
+impl PartialOrd for Q {
+    fn partial_cmp(&self, o: &Q) -> Option<Ordering> {
+        Some(self.cmp(o))
+    }
+}
+
+impl fmt::Debug for Q {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        fmt::Display::fmt(self, f)
+    }
+}
+
+/// Prints integers plainly, terminating decimals exactly, and anything else as `a/b`.
+impl fmt::Display for Q {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        if self.den == 1 {
+            return write!(f, "{}", self.num);
+        }
+        let (mut d, mut k) = (self.den, 0u32);
+        while d % 2 == 0 {
+            d /= 2;
+            k += 1;
+        }
+        let mut m = 0u32;
+        while d % 5 == 0 {
+            d /= 5;
+            m += 1;
+        }
+        if d == 1 && k.max(m) <= 12 {
+            let places = k.max(m);
+            let scale = 10i128.pow(places);
+            let scaled = self.num * (scale / self.den);
+            let sign = if scaled < 0 { "-" } else { "" };
+            let a = scaled.abs();
+            let s = format!("{}.{:0width$}", a / scale, a % scale, width = places as usize);
+            return write!(f, "{sign}{s}");
+        }
+        write!(f, "{}/{}", self.num, self.den)
+    }
+}
+
+/// A running sum that stays exact even when the denominators of many boards would overflow
+/// `i128`: on overflow it falls back to a 64-bit float sum of the remaining terms, which only
+/// happens for sums of hundreds of boards with unrelated factoring denominators.
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+pub struct Total {
+    exact: Q,
+    overflow: Option<f64>,
+}
+
+impl Total {
+    pub fn add(&mut self, q: Q) {
+        match self.overflow {
+            Some(ref mut f) => *f += q.to_f64(),
+            None => match self.exact.checked_add(q) {
+                Some(s) => self.exact = s,
+                None => self.overflow = Some(self.exact.to_f64() + q.to_f64()),
+            },
+        }
+    }
+
+    pub fn exact(&self) -> Option<Q> {
+        self.overflow.is_none().then_some(self.exact)
+    }
+
+    pub fn to_f64(&self) -> f64 {
+        self.overflow.unwrap_or_else(|| self.exact.to_f64())
+    }
+
+    /// A total known only approximately.
+    pub fn from_f64_sum(f: f64) -> Total {
+        Total {
+            exact: Q::ZERO,
+            overflow: Some(f),
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn reduces_and_orders() {
+        assert_eq!(Q::new(6, -4), Q::new(-3, 2));
+        assert!(Q::new(1, 3) < Q::new(34, 100));
+        assert_eq!(Q::new(1, 3) * Q::int(3), Q::ONE);
+        assert_eq!(Q::parse("100/3").unwrap(), Q::new(100, 3));
+        assert_eq!(Q::parse("-12.5").unwrap(), Q::new(-25, 2));
+        assert_eq!(Q::parse("33.33").unwrap(), Q::new(3333, 100));
+        assert!(Q::parse("1/0").is_none());
+        assert!(Q::parse("abc").is_none());
+        assert_eq!(format!("{}", Q::new(49, 5)), "9.8");
+        assert_eq!(format!("{}", Q::new(-1, 8)), "-0.125");
+        assert_eq!(format!("{}", Q::new(100, 3)), "100/3");
+    }
+
+    #[test]
+    fn compares_huge_values_without_overflow() {
+        let a = Q::new(i128::MAX / 3, i128::MAX / 5 - 1);
+        let b = Q::new(i128::MAX / 3 - 7, i128::MAX / 5 - 3);
+        assert_eq!(a.cmp(&a), Ordering::Equal);
+        assert_ne!(a.cmp(&b), Ordering::Equal);
+    }
+}

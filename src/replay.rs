@@ -1,0 +1,638 @@
+//! Replay: fold the events, in log order, into the championship state as of any `seq`.
+//!
+//! Replay knows nothing of scoring: it keeps each table's played result (corrected, Law 79C)
+//! and the rulings in force (superseded and withdrawn ones kept on record), and checks
+//! everything that needs the log's history (declared ids, a pair playing a board twice, a
+//! ruling naming a table that does not exist, ...). Every error names the line it is on.
+
+use std::collections::{BTreeMap, HashMap};
+
+use crate::adjust::AdjustedScore;
+use crate::bridge::{dealer_of, ns_points, vul_of, Bid, Seat, Vul};
+use crate::error::{LogError, Notice};
+use crate::event::read::{check_play, offset_text};
+use crate::event::*;
+use crate::options::Compare;
+
+/// Index of a participant (pair or team) in `State::participants`.
+pub type PId = u32;
+
+/// A table of a board: `(session index, board, NS participant)` (event-log.md).
+pub type TableKey = (usize, u32, PId);
+
+#[derive(Clone, Debug)]
+pub struct Participant {
+    pub id: String,
+    pub section: Option<String>,
+    pub name: Option<String>,
+    pub players: Vec<String>,
+    /// `true` for a team.
+    pub team: bool,
+}
+
+#[derive(Clone, Debug)]
+pub struct Session {
+    pub def: SessionDef,
+    pub line: usize,
+}
+
+/// The result played at a table, after corrections.
+#[derive(Clone, Debug)]
+pub struct Played {
+    pub seq: usize,
+    pub line: usize,
+    pub play: Play,
+    /// NS points, filled in when the replay finishes (vulnerability may come from a later deal).
+    pub ns_points: i32,
+    /// `seq`s of the corrections applied.
+    pub corrections: Vec<usize>,
+}
+
+#[derive(Clone, Debug)]
+pub struct Table {
+    pub session: usize,
+    pub board: u32,
+    pub section: Option<String>,
+    pub ns: PId,
+    pub ew: PId,
+    pub round: Option<u32>,
+    pub table: Option<u32>,
+    pub played: Option<Played>,
+    /// Indexes into `State::rulings` of the rulings in force, oldest first; the last one applies.
+    pub rulings: Vec<usize>,
+}
+
+impl Table {
+    /// The ruling that applies to this table, if any.
+    pub fn ruling<'s>(&self, state: &'s State) -> Option<&'s RulingRecord> {
+        self.rulings.last().map(|&i| &state.rulings[i])
+    }
+}
+
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum RulingStatus {
+    InForce,
+    /// Replaced by a later ruling's `supersedes` (C4: for good).
+    Superseded { by: String },
+    /// Removed by a `ruling_withdrawn` event at `seq`.
+    Withdrawn { seq: usize },
+    /// Overridden by a later ruling on the same table given without `supersedes` (C4).
+    Overridden { by: String },
+}
+
+#[derive(Clone, Debug)]
+pub struct RulingRecord {
+    pub ev: RulingEv,
+    pub seq: usize,
+    pub line: usize,
+    pub at: Option<String>,
+    pub by: Option<String>,
+    pub note: Option<String>,
+    pub key: TableKey,
+    pub status: RulingStatus,
+}
+
+#[derive(Clone, Debug)]
+pub struct Penalty {
+    pub ev: PenaltyEv,
+    pub session: usize,
+    pub participant: PId,
+    pub seq: usize,
+    pub note: Option<String>,
+}
+
+#[derive(Clone, Debug)]
+pub struct Deal {
+    pub ev: DealEv,
+    pub seq: usize,
+}
+
+/// The championship as of some event.
+#[derive(Clone, Debug, Default)]
+pub struct State {
+    pub championship: Championship,
+    pub sessions: Vec<Session>,
+    pub participants: Vec<Participant>,
+    pub tables: BTreeMap<TableKey, Table>,
+    pub rulings: Vec<RulingRecord>,
+    pub penalties: Vec<Penalty>,
+    pub deals: BTreeMap<(usize, u32), Deal>,
+    pub notices: Vec<Notice>,
+    /// How many events were applied (the `seq` of the last one).
+    pub applied: usize,
+    pids: HashMap<String, PId>,
+    session_ids: HashMap<String, usize>,
+}
+
+impl State {
+    pub fn pid(&self, id: &str) -> Option<PId> {
+        self.pids.get(id).copied()
+    }
+
+    pub fn session_index(&self, id: &str) -> Option<usize> {
+        self.session_ids.get(id).copied()
+    }
+
+    pub fn participant(&self, p: PId) -> &Participant {
+        &self.participants[p as usize]
+    }
+
+    /// Dealer and vulnerability of a board: the `deal` event's when it gives them (C5).
+    pub fn dealer_vul(&self, session: usize, board: u32) -> (Seat, Vul) {
+        let deal = self.deals.get(&(session, board));
+        (
+            deal.and_then(|d| d.ev.dealer).unwrap_or_else(|| dealer_of(board)),
+            deal.and_then(|d| d.ev.vul).unwrap_or_else(|| vul_of(board)),
+        )
+    }
+
+    /// A ruling by id (any status).
+    pub fn ruling_by_id(&self, id: &str) -> Option<&RulingRecord> {
+        self.rulings.iter().find(|r| r.ev.id == id)
+    }
+}
+
+/// Replay options: how much of the log, and which events to leave out (for audits).
+#[derive(Clone, Debug, Default)]
+pub struct ReplayScope {
+    /// Apply only events with `seq <= upto`.
+    pub upto: Option<usize>,
+    /// `seq`s of events to leave out as if they had never been recorded.
+    pub skip: std::collections::BTreeSet<usize>,
+}
+
+/// Replay every event in `events` (as read from one log) within `scope`.
+/// Returns the state and every error found; a log with errors must not be scored.
+pub fn replay(events: &[Envelope], scope: &ReplayScope) -> (State, Vec<LogError>) {
+    let declared_mode = events
+        .iter()
+        .any(|e| matches!(e.event, Event::Pair(_) | Event::Team(_)));
+    let mut r = Replayer {
+        st: State::default(),
+        errors: Vec::new(),
+        declared_mode,
+        plays: HashMap::new(),
+        by_seq: HashMap::new(),
+    };
+    for env in events {
+        if scope.upto.is_some_and(|u| env.seq > u) {
+            break;
+        }
+        if scope.skip.contains(&env.seq) {
+            continue;
+        }
+        r.apply(env);
+        r.st.applied = env.seq;
+    }
+    r.finish();
+    let mut errors = r.errors;
+    errors.sort();
+    errors.dedup();
+    (r.st, errors)
+}
+
+struct Replayer {
+    st: State,
+    errors: Vec<LogError>,
+    declared_mode: bool,
+    /// (session, board, participant) → the table where it played that board.
+    plays: HashMap<(usize, u32, PId), TableKey>,
+    /// `seq` of a `result` event → its table.
+    by_seq: HashMap<usize, TableKey>,
+}
+
+impl Replayer {
+    fn err(&mut self, line: usize, field: &str, msg: impl Into<String>) {
+        self.errors.push(LogError::new(line, Some(field), msg));
+    }
+
+    fn notice(&mut self, line: usize, msg: impl Into<String>) {
+        self.st.notices.push(Notice {
+            line: Some(line),
+            message: msg.into(),
+        });
+    }
+
+    fn session(&mut self, line: usize, id: &str) -> Option<usize> {
+        let s = self.st.session_index(id);
+        if s.is_none() {
+            let known: Vec<_> = self.st.sessions.iter().map(|s| format!("\"{}\"", s.def.id)).collect();
+            let hint = if known.is_empty() {
+                "no session has been declared yet (a \"session\" event must come first)".to_string()
+            } else {
+                format!("declared sessions: {}", known.join(", "))
+            };
+            self.err(line, "session", format!("unknown session \"{id}\"; {hint}"));
+        }
+        s
+    }
+
+    fn board_in_session(&mut self, line: usize, s: usize, board: u32) -> bool {
+        let def = &self.st.sessions[s].def;
+        if def.boards.binary_search(&board).is_ok() {
+            return true;
+        }
+        let (lo, hi) = (def.boards[0], *def.boards.last().unwrap());
+        let id = def.id.clone();
+        self.err(line, "board", format!("board {board} is not in session \"{id}\" (boards {lo}-{hi})"));
+        false
+    }
+
+    /// The participant named `id`, creating it when the log declares none (C2).
+    fn participant(&mut self, line: usize, field: &str, id: &str, section: Option<&str>) -> Option<PId> {
+        if let Some(p) = self.st.pid(id) {
+            return Some(p);
+        }
+        if self.declared_mode {
+            self.err(line, field, format!("participant \"{id}\" is not declared; this log declares its pairs, so add a \"pair\" event for \"{id}\" before this line (conventions C2)"));
+            return None;
+        }
+        Some(self.add_participant(Participant {
+            id: id.to_string(),
+            section: section.map(str::to_string),
+            name: None,
+            players: Vec::new(),
+            team: false,
+        }))
+    }
+
+    fn add_participant(&mut self, p: Participant) -> PId {
+        let pid = self.st.participants.len() as PId;
+        self.st.pids.insert(p.id.clone(), pid);
+        self.st.participants.push(p);
+        pid
+    }
+
+    fn apply(&mut self, env: &Envelope) {
+        let line = env.line;
+        match &env.event {
+            Event::Championship(c) => self.st.championship = c.clone(),
+            Event::Session(def) => {
+                let idx = self.st.sessions.len();
+                self.st.session_ids.insert(def.id.clone(), idx);
+                self.st.sessions.push(Session { def: def.clone(), line });
+            }
+            Event::Pair(p) => self.declare(line, &p.id, p.section.clone(), None, p.players.clone(), false),
+            Event::Team(t) => self.declare(line, &t.id, None, t.name.clone(), t.players.clone(), true),
+            Event::Result(r) => self.result(env, r),
+            Event::Ruling(r) => self.ruling(env, r),
+            Event::RulingWithdrawn { ruling } => self.withdraw(env, ruling),
+            Event::Correction(c) => self.correction(env, c),
+            Event::Penalty(p) => self.penalty(env, p),
+            Event::Deal(d) => {
+                let Some(s) = self.session(line, &d.session) else { return };
+                if !self.board_in_session(line, s, d.board) {
+                    return;
+                }
+                if self.st.deals.contains_key(&(s, d.board)) {
+                    self.notice(line, format!("a second deal for board {} of session \"{}\" replaces the first", d.board, d.session));
+                }
+                self.st.deals.insert((s, d.board), Deal { ev: d.clone(), seq: env.seq });
+            }
+        }
+    }
+
+    fn declare(&mut self, line: usize, id: &str, section: Option<String>, name: Option<String>, players: Vec<String>, team: bool) {
+        if self.st.pid(id).is_some() {
+            self.err(line, "id", format!("\"{id}\" is already declared; ids are unique in the championship"));
+            return;
+        }
+        self.add_participant(Participant {
+            id: id.to_string(),
+            section,
+            name,
+            players,
+            team,
+        });
+    }
+
+    fn result(&mut self, env: &Envelope, r: &ResultEv) {
+        let line = env.line;
+        let Some(s) = self.session(line, &r.session) else { return };
+        if !self.board_in_session(line, s, r.board) {
+            return;
+        }
+        let ns = self.participant(line, "ns", &r.ns, r.section.as_deref());
+        let ew = self.participant(line, "ew", &r.ew, r.section.as_deref());
+        let (Some(ns), Some(ew)) = (ns, ew) else { return };
+        let Some(section) = self.table_section(line, s, ns, ew, r.section.as_deref()) else { return };
+        let key = (s, r.board, ns);
+        if let Some(t) = self.st.tables.get_mut(&key) {
+            // A ruling recorded before the result (board "not played") made the table: the
+            // result fills it in, if it is the same table.
+            if t.played.is_none() && t.ew == ew {
+                t.played = Some(Played { seq: env.seq, line, play: r.play.clone(), ns_points: 0, corrections: Vec::new() });
+                t.round = r.round;
+                t.table = r.table;
+                self.by_seq.insert(env.seq, key);
+                self.notice(line, format!("result recorded after a ruling on the same table (board {}, NS \"{}\"): the ruling still applies", r.board, r.ns));
+                return;
+            }
+        }
+        if !self.check_not_played(line, s, r.board, ns, "ns") | !self.check_not_played(line, s, r.board, ew, "ew") {
+            return;
+        }
+        self.plays.insert((s, r.board, ns), key);
+        self.plays.insert((s, r.board, ew), key);
+        self.by_seq.insert(env.seq, key);
+        self.st.tables.insert(
+            key,
+            Table {
+                session: s,
+                board: r.board,
+                section,
+                ns,
+                ew,
+                round: r.round,
+                table: r.table,
+                played: Some(Played { seq: env.seq, line, play: r.play.clone(), ns_points: 0, corrections: Vec::new() }),
+                rulings: Vec::new(),
+            },
+        );
+    }
+
+    /// The section a table belongs to: the result's, else the NS pair's (C2); checked against
+    /// the pairs' declared sections.
+    fn table_section(&mut self, line: usize, s: usize, ns: PId, ew: PId, given: Option<&str>) -> Option<Option<String>> {
+        let ns_sec = self.st.participant(ns).section.clone();
+        let ew_sec = self.st.participant(ew).section.clone();
+        let section = given.map(str::to_string).or_else(|| ns_sec.clone());
+        if let (Some(g), Some(d)) = (given, &ns_sec) {
+            if g != d {
+                let id = self.st.participant(ns).id.clone();
+                self.err(line, "section", format!("NS pair \"{id}\" is declared in section \"{d}\", not \"{g}\""));
+                return None;
+            }
+        }
+        if self.st.sessions[s].def.compare == Compare::Section {
+            if let (Some(t), Some(e)) = (&section, &ew_sec) {
+                if t != e {
+                    let id = self.st.participant(ew).id.clone();
+                    self.err(line, "ew", format!("EW pair \"{id}\" is declared in section \"{e}\" but plays at a table of section \"{t}\"; with compare \"section\" each section is its own field"));
+                    return None;
+                }
+            }
+        }
+        Some(section)
+    }
+
+    fn check_not_played(&mut self, line: usize, s: usize, board: u32, p: PId, field: &str) -> bool {
+        if let Some(&(_, _, other_ns)) = self.plays.get(&(s, board, p)) {
+            let id = self.st.participant(p).id.clone();
+            let other = self.st.participant(other_ns).id.clone();
+            let session = self.st.sessions[s].def.id.clone();
+            self.err(line, field, format!("pair \"{id}\" already played board {board} of session \"{session}\" (at the table of NS \"{other}\"); a pair plays a board at most once a session"));
+            return false;
+        }
+        true
+    }
+
+    fn ruling(&mut self, env: &Envelope, r: &RulingEv) {
+        let line = env.line;
+        if self.st.ruling_by_id(&r.id).is_some() {
+            self.err(line, "id", format!("ruling \"{}\" already exists; ruling ids are unique", r.id));
+            return;
+        }
+        let Some(s) = self.session(line, &r.session) else { return };
+        if !self.board_in_session(line, s, r.board) {
+            return;
+        }
+        let Some(ns) = self.participant(line, "ns", &r.ns, None) else { return };
+        let key = (s, r.board, ns);
+        let ew_given = match &r.ew {
+            Some(ew) => match self.participant(line, "ew", ew, None) {
+                Some(p) => Some(p),
+                None => return,
+            },
+            None => None,
+        };
+        match self.st.tables.get(&key) {
+            Some(t) => {
+                if let Some(ew) = ew_given {
+                    if ew != t.ew {
+                        let (want, got) = (self.st.participant(t.ew).id.clone(), r.ew.clone().unwrap_or_default());
+                        self.err(line, "ew", format!("the table of NS \"{}\" on board {} had EW \"{want}\", not \"{got}\"", r.ns, r.board));
+                        return;
+                    }
+                }
+            }
+            None => {
+                // A ruling with no result creates the table (board not played, C2).
+                let Some(ew) = ew_given else {
+                    self.err(line, "ew", format!("missing; no result was recorded for NS \"{}\" on board {} of session \"{}\", so the ruling must name the EW pair to create the table", r.ns, r.board, r.session));
+                    return;
+                };
+                let Some(section) = self.table_section(line, s, ns, ew, None) else { return };
+                if !self.check_not_played(line, s, r.board, ns, "ns") | !self.check_not_played(line, s, r.board, ew, "ew") {
+                    return;
+                }
+                self.plays.insert((s, r.board, ns), key);
+                self.plays.insert((s, r.board, ew), key);
+                self.st.tables.insert(key, Table { session: s, board: r.board, section, ns, ew, round: None, table: None, played: None, rulings: Vec::new() });
+            }
+        }
+        let idx = self.st.rulings.len();
+        if let Some(old) = &r.supersedes {
+            let Some(oi) = self.st.rulings.iter().position(|x| x.ev.id == *old) else {
+                self.err(line, "supersedes", format!("no ruling \"{old}\" was recorded before this line"));
+                return;
+            };
+            if self.st.rulings[oi].key != key {
+                self.err(line, "supersedes", format!("ruling \"{old}\" is for another table (a superseding ruling must be for the same session, board and NS pair)"));
+                return;
+            }
+            match self.st.rulings[oi].status.clone() {
+                RulingStatus::Superseded { by } => {
+                    self.err(line, "supersedes", format!("ruling \"{old}\" was already superseded by \"{by}\"; supersede \"{by}\" instead"));
+                    return;
+                }
+                _ => {
+                    self.st.rulings[oi].status = RulingStatus::Superseded { by: r.id.clone() };
+                    if let Some(t) = self.st.tables.get_mut(&key) {
+                        t.rulings.retain(|&x| x != oi);
+                    }
+                }
+            }
+        }
+        let t = self.st.tables.get_mut(&key).expect("table exists");
+        if let Some(&prev) = t.rulings.last() {
+            let prev_id = self.st.rulings[prev].ev.id.clone();
+            self.st.rulings[prev].status = RulingStatus::Overridden { by: r.id.clone() };
+            self.notice(line, format!("ruling \"{}\" is a second ruling for the table of NS \"{}\" on board {} without \"supersedes\": it replaces \"{prev_id}\" (conventions C4)", r.id, r.ns, r.board));
+        }
+        let t = self.st.tables.get_mut(&key).expect("table exists");
+        t.rulings.push(idx);
+        self.st.rulings.push(RulingRecord {
+            ev: r.clone(),
+            seq: env.seq,
+            line,
+            at: env.at.clone(),
+            by: env.by.clone(),
+            note: env.note.clone(),
+            key,
+            status: RulingStatus::InForce,
+        });
+    }
+
+    fn withdraw(&mut self, env: &Envelope, id: &str) {
+        let line = env.line;
+        let Some(i) = self.st.rulings.iter().position(|r| r.ev.id == id) else {
+            self.err(line, "ruling", format!("no ruling \"{id}\" was recorded before this line"));
+            return;
+        };
+        match self.st.rulings[i].status.clone() {
+            RulingStatus::Withdrawn { .. } => {
+                self.err(line, "ruling", format!("ruling \"{id}\" was already withdrawn"));
+                return;
+            }
+            RulingStatus::Superseded { by } => {
+                self.err(line, "ruling", format!("ruling \"{id}\" was superseded by \"{by}\"; withdraw \"{by}\" instead (a superseded ruling does not come back, C4)"));
+                return;
+            }
+            _ => {}
+        }
+        self.st.rulings[i].status = RulingStatus::Withdrawn { seq: env.seq };
+        let key = self.st.rulings[i].key;
+        let t = self.st.tables.get_mut(&key).expect("ruled table exists");
+        t.rulings.retain(|&x| x != i);
+        // An overridden ruling under it applies again.
+        if let Some(&prev) = t.rulings.last() {
+            self.st.rulings[prev].status = RulingStatus::InForce;
+        }
+        if t.rulings.is_empty() && t.played.is_none() {
+            // The board was never played there and no ruling is left: the table goes.
+            let (ns, ew) = (t.ns, t.ew);
+            self.st.tables.remove(&key);
+            self.plays.remove(&(key.0, key.1, ns));
+            self.plays.remove(&(key.0, key.1, ew));
+            self.notice(line, format!("withdrawing \"{id}\" leaves board {} unplayed at the table of NS \"{}\": it is not scored there", key.1, self.st.participant(ns).id));
+        }
+    }
+
+    fn correction(&mut self, env: &Envelope, c: &CorrectionEv) {
+        let line = env.line;
+        let Some(&key) = self.by_seq.get(&c.result) else {
+            self.err(line, "result", format!("expected the seq of an earlier \"result\" event, found {} (seq counts event lines from 1, skipping blank and // lines)", c.result));
+            return;
+        };
+        let t = self.st.tables.get_mut(&key).expect("table of a result exists");
+        let played = t.played.as_mut().expect("result exists");
+        let p = &mut played.play;
+        let score_only = c.score.is_some() && c.contract.is_none() && c.declarer.is_none() && c.tricks.is_none() && c.result_offset.is_none();
+        if score_only {
+            // C3: a score alone drops contract, declarer, tricks and result.
+            p.contract = None;
+            p.declarer = None;
+            p.tricks = None;
+            p.result = None;
+        } else if c.contract.is_some() || c.declarer.is_some() || c.tricks.is_some() || c.result_offset.is_some() {
+            if c.score.is_none() {
+                p.score = None;
+            }
+        }
+        if let Some(b) = c.contract {
+            p.contract = Some(b);
+            if b == Bid::Pass {
+                p.declarer = None;
+                p.tricks = None;
+                p.result = None;
+            }
+        }
+        if let Some(d) = c.declarer {
+            p.declarer = Some(d);
+        }
+        if let Some(tr) = c.tricks {
+            p.tricks = Some(tr);
+            if c.result_offset.is_none() {
+                p.result = None;
+            }
+        }
+        if let Some(r) = c.result_offset {
+            p.result = Some(r);
+            if c.tricks.is_none() {
+                p.tricks = None;
+            }
+        }
+        if let Some(s) = c.score {
+            p.score = Some(s);
+        }
+        if let Some(l) = &c.lead {
+            p.lead = Some(l.clone());
+        }
+        played.corrections.push(env.seq);
+        let problems = check_play(p);
+        let ruled = !t.rulings.is_empty();
+        for (field, msg) in problems {
+            self.err(line, field, format!("after this correction the result of seq {}: {msg}", c.result));
+        }
+        if ruled {
+            self.notice(line, format!("correction of seq {} on a table with a ruling in force: the ruling still applies; the corrected result is kept on record", c.result));
+        }
+    }
+
+    fn penalty(&mut self, env: &Envelope, p: &PenaltyEv) {
+        let line = env.line;
+        let Some(s) = self.session(line, &p.session) else { return };
+        if let Some(b) = p.board {
+            if !self.board_in_session(line, s, b) {
+                return;
+            }
+        }
+        let Some(pid) = self.st.pid(&p.participant) else {
+            self.err(line, "participant", format!("participant \"{}\" is not known (declare it, or name a pair that has played)", p.participant));
+            return;
+        };
+        self.st.penalties.push(Penalty { ev: p.clone(), session: s, participant: pid, seq: env.seq, note: env.note.clone() });
+    }
+
+    /// Compute NS points now that every deal (vulnerability) is known; check given scores agree.
+    fn finish(&mut self) {
+        let mut errs = Vec::new();
+        let keys: Vec<TableKey> = self.st.tables.keys().copied().collect();
+        for key in keys {
+            let (dealer_vul, has_play) = {
+                let t = &self.st.tables[&key];
+                (self.st.dealer_vul(t.session, t.board), t.played.is_some())
+            };
+            if !has_play {
+                continue;
+            }
+            let vul = dealer_vul.1;
+            let t = self.st.tables.get_mut(&key).unwrap();
+            let played = t.played.as_mut().unwrap();
+            let p = &played.play;
+            let from_contract = match p.contract {
+                Some(Bid::Pass) => Some(0),
+                Some(bid @ Bid::Contract(c)) => {
+                    let tricks = p.tricks.map(|t| t as i32).or_else(|| p.result.map(|r| 6 + c.level as i32 + r as i32));
+                    match (p.declarer, tricks) {
+                        (Some(d), Some(tr)) if (0..=13).contains(&tr) => Some(ns_points(bid, d, tr as u8, vul)),
+                        _ => None,
+                    }
+                }
+                None => None,
+            };
+            match (from_contract, p.score) {
+                (Some(a), Some(b)) if a != b => {
+                    let line = played.corrections.last().map(|_| played.line).unwrap_or(played.line);
+                    let c = p.contract.unwrap();
+                    let how = match (p.declarer, p.tricks) {
+                        (Some(d), Some(tr)) => format!("{c} by {} with {tr} tricks ({}), vulnerability {}", d.letter(), offset_text(tr as i32 - 6 - match c { Bid::Contract(k) => k.level as i32, Bid::Pass => 0 }), vul.as_str()),
+                        _ => format!("{c}, vulnerability {}", vul.as_str()),
+                    };
+                    errs.push(LogError::new(line, Some("score"), format!("{b} disagrees with the contract: {how} scores {a} for NS")));
+                    played.ns_points = b;
+                }
+                (Some(a), _) => played.ns_points = a,
+                (None, Some(b)) => played.ns_points = b,
+                (None, None) => {}
+            }
+        }
+        self.errors.extend(errs);
+    }
+}
+
+/// The adjusted score in force at a table, if any.
+pub fn adjusted_of<'s>(state: &'s State, t: &Table) -> Option<&'s AdjustedScore> {
+    t.ruling(state).map(|r| &r.ev.score)
+}

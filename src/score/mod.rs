@@ -1,0 +1,212 @@
+//! Scoring: one module per form over the same replayed board state.
+//!
+//! Scoring knows nothing of files, Parquet or Typst. Its input is a `BoardIn` (the tables of one
+//! board in one comparison group, each side's distribution already resolved from the rulings in
+//! force) and its output a `BoardScore` (each side's score, the frequency tables, the board's
+//! statistics). All arithmetic is exact (`Q`).
+
+pub mod mp;
+pub mod stats;
+
+use crate::adjust::{ArtLabel, Component, Part, Side};
+use crate::error::Notice;
+use crate::num::Q;
+use crate::options::Options;
+use crate::replay::PId;
+
+/// One side's part at a table, as scoring sees it.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Dist {
+    /// A played (or assigned) score, weight 1.
+    Plain(i32),
+    /// An artificial score: percent (A+ = 60).
+    Artificial(Q, ArtLabel),
+    /// Weighted components, merged by points (weights sum to 1; may be negative).
+    Weighted(Vec<Component>),
+}
+
+impl Dist {
+    pub fn from_part(p: &Part) -> Dist {
+        match p {
+            Part::Artificial { pct, label } => Dist::Artificial(*pct, *label),
+            Part::Weighted(_) => {
+                let m = p.merged();
+                if m.len() == 1 && m[0].weight == Q::ONE {
+                    Dist::Plain(m[0].points)
+                } else {
+                    Dist::Weighted(m)
+                }
+            }
+        }
+    }
+
+    pub fn is_artificial(&self) -> bool {
+        matches!(self, Dist::Artificial(..))
+    }
+
+    /// `(weight, points)` of each component; nothing for an artificial score.
+    pub fn for_each(&self, mut f: impl FnMut(Q, i32)) {
+        match self {
+            Dist::Plain(p) => f(Q::ONE, *p),
+            Dist::Artificial(..) => {}
+            Dist::Weighted(cs) => cs.iter().for_each(|c| f(c.weight, c.points)),
+        }
+    }
+
+    pub fn components(&self) -> Vec<(Q, i32)> {
+        let mut v = Vec::new();
+        self.for_each(|w, p| v.push((w, p)));
+        v
+    }
+}
+
+/// One table of a board, ready to score.
+#[derive(Clone, Debug)]
+pub struct TableIn {
+    pub ns: PId,
+    pub ew: PId,
+    /// What each side is scored with.
+    pub ns_score: Dist,
+    pub ew_score: Dist,
+    /// What the table contributes to each line's frequency table (differs from the score only
+    /// for a structured subsequent-damage ruling under `sd_method: simplified`, C11).
+    pub ns_freq: Dist,
+    pub ew_freq: Dist,
+    /// A ruling is in force (C21).
+    pub adjusted: bool,
+    /// The played result's NS points, if the board was played here.
+    pub played: Option<i32>,
+    /// The ruling's id and line, for notices.
+    pub ruling: Option<(String, usize)>,
+    /// The non-offending side when the ruling has one (structured subsequent damage).
+    pub nos: Option<Side>,
+}
+
+impl TableIn {
+    pub fn plain(ns: PId, ew: PId, points: i32) -> TableIn {
+        TableIn {
+            ns,
+            ew,
+            ns_score: Dist::Plain(points),
+            ew_score: Dist::Plain(points),
+            ns_freq: Dist::Plain(points),
+            ew_freq: Dist::Plain(points),
+            adjusted: false,
+            played: Some(points),
+            ruling: None,
+            nos: None,
+        }
+    }
+}
+
+/// One board of one comparison group.
+#[derive(Clone, Debug)]
+pub struct BoardIn<'a> {
+    pub session: usize,
+    pub section: Option<String>,
+    pub board: u32,
+    /// N: the largest number of tables on any board of the comparison group (C7).
+    pub field: u32,
+    pub options: &'a Options,
+    pub tables: Vec<TableIn>,
+}
+
+/// A line of the frequency tables.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum Line {
+    NS,
+    EW,
+    Both,
+}
+
+impl Line {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Line::NS => "NS",
+            Line::EW => "EW",
+            Line::Both => "both",
+        }
+    }
+}
+
+/// One row of a frequency table.
+#[derive(Clone, Debug, PartialEq)]
+pub struct FreqRow {
+    pub line: Line,
+    pub ns_points: i32,
+    pub count: Q,
+    /// Matchpoints an NS pair with this score earns (factored).
+    pub mp_ns: Q,
+    /// Matchpoints an EW pair with this score earns (factored): top − mp_ns.
+    pub mp_ew: Q,
+}
+
+/// How a line's raw matchpoints were brought to the field's top.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Factoring {
+    None,
+    /// Neuberg: (raw + 1)·N/n − 1.
+    Neuberg { n: Q, field: u32 },
+    /// The small-field table (C8): pct = 65 − 5n + 5·raw.
+    SmallField { n: Q, field: u32 },
+}
+
+/// One component of a side's score, for `explain`.
+#[derive(Clone, Debug, PartialEq)]
+pub struct ComponentScore {
+    pub weight: Q,
+    pub points: i32,
+    /// Raw matchpoints of this component in the side's line table (before factoring).
+    pub raw: Q,
+}
+
+/// The arithmetic of one side's score, kept for adjusted sides.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Detail {
+    pub components: Vec<ComponentScore>,
+    /// Σ weight·raw minus the self term.
+    pub raw: Q,
+    pub self_term: Q,
+    pub factoring: Factoring,
+}
+
+/// One participant's score on a board.
+#[derive(Clone, Debug, PartialEq)]
+pub struct SideScore {
+    pub participant: PId,
+    pub side: Side,
+    pub opponent: PId,
+    pub score: Q,
+    /// Matchpoint top after factoring (MP forms).
+    pub top: Option<Q>,
+    pub adjusted: bool,
+    /// The played result's NS points; `None` when not played here or artificial (C21).
+    pub ns_points: Option<i32>,
+    /// Percent of an artificial score (re-valued by `mp_artificial: session_bounded`).
+    pub artificial: Option<Q>,
+    pub detail: Option<Detail>,
+}
+
+/// Statistics of a board (C10, C16).
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct BoardStats {
+    pub results: Q,
+    pub mean: Option<Q>,
+    pub dispersion: Option<Q>,
+    pub dispersion_imp: Option<Q>,
+    pub dispersion_mp: Option<Q>,
+}
+
+/// A board of one comparison group, scored.
+#[derive(Clone, Debug)]
+pub struct BoardScore {
+    pub session: usize,
+    pub section: Option<String>,
+    pub board: u32,
+    pub field: u32,
+    pub sides: Vec<SideScore>,
+    pub freq: Vec<FreqRow>,
+    pub stats: BoardStats,
+    pub datum: Option<Q>,
+    pub notices: Vec<Notice>,
+}

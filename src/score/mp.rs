@@ -1,0 +1,335 @@
+//! Matchpoints by the universal algorithm (adjusted-scores.md §6, scoring-methods.md §2).
+//!
+//! Each line (NS, EW) gets a frequency table of distinct scores with exact, possibly fractional
+//! or negative counts; a side's raw matchpoints are `Σ w·(2·beaten + tied) − self`, where the
+//! self term removes the side's own table (it is 1 whenever the side's scored distribution is
+//! the one it contributed, weights summing to 1). Lines with fewer results than the field are
+//! factored (Neuberg, or the small-field table, C7–C8); artificial scores are P × 2(N − 1) (C9).
+//! A board costs O(n log n): the table is built by sorting, and each plain result is a lookup.
+
+use crate::adjust::Side;
+use crate::error::Notice;
+use crate::num::Q;
+use crate::options::{MpAdjustedMethod, NeubergSmallField, Options, SplitCheck};
+
+use super::stats::board_stats;
+use super::*;
+
+/// A frequency table: distinct NS scores ascending, their counts, and the count below each.
+#[derive(Clone, Debug, Default)]
+pub struct FreqTable {
+    pub xs: Vec<i32>,
+    pub counts: Vec<Q>,
+    below: Vec<Q>,
+    pub n: Q,
+}
+
+impl FreqTable {
+    pub fn build(mut entries: Vec<(i32, Q)>) -> FreqTable {
+        entries.sort_unstable_by_key(|e| e.0);
+        let mut t = FreqTable::default();
+        for (x, c) in entries {
+            if t.xs.last() == Some(&x) {
+                let last = t.counts.last_mut().unwrap();
+                *last += c;
+            } else {
+                t.xs.push(x);
+                t.counts.push(c);
+            }
+        }
+        // Drop rows whose counts cancelled out.
+        let mut i = 0;
+        while i < t.xs.len() {
+            if t.counts[i].is_zero() {
+                t.xs.remove(i);
+                t.counts.remove(i);
+            } else {
+                i += 1;
+            }
+        }
+        let mut acc = Q::ZERO;
+        for c in &t.counts {
+            t.below.push(acc);
+            acc += *c;
+        }
+        t.n = acc;
+        t
+    }
+
+    /// (count below x, count at x).
+    pub fn at(&self, x: i32) -> (Q, Q) {
+        match self.xs.binary_search(&x) {
+            Ok(i) => (self.below[i], self.counts[i]),
+            Err(i) => (if i < self.xs.len() { self.below[i] } else { self.n }, Q::ZERO),
+        }
+    }
+
+    /// Raw matchpoints, before the self term: 2·beaten + tied, in `side`'s view.
+    pub fn beats(&self, x: i32, side: Side) -> Q {
+        let (below, eq) = self.at(x);
+        let beaten = match side {
+            Side::NS => below,
+            Side::EW => self.n - below - eq,
+        };
+        beaten + beaten + eq
+    }
+}
+
+/// How to bring raw matchpoints on `n` results to the field of `field` results.
+pub fn factoring(n: Q, field: u32, opts: &Options) -> Factoring {
+    let big_n = Q::int(field as i64);
+    if n >= big_n || n <= Q::ZERO {
+        Factoring::None
+    } else if opts.neuberg_small_field == NeubergSmallField::HeTable && n < Q::int(4) {
+        Factoring::SmallField { n, field }
+    } else {
+        Factoring::Neuberg { n, field }
+    }
+}
+
+/// Apply a factoring to raw matchpoints (affine, so it may be applied to a weighted sum).
+pub fn apply(f: &Factoring, raw: Q) -> Q {
+    match *f {
+        Factoring::None => raw,
+        Factoring::Neuberg { n, field } => (raw + Q::ONE) * Q::int(field as i64) / n - Q::ONE,
+        Factoring::SmallField { n, field } => {
+            let pct = Q::int(65) - Q::int(5) * n + Q::int(5) * raw;
+            pct / Q::int(100) * field_top(field)
+        }
+    }
+}
+
+/// 2(N − 1).
+pub fn field_top(field: u32) -> Q {
+    Q::int(2 * (field as i64 - 1).max(0))
+}
+
+/// The top of a line with `n` results in a field of `field`: 2(N − 1) once factored, or the
+/// line's own 2(n − 1) when it has more entries than the field (full entries, C28).
+fn line_top(n: Q, field: u32) -> Q {
+    if n > Q::int(field as i64) {
+        (n - Q::ONE) * Q::int(2)
+    } else {
+        field_top(field)
+    }
+}
+
+/// The entries one side's distribution puts into a line table under `method`.
+fn contribution(d: &Dist, method: MpAdjustedMethod, half: bool) -> Vec<(i32, Q)> {
+    let mut v = Vec::new();
+    d.for_each(|w, x| match method {
+        MpAdjustedMethod::PerLineFullEntries => v.push((x, Q::ONE)),
+        _ => v.push((x, if half { w * Q::new(1, 2) } else { w })),
+    });
+    v
+}
+
+/// Score one board of one comparison group at matchpoints.
+pub fn score_board(b: &BoardIn) -> BoardScore {
+    let opts = b.options;
+    let method = opts.mp_adjusted_method;
+    let (ns_tab, ew_tab) = match method {
+        MpAdjustedMethod::Fractional => {
+            let mut all = Vec::with_capacity(b.tables.len() * 2);
+            for t in &b.tables {
+                all.extend(contribution(&t.ns_freq, method, true));
+                all.extend(contribution(&t.ew_freq, method, true));
+            }
+            let pooled = FreqTable::build(all);
+            (pooled.clone(), pooled)
+        }
+        _ => {
+            let mut ns = Vec::with_capacity(b.tables.len());
+            let mut ew = Vec::with_capacity(b.tables.len());
+            for t in &b.tables {
+                ns.extend(contribution(&t.ns_freq, method, false));
+                ew.extend(contribution(&t.ew_freq, method, false));
+            }
+            (FreqTable::build(ns), FreqTable::build(ew))
+        }
+    };
+    let ns_f = factoring(ns_tab.n, b.field, opts);
+    let ew_f = factoring(ew_tab.n, b.field, opts);
+    let ns_top = line_top(ns_tab.n, b.field);
+    let ew_top = line_top(ew_tab.n, b.field);
+    let ftop = field_top(b.field);
+
+    // Factored matchpoints of every row: what a plain result there earns.
+    // (The small-field table is not zero-sum: both sides of a lone result get 60 %, so the EW
+    // column is factored on its own rather than taken as top − NS.)
+    let rows = |tab: &FreqTable, f: &Factoring, line: Line| -> Vec<FreqRow> {
+        tab.xs
+            .iter()
+            .zip(&tab.counts)
+            .map(|(&x, &c)| FreqRow {
+                line,
+                ns_points: x,
+                count: c,
+                mp_ns: apply(f, tab.beats(x, Side::NS) - Q::ONE),
+                mp_ew: apply(f, tab.beats(x, Side::EW) - Q::ONE),
+            })
+            .collect()
+    };
+    let same = method == MpAdjustedMethod::Fractional || (ns_tab.xs == ew_tab.xs && ns_tab.counts == ew_tab.counts);
+    let ns_rows = rows(&ns_tab, &ns_f, if same { Line::Both } else { Line::NS });
+    let ew_rows = if same { ns_rows.clone() } else { rows(&ew_tab, &ew_f, Line::EW) };
+
+    let mut sides = Vec::with_capacity(b.tables.len() * 2);
+    let mut notices = Vec::new();
+    for t in &b.tables {
+        for side in [Side::NS, Side::EW] {
+            let (me, opp, score_d, freq_d, tab, f, top, prows) = match side {
+                Side::NS => (t.ns, t.ew, &t.ns_score, &t.ns_freq, &ns_tab, &ns_f, ns_top, &ns_rows),
+                Side::EW => (t.ew, t.ns, &t.ew_score, &t.ew_freq, &ew_tab, &ew_f, ew_top, &ew_rows),
+            };
+            let ns_points = if score_d.is_artificial() { None } else { t.played };
+            let s = match score_d {
+                Dist::Artificial(pct, _) => SideScore {
+                    participant: me,
+                    side,
+                    opponent: opp,
+                    score: *pct / Q::int(100) * ftop,
+                    top: Some(ftop),
+                    adjusted: t.adjusted,
+                    ns_points,
+                    artificial: Some(*pct),
+                    detail: None,
+                },
+                Dist::Plain(x) if score_d == freq_d => {
+                    let i = tab.xs.binary_search(x).expect("a plain score is in its own line table");
+                    let row = &prows[i];
+                    SideScore {
+                        participant: me,
+                        side,
+                        opponent: opp,
+                        score: if side == Side::NS { row.mp_ns } else { row.mp_ew },
+                        top: Some(top),
+                        adjusted: t.adjusted,
+                        ns_points,
+                        artificial: None,
+                        detail: t.adjusted.then(|| Detail {
+                            components: vec![ComponentScore { weight: Q::ONE, points: *x, raw: tab.beats(*x, side) }],
+                            raw: tab.beats(*x, side) - Q::ONE,
+                            self_term: Q::ONE,
+                            factoring: f.clone(),
+                        }),
+                    }
+                }
+                _ => {
+                    let self_term = if score_d == freq_d {
+                        Q::ONE
+                    } else {
+                        let own = match method {
+                            MpAdjustedMethod::Fractional => {
+                                let mut v = contribution(&t.ns_freq, method, true);
+                                v.extend(contribution(&t.ew_freq, method, true));
+                                FreqTable::build(v)
+                            }
+                            _ => FreqTable::build(contribution(freq_d, method, false)),
+                        };
+                        let mut s = Q::ZERO;
+                        score_d.for_each(|w, x| s += w * own.beats(x, side));
+                        s
+                    };
+                    let mut comps = Vec::new();
+                    let mut sum = Q::ZERO;
+                    score_d.for_each(|w, x| {
+                        let raw = tab.beats(x, side);
+                        sum += w * raw;
+                        comps.push(ComponentScore { weight: w, points: x, raw });
+                    });
+                    let raw = sum - self_term;
+                    SideScore {
+                        participant: me,
+                        side,
+                        opponent: opp,
+                        score: apply(f, raw),
+                        top: Some(top),
+                        adjusted: t.adjusted,
+                        ns_points,
+                        artificial: None,
+                        detail: Some(Detail { components: comps, raw, self_term, factoring: f.clone() }),
+                    }
+                }
+            };
+            sides.push(s);
+        }
+        if t.adjusted {
+            check_split(b, t, &sides[sides.len() - 2..], ftop, &mut notices);
+        }
+    }
+
+    let mut freq = ns_rows;
+    if !same {
+        freq.extend(ew_rows);
+    }
+    // Best for NS first, as a director reads a frequency table.
+    freq.sort_by(|a, b| a.line.cmp(&b.line).then(b.ns_points.cmp(&a.ns_points)));
+    BoardScore {
+        session: b.session,
+        section: b.section.clone(),
+        board: b.board,
+        field: b.field,
+        sides,
+        freq,
+        stats: board_stats(&b.tables, b.field, opts, true),
+        datum: None,
+        notices,
+    }
+}
+
+/// N6: a split's two sides should not together earn more than top; and §5.6(3): a score with
+/// negative weights should leave the NOS between its table result and full redress.
+fn check_split(b: &BoardIn, t: &TableIn, pair: &[SideScore], top: Q, notices: &mut Vec<Notice>) {
+    let (id, line) = t.ruling.clone().unwrap_or_default();
+    let line = (line > 0).then_some(line);
+    if b.options.split_check == SplitCheck::Warn && t.ns_score != t.ew_score {
+        let sum = pair[0].score + pair[1].score;
+        if sum > top {
+            notices.push(Notice {
+                line,
+                message: format!(
+                    "ruling \"{id}\" (board {}): the split score gives NS {} and EW {} matchpoints, together {} — more than the top of {} (adjusted-scores.md N6)",
+                    b.board, pair[0].score, pair[1].score, sum, top
+                ),
+            });
+        }
+    }
+    for (k, d) in [(0usize, &t.ns_score), (1, &t.ew_score)] {
+        let negative = d.components().iter().any(|(w, _)| *w < Q::ZERO);
+        if !negative {
+            continue;
+        }
+        let other = if k == 0 { &t.ew_score } else { &t.ns_score };
+        let (Dist::Plain(a), Some(c)) = (other, t.played) else { continue };
+        // Score A and the table result C for this side as plain results in its line.
+        let side = if k == 0 { Side::NS } else { Side::EW };
+        let alone = |x: i32| -> Q {
+            let mut others = Vec::new();
+            for u in &b.tables {
+                if std::ptr::eq(u, t) {
+                    continue;
+                }
+                let d = if side == Side::NS { &u.ns_freq } else { &u.ew_freq };
+                d.for_each(|w, y| others.push((y, w)));
+            }
+            FreqTable::build(others).beats(x, side)
+        };
+        let (pa, pc) = (alone(*a), alone(c));
+        let n_side = pair[k].detail.as_ref().map(|d| d.raw).unwrap_or(pair[k].score);
+        let (lo, hi) = if pa < pc { (pa, pc) } else { (pc, pa) };
+        if n_side < lo || n_side > hi {
+            notices.push(Notice {
+                line,
+                message: format!(
+                    "ruling \"{id}\" (board {}): the {} side's score with negative weights ({} raw MP) falls outside its table result ({}) and full redress ({}) (adjusted-scores.md §5.6(3))",
+                    b.board,
+                    if side == Side::NS { "NS" } else { "EW" },
+                    n_side,
+                    pc,
+                    pa
+                ),
+            });
+        }
+    }
+}

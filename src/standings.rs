@@ -1,0 +1,200 @@
+//! Standings: boards added up per session and overall, penalties applied, ranks with shared places.
+//!
+//! Matchpoint sessions rank by percentage (total / max, the max counting only the boards a pair
+//! played, so a pair that missed boards is factored pro rata, C22); other forms by total. Each
+//! comparison group (a section with `compare: section`) is ranked alone, NS and EW pairs in one
+//! list. `overall` ranks everybody in the carried sessions together.
+
+use std::cmp::Ordering;
+use std::collections::BTreeMap;
+
+use crate::error::Notice;
+use crate::event::PenaltyUnit;
+use crate::num::{Total, Q};
+use crate::options::Compare;
+use crate::replay::{PId, State};
+use crate::score::mp::field_top;
+use crate::score::BoardScore;
+
+/// One line of the standings.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Standing {
+    /// Session index, or `None` for `overall`.
+    pub session: Option<usize>,
+    pub section: Option<String>,
+    pub participant: PId,
+    pub rank: u32,
+    pub rank_to: u32,
+    pub total: Total,
+    pub max: Option<Total>,
+    pub boards: u32,
+    /// Penalties taken off `total`, in the form's unit.
+    pub penalties: Total,
+}
+
+impl Standing {
+    pub fn pct(&self) -> Option<f64> {
+        let m = self.max.as_ref()?;
+        if m.to_f64() <= 0.0 {
+            return None;
+        }
+        match (self.total.exact(), m.exact()) {
+            (Some(t), Some(m)) => Some((t * Q::int(100) / m).to_f64()),
+            _ => Some(self.total.to_f64() / m.to_f64() * 100.0),
+        }
+    }
+
+    /// The ranking value: percentage for MP, total otherwise; exact when it can be.
+    fn key(&self) -> (Option<Q>, f64) {
+        match &self.max {
+            Some(m) => match (self.total.exact(), m.exact()) {
+                (Some(t), Some(mx)) if !mx.is_zero() => (Some(t / mx), self.total.to_f64() / m.to_f64()),
+                _ if m.to_f64() > 0.0 => (None, self.total.to_f64() / m.to_f64()),
+                _ => (None, f64::NEG_INFINITY),
+            },
+            None => (self.total.exact(), self.total.to_f64()),
+        }
+    }
+}
+
+fn cmp_key(a: &(Option<Q>, f64), b: &(Option<Q>, f64)) -> Ordering {
+    match (a.0, b.0) {
+        (Some(x), Some(y)) => x.cmp(&y),
+        _ => a.1.partial_cmp(&b.1).unwrap_or(Ordering::Equal),
+    }
+}
+
+/// Sort a group best first and give shared places.
+fn rank(group: &mut [Standing], state: &State) {
+    let keys: Vec<_> = group.iter().map(Standing::key).collect();
+    let mut idx: Vec<usize> = (0..group.len()).collect();
+    idx.sort_by(|&a, &b| {
+        cmp_key(&keys[b], &keys[a]).then_with(|| state.participant(group[a].participant).id.cmp(&state.participant(group[b].participant).id))
+    });
+    let sorted: Vec<Standing> = idx.iter().map(|&i| group[i].clone()).collect();
+    let skeys: Vec<_> = idx.iter().map(|&i| keys[i]).collect();
+    let mut i = 0;
+    let mut out = sorted;
+    while i < out.len() {
+        let mut j = i + 1;
+        while j < out.len() && cmp_key(&skeys[i], &skeys[j]) == Ordering::Equal {
+            j += 1;
+        }
+        for s in &mut out[i..j] {
+            s.rank = i as u32 + 1;
+            s.rank_to = j as u32;
+        }
+        i = j;
+    }
+    group.clone_from_slice(&out);
+}
+
+/// Standings of every session and overall, from the scored boards.
+pub fn standings(state: &State, boards: &[BoardScore], fields: &BTreeMap<(usize, Option<String>), u32>, notices: &mut Vec<Notice>) -> Vec<Standing> {
+    // (session, group) → participant → standing
+    let mut groups: BTreeMap<(usize, Option<String>), BTreeMap<PId, Standing>> = BTreeMap::new();
+    for b in boards {
+        let is_mp = state.sessions[b.session].def.form.is_mp();
+        let g = groups.entry((b.session, b.section.clone())).or_default();
+        for s in &b.sides {
+            let e = g.entry(s.participant).or_insert_with(|| Standing {
+                session: Some(b.session),
+                section: None,
+                participant: s.participant,
+                rank: 0,
+                rank_to: 0,
+                total: Total::default(),
+                max: is_mp.then(Total::default),
+                boards: 0,
+                penalties: Total::default(),
+            });
+            e.total.add(s.score);
+            if let (Some(m), Some(top)) = (e.max.as_mut(), s.top) {
+                m.add(top);
+            }
+            e.boards += 1;
+        }
+    }
+    for p in &state.penalties {
+        let session = &state.sessions[p.session].def;
+        let group = groups
+            .iter_mut()
+            .find(|((s, _), members)| *s == p.session && members.contains_key(&p.participant));
+        let Some(((_, section), members)) = group else {
+            notices.push(Notice {
+                line: None,
+                message: format!(
+                    "penalty (seq {}) on \"{}\" in session \"{}\" is not applied: the participant played no board there",
+                    p.seq,
+                    state.participant(p.participant).id,
+                    session.id
+                ),
+            });
+            continue;
+        };
+        let field = fields.get(&(p.session, section.clone())).copied().unwrap_or(1);
+        let amount = match p.ev.unit {
+            PenaltyUnit::PctOfTop => p.ev.amount / Q::int(100) * field_top(field),
+            _ => p.ev.amount,
+        };
+        let s = members.get_mut(&p.participant).unwrap();
+        s.total.add(-amount);
+        s.penalties.add(amount);
+    }
+    let mut out = Vec::new();
+    // Overall: every carried session.
+    let carried: Vec<usize> = (0..state.sessions.len()).filter(|&i| state.sessions[i].def.carry).collect();
+    let all_mp = carried.iter().all(|&i| state.sessions[i].def.form.is_mp());
+    let mut overall: BTreeMap<PId, Standing> = BTreeMap::new();
+    for ((s, section), members) in groups {
+        let compare = state.sessions[s].def.compare;
+        let mut list: Vec<Standing> = members.into_values().collect();
+        for st in &mut list {
+            st.section = match compare {
+                Compare::Section => section.clone(),
+                Compare::Field => state.participant(st.participant).section.clone(),
+            };
+        }
+        rank(&mut list, state);
+        if state.sessions[s].def.carry {
+            for st in &list {
+                let o = overall.entry(st.participant).or_insert_with(|| Standing {
+                    session: None,
+                    section: state.participant(st.participant).section.clone().or_else(|| st.section.clone()),
+                    participant: st.participant,
+                    rank: 0,
+                    rank_to: 0,
+                    total: Total::default(),
+                    max: all_mp.then(Total::default),
+                    boards: 0,
+                    penalties: Total::default(),
+                });
+                add_total(&mut o.total, &st.total);
+                add_total(&mut o.penalties, &st.penalties);
+                if let (Some(om), Some(m)) = (o.max.as_mut(), st.max.as_ref()) {
+                    add_total(om, m);
+                }
+                o.boards += st.boards;
+            }
+        }
+        out.extend(list);
+    }
+    if !overall.is_empty() {
+        let mut list: Vec<Standing> = overall.into_values().collect();
+        rank(&mut list, state);
+        out.extend(list);
+    }
+    out
+}
+
+fn add_total(into: &mut Total, t: &Total) {
+    match t.exact() {
+        Some(q) => into.add(q),
+        None => {
+            // Already approximate: carry the float.
+            let f = t.to_f64();
+            into.add(Q::ZERO);
+            *into = Total::from_f64_sum(into.to_f64() + f);
+        }
+    }
+}
