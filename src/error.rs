@@ -38,7 +38,11 @@ impl LogError {
 impl fmt::Display for LogError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match &self.field {
-            Some(field) => write!(f, "line {}: field \"{}\": {}", self.line, field, self.message),
+            Some(field) => write!(
+                f,
+                "line {}: field \"{}\": {}",
+                self.line, field, self.message
+            ),
             None => write!(f, "line {}: {}", self.line, self.message),
         }
     }

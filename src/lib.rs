@@ -6,10 +6,13 @@
 //! parallel, `export` writes Parquet, `explain` prints a board's arithmetic for a director.
 
 pub mod adjust;
+pub mod app;
 pub mod bridge;
-pub mod num;
 pub mod error;
 pub mod event;
+pub mod explain;
+pub mod export;
+pub mod num;
 pub mod options;
 pub mod pipeline;
 pub mod replay;

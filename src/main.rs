@@ -1,1 +1,89 @@
-fn main(){}
+//! The `frekans` binary: parse the command line, set up tracing and threads, run the command,
+//! map its outcome to the exit status of interface.md.
+
+use std::io::Write;
+use std::process::ExitCode;
+
+use clap::Parser;
+use frekans::app::{self, AppError};
+use frekans::error::exit;
+
+mod cli;
+use cli::{Cli, Command};
+
+fn main() -> ExitCode {
+    let cli = Cli::parse();
+    let level = match (cli.quiet, cli.verbose) {
+        (true, _) => "error",
+        (false, 0) => "warn",
+        (false, 1) => "info",
+        (false, _) => "debug",
+    };
+    let filter = tracing_subscriber::EnvFilter::try_from_env("FREKANS_LOG")
+        .unwrap_or_else(|_| tracing_subscriber::EnvFilter::new(format!("frekans={level}")));
+    tracing_subscriber::fmt()
+        .with_env_filter(filter)
+        .with_writer(std::io::stderr)
+        .with_span_events(if cli.verbose > 0 {
+            tracing_subscriber::fmt::format::FmtSpan::CLOSE
+        } else {
+            tracing_subscriber::fmt::format::FmtSpan::NONE
+        })
+        .with_target(false)
+        .init();
+    if let Some(n) = cli.threads {
+        if let Err(e) = rayon::ThreadPoolBuilder::new()
+            .num_threads(n.max(1))
+            .build_global()
+        {
+            eprintln!("frekans: cannot set up {n} threads: {e}");
+            return ExitCode::from(exit::FAILURE as u8);
+        }
+    }
+    let result = run(&cli);
+    let code = match result {
+        Ok(()) => exit::OK,
+        Err(AppError::Invalid(e)) => {
+            eprint!("frekans: {e}");
+            exit::INVALID_INPUT
+        }
+        Err(AppError::Other(e)) => {
+            eprintln!("frekans: error: {e:#}");
+            exit::FAILURE
+        }
+    };
+    ExitCode::from(code as u8)
+}
+
+fn run(cli: &Cli) -> Result<(), AppError> {
+    let mut stdout = std::io::stdout().lock();
+    match &cli.command {
+        Command::Score { log, out, top } => {
+            let report = app::score(log, out)?;
+            if !cli.quiet {
+                let _ = write!(stdout, "{}", app::summary(&report, *top));
+                let _ = writeln!(
+                    stdout,
+                    "\nwrote {}/{{scores,frequencies,boards,standings,rulings}}.parquet",
+                    out.display()
+                );
+            }
+        }
+        Command::Check { log } => {
+            let text = app::check(log)?;
+            if !cli.quiet {
+                let _ = write!(stdout, "{text}");
+            }
+        }
+        Command::Explain {
+            log,
+            session,
+            board,
+            section,
+        } => {
+            let text = app::explain(log, session, *board, section.as_deref())?;
+            let _ = write!(stdout, "{text}");
+        }
+    }
+    Ok(())
+}

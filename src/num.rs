@@ -35,7 +35,11 @@ impl Q {
     pub fn new(num: i128, den: i128) -> Q {
         assert!(den != 0, "rational with zero denominator");
         let g = gcd(num, den);
-        let (mut n, mut d) = if g > 1 { (num / g, den / g) } else { (num, den) };
+        let (mut n, mut d) = if g > 1 {
+            (num / g, den / g)
+        } else {
+            (num, den)
+        };
         if d < 0 {
             n = -n;
             d = -d;
@@ -290,7 +294,12 @@ impl fmt::Display for Q {
             let scaled = self.num * (scale / self.den);
             let sign = if scaled < 0 { "-" } else { "" };
             let a = scaled.abs();
-            let s = format!("{}.{:0width$}", a / scale, a % scale, width = places as usize);
+            let s = format!(
+                "{}.{:0width$}",
+                a / scale,
+                a % scale,
+                width = places as usize
+            );
             return write!(f, "{sign}{s}");
         }
         write!(f, "{}/{}", self.num, self.den)

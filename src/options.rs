@@ -153,7 +153,9 @@ fn named<T>(v: &Value, parse: fn(&str) -> Option<T>, names: &[&str]) -> Result<T
         .collect::<Vec<_>>()
         .join(", ");
     match v {
-        Value::String(s) => parse(s).ok_or_else(|| format!("expected one of {expected}, found \"{s}\"")),
+        Value::String(s) => {
+            parse(s).ok_or_else(|| format!("expected one of {expected}, found \"{s}\""))
+        }
         other => Err(format!("expected one of {expected}, found {other}")),
     }
 }
@@ -188,14 +190,21 @@ const OPTIONS: &[(&str, &[Form], Setter)] = &[
         Ok(())
     }),
     ("imp_lookup", ALL_PAIR_FORMS, |o, v| {
-        o.imp_lookup = named(v, crate::bridge::ImpLookup::parse, &["nearest_ten", "band_floor"])?;
+        o.imp_lookup = named(
+            v,
+            crate::bridge::ImpLookup::parse,
+            &["nearest_ten", "band_floor"],
+        )?;
         Ok(())
     }),
 ];
 
 impl Options {
     /// Read the `options` object of a session of `form`; every problem is reported.
-    pub fn from_json(form: Form, obj: &serde_json::Map<String, Value>) -> (Options, Vec<OptionError>) {
+    pub fn from_json(
+        form: Form,
+        obj: &serde_json::Map<String, Value>,
+    ) -> (Options, Vec<OptionError>) {
         let mut o = Options::default();
         let mut errors = Vec::new();
         for (name, value) in obj {

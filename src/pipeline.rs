@@ -49,7 +49,11 @@ pub fn group_of(state: &State, t: &Table) -> Option<String> {
 pub fn table_in(state: &State, t: &Table) -> TableIn {
     let played = t.played.as_ref().map(|p| p.ns_points);
     let Some(r) = t.ruling(state) else {
-        return TableIn::plain(t.ns, t.ew, played.expect("a table without a ruling was played"));
+        return TableIn::plain(
+            t.ns,
+            t.ew,
+            played.expect("a table without a ruling was played"),
+        );
     };
     let opts = &state.sessions[t.session].def.options;
     let ns_score = Dist::from_part(&r.ev.score.ns);
@@ -78,9 +82,11 @@ pub fn table_in(state: &State, t: &Table) -> TableIn {
     }
 }
 
-/// Score every board of every session of `state`.
-pub fn score(state: &State) -> Result<Scored, ScoreError> {
-    let _span = tracing::info_span!("score").entered();
+/// The boards of `state` ready to score, in (session, group, board) order, and each comparison
+/// group's N.
+pub fn board_inputs(
+    state: &State,
+) -> Result<(Vec<BoardIn<'_>>, BTreeMap<(usize, Option<String>), u32>), ScoreError> {
     let mut fields: BTreeMap<(usize, Option<String>), u32> = BTreeMap::new();
     // (session, group, board) → tables, in table-key order.
     let mut grouped: BTreeMap<(usize, Option<String>, u32), Vec<TableIn>> = BTreeMap::new();
@@ -102,7 +108,7 @@ pub fn score(state: &State) -> Result<Scored, ScoreError> {
         let n = fields.entry((*s, g.clone())).or_insert(0);
         *n = (*n).max(tables.len() as u32);
     }
-    let tasks: Vec<BoardIn> = grouped
+    let tasks = grouped
         .into_iter()
         .map(|((session, section, board), tables)| BoardIn {
             session,
@@ -113,14 +119,32 @@ pub fn score(state: &State) -> Result<Scored, ScoreError> {
             tables,
         })
         .collect();
-    let mut boards: Vec<BoardScore> = tasks.par_iter().map(mp::score_board).collect();
+    Ok((tasks, fields))
+}
+
+/// Score one board of one comparison group in its session's form.
+pub fn score_board(b: &BoardIn) -> BoardScore {
+    mp::score_board(b)
+}
+
+/// Score every board of every session of `state`.
+pub fn score(state: &State) -> Result<Scored, ScoreError> {
+    let _span = tracing::info_span!("score").entered();
+    let (tasks, fields) = board_inputs(state)?;
+    let mut boards: Vec<BoardScore> = tasks.par_iter().map(score_board).collect();
+    drop(tasks);
     session_bounded(state, &mut boards);
     let mut notices = state.notices.clone();
     for b in &boards {
         notices.extend(b.notices.iter().cloned());
     }
     let standings = standings(state, &boards, &fields, &mut notices);
-    Ok(Scored { boards, standings, fields, notices })
+    Ok(Scored {
+        boards,
+        standings,
+        fields,
+        notices,
+    })
 }
 
 /// `mp_artificial: session_bounded` (scoring-methods.md §2.4, C9): Av+ is at least the pair's
@@ -135,15 +159,21 @@ fn session_bounded(state: &State, boards: &mut [BoardScore]) {
     let mut own: BTreeMap<(usize, u32), (Q, Q)> = BTreeMap::new();
     for b in boards.iter().filter(|b| bounded.contains(&b.session)) {
         for s in b.sides.iter().filter(|s| s.artificial.is_none()) {
-            let e = own.entry((b.session, s.participant)).or_insert((Q::ZERO, Q::ZERO));
+            let e = own
+                .entry((b.session, s.participant))
+                .or_insert((Q::ZERO, Q::ZERO));
             e.0 += s.score;
             e.1 += s.top.unwrap_or(Q::ZERO);
         }
     }
     for b in boards.iter_mut().filter(|b| bounded.contains(&b.session)) {
         for s in b.sides.iter_mut() {
-            let (Some(p), Some(top)) = (s.artificial, s.top) else { continue };
-            let Some(&(sum, max)) = own.get(&(b.session, s.participant)) else { continue };
+            let (Some(p), Some(top)) = (s.artificial, s.top) else {
+                continue;
+            };
+            let Some(&(sum, max)) = own.get(&(b.session, s.participant)) else {
+                continue;
+            };
             if max.is_zero() {
                 continue;
             }

@@ -73,11 +73,17 @@ impl Table {
 pub enum RulingStatus {
     InForce,
     /// Replaced by a later ruling's `supersedes` (C4: for good).
-    Superseded { by: String },
+    Superseded {
+        by: String,
+    },
     /// Removed by a `ruling_withdrawn` event at `seq`.
-    Withdrawn { seq: usize },
+    Withdrawn {
+        seq: usize,
+    },
     /// Overridden by a later ruling on the same table given without `supersedes` (C4).
-    Overridden { by: String },
+    Overridden {
+        by: String,
+    },
 }
 
 #[derive(Clone, Debug)]
@@ -141,7 +147,8 @@ impl State {
     pub fn dealer_vul(&self, session: usize, board: u32) -> (Seat, Vul) {
         let deal = self.deals.get(&(session, board));
         (
-            deal.and_then(|d| d.ev.dealer).unwrap_or_else(|| dealer_of(board)),
+            deal.and_then(|d| d.ev.dealer)
+                .unwrap_or_else(|| dealer_of(board)),
             deal.and_then(|d| d.ev.vul).unwrap_or_else(|| vul_of(board)),
         )
     }
@@ -216,7 +223,12 @@ impl Replayer {
     fn session(&mut self, line: usize, id: &str) -> Option<usize> {
         let s = self.st.session_index(id);
         if s.is_none() {
-            let known: Vec<_> = self.st.sessions.iter().map(|s| format!("\"{}\"", s.def.id)).collect();
+            let known: Vec<_> = self
+                .st
+                .sessions
+                .iter()
+                .map(|s| format!("\"{}\"", s.def.id))
+                .collect();
             let hint = if known.is_empty() {
                 "no session has been declared yet (a \"session\" event must come first)".to_string()
             } else {
@@ -234,12 +246,22 @@ impl Replayer {
         }
         let (lo, hi) = (def.boards[0], *def.boards.last().unwrap());
         let id = def.id.clone();
-        self.err(line, "board", format!("board {board} is not in session \"{id}\" (boards {lo}-{hi})"));
+        self.err(
+            line,
+            "board",
+            format!("board {board} is not in session \"{id}\" (boards {lo}-{hi})"),
+        );
         false
     }
 
     /// The participant named `id`, creating it when the log declares none (C2).
-    fn participant(&mut self, line: usize, field: &str, id: &str, section: Option<&str>) -> Option<PId> {
+    fn participant(
+        &mut self,
+        line: usize,
+        field: &str,
+        id: &str,
+        section: Option<&str>,
+    ) -> Option<PId> {
         if let Some(p) = self.st.pid(id) {
             return Some(p);
         }
@@ -270,31 +292,69 @@ impl Replayer {
             Event::Session(def) => {
                 let idx = self.st.sessions.len();
                 self.st.session_ids.insert(def.id.clone(), idx);
-                self.st.sessions.push(Session { def: def.clone(), line });
+                self.st.sessions.push(Session {
+                    def: def.clone(),
+                    line,
+                });
             }
-            Event::Pair(p) => self.declare(line, &p.id, p.section.clone(), None, p.players.clone(), false),
-            Event::Team(t) => self.declare(line, &t.id, None, t.name.clone(), t.players.clone(), true),
+            Event::Pair(p) => self.declare(
+                line,
+                &p.id,
+                p.section.clone(),
+                None,
+                p.players.clone(),
+                false,
+            ),
+            Event::Team(t) => {
+                self.declare(line, &t.id, None, t.name.clone(), t.players.clone(), true)
+            }
             Event::Result(r) => self.result(env, r),
             Event::Ruling(r) => self.ruling(env, r),
             Event::RulingWithdrawn { ruling } => self.withdraw(env, ruling),
             Event::Correction(c) => self.correction(env, c),
             Event::Penalty(p) => self.penalty(env, p),
             Event::Deal(d) => {
-                let Some(s) = self.session(line, &d.session) else { return };
+                let Some(s) = self.session(line, &d.session) else {
+                    return;
+                };
                 if !self.board_in_session(line, s, d.board) {
                     return;
                 }
                 if self.st.deals.contains_key(&(s, d.board)) {
-                    self.notice(line, format!("a second deal for board {} of session \"{}\" replaces the first", d.board, d.session));
+                    self.notice(
+                        line,
+                        format!(
+                            "a second deal for board {} of session \"{}\" replaces the first",
+                            d.board, d.session
+                        ),
+                    );
                 }
-                self.st.deals.insert((s, d.board), Deal { ev: d.clone(), seq: env.seq });
+                self.st.deals.insert(
+                    (s, d.board),
+                    Deal {
+                        ev: d.clone(),
+                        seq: env.seq,
+                    },
+                );
             }
         }
     }
 
-    fn declare(&mut self, line: usize, id: &str, section: Option<String>, name: Option<String>, players: Vec<String>, team: bool) {
+    fn declare(
+        &mut self,
+        line: usize,
+        id: &str,
+        section: Option<String>,
+        name: Option<String>,
+        players: Vec<String>,
+        team: bool,
+    ) {
         if self.st.pid(id).is_some() {
-            self.err(line, "id", format!("\"{id}\" is already declared; ids are unique in the championship"));
+            self.err(
+                line,
+                "id",
+                format!("\"{id}\" is already declared; ids are unique in the championship"),
+            );
             return;
         }
         self.add_participant(Participant {
@@ -308,20 +368,32 @@ impl Replayer {
 
     fn result(&mut self, env: &Envelope, r: &ResultEv) {
         let line = env.line;
-        let Some(s) = self.session(line, &r.session) else { return };
+        let Some(s) = self.session(line, &r.session) else {
+            return;
+        };
         if !self.board_in_session(line, s, r.board) {
             return;
         }
         let ns = self.participant(line, "ns", &r.ns, r.section.as_deref());
         let ew = self.participant(line, "ew", &r.ew, r.section.as_deref());
-        let (Some(ns), Some(ew)) = (ns, ew) else { return };
-        let Some(section) = self.table_section(line, s, ns, ew, r.section.as_deref()) else { return };
+        let (Some(ns), Some(ew)) = (ns, ew) else {
+            return;
+        };
+        let Some(section) = self.table_section(line, s, ns, ew, r.section.as_deref()) else {
+            return;
+        };
         let key = (s, r.board, ns);
         if let Some(t) = self.st.tables.get_mut(&key) {
             // A ruling recorded before the result (board "not played") made the table: the
             // result fills it in, if it is the same table.
             if t.played.is_none() && t.ew == ew {
-                t.played = Some(Played { seq: env.seq, line, play: r.play.clone(), ns_points: 0, corrections: Vec::new() });
+                t.played = Some(Played {
+                    seq: env.seq,
+                    line,
+                    play: r.play.clone(),
+                    ns_points: 0,
+                    corrections: Vec::new(),
+                });
                 t.round = r.round;
                 t.table = r.table;
                 self.by_seq.insert(env.seq, key);
@@ -329,7 +401,9 @@ impl Replayer {
                 return;
             }
         }
-        if !self.check_not_played(line, s, r.board, ns, "ns") | !self.check_not_played(line, s, r.board, ew, "ew") {
+        if !self.check_not_played(line, s, r.board, ns, "ns")
+            | !self.check_not_played(line, s, r.board, ew, "ew")
+        {
             return;
         }
         self.plays.insert((s, r.board, ns), key);
@@ -345,7 +419,13 @@ impl Replayer {
                 ew,
                 round: r.round,
                 table: r.table,
-                played: Some(Played { seq: env.seq, line, play: r.play.clone(), ns_points: 0, corrections: Vec::new() }),
+                played: Some(Played {
+                    seq: env.seq,
+                    line,
+                    play: r.play.clone(),
+                    ns_points: 0,
+                    corrections: Vec::new(),
+                }),
                 rulings: Vec::new(),
             },
         );
@@ -353,14 +433,25 @@ impl Replayer {
 
     /// The section a table belongs to: the result's, else the NS pair's (C2); checked against
     /// the pairs' declared sections.
-    fn table_section(&mut self, line: usize, s: usize, ns: PId, ew: PId, given: Option<&str>) -> Option<Option<String>> {
+    fn table_section(
+        &mut self,
+        line: usize,
+        s: usize,
+        ns: PId,
+        ew: PId,
+        given: Option<&str>,
+    ) -> Option<Option<String>> {
         let ns_sec = self.st.participant(ns).section.clone();
         let ew_sec = self.st.participant(ew).section.clone();
         let section = given.map(str::to_string).or_else(|| ns_sec.clone());
         if let (Some(g), Some(d)) = (given, &ns_sec) {
             if g != d {
                 let id = self.st.participant(ns).id.clone();
-                self.err(line, "section", format!("NS pair \"{id}\" is declared in section \"{d}\", not \"{g}\""));
+                self.err(
+                    line,
+                    "section",
+                    format!("NS pair \"{id}\" is declared in section \"{d}\", not \"{g}\""),
+                );
                 return None;
             }
         }
@@ -390,14 +481,22 @@ impl Replayer {
     fn ruling(&mut self, env: &Envelope, r: &RulingEv) {
         let line = env.line;
         if self.st.ruling_by_id(&r.id).is_some() {
-            self.err(line, "id", format!("ruling \"{}\" already exists; ruling ids are unique", r.id));
+            self.err(
+                line,
+                "id",
+                format!("ruling \"{}\" already exists; ruling ids are unique", r.id),
+            );
             return;
         }
-        let Some(s) = self.session(line, &r.session) else { return };
+        let Some(s) = self.session(line, &r.session) else {
+            return;
+        };
         if !self.board_in_session(line, s, r.board) {
             return;
         }
-        let Some(ns) = self.participant(line, "ns", &r.ns, None) else { return };
+        let Some(ns) = self.participant(line, "ns", &r.ns, None) else {
+            return;
+        };
         let key = (s, r.board, ns);
         let ew_given = match &r.ew {
             Some(ew) => match self.participant(line, "ew", ew, None) {
@@ -410,7 +509,10 @@ impl Replayer {
             Some(t) => {
                 if let Some(ew) = ew_given {
                     if ew != t.ew {
-                        let (want, got) = (self.st.participant(t.ew).id.clone(), r.ew.clone().unwrap_or_default());
+                        let (want, got) = (
+                            self.st.participant(t.ew).id.clone(),
+                            r.ew.clone().unwrap_or_default(),
+                        );
                         self.err(line, "ew", format!("the table of NS \"{}\" on board {} had EW \"{want}\", not \"{got}\"", r.ns, r.board));
                         return;
                     }
@@ -422,19 +524,40 @@ impl Replayer {
                     self.err(line, "ew", format!("missing; no result was recorded for NS \"{}\" on board {} of session \"{}\", so the ruling must name the EW pair to create the table", r.ns, r.board, r.session));
                     return;
                 };
-                let Some(section) = self.table_section(line, s, ns, ew, None) else { return };
-                if !self.check_not_played(line, s, r.board, ns, "ns") | !self.check_not_played(line, s, r.board, ew, "ew") {
+                let Some(section) = self.table_section(line, s, ns, ew, None) else {
+                    return;
+                };
+                if !self.check_not_played(line, s, r.board, ns, "ns")
+                    | !self.check_not_played(line, s, r.board, ew, "ew")
+                {
                     return;
                 }
                 self.plays.insert((s, r.board, ns), key);
                 self.plays.insert((s, r.board, ew), key);
-                self.st.tables.insert(key, Table { session: s, board: r.board, section, ns, ew, round: None, table: None, played: None, rulings: Vec::new() });
+                self.st.tables.insert(
+                    key,
+                    Table {
+                        session: s,
+                        board: r.board,
+                        section,
+                        ns,
+                        ew,
+                        round: None,
+                        table: None,
+                        played: None,
+                        rulings: Vec::new(),
+                    },
+                );
             }
         }
         let idx = self.st.rulings.len();
         if let Some(old) = &r.supersedes {
             let Some(oi) = self.st.rulings.iter().position(|x| x.ev.id == *old) else {
-                self.err(line, "supersedes", format!("no ruling \"{old}\" was recorded before this line"));
+                self.err(
+                    line,
+                    "supersedes",
+                    format!("no ruling \"{old}\" was recorded before this line"),
+                );
                 return;
             };
             if self.st.rulings[oi].key != key {
@@ -477,12 +600,20 @@ impl Replayer {
     fn withdraw(&mut self, env: &Envelope, id: &str) {
         let line = env.line;
         let Some(i) = self.st.rulings.iter().position(|r| r.ev.id == id) else {
-            self.err(line, "ruling", format!("no ruling \"{id}\" was recorded before this line"));
+            self.err(
+                line,
+                "ruling",
+                format!("no ruling \"{id}\" was recorded before this line"),
+            );
             return;
         };
         match self.st.rulings[i].status.clone() {
             RulingStatus::Withdrawn { .. } => {
-                self.err(line, "ruling", format!("ruling \"{id}\" was already withdrawn"));
+                self.err(
+                    line,
+                    "ruling",
+                    format!("ruling \"{id}\" was already withdrawn"),
+                );
                 return;
             }
             RulingStatus::Superseded { by } => {
@@ -515,17 +646,29 @@ impl Replayer {
             self.err(line, "result", format!("expected the seq of an earlier \"result\" event, found {} (seq counts event lines from 1, skipping blank and // lines)", c.result));
             return;
         };
-        let t = self.st.tables.get_mut(&key).expect("table of a result exists");
+        let t = self
+            .st
+            .tables
+            .get_mut(&key)
+            .expect("table of a result exists");
         let played = t.played.as_mut().expect("result exists");
         let p = &mut played.play;
-        let score_only = c.score.is_some() && c.contract.is_none() && c.declarer.is_none() && c.tricks.is_none() && c.result_offset.is_none();
+        let score_only = c.score.is_some()
+            && c.contract.is_none()
+            && c.declarer.is_none()
+            && c.tricks.is_none()
+            && c.result_offset.is_none();
         if score_only {
             // C3: a score alone drops contract, declarer, tricks and result.
             p.contract = None;
             p.declarer = None;
             p.tricks = None;
             p.result = None;
-        } else if c.contract.is_some() || c.declarer.is_some() || c.tricks.is_some() || c.result_offset.is_some() {
+        } else if c.contract.is_some()
+            || c.declarer.is_some()
+            || c.tricks.is_some()
+            || c.result_offset.is_some()
+        {
             if c.score.is_none() {
                 p.score = None;
             }
@@ -563,7 +706,14 @@ impl Replayer {
         let problems = check_play(p);
         let ruled = !t.rulings.is_empty();
         for (field, msg) in problems {
-            self.err(line, field, format!("after this correction the result of seq {}: {msg}", c.result));
+            self.err(
+                line,
+                field,
+                format!(
+                    "after this correction the result of seq {}: {msg}",
+                    c.result
+                ),
+            );
         }
         if ruled {
             self.notice(line, format!("correction of seq {} on a table with a ruling in force: the ruling still applies; the corrected result is kept on record", c.result));
@@ -572,17 +722,32 @@ impl Replayer {
 
     fn penalty(&mut self, env: &Envelope, p: &PenaltyEv) {
         let line = env.line;
-        let Some(s) = self.session(line, &p.session) else { return };
+        let Some(s) = self.session(line, &p.session) else {
+            return;
+        };
         if let Some(b) = p.board {
             if !self.board_in_session(line, s, b) {
                 return;
             }
         }
         let Some(pid) = self.st.pid(&p.participant) else {
-            self.err(line, "participant", format!("participant \"{}\" is not known (declare it, or name a pair that has played)", p.participant));
+            self.err(
+                line,
+                "participant",
+                format!(
+                    "participant \"{}\" is not known (declare it, or name a pair that has played)",
+                    p.participant
+                ),
+            );
             return;
         };
-        self.st.penalties.push(Penalty { ev: p.clone(), session: s, participant: pid, seq: env.seq, note: env.note.clone() });
+        self.st.penalties.push(Penalty {
+            ev: p.clone(),
+            session: s,
+            participant: pid,
+            seq: env.seq,
+            note: env.note.clone(),
+        });
     }
 
     /// Compute NS points now that every deal (vulnerability) is known; check given scores agree.
@@ -604,9 +769,14 @@ impl Replayer {
             let from_contract = match p.contract {
                 Some(Bid::Pass) => Some(0),
                 Some(bid @ Bid::Contract(c)) => {
-                    let tricks = p.tricks.map(|t| t as i32).or_else(|| p.result.map(|r| 6 + c.level as i32 + r as i32));
+                    let tricks = p
+                        .tricks
+                        .map(|t| t as i32)
+                        .or_else(|| p.result.map(|r| 6 + c.level as i32 + r as i32));
                     match (p.declarer, tricks) {
-                        (Some(d), Some(tr)) if (0..=13).contains(&tr) => Some(ns_points(bid, d, tr as u8, vul)),
+                        (Some(d), Some(tr)) if (0..=13).contains(&tr) => {
+                            Some(ns_points(bid, d, tr as u8, vul))
+                        }
                         _ => None,
                     }
                 }
@@ -614,13 +784,33 @@ impl Replayer {
             };
             match (from_contract, p.score) {
                 (Some(a), Some(b)) if a != b => {
-                    let line = played.corrections.last().map(|_| played.line).unwrap_or(played.line);
+                    let line = played
+                        .corrections
+                        .last()
+                        .map(|_| played.line)
+                        .unwrap_or(played.line);
                     let c = p.contract.unwrap();
                     let how = match (p.declarer, p.tricks) {
-                        (Some(d), Some(tr)) => format!("{c} by {} with {tr} tricks ({}), vulnerability {}", d.letter(), offset_text(tr as i32 - 6 - match c { Bid::Contract(k) => k.level as i32, Bid::Pass => 0 }), vul.as_str()),
+                        (Some(d), Some(tr)) => format!(
+                            "{c} by {} with {tr} tricks ({}), vulnerability {}",
+                            d.letter(),
+                            offset_text(
+                                tr as i32
+                                    - 6
+                                    - match c {
+                                        Bid::Contract(k) => k.level as i32,
+                                        Bid::Pass => 0,
+                                    }
+                            ),
+                            vul.as_str()
+                        ),
                         _ => format!("{c}, vulnerability {}", vul.as_str()),
                     };
-                    errs.push(LogError::new(line, Some("score"), format!("{b} disagrees with the contract: {how} scores {a} for NS")));
+                    errs.push(LogError::new(
+                        line,
+                        Some("score"),
+                        format!("{b} disagrees with the contract: {how} scores {a} for NS"),
+                    ));
                     played.ns_points = b;
                 }
                 (Some(a), _) => played.ns_points = a,

@@ -48,7 +48,9 @@ impl Standing {
     fn key(&self) -> (Option<Q>, f64) {
         match &self.max {
             Some(m) => match (self.total.exact(), m.exact()) {
-                (Some(t), Some(mx)) if !mx.is_zero() => (Some(t / mx), self.total.to_f64() / m.to_f64()),
+                (Some(t), Some(mx)) if !mx.is_zero() => {
+                    (Some(t / mx), self.total.to_f64() / m.to_f64())
+                }
                 _ if m.to_f64() > 0.0 => (None, self.total.to_f64() / m.to_f64()),
                 _ => (None, f64::NEG_INFINITY),
             },
@@ -69,7 +71,12 @@ fn rank(group: &mut [Standing], state: &State) {
     let keys: Vec<_> = group.iter().map(Standing::key).collect();
     let mut idx: Vec<usize> = (0..group.len()).collect();
     idx.sort_by(|&a, &b| {
-        cmp_key(&keys[b], &keys[a]).then_with(|| state.participant(group[a].participant).id.cmp(&state.participant(group[b].participant).id))
+        cmp_key(&keys[b], &keys[a]).then_with(|| {
+            state
+                .participant(group[a].participant)
+                .id
+                .cmp(&state.participant(group[b].participant).id)
+        })
     });
     let sorted: Vec<Standing> = idx.iter().map(|&i| group[i].clone()).collect();
     let skeys: Vec<_> = idx.iter().map(|&i| keys[i]).collect();
@@ -90,7 +97,12 @@ fn rank(group: &mut [Standing], state: &State) {
 }
 
 /// Standings of every session and overall, from the scored boards.
-pub fn standings(state: &State, boards: &[BoardScore], fields: &BTreeMap<(usize, Option<String>), u32>, notices: &mut Vec<Notice>) -> Vec<Standing> {
+pub fn standings(
+    state: &State,
+    boards: &[BoardScore],
+    fields: &BTreeMap<(usize, Option<String>), u32>,
+    notices: &mut Vec<Notice>,
+) -> Vec<Standing> {
     // (session, group) → participant → standing
     let mut groups: BTreeMap<(usize, Option<String>), BTreeMap<PId, Standing>> = BTreeMap::new();
     for b in boards {
@@ -132,7 +144,10 @@ pub fn standings(state: &State, boards: &[BoardScore], fields: &BTreeMap<(usize,
             });
             continue;
         };
-        let field = fields.get(&(p.session, section.clone())).copied().unwrap_or(1);
+        let field = fields
+            .get(&(p.session, section.clone()))
+            .copied()
+            .unwrap_or(1);
         let amount = match p.ev.unit {
             PenaltyUnit::PctOfTop => p.ev.amount / Q::int(100) * field_top(field),
             _ => p.ev.amount,
@@ -143,7 +158,9 @@ pub fn standings(state: &State, boards: &[BoardScore], fields: &BTreeMap<(usize,
     }
     let mut out = Vec::new();
     // Overall: every carried session.
-    let carried: Vec<usize> = (0..state.sessions.len()).filter(|&i| state.sessions[i].def.carry).collect();
+    let carried: Vec<usize> = (0..state.sessions.len())
+        .filter(|&i| state.sessions[i].def.carry)
+        .collect();
     let all_mp = carried.iter().all(|&i| state.sessions[i].def.form.is_mp());
     let mut overall: BTreeMap<PId, Standing> = BTreeMap::new();
     for ((s, section), members) in groups {
@@ -160,7 +177,11 @@ pub fn standings(state: &State, boards: &[BoardScore], fields: &BTreeMap<(usize,
             for st in &list {
                 let o = overall.entry(st.participant).or_insert_with(|| Standing {
                     session: None,
-                    section: state.participant(st.participant).section.clone().or_else(|| st.section.clone()),
+                    section: state
+                        .participant(st.participant)
+                        .section
+                        .clone()
+                        .or_else(|| st.section.clone()),
                     participant: st.participant,
                     rank: 0,
                     rank_to: 0,

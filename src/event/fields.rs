@@ -47,7 +47,8 @@ impl<'a> Fields<'a> {
     }
 
     pub fn error(&mut self, field: &str, message: impl Into<String>) {
-        self.errors.push(LogError::new(self.line, Some(field), message));
+        self.errors
+            .push(LogError::new(self.line, Some(field), message));
     }
 
     pub fn raw(&mut self, name: &'static str) -> Option<&'a Value> {
@@ -85,8 +86,11 @@ impl<'a> Fields<'a> {
         }
         self.opt_str(name).filter(|s| {
             if s.trim().is_empty() {
-                self.errors
-                    .push(LogError::new(self.line, Some(name), "expected a non-empty string, found \"\""));
+                self.errors.push(LogError::new(
+                    self.line,
+                    Some(name),
+                    "expected a non-empty string, found \"\"",
+                ));
                 false
             } else {
                 true
@@ -98,7 +102,10 @@ impl<'a> Fields<'a> {
     pub fn req_id(&mut self, name: &'static str) -> Option<String> {
         if let Some(Value::Number(n)) = self.map.get(name) {
             self.known.push(name);
-            self.error(name, format!("expected an id as a JSON string, found the number {n} (write \"{n}\")"));
+            self.error(
+                name,
+                format!("expected an id as a JSON string, found the number {n} (write \"{n}\")"),
+            );
             return None;
         }
         self.req_str(name)

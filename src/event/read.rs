@@ -41,7 +41,10 @@ pub fn read_log(bytes: &[u8]) -> ReadLog {
                 out.errors.push(LogError::new(
                     line_no,
                     None,
-                    format!("invalid UTF-8 at byte {} of the line; the log must be UTF-8", e.valid_up_to() + 1),
+                    format!(
+                        "invalid UTF-8 at byte {} of the line; the log must be UTF-8",
+                        e.valid_up_to() + 1
+                    ),
                 ));
                 seq += 1;
                 continue;
@@ -62,7 +65,8 @@ pub fn read_log(bytes: &[u8]) -> ReadLog {
         // failed to parse and gets a hint.
         if let Some(e) = out.errors.last_mut() {
             if e.line == out.lines && e.field.is_none() && e.message.starts_with("invalid JSON") {
-                e.message.push_str(" (the last line has no newline: was the file cut off mid-write?)");
+                e.message
+                    .push_str(" (the last line has no newline: was the file cut off mid-write?)");
             }
         }
     }
@@ -86,7 +90,10 @@ fn parse_line(
         return Err(vec![LogError::new(
             line,
             None,
-            format!("expected a JSON object {{\"type\": ...}}, found {}", describe(&value)),
+            format!(
+                "expected a JSON object {{\"type\": ...}}, found {}",
+                describe(&value)
+            ),
         )]);
     };
     let mut f = Fields::new(line, &map);
@@ -99,7 +106,10 @@ fn parse_line(
             Some(s) if s as usize == seq => {}
             _ => f.error(
                 "seq",
-                format!("expected {seq} (this event's position among the log's event lines), found {}", describe(v)),
+                format!(
+                    "expected {seq} (this event's position among the log's event lines), found {}",
+                    describe(v)
+                ),
             ),
         }
     }
@@ -122,7 +132,9 @@ fn parse_line(
         "team" => team(&mut f),
         "result" => result(&mut f),
         "ruling" => ruling(&mut f),
-        "ruling_withdrawn" => f.req_id("ruling").map(|ruling| Event::RulingWithdrawn { ruling }),
+        "ruling_withdrawn" => f
+            .req_id("ruling")
+            .map(|ruling| Event::RulingWithdrawn { ruling }),
         "correction" => correction(&mut f),
         "penalty" => penalty(&mut f, sessions),
         "deal" => deal(&mut f),
@@ -169,7 +181,10 @@ fn session(f: &mut Fields, sessions: &mut Vec<(String, Form)>) -> Option<Event> 
             Some(form) => Some(form),
             None => {
                 let names: Vec<_> = Form::ALL.iter().map(|(n, _)| format!("\"{n}\"")).collect();
-                f.error("form", format!("expected one of {}, found \"{s}\"", names.join(", ")));
+                f.error(
+                    "form",
+                    format!("expected one of {}, found \"{s}\"", names.join(", ")),
+                );
                 None
             }
         },
@@ -177,7 +192,10 @@ fn session(f: &mut Fields, sessions: &mut Vec<(String, Form)>) -> Option<Event> 
     };
     let boards = match f.raw("boards") {
         None => {
-            f.error("boards", "missing; expected a range such as \"1-26\" or a list [1,2,3]");
+            f.error(
+                "boards",
+                "missing; expected a range such as \"1-26\" or a list [1,2,3]",
+            );
             None
         }
         Some(v) => match parse_boards(v) {
@@ -192,7 +210,10 @@ fn session(f: &mut Fields, sessions: &mut Vec<(String, Form)>) -> Option<Event> 
         None | Some("section") => Compare::Section,
         Some("field") => Compare::Field,
         Some(other) => {
-            f.error("compare", format!("expected \"section\" or \"field\", found \"{other}\""));
+            f.error(
+                "compare",
+                format!("expected \"section\" or \"field\", found \"{other}\""),
+            );
             Compare::Section
         }
     };
@@ -208,7 +229,10 @@ fn session(f: &mut Fields, sessions: &mut Vec<(String, Form)>) -> Option<Event> 
                 }
             }
             (Value::Object(_), None) => {}
-            (other, _) => f.error("options", format!("expected an object, found {}", describe(other))),
+            (other, _) => f.error(
+                "options",
+                format!("expected an object, found {}", describe(other)),
+            ),
         }
     }
     let (id, form, boards) = (id?, form?, boards?);
@@ -231,7 +255,9 @@ fn session(f: &mut Fields, sessions: &mut Vec<(String, Form)>) -> Option<Event> 
 /// `"1-26"`, `"1-13,15"`, or `[1,2,3]`: sorted, without repeats.
 pub fn parse_boards(v: &Value) -> Result<Vec<u32>, String> {
     let mut out = Vec::new();
-    let bad = || format!("expected a range such as \"1-26\" or a list [1,2,3] of boards 1..={MAX_BOARD}, found {}", describe(v));
+    let bad = || {
+        format!("expected a range such as \"1-26\" or a list [1,2,3] of boards 1..={MAX_BOARD}, found {}", describe(v))
+    };
     match v {
         Value::String(s) => {
             for piece in s.split(',') {
@@ -276,7 +302,13 @@ fn players(f: &mut Fields) -> Vec<String> {
                 match it {
                     Value::String(s) => out.push(s.clone()),
                     other => {
-                        f.error("players", format!("expected a list of names (strings), found {}", describe(other)));
+                        f.error(
+                            "players",
+                            format!(
+                                "expected a list of names (strings), found {}",
+                                describe(other)
+                            ),
+                        );
                         return Vec::new();
                     }
                 }
@@ -318,7 +350,17 @@ fn board(f: &mut Fields) -> Option<u32> {
 }
 
 /// The play fields shared by `result` and `correction`.
-fn play_fields(f: &mut Fields) -> (Option<Bid>, Option<crate::bridge::Seat>, Option<u8>, Option<i8>, Option<i32>, Option<String>) {
+fn play_fields(
+    f: &mut Fields,
+    with_result: bool,
+) -> (
+    Option<Bid>,
+    Option<crate::bridge::Seat>,
+    Option<u8>,
+    Option<i8>,
+    Option<i32>,
+    Option<String>,
+) {
     let contract = f.raw("contract").and_then(|v| match v {
         Value::String(s) => match parse_contract(s) {
             Ok(b) => Some(b),
@@ -328,7 +370,10 @@ fn play_fields(f: &mut Fields) -> (Option<Bid>, Option<crate::bridge::Seat>, Opt
             }
         },
         other => {
-            let m = format!("expected a contract such as \"4HX\", \"3NT\" or \"PASS\", found {}", describe(other));
+            let m = format!(
+                "expected a contract such as \"4HX\", \"3NT\" or \"PASS\", found {}",
+                describe(other)
+            );
             f.error("contract", m);
             None
         }
@@ -341,7 +386,7 @@ fn play_fields(f: &mut Fields) -> (Option<Bid>, Option<crate::bridge::Seat>, Opt
         }
     });
     let tricks = f.opt_int("tricks", 0, 13).map(|t| t as u8);
-    let result = f.raw("result").and_then(|v| match v {
+    let result = if !with_result { None } else { f.raw("result") }.and_then(|v| match v {
         Value::String(s) => match parse_result_offset(s) {
             Ok(o) => Some(o),
             Err(m) => {
@@ -350,7 +395,10 @@ fn play_fields(f: &mut Fields) -> (Option<Bid>, Option<crate::bridge::Seat>, Opt
             }
         },
         other => {
-            let m = format!("expected a result such as \"=\", \"+1\" or \"-2\", found {}", describe(other));
+            let m = format!(
+                "expected a result such as \"=\", \"+1\" or \"-2\", found {}",
+                describe(other)
+            );
             f.error("result", m);
             None
         }
@@ -358,7 +406,10 @@ fn play_fields(f: &mut Fields) -> (Option<Bid>, Option<crate::bridge::Seat>, Opt
     let score = f.opt_int("score", -10_000, 10_000).map(|s| s as i32);
     if let Some(s) = score {
         if s % 10 != 0 {
-            f.error("score", format!("expected NS points (a multiple of 10), found {s}"));
+            f.error(
+                "score",
+                format!("expected NS points (a multiple of 10), found {s}"),
+            );
         }
     }
     let lead = f.opt_str("lead");
@@ -373,14 +424,22 @@ pub fn check_play(play: &Play) -> Vec<(&'static str, String)> {
             if play.score.is_none() {
                 errs.push(("contract", "missing; expected a contract (with declarer and tricks or result) or a \"score\" in NS points".to_string()));
             }
-            for (name, present) in [("declarer", play.declarer.is_some()), ("tricks", play.tricks.is_some()), ("result", play.result.is_some())] {
+            for (name, present) in [
+                ("declarer", play.declarer.is_some()),
+                ("tricks", play.tricks.is_some()),
+                ("result", play.result.is_some()),
+            ] {
                 if present {
                     errs.push((name, "given without a contract".to_string()));
                 }
             }
         }
         Some(Bid::Pass) => {
-            for (name, present) in [("declarer", play.declarer.is_some()), ("tricks", play.tricks.is_some()), ("result", play.result.is_some())] {
+            for (name, present) in [
+                ("declarer", play.declarer.is_some()),
+                ("tricks", play.tricks.is_some()),
+                ("result", play.result.is_some()),
+            ] {
                 if present {
                     errs.push((name, "given for a passed-out board".to_string()));
                 }
@@ -431,11 +490,21 @@ fn result(f: &mut Fields) -> Option<Event> {
     let _ = f.opt_id("match");
     if let Some(room) = f.opt_str("room") {
         if room != "open" && room != "closed" {
-            f.error("room", format!("expected \"open\" or \"closed\", found \"{room}\""));
+            f.error(
+                "room",
+                format!("expected \"open\" or \"closed\", found \"{room}\""),
+            );
         }
     }
-    let (contract, declarer, tricks, result, score, lead) = play_fields(f);
-    let play = Play { contract, declarer, tricks, result, score, lead };
+    let (contract, declarer, tricks, result, score, lead) = play_fields(f, true);
+    let play = Play {
+        contract,
+        declarer,
+        tricks,
+        result,
+        score,
+        lead,
+    };
     for (field, msg) in check_play(&play) {
         f.error(field, msg);
     }
@@ -457,12 +526,21 @@ fn result(f: &mut Fields) -> Option<Event> {
 }
 
 /// Points as written in a subsequent-damage entry: `"+620"`, `"-100"`, `620`.
-fn sd_points(f: &mut Fields, obj: &Map<String, Value>, name: &'static str, required: bool) -> Option<i32> {
+fn sd_points(
+    f: &mut Fields,
+    obj: &Map<String, Value>,
+    name: &'static str,
+    required: bool,
+) -> Option<i32> {
     let field = format!("subsequent_damage.{name}");
     match obj.get(name) {
         None | Some(Value::Null) => {
             if required {
-                f.errors.push(LogError::new(f.line(), Some(&field), "missing; expected NS points such as \"+620\""));
+                f.errors.push(LogError::new(
+                    f.line(),
+                    Some(&field),
+                    "missing; expected NS points such as \"+620\"",
+                ));
             }
             None
         }
@@ -509,7 +587,10 @@ fn ruling(f: &mut Fields) -> Option<Event> {
     let mut sd = None;
     let score = match (score_text, sd_value) {
         (Some(_), Some(_)) => {
-            f.error("subsequent_damage", "give either \"score\" or \"subsequent_damage\", not both");
+            f.error(
+                "subsequent_damage",
+                "give either \"score\" or \"subsequent_damage\", not both",
+            );
             None
         }
         (None, None) => {
@@ -535,7 +616,15 @@ fn ruling(f: &mut Fields) -> Option<Event> {
         }
         (None, Some(Value::Object(obj))) => {
             for k in obj.keys() {
-                if !["side", "before", "after_infraction", "after_loss", "offenders"].contains(&k.as_str()) {
+                if ![
+                    "side",
+                    "before",
+                    "after_infraction",
+                    "after_loss",
+                    "offenders",
+                ]
+                .contains(&k.as_str())
+                {
                     f.errors.push(LogError::new(
                         f.line(),
                         Some(&format!("subsequent_damage.{k}")),
@@ -547,11 +636,22 @@ fn ruling(f: &mut Fields) -> Option<Event> {
                 Some(Value::String(s)) if s == "NS" => Some(Side::NS),
                 Some(Value::String(s)) if s == "EW" => Some(Side::EW),
                 Some(other) => {
-                    f.errors.push(LogError::new(f.line(), Some("subsequent_damage.side"), format!("expected \"NS\" or \"EW\" (the non-offending side), found {}", describe(other))));
+                    f.errors.push(LogError::new(
+                        f.line(),
+                        Some("subsequent_damage.side"),
+                        format!(
+                            "expected \"NS\" or \"EW\" (the non-offending side), found {}",
+                            describe(other)
+                        ),
+                    ));
                     None
                 }
                 None => {
-                    f.errors.push(LogError::new(f.line(), Some("subsequent_damage.side"), "missing; expected \"NS\" or \"EW\" (the non-offending side)"));
+                    f.errors.push(LogError::new(
+                        f.line(),
+                        Some("subsequent_damage.side"),
+                        "missing; expected \"NS\" or \"EW\" (the non-offending side)",
+                    ));
                     None
                 }
             };
@@ -561,7 +661,10 @@ fn ruling(f: &mut Fields) -> Option<Event> {
             let mut offenders = sd_points(f, obj, "offenders", false);
             if let Some(v) = top_offenders {
                 if offenders.is_some() {
-                    f.error("offenders", "given twice (inside and outside \"subsequent_damage\")");
+                    f.error(
+                        "offenders",
+                        "given twice (inside and outside \"subsequent_damage\")",
+                    );
                 } else {
                     let mut wrap = Map::new();
                     wrap.insert("offenders".to_string(), v.clone());
@@ -612,8 +715,17 @@ fn ruling(f: &mut Fields) -> Option<Event> {
 
 fn correction(f: &mut Fields) -> Option<Event> {
     let result = f.req_int("result", 1, i64::MAX);
-    let (contract, declarer, tricks, result_offset, score, lead) = play_fields(f);
-    if contract.is_none() && declarer.is_none() && tricks.is_none() && result_offset.is_none() && score.is_none() && lead.is_none() && f.errors.is_empty() {
+    // In a correction `result` is the seq of the corrected event; the trick count is given as
+    // `tricks` (C3).
+    let (contract, declarer, tricks, result_offset, score, lead) = play_fields(f, false);
+    if contract.is_none()
+        && declarer.is_none()
+        && tricks.is_none()
+        && result_offset.is_none()
+        && score.is_none()
+        && lead.is_none()
+        && f.errors.is_empty()
+    {
         f.error("result", "a correction must give at least one field to replace (contract, declarer, tricks, result, score or lead)");
     }
     Some(Event::Correction(CorrectionEv {
@@ -641,7 +753,10 @@ fn penalty(f: &mut Fields, sessions: &[(String, Form)]) -> Option<Event> {
             };
             match q {
                 Some(q) if q > Q::ZERO => found.push((unit, q)),
-                _ => f.error(name, format!("expected a positive number, found {}", describe(v))),
+                _ => f.error(
+                    name,
+                    format!("expected a positive number, found {}", describe(v)),
+                ),
             }
         }
     }
@@ -662,8 +777,18 @@ fn penalty(f: &mut Fields, sessions: &[(String, Form)]) -> Option<Event> {
     if let Some((_, form)) = sessions.iter().find(|(s, _)| *s == session) {
         let allowed = PenaltyUnit::allowed_for(*form);
         if !allowed.contains(&unit) {
-            let names: Vec<_> = allowed.iter().map(|u| format!("\"{}\"", u.name())).collect();
-            f.error(unit.name(), format!("a \"{}\" session takes penalties in {} (conventions C20)", form.name(), names.join(" or ")));
+            let names: Vec<_> = allowed
+                .iter()
+                .map(|u| format!("\"{}\"", u.name()))
+                .collect();
+            f.error(
+                unit.name(),
+                format!(
+                    "a \"{}\" session takes penalties in {} (conventions C20)",
+                    form.name(),
+                    names.join(" or ")
+                ),
+            );
         }
     }
     Some(Event::Penalty(PenaltyEv {
@@ -713,7 +838,9 @@ pub fn check_pbn_deal(p: &str) -> Result<(), String> {
     let expected = "expected a PBN deal such as \"N:AKQ2.KJ4.T83.952 ...\" (four hands of 13 cards, suits in the order S.H.D.C)";
     let (first, hands) = p.split_once(':').ok_or_else(|| expected.to_string())?;
     if !["N", "E", "S", "W"].contains(&first.trim()) {
-        return Err(format!("{expected}; the first seat must be N, E, S or W, found \"{first}\""));
+        return Err(format!(
+            "{expected}; the first seat must be N, E, S or W, found \"{first}\""
+        ));
     }
     let hands: Vec<&str> = hands.split_whitespace().collect();
     if hands.len() != 4 {
@@ -722,7 +849,9 @@ pub fn check_pbn_deal(p: &str) -> Result<(), String> {
     let mut seen = [false; 52];
     for h in hands {
         if h == "-" {
-            return Err(format!("{expected}; partial deals (\"-\") are not accepted"));
+            return Err(format!(
+                "{expected}; partial deals (\"-\") are not accepted"
+            ));
         }
         let suits: Vec<&str> = h.split('.').collect();
         if suits.len() != 4 {
@@ -731,10 +860,15 @@ pub fn check_pbn_deal(p: &str) -> Result<(), String> {
         let mut count = 0;
         for (si, s) in suits.iter().enumerate() {
             for c in s.chars() {
-                let r = "AKQJT98765432".find(c.to_ascii_uppercase()).ok_or_else(|| format!("{expected}; \"{c}\" is not a card rank"))?;
+                let r = "AKQJT98765432"
+                    .find(c.to_ascii_uppercase())
+                    .ok_or_else(|| format!("{expected}; \"{c}\" is not a card rank"))?;
                 let k = si * 13 + r;
                 if seen[k] {
-                    return Err(format!("{expected}; card {}{c} appears twice", ['S', 'H', 'D', 'C'][si]));
+                    return Err(format!(
+                        "{expected}; card {}{c} appears twice",
+                        ['S', 'H', 'D', 'C'][si]
+                    ));
                 }
                 seen[k] = true;
                 count += 1;

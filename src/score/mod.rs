@@ -146,9 +146,15 @@ pub struct FreqRow {
 pub enum Factoring {
     None,
     /// Neuberg: (raw + 1)·N/n − 1.
-    Neuberg { n: Q, field: u32 },
+    Neuberg {
+        n: Q,
+        field: u32,
+    },
     /// The small-field table (C8): pct = 65 − 5n + 5·raw.
-    SmallField { n: Q, field: u32 },
+    SmallField {
+        n: Q,
+        field: u32,
+    },
 }
 
 /// One component of a side's score, for `explain`.

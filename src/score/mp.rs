@@ -60,7 +60,14 @@ impl FreqTable {
     pub fn at(&self, x: i32) -> (Q, Q) {
         match self.xs.binary_search(&x) {
             Ok(i) => (self.below[i], self.counts[i]),
-            Err(i) => (if i < self.xs.len() { self.below[i] } else { self.n }, Q::ZERO),
+            Err(i) => (
+                if i < self.xs.len() {
+                    self.below[i]
+                } else {
+                    self.n
+                },
+                Q::ZERO,
+            ),
         }
     }
 
@@ -170,19 +177,46 @@ pub fn score_board(b: &BoardIn) -> BoardScore {
             })
             .collect()
     };
-    let same = method == MpAdjustedMethod::Fractional || (ns_tab.xs == ew_tab.xs && ns_tab.counts == ew_tab.counts);
+    let same = method == MpAdjustedMethod::Fractional
+        || (ns_tab.xs == ew_tab.xs && ns_tab.counts == ew_tab.counts);
     let ns_rows = rows(&ns_tab, &ns_f, if same { Line::Both } else { Line::NS });
-    let ew_rows = if same { ns_rows.clone() } else { rows(&ew_tab, &ew_f, Line::EW) };
+    let ew_rows = if same {
+        ns_rows.clone()
+    } else {
+        rows(&ew_tab, &ew_f, Line::EW)
+    };
 
     let mut sides = Vec::with_capacity(b.tables.len() * 2);
     let mut notices = Vec::new();
     for t in &b.tables {
         for side in [Side::NS, Side::EW] {
             let (me, opp, score_d, freq_d, tab, f, top, prows) = match side {
-                Side::NS => (t.ns, t.ew, &t.ns_score, &t.ns_freq, &ns_tab, &ns_f, ns_top, &ns_rows),
-                Side::EW => (t.ew, t.ns, &t.ew_score, &t.ew_freq, &ew_tab, &ew_f, ew_top, &ew_rows),
+                Side::NS => (
+                    t.ns,
+                    t.ew,
+                    &t.ns_score,
+                    &t.ns_freq,
+                    &ns_tab,
+                    &ns_f,
+                    ns_top,
+                    &ns_rows,
+                ),
+                Side::EW => (
+                    t.ew,
+                    t.ns,
+                    &t.ew_score,
+                    &t.ew_freq,
+                    &ew_tab,
+                    &ew_f,
+                    ew_top,
+                    &ew_rows,
+                ),
             };
-            let ns_points = if score_d.is_artificial() { None } else { t.played };
+            let ns_points = if score_d.is_artificial() {
+                None
+            } else {
+                t.played
+            };
             let s = match score_d {
                 Dist::Artificial(pct, _) => SideScore {
                     participant: me,
@@ -196,19 +230,30 @@ pub fn score_board(b: &BoardIn) -> BoardScore {
                     detail: None,
                 },
                 Dist::Plain(x) if score_d == freq_d => {
-                    let i = tab.xs.binary_search(x).expect("a plain score is in its own line table");
+                    let i = tab
+                        .xs
+                        .binary_search(x)
+                        .expect("a plain score is in its own line table");
                     let row = &prows[i];
                     SideScore {
                         participant: me,
                         side,
                         opponent: opp,
-                        score: if side == Side::NS { row.mp_ns } else { row.mp_ew },
+                        score: if side == Side::NS {
+                            row.mp_ns
+                        } else {
+                            row.mp_ew
+                        },
                         top: Some(top),
                         adjusted: t.adjusted,
                         ns_points,
                         artificial: None,
                         detail: t.adjusted.then(|| Detail {
-                            components: vec![ComponentScore { weight: Q::ONE, points: *x, raw: tab.beats(*x, side) }],
+                            components: vec![ComponentScore {
+                                weight: Q::ONE,
+                                points: *x,
+                                raw: tab.beats(*x, side),
+                            }],
                             raw: tab.beats(*x, side) - Q::ONE,
                             self_term: Q::ONE,
                             factoring: f.clone(),
@@ -236,7 +281,11 @@ pub fn score_board(b: &BoardIn) -> BoardScore {
                     score_d.for_each(|w, x| {
                         let raw = tab.beats(x, side);
                         sum += w * raw;
-                        comps.push(ComponentScore { weight: w, points: x, raw });
+                        comps.push(ComponentScore {
+                            weight: w,
+                            points: x,
+                            raw,
+                        });
                     });
                     let raw = sum - self_term;
                     SideScore {
@@ -248,7 +297,12 @@ pub fn score_board(b: &BoardIn) -> BoardScore {
                         adjusted: t.adjusted,
                         ns_points,
                         artificial: None,
-                        detail: Some(Detail { components: comps, raw, self_term, factoring: f.clone() }),
+                        detail: Some(Detail {
+                            components: comps,
+                            raw,
+                            self_term,
+                            factoring: f.clone(),
+                        }),
                     }
                 }
             };
@@ -301,7 +355,9 @@ fn check_split(b: &BoardIn, t: &TableIn, pair: &[SideScore], top: Q, notices: &m
             continue;
         }
         let other = if k == 0 { &t.ew_score } else { &t.ns_score };
-        let (Dist::Plain(a), Some(c)) = (other, t.played) else { continue };
+        let (Dist::Plain(a), Some(c)) = (other, t.played) else {
+            continue;
+        };
         // Score A and the table result C for this side as plain results in its line.
         let side = if k == 0 { Side::NS } else { Side::EW };
         let alone = |x: i32| -> Q {
@@ -310,13 +366,21 @@ fn check_split(b: &BoardIn, t: &TableIn, pair: &[SideScore], top: Q, notices: &m
                 if std::ptr::eq(u, t) {
                     continue;
                 }
-                let d = if side == Side::NS { &u.ns_freq } else { &u.ew_freq };
+                let d = if side == Side::NS {
+                    &u.ns_freq
+                } else {
+                    &u.ew_freq
+                };
                 d.for_each(|w, y| others.push((y, w)));
             }
             FreqTable::build(others).beats(x, side)
         };
         let (pa, pc) = (alone(*a), alone(c));
-        let n_side = pair[k].detail.as_ref().map(|d| d.raw).unwrap_or(pair[k].score);
+        let n_side = pair[k]
+            .detail
+            .as_ref()
+            .map(|d| d.raw)
+            .unwrap_or(pair[k].score);
         let (lo, hi) = if pa < pc { (pa, pc) } else { (pc, pa) };
         if n_side < lo || n_side > hi {
             notices.push(Notice {

@@ -28,18 +28,26 @@ pub fn board_stats(tables: &[TableIn], field: u32, opts: &Options, with_mp: bool
     let p = pooled(tables);
     let n = p.n;
     if n <= Q::ZERO {
-        return BoardStats { results: n, ..BoardStats::default() };
+        return BoardStats {
+            results: n,
+            ..BoardStats::default()
+        };
     }
     let rows = || p.xs.iter().copied().zip(p.counts.iter().copied());
     let mean = rows().map(|(x, c)| c * Q::int(x as i64)).sum::<Q>() / n;
-    let dispersion = rows().map(|(x, c)| c * (Q::int(x as i64) - mean).abs()).sum::<Q>() / n;
+    let dispersion = rows()
+        .map(|(x, c)| c * (Q::int(x as i64) - mean).abs())
+        .sum::<Q>()
+        / n;
     let dispersion_imp = rows()
         .map(|(x, c)| c * Q::int(imp_of_q(Q::int(x as i64) - mean, opts.imp_lookup).abs() as i64))
         .sum::<Q>()
         / n;
     let dispersion_mp = with_mp.then(|| {
         let f = factoring(n, field, opts);
-        let mps: Vec<(Q, Q)> = rows().map(|(x, c)| (c, apply(&f, p.beats(x, Side::NS) - Q::ONE))).collect();
+        let mps: Vec<(Q, Q)> = rows()
+            .map(|(x, c)| (c, apply(&f, p.beats(x, Side::NS) - Q::ONE)))
+            .collect();
         let mean_mp = mps.iter().map(|&(c, m)| c * m).sum::<Q>() / n;
         mps.iter().map(|&(c, m)| c * (m - mean_mp).abs()).sum::<Q>() / n
     });

@@ -1,0 +1,238 @@
+//! One function per command, composing the stages. The binary maps their results to exit codes.
+
+use std::fmt::Write as _;
+use std::path::Path;
+
+use anyhow::Context;
+
+use crate::error::{InvalidLog, Notice};
+use crate::event::{read_log, Envelope};
+use crate::export;
+use crate::pipeline::{self, Scored};
+use crate::replay::{replay, ReplayScope, State};
+use crate::score::BoardScore;
+
+/// Why a command failed: the log is invalid (exit 2), or something else (exit 1).
+#[derive(Debug)]
+pub enum AppError {
+    Invalid(InvalidLog),
+    Other(anyhow::Error),
+}
+
+impl std::fmt::Display for AppError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            AppError::Invalid(e) => write!(f, "{e}"),
+            AppError::Other(e) => write!(f, "{e:#}"),
+        }
+    }
+}
+
+impl From<anyhow::Error> for AppError {
+    fn from(e: anyhow::Error) -> AppError {
+        AppError::Other(e)
+    }
+}
+
+impl From<pipeline::ScoreError> for AppError {
+    fn from(e: pipeline::ScoreError) -> AppError {
+        AppError::Other(anyhow::Error::new(e))
+    }
+}
+
+/// A log read and validated whole, replayed within a scope.
+pub struct Loaded {
+    pub events: Vec<Envelope>,
+    pub state: State,
+}
+
+/// Read, validate (the whole log, whatever the scope) and replay.
+pub fn load_bytes(bytes: &[u8], scope: &ReplayScope) -> Result<Loaded, AppError> {
+    let read = {
+        let _s = tracing::info_span!("read").entered();
+        read_log(bytes)
+    };
+    let (full, mut errors) = {
+        let _s = tracing::info_span!("replay").entered();
+        replay(&read.events, &ReplayScope::default())
+    };
+    errors.extend(read.errors);
+    if !errors.is_empty() {
+        errors.sort();
+        errors.dedup();
+        return Err(AppError::Invalid(InvalidLog { errors }));
+    }
+    let state = if scope.upto.is_none() && scope.skip.is_empty() {
+        full
+    } else {
+        replay(&read.events, scope).0
+    };
+    Ok(Loaded {
+        events: read.events,
+        state,
+    })
+}
+
+pub fn load(path: &Path, scope: &ReplayScope) -> Result<Loaded, AppError> {
+    let bytes =
+        std::fs::read(path).with_context(|| format!("cannot read the log {}", path.display()))?;
+    load_bytes(&bytes, scope)
+}
+
+/// `frekans check`: a one-paragraph report of a valid log.
+pub fn check(path: &Path) -> Result<String, AppError> {
+    let l = load(path, &ReplayScope::default())?;
+    let st = &l.state;
+    let mut out = String::new();
+    let played = st.tables.values().filter(|t| t.played.is_some()).count();
+    let in_force = st
+        .rulings
+        .iter()
+        .filter(|r| r.status == crate::replay::RulingStatus::InForce)
+        .count();
+    let _ = writeln!(
+        out,
+        "{}: valid, {} events: {} sessions, {} participants, {} results, {} rulings ({} in force), {} penalties",
+        path.display(),
+        l.events.len(),
+        st.sessions.len(),
+        st.participants.len(),
+        played,
+        st.rulings.len(),
+        in_force,
+        st.penalties.len()
+    );
+    for n in &st.notices {
+        let _ = writeln!(out, "notice: {n}");
+    }
+    Ok(out)
+}
+
+/// What `score` did, for the terminal.
+pub struct ScoreReport {
+    pub scored: Scored,
+    pub state: State,
+}
+
+/// `frekans score`: replay, score, write the Parquet tables to `out`.
+pub fn score(path: &Path, out: &Path) -> Result<ScoreReport, AppError> {
+    let l = load(path, &ReplayScope::default())?;
+    let scored = pipeline::score(&l.state)?;
+    let tables = {
+        let _s = tracing::info_span!("rows").entered();
+        export::rows::build(&l.state, &scored)
+    };
+    {
+        let _s = tracing::info_span!("parquet").entered();
+        export::parquet::write(out, &tables)?;
+    }
+    Ok(ScoreReport {
+        scored,
+        state: l.state,
+    })
+}
+
+/// The short summary printed after `score`: each standings group's leaders, and the notices.
+pub fn summary(r: &ScoreReport, lines_per_group: usize) -> String {
+    let st = &r.state;
+    let mut out = String::new();
+    let boards = r.scored.boards.len();
+    let _ = writeln!(
+        out,
+        "scored {} sessions, {} boards (per comparison group), {} results, {} rulings in force",
+        st.sessions.len(),
+        boards,
+        st.tables.len(),
+        st.rulings
+            .iter()
+            .filter(|x| x.status == crate::replay::RulingStatus::InForce)
+            .count()
+    );
+    let mut last: Option<(Option<usize>, Option<String>)> = None;
+    let mut shown = 0;
+    for s in &r.scored.standings {
+        let group_section = if s.session.is_some()
+            && st.sessions[s.session.unwrap()].def.compare == crate::options::Compare::Section
+        {
+            s.section.clone()
+        } else {
+            None
+        };
+        let key = (s.session, group_section.clone());
+        if last.as_ref() != Some(&key) {
+            let name = match s.session {
+                Some(i) => format!("session {}", st.sessions[i].def.id),
+                None => "overall".to_string(),
+            };
+            let sec = group_section
+                .map(|x| format!(", section {x}"))
+                .unwrap_or_default();
+            let _ = writeln!(out, "\n{name}{sec}:");
+            last = Some(key);
+            shown = 0;
+        }
+        if shown >= lines_per_group {
+            continue;
+        }
+        shown += 1;
+        let p = st.participant(s.participant);
+        let place = if s.rank == s.rank_to {
+            format!("{}", s.rank)
+        } else {
+            format!("{}-{}", s.rank, s.rank_to)
+        };
+        let value = match s.pct() {
+            Some(p) => format!("{:>7.2}%", p),
+            None => format!("{:>8.2}", s.total.to_f64()),
+        };
+        let _ = writeln!(
+            out,
+            "  {place:>5}  {:<6} {value}  {}",
+            p.id,
+            p.players.join(" – ")
+        );
+    }
+    if !r.scored.notices.is_empty() {
+        let _ = writeln!(out, "\n{} notice(s):", r.scored.notices.len());
+        let mut notices: Vec<&Notice> = r.scored.notices.iter().collect();
+        notices.sort();
+        for n in notices {
+            let _ = writeln!(out, "  {n}");
+        }
+    }
+    out
+}
+
+/// `frekans explain`: score the session's boards and explain one of them.
+pub fn explain(
+    path: &Path,
+    session: &str,
+    board: u32,
+    section: Option<&str>,
+) -> Result<String, AppError> {
+    let l = load(path, &ReplayScope::default())?;
+    let st = &l.state;
+    let s = st
+        .session_index(session)
+        .with_context(|| format!("no session \"{session}\" in {}", path.display()))?;
+    let (tasks, _) = pipeline::board_inputs(st)?;
+    let boards: Vec<BoardScore> = tasks
+        .iter()
+        .filter(|b| b.session == s && b.board == board)
+        .map(pipeline::score_board)
+        .collect();
+    if boards.is_empty() {
+        return Err(AppError::Other(anyhow::anyhow!(
+            "board {board} of session \"{session}\" has no results"
+        )));
+    }
+    let refs: Vec<&BoardScore> = boards.iter().collect();
+    let text = crate::explain::explain(st, &refs, section);
+    if text.is_empty() {
+        return Err(AppError::Other(anyhow::anyhow!(
+            "board {board} of session \"{session}\" was not played in section \"{}\"",
+            section.unwrap_or("")
+        )));
+    }
+    Ok(text)
+}

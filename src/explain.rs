@@ -1,0 +1,305 @@
+//! `frekans explain`: a board's scoring worked out, for a director checking by hand.
+//!
+//! Prints the frequency tables with their (fractional, possibly negative) counts, the
+//! traveller, and for every adjusted score its components, weights, each component's raw
+//! matchpoints, the self term, the factoring and the result.
+
+use std::fmt::Write as _;
+
+use crate::adjust::Side;
+use crate::bridge::Bid;
+use crate::event::read::offset_text;
+use crate::num::Q;
+use crate::options::Compare;
+use crate::replay::{State, Table};
+use crate::score::mp::field_top;
+use crate::score::{BoardScore, Factoring, Line, SideScore};
+
+/// A number as a director reads it: exact decimals, else the fraction and an approximation.
+pub fn show(q: Q) -> String {
+    let s = q.to_string();
+    if s.contains('/') {
+        format!("{s} (≈{:.3})", q.to_f64())
+    } else {
+        s
+    }
+}
+
+fn signed(p: i32) -> String {
+    if p > 0 {
+        format!("+{p}")
+    } else {
+        p.to_string()
+    }
+}
+
+/// The contract as played at a table: `4HX N =`, `3NT S -2`, `PASS`, or the score.
+pub fn played_text(t: &Table) -> String {
+    let Some(p) = &t.played else {
+        return "(not played)".to_string();
+    };
+    match p.play.contract {
+        Some(Bid::Pass) => "PASS".to_string(),
+        Some(Bid::Contract(c)) => {
+            let off = p
+                .play
+                .tricks
+                .map(|tr| tr as i32 - 6 - c.level as i32)
+                .or(p.play.result.map(|r| r as i32))
+                .unwrap_or(0);
+            let d = p
+                .play
+                .declarer
+                .map(|d| d.letter().to_string())
+                .unwrap_or_default();
+            format!("{c} {d} {}", offset_text(off))
+        }
+        None => "(score)".to_string(),
+    }
+}
+
+fn factoring_text(f: &Factoring) -> String {
+    match f {
+        Factoring::None => "no factoring".to_string(),
+        Factoring::Neuberg { n, field } => format!("Neuberg (raw + 1) × {field}/{} − 1", show(*n)),
+        Factoring::SmallField { n, field } => format!(
+            "small-field table (C8): (65 − 5×{} + 5×raw)% of top {}",
+            show(*n),
+            field_top(*field)
+        ),
+    }
+}
+
+/// Explain board `board` of session `session` (every comparison group, or only `section`).
+pub fn explain(state: &State, boards: &[&BoardScore], section: Option<&str>) -> String {
+    let mut out = String::new();
+    for b in boards {
+        if let (Some(want), Some(have)) = (section, &b.section) {
+            if want != have {
+                continue;
+            }
+        }
+        let s = &state.sessions[b.session].def;
+        let (dealer, vul) = state.dealer_vul(b.session, b.board);
+        let group = match (&b.section, s.compare) {
+            (Some(x), Compare::Section) => format!(", section {x}"),
+            _ => ", all sections compared together".to_string(),
+        };
+        let _ = writeln!(
+            out,
+            "Session {}{} ({}){group}, board {} — dealer {}, vulnerability {}",
+            s.id,
+            s.name
+                .as_ref()
+                .map(|n| format!(" \"{n}\""))
+                .unwrap_or_default(),
+            s.form.name(),
+            b.board,
+            dealer.letter(),
+            vul.as_str()
+        );
+        let o = &s.options;
+        let _ = writeln!(
+            out,
+            "Field N = {} (the most tables on any board of this group, C7), top 2(N−1) = {}; {} tables on this board",
+            b.field,
+            field_top(b.field),
+            b.sides.len() / 2
+        );
+        let _ = writeln!(
+            out,
+            "Options: mp_adjusted_method={}, sd_method={}, mp_artificial={}, neuberg_small_field={}\n",
+            o.mp_adjusted_method.name(),
+            o.sd_method.name(),
+            o.mp_artificial.name(),
+            o.neuberg_small_field.name()
+        );
+        // Frequency tables.
+        let lines: Vec<Line> = {
+            let mut l: Vec<Line> = b.freq.iter().map(|r| r.line).collect();
+            l.dedup();
+            l
+        };
+        for line in lines {
+            let title = match line {
+                Line::Both => "Frequency table (the NS and EW lines are the same)",
+                Line::NS => "NS line frequency table (NS pairs are scored here)",
+                Line::EW => "EW line frequency table (EW pairs are scored here)",
+            };
+            let _ = writeln!(out, "{title}:");
+            let _ = writeln!(
+                out,
+                "  {:>8}  {:>14}  {:>18}  {:>18}",
+                "NS pts", "count", "MP NS", "MP EW"
+            );
+            let mut n = Q::ZERO;
+            for r in b.freq.iter().filter(|r| r.line == line) {
+                n += r.count;
+                let _ = writeln!(
+                    out,
+                    "  {:>8}  {:>14}  {:>18}  {:>18}",
+                    signed(r.ns_points),
+                    show(r.count),
+                    show(r.mp_ns),
+                    show(r.mp_ew)
+                );
+            }
+            let _ = writeln!(out, "  {:>8}  {:>14}\n", "total", show(n));
+        }
+        // Traveller.
+        let _ = writeln!(out, "Traveller:");
+        let _ = writeln!(
+            out,
+            "  {:>5}  {:<8} {:<8} {:<14} {:>7}  {:>14}  {:>14}  ruling",
+            "table", "NS", "EW", "contract", "NS pts", "MP NS", "MP EW"
+        );
+        let mut adjusted: Vec<(&Table, &SideScore, &SideScore)> = Vec::new();
+        for pair in b.sides.chunks(2) {
+            let (ns, ew) = (&pair[0], &pair[1]);
+            let key = (b.session, b.board, ns.participant);
+            let Some(t) = state.tables.get(&key) else {
+                continue;
+            };
+            let ruling = t
+                .ruling(state)
+                .map(|r| format!("{} {}", r.ev.id, r.ev.score.normalised()))
+                .unwrap_or_default();
+            let pts = t
+                .played
+                .as_ref()
+                .map(|p| signed(p.ns_points))
+                .unwrap_or_else(|| "-".to_string());
+            let _ = writeln!(
+                out,
+                "  {:>5}  {:<8} {:<8} {:<14} {:>7}  {:>14}  {:>14}  {ruling}",
+                t.table.map(|x| x.to_string()).unwrap_or_default(),
+                state.participant(ns.participant).id,
+                state.participant(ew.participant).id,
+                played_text(t),
+                pts,
+                show(ns.score),
+                show(ew.score),
+            );
+            if ns.adjusted {
+                adjusted.push((t, ns, ew));
+            }
+        }
+        for (t, ns, ew) in adjusted {
+            let r = t.ruling(state).expect("adjusted table has a ruling");
+            let _ = writeln!(
+                out,
+                "\nRuling {} at NS {} v EW {}: {}{}{}{}",
+                r.ev.id,
+                state.participant(t.ns).id,
+                state.participant(t.ew).id,
+                r.ev.score.normalised(),
+                r.ev.law
+                    .as_ref()
+                    .map(|l| format!(", law {l}"))
+                    .unwrap_or_default(),
+                r.by.as_ref()
+                    .map(|l| format!(", by {l}"))
+                    .unwrap_or_default(),
+                r.ev.supersedes
+                    .as_ref()
+                    .map(|l| format!(", supersedes {l}"))
+                    .unwrap_or_default(),
+            );
+            if let Some(n) = &r.note {
+                let _ = writeln!(out, "  note: {n}");
+            }
+            if let Some(p) = &t.played {
+                let _ = writeln!(
+                    out,
+                    "  table result on record: {} = {} (kept in the log, replaced for scoring)",
+                    played_text(t),
+                    signed(p.ns_points)
+                );
+            }
+            if let Some(sd) = &r.ev.sd {
+                let _ = writeln!(
+                    out,
+                    "  subsequent damage (adjusted-scores.md §5), non-offending side {}: A before the infraction {}, B after the infraction {}, C after the additional loss {}; offenders get {}",
+                    sd.nos.as_str(),
+                    signed(sd.before),
+                    signed(sd.after_infraction),
+                    signed(sd.after_loss),
+                    signed(sd.offenders)
+                );
+                let _ = writeln!(
+                    out,
+                    "  NOS score = p(A) − [p(B) − p(C)] = (100% A & −100% B & 100% C) in its own line; sd_method={} ({})",
+                    s.options.sd_method.name(),
+                    if s.options.sd_method == crate::options::SdMethod::Simplified {
+                        "the field compares with A on the NOS line"
+                    } else {
+                        "the field's line table holds +A −B +C"
+                    }
+                );
+            }
+            for side in [ns, ew] {
+                let who = format!(
+                    "{} {}",
+                    if side.side == Side::NS { "NS" } else { "EW" },
+                    state.participant(side.participant).id
+                );
+                if let Some(p) = side.artificial {
+                    let _ = writeln!(
+                        out,
+                        "  {who}: artificial {}% of top {} = {}",
+                        show(p),
+                        show(side.top.unwrap_or(Q::ZERO)),
+                        show(side.score)
+                    );
+                    continue;
+                }
+                let Some(d) = &side.detail else { continue };
+                let _ = writeln!(
+                    out,
+                    "  {who}: scored in the {} line table",
+                    if side.side == Side::NS { "NS" } else { "EW" }
+                );
+                for c in &d.components {
+                    let _ = writeln!(
+                        out,
+                        "      {:>8} × {:>6}: 2×beaten + tied = {:>12}  → {}",
+                        format!("{}%", show(c.weight * Q::int(100))),
+                        signed(c.points),
+                        show(c.raw),
+                        show(c.weight * c.raw)
+                    );
+                }
+                let sum: Q = d.components.iter().map(|c| c.weight * c.raw).sum();
+                let _ = writeln!(
+                    out,
+                    "      Σ = {}, minus its own table {} = raw {}",
+                    show(sum),
+                    show(d.self_term),
+                    show(d.raw)
+                );
+                let _ = writeln!(
+                    out,
+                    "      {} → {} of top {}",
+                    factoring_text(&d.factoring),
+                    show(side.score),
+                    show(side.top.unwrap_or(Q::ZERO))
+                );
+            }
+        }
+        let st = &b.stats;
+        let _ = writeln!(
+            out,
+            "\nBoard statistics (pooled, C10): results {}, mean {}, dispersion ±{} points, ±{} IMPs{}",
+            show(st.results),
+            st.mean.map(|m| format!("{:.1}", m.to_f64())).unwrap_or("-".into()),
+            st.dispersion.map(|m| format!("{:.1}", m.to_f64())).unwrap_or("-".into()),
+            st.dispersion_imp.map(|m| format!("{:.2}", m.to_f64())).unwrap_or("-".into()),
+            st.dispersion_mp.map(|m| format!(", ±{:.2} MP", m.to_f64())).unwrap_or_default(),
+        );
+        for n in &b.notices {
+            let _ = writeln!(out, "notice: {n}");
+        }
+        out.push('\n');
+    }
+    out
+}

@@ -1,0 +1,208 @@
+//! The serialized boundary: one plain row type per output table (interface.md), built from the
+//! scored championship. Core types never reach a file directly.
+
+use crate::adjust::Side;
+use crate::num::Q;
+use crate::pipeline::Scored;
+use crate::replay::{RulingStatus, State};
+
+#[derive(Clone, Debug, PartialEq)]
+pub struct ScoreRow {
+    pub session: String,
+    pub section: Option<String>,
+    pub board: i32,
+    pub participant: String,
+    pub side: &'static str,
+    pub opponent: String,
+    pub score: f64,
+    pub top: Option<f64>,
+    pub pct: Option<f64>,
+    pub adjusted: bool,
+    pub ns_points: Option<f64>,
+    /// Extra: the exact score as a fraction ("49/5" prints as 9.8).
+    pub score_exact: String,
+    /// Extra: percent of an artificial score.
+    pub artificial_pct: Option<f64>,
+}
+
+#[derive(Clone, Debug, PartialEq)]
+pub struct FreqOut {
+    pub session: String,
+    pub section: Option<String>,
+    pub board: i32,
+    pub line: &'static str,
+    pub ns_points: i32,
+    pub count: f64,
+    pub mp_ns: f64,
+    pub mp_ew: f64,
+}
+
+#[derive(Clone, Debug, PartialEq)]
+pub struct BoardRow {
+    pub session: String,
+    pub section: Option<String>,
+    pub board: i32,
+    pub results: f64,
+    pub mean: f64,
+    pub dispersion: f64,
+    pub dispersion_imp: f64,
+    pub dispersion_mp: Option<f64>,
+    pub datum: Option<f64>,
+    /// Extra: N, the tables of the comparison group's largest board (C7).
+    pub field: i32,
+    /// Extra: tables on this board.
+    pub tables: i32,
+}
+
+#[derive(Clone, Debug, PartialEq)]
+pub struct StandingRow {
+    pub session: String,
+    pub section: Option<String>,
+    pub participant: String,
+    pub rank: i32,
+    pub rank_to: i32,
+    pub total: f64,
+    pub max: Option<f64>,
+    pub pct: Option<f64>,
+    pub boards: i32,
+    /// Extra: the players' names, " – " separated.
+    pub players: String,
+    /// Extra: penalties taken off the total.
+    pub penalties: f64,
+}
+
+#[derive(Clone, Debug, PartialEq)]
+pub struct RulingRow {
+    pub ruling: String,
+    pub session: String,
+    pub board: i32,
+    pub ns: String,
+    pub ew: String,
+    pub score: String,
+    pub law: Option<String>,
+    pub seq: i64,
+    pub by: Option<String>,
+    pub at: Option<String>,
+    pub note: Option<String>,
+    pub supersedes: Option<String>,
+}
+
+/// All the tables of one scoring run.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct Tables {
+    pub scores: Vec<ScoreRow>,
+    pub frequencies: Vec<FreqOut>,
+    pub boards: Vec<BoardRow>,
+    pub standings: Vec<StandingRow>,
+    pub rulings: Vec<RulingRow>,
+}
+
+fn side_str(s: Side) -> &'static str {
+    match s {
+        Side::NS => "NS",
+        Side::EW => "EW",
+    }
+}
+
+fn opt(q: Option<Q>) -> Option<f64> {
+    q.map(Q::to_f64)
+}
+
+pub fn build(state: &State, scored: &Scored) -> Tables {
+    let mut t = Tables::default();
+    let pid = |p| state.participant(p).id.clone();
+    for b in &scored.boards {
+        let session = state.sessions[b.session].def.id.clone();
+        for s in &b.sides {
+            let pct = match s.top {
+                Some(top) if !top.is_zero() => Some((s.score * Q::int(100) / top).to_f64()),
+                _ => None,
+            };
+            t.scores.push(ScoreRow {
+                session: session.clone(),
+                section: b
+                    .section
+                    .clone()
+                    .or_else(|| state.participant(s.participant).section.clone()),
+                board: b.board as i32,
+                participant: pid(s.participant),
+                side: side_str(s.side),
+                opponent: pid(s.opponent),
+                score: s.score.to_f64(),
+                top: opt(s.top),
+                pct,
+                adjusted: s.adjusted,
+                ns_points: s.ns_points.map(f64::from),
+                score_exact: s.score.to_string(),
+                artificial_pct: opt(s.artificial),
+            });
+        }
+        for r in &b.freq {
+            t.frequencies.push(FreqOut {
+                session: session.clone(),
+                section: b.section.clone(),
+                board: b.board as i32,
+                line: r.line.as_str(),
+                ns_points: r.ns_points,
+                count: r.count.to_f64(),
+                mp_ns: r.mp_ns.to_f64(),
+                mp_ew: r.mp_ew.to_f64(),
+            });
+        }
+        let st = &b.stats;
+        t.boards.push(BoardRow {
+            session: session.clone(),
+            section: b.section.clone(),
+            board: b.board as i32,
+            results: st.results.to_f64(),
+            mean: st.mean.map_or(0.0, Q::to_f64),
+            dispersion: st.dispersion.map_or(0.0, Q::to_f64),
+            dispersion_imp: st.dispersion_imp.map_or(0.0, Q::to_f64),
+            dispersion_mp: opt(st.dispersion_mp),
+            datum: opt(b.datum),
+            field: b.field as i32,
+            tables: (b.sides.len() / 2) as i32,
+        });
+    }
+    for s in &scored.standings {
+        let p = state.participant(s.participant);
+        t.standings.push(StandingRow {
+            session: s.session.map_or_else(
+                || "overall".to_string(),
+                |i| state.sessions[i].def.id.clone(),
+            ),
+            section: s.section.clone(),
+            participant: p.id.clone(),
+            rank: s.rank as i32,
+            rank_to: s.rank_to as i32,
+            total: s.total.to_f64(),
+            max: s.max.as_ref().map(|m| m.to_f64()),
+            pct: s.pct(),
+            boards: s.boards as i32,
+            players: p.players.join(" – "),
+            penalties: s.penalties.to_f64(),
+        });
+    }
+    for r in state
+        .rulings
+        .iter()
+        .filter(|r| r.status == RulingStatus::InForce)
+    {
+        let table = &state.tables[&r.key];
+        t.rulings.push(RulingRow {
+            ruling: r.ev.id.clone(),
+            session: state.sessions[r.key.0].def.id.clone(),
+            board: r.key.1 as i32,
+            ns: pid(table.ns),
+            ew: pid(table.ew),
+            score: r.ev.score.normalised(),
+            law: r.ev.law.clone(),
+            seq: r.seq as i64,
+            by: r.by.clone(),
+            at: r.at.clone(),
+            note: r.note.clone(),
+            supersedes: r.ev.supersedes.clone(),
+        });
+    }
+    t
+}
