@@ -1,0 +1,10 @@
+#!/usr/bin/env bash
+# Score every championship in events/ into reports/<name>/ (Parquet tables).
+source "$(dirname "${BASH_SOURCE[0]}")/env.sh"
+build_release
+cd "$FREKANS_ROOT"
+for log in events/*.jsonl; do
+    name="$(basename "$log" .jsonl)"
+    log "scoring $log -> reports/$name"
+    "$FREKANS_BIN" score "$log" --out "reports/$name"
+done
