@@ -136,6 +136,20 @@ pub fn score(state: &State) -> Result<Scored, ScoreError> {
     session_bounded(state, &mut boards);
     let mut notices = state.notices.clone();
     for b in &boards {
+        let tables = b.sides.len() / 2;
+        if (tables as u32) < b.field {
+            let s = &state.sessions[b.session].def;
+            notices.push(Notice {
+                line: None,
+                message: format!(
+                    "session \"{}\"{} board {} was played at {tables} of {} tables: its lines are factored to the field (Neuberg, C7)",
+                    s.id,
+                    b.section.as_ref().map(|x| format!(" section {x}")).unwrap_or_default(),
+                    b.board,
+                    b.field
+                ),
+            });
+        }
         notices.extend(b.notices.iter().cloned());
     }
     let standings = standings(state, &boards, &fields, &mut notices);
