@@ -215,19 +215,20 @@ pub fn explain(
     let s = st
         .session_index(session)
         .with_context(|| format!("no session \"{session}\" in {}", path.display()))?;
-    let (tasks, _) = pipeline::board_inputs(st)?;
-    let boards: Vec<BoardScore> = tasks
+    // Score everything (the session's standings re-value artificial scores under
+    // `mp_artificial: session_bounded`), then show the board.
+    let scored = pipeline::score(st)?;
+    let boards: Vec<&BoardScore> = scored
+        .boards
         .iter()
         .filter(|b| b.session == s && b.board == board)
-        .map(pipeline::score_board)
         .collect();
     if boards.is_empty() {
         return Err(AppError::Other(anyhow::anyhow!(
             "board {board} of session \"{session}\" has no results"
         )));
     }
-    let refs: Vec<&BoardScore> = boards.iter().collect();
-    let text = crate::explain::explain(st, &refs, section);
+    let text = crate::explain::explain(st, &boards, section);
     if text.is_empty() {
         return Err(AppError::Other(anyhow::anyhow!(
             "board {board} of session \"{session}\" was not played in section \"{}\"",

@@ -180,6 +180,7 @@ pub fn replay(events: &[Envelope], scope: &ReplayScope) -> (State, Vec<LogError>
         declared_mode,
         plays: HashMap::new(),
         by_seq: HashMap::new(),
+        corrected_at: HashMap::new(),
     };
     for env in events {
         if scope.upto.is_some_and(|u| env.seq > u) {
@@ -206,6 +207,9 @@ struct Replayer {
     plays: HashMap<(usize, u32, PId), TableKey>,
     /// `seq` of a `result` event → its table.
     by_seq: HashMap<usize, TableKey>,
+    /// Table → line of the last correction that replaced its contract, play or score: a score
+    /// that disagrees with the contract is that line's error.
+    corrected_at: HashMap<TableKey, usize>,
 }
 
 impl Replayer {
@@ -703,6 +707,14 @@ impl Replayer {
             p.lead = Some(l.clone());
         }
         played.corrections.push(env.seq);
+        if c.contract.is_some()
+            || c.declarer.is_some()
+            || c.tricks.is_some()
+            || c.result_offset.is_some()
+            || c.score.is_some()
+        {
+            self.corrected_at.insert(key, line);
+        }
         let problems = check_play(p);
         let ruled = !t.rulings.is_empty();
         for (field, msg) in problems {
@@ -784,11 +796,16 @@ impl Replayer {
             };
             match (from_contract, p.score) {
                 (Some(a), Some(b)) if a != b => {
-                    let line = played
-                        .corrections
-                        .last()
-                        .map(|_| played.line)
-                        .unwrap_or(played.line);
+                    // The line that gave the disagreeing fields: the last correction that
+                    // replaced them, else the result itself.
+                    let corrected = self.corrected_at.get(&key).copied();
+                    let line = corrected.unwrap_or(played.line);
+                    let prefix = match corrected {
+                        Some(_) => {
+                            format!("after this correction the result of seq {}: ", played.seq)
+                        }
+                        None => String::new(),
+                    };
                     let c = p.contract.unwrap();
                     let how = match (p.declarer, p.tricks) {
                         (Some(d), Some(tr)) => format!(
@@ -809,7 +826,7 @@ impl Replayer {
                     errs.push(LogError::new(
                         line,
                         Some("score"),
-                        format!("{b} disagrees with the contract: {how} scores {a} for NS"),
+                        format!("{prefix}{b} disagrees with the contract: {how} scores {a} for NS"),
                     ));
                     played.ns_points = b;
                 }

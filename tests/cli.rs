@@ -137,7 +137,10 @@ fn check_invalid(bytes: &[u8]) -> (Vec<Printed>, String) {
     // The header counts them.
     let n = errs.len();
     let header = format!("({n} error{})", if n == 1 { "" } else { "s" });
-    assert!(stderr.contains(&header), "header should say {header}\n{stderr}");
+    assert!(
+        stderr.contains(&header),
+        "header should say {header}\n{stderr}"
+    );
     (errs, stderr)
 }
 
@@ -278,7 +281,9 @@ fn err_unknown_type() {
 #[test]
 fn err_unknown_field() {
     one_error(
-        &[r#"{"type":"result","session":"S1","board":2,"ns":"1","ew":"2","contract":"4H","declarer":"N","tricks":10,"tricks_taken":10}"#],
+        &[
+            r#"{"type":"result","session":"S1","board":2,"ns":"1","ew":"2","contract":"4H","declarer":"N","tricks":10,"tricks_taken":10}"#,
+        ],
         0,
         Some("tricks_taken"),
         &["unknown field", "\"result\"", "expected one of", "tricks"],
@@ -288,7 +293,9 @@ fn err_unknown_field() {
 #[test]
 fn err_missing_board() {
     one_error(
-        &[r#"{"type":"result","session":"S1","ns":"1","ew":"2","contract":"4H","declarer":"N","tricks":10}"#],
+        &[
+            r#"{"type":"result","session":"S1","ns":"1","ew":"2","contract":"4H","declarer":"N","tricks":10}"#,
+        ],
         0,
         Some("board"),
         &["missing", "expected an integer 1..="],
@@ -298,7 +305,9 @@ fn err_missing_board() {
 #[test]
 fn err_tricks_out_of_range() {
     one_error(
-        &[r#"{"type":"result","session":"S1","board":2,"ns":"1","ew":"2","contract":"4H","declarer":"N","tricks":14}"#],
+        &[
+            r#"{"type":"result","session":"S1","board":2,"ns":"1","ew":"2","contract":"4H","declarer":"N","tricks":14}"#,
+        ],
         0,
         Some("tricks"),
         &["expected an integer 0..=13", "found 14"],
@@ -308,7 +317,9 @@ fn err_tricks_out_of_range() {
 #[test]
 fn err_board_zero() {
     one_error(
-        &[r#"{"type":"result","session":"S1","board":0,"ns":"1","ew":"2","contract":"4H","declarer":"N","tricks":10}"#],
+        &[
+            r#"{"type":"result","session":"S1","board":0,"ns":"1","ew":"2","contract":"4H","declarer":"N","tricks":10}"#,
+        ],
         0,
         Some("board"),
         &["expected an integer 1..=", "found 0"],
@@ -318,7 +329,9 @@ fn err_board_zero() {
 #[test]
 fn err_contract_level_8() {
     one_error(
-        &[r#"{"type":"result","session":"S1","board":2,"ns":"1","ew":"2","contract":"8H","declarer":"N","tricks":10}"#],
+        &[
+            r#"{"type":"result","session":"S1","board":2,"ns":"1","ew":"2","contract":"8H","declarer":"N","tricks":10}"#,
+        ],
         0,
         Some("contract"),
         &["expected a contract", "\"8H\""],
@@ -328,7 +341,9 @@ fn err_contract_level_8() {
 #[test]
 fn err_contract_bad_text() {
     one_error(
-        &[r#"{"type":"result","session":"S1","board":2,"ns":"1","ew":"2","contract":"four hearts","declarer":"N","tricks":10}"#],
+        &[
+            r#"{"type":"result","session":"S1","board":2,"ns":"1","ew":"2","contract":"four hearts","declarer":"N","tricks":10}"#,
+        ],
         0,
         Some("contract"),
         &["expected a contract such as \"4HX\"", "\"four hearts\""],
@@ -338,10 +353,16 @@ fn err_contract_bad_text() {
 #[test]
 fn err_tricks_and_result_disagree() {
     one_error(
-        &[r#"{"type":"result","session":"S1","board":2,"ns":"1","ew":"2","contract":"4H","declarer":"N","tricks":10,"result":"-1"}"#],
+        &[
+            r#"{"type":"result","session":"S1","board":2,"ns":"1","ew":"2","contract":"4H","declarer":"N","tricks":10,"result":"-1"}"#,
+        ],
         0,
         Some("result"),
-        &["disagrees with \"tricks\"", "4H with 10 tricks is =", "not -1"],
+        &[
+            "disagrees with \"tricks\"",
+            "4H with 10 tricks is =",
+            "not -1",
+        ],
     );
 }
 
@@ -363,10 +384,16 @@ fn err_score_disagrees_with_contract() {
 #[test]
 fn err_id_as_number() {
     one_error(
-        &[r#"{"type":"result","session":"S1","board":2,"ns":1,"ew":"2","contract":"4H","declarer":"N","tricks":10}"#],
+        &[
+            r#"{"type":"result","session":"S1","board":2,"ns":1,"ew":"2","contract":"4H","declarer":"N","tricks":10}"#,
+        ],
         0,
         Some("ns"),
-        &["expected an id as a JSON string", "found the number 1", "\"1\""],
+        &[
+            "expected an id as a JSON string",
+            "found the number 1",
+            "\"1\"",
+        ],
     );
 }
 
@@ -398,7 +425,9 @@ fn seq_counts_event_lines_not_comments() {
 #[test]
 fn err_unknown_session() {
     one_error(
-        &[r#"{"type":"result","session":"S9","board":2,"ns":"1","ew":"2","contract":"4H","declarer":"N","tricks":10}"#],
+        &[
+            r#"{"type":"result","session":"S9","board":2,"ns":"1","ew":"2","contract":"4H","declarer":"N","tricks":10}"#,
+        ],
         0,
         Some("session"),
         &["unknown session \"S9\"", "\"S1\""],
@@ -408,7 +437,9 @@ fn err_unknown_session() {
 #[test]
 fn err_board_not_in_session() {
     one_error(
-        &[r#"{"type":"result","session":"S1","board":5,"ns":"1","ew":"2","contract":"4H","declarer":"N","tricks":10}"#],
+        &[
+            r#"{"type":"result","session":"S1","board":5,"ns":"1","ew":"2","contract":"4H","declarer":"N","tricks":10}"#,
+        ],
         0,
         Some("board"),
         &["board 5 is not in session \"S1\"", "1-4"],
@@ -418,7 +449,9 @@ fn err_board_not_in_session() {
 #[test]
 fn err_undeclared_participant() {
     one_error(
-        &[r#"{"type":"result","session":"S1","board":2,"ns":"1","ew":"77","contract":"4H","declarer":"N","tricks":10}"#],
+        &[
+            r#"{"type":"result","session":"S1","board":2,"ns":"1","ew":"77","contract":"4H","declarer":"N","tricks":10}"#,
+        ],
         0,
         Some("ew"),
         &["\"77\" is not declared", "C2"],
@@ -443,7 +476,9 @@ fn err_undeclared_participant_in_ruling_and_penalty() {
 #[test]
 fn err_same_pair_both_sides() {
     one_error(
-        &[r#"{"type":"result","session":"S1","board":2,"ns":"1","ew":"1","contract":"4H","declarer":"N","tricks":10}"#],
+        &[
+            r#"{"type":"result","session":"S1","board":2,"ns":"1","ew":"1","contract":"4H","declarer":"N","tricks":10}"#,
+        ],
         0,
         Some("ew"),
         &["the same pair \"1\" on both sides"],
@@ -460,14 +495,20 @@ fn err_pair_plays_board_twice() {
         ],
         1,
         Some("ew"),
-        &["pair \"1\" already played board 2", "NS \"1\"", "at most once"],
+        &[
+            "pair \"1\" already played board 2",
+            "NS \"1\"",
+            "at most once",
+        ],
     );
 }
 
 #[test]
 fn err_ruling_names_no_score() {
     one_error(
-        &[r#"{"type":"ruling","id":"R1","session":"S1","board":1,"ns":"1","ew":"2","law":"12C1(c)"}"#],
+        &[
+            r#"{"type":"ruling","id":"R1","session":"S1","board":1,"ns":"1","ew":"2","law":"12C1(c)"}"#,
+        ],
         0,
         Some("score"),
         &["missing", "subsequent_damage"],
@@ -477,7 +518,9 @@ fn err_ruling_names_no_score() {
 #[test]
 fn err_ruling_weights_do_not_sum_to_100() {
     one_error(
-        &[r#"{"type":"ruling","id":"R1","session":"S1","board":1,"ns":"1","ew":"2","score":"(60%+620&30%-100)"}"#],
+        &[
+            r#"{"type":"ruling","id":"R1","session":"S1","board":1,"ns":"1","ew":"2","score":"(60%+620&30%-100)"}"#,
+        ],
         0,
         Some("score"),
         &["90%", "100%"],
@@ -489,7 +532,9 @@ fn err_subsequent_damage_trap() {
     // NOS NS: +620 before, +800 after the infraction, +200 after the loss: p(A) ≥ p(B) fails;
     // the §5.6 fallback is NS keep the table result, EW get offenders: (+200)/(+620).
     one_error(
-        &[r#"{"type":"ruling","id":"R1","session":"S1","board":1,"ns":"1","ew":"2","subsequent_damage":{"side":"NS","before":"+620","after_infraction":"+800","after_loss":"+200"}}"#],
+        &[
+            r#"{"type":"ruling","id":"R1","session":"S1","board":1,"ns":"1","ew":"2","subsequent_damage":{"side":"NS","before":"+620","after_infraction":"+800","after_loss":"+200"}}"#,
+        ],
         0,
         Some("subsequent_damage"),
         &["refused", "p(A) ≥ p(B) fails", "(+200)/(+620)"],
@@ -502,14 +547,21 @@ fn err_ruling_for_missing_table_without_ew() {
         &[r#"{"type":"ruling","id":"R1","session":"S1","board":3,"ns":"1","score":"A"}"#],
         0,
         Some("ew"),
-        &["missing", "no result was recorded", "board 3", "name the EW pair"],
+        &[
+            "missing",
+            "no result was recorded",
+            "board 3",
+            "name the EW pair",
+        ],
     );
 }
 
 #[test]
 fn err_ruling_wrong_ew() {
     one_error(
-        &[r#"{"type":"ruling","id":"R1","session":"S1","board":1,"ns":"1","ew":"3","score":"(+620)"}"#],
+        &[
+            r#"{"type":"ruling","id":"R1","session":"S1","board":1,"ns":"1","ew":"3","score":"(+620)"}"#,
+        ],
         0,
         Some("ew"),
         &["had EW \"2\"", "not \"3\""],
@@ -519,7 +571,9 @@ fn err_ruling_wrong_ew() {
 #[test]
 fn err_supersedes_unknown_ruling() {
     one_error(
-        &[r#"{"type":"ruling","id":"R2","session":"S1","board":1,"ns":"1","ew":"2","score":"(+620)","supersedes":"R1"}"#],
+        &[
+            r#"{"type":"ruling","id":"R2","session":"S1","board":1,"ns":"1","ew":"2","score":"(+620)","supersedes":"R1"}"#,
+        ],
         0,
         Some("supersedes"),
         &["no ruling \"R1\""],
@@ -596,7 +650,10 @@ fn err_correction_of_a_later_result() {
         ],
         0,
         Some("result"),
-        &["expected the seq of an earlier \"result\" event", "found 10"],
+        &[
+            "expected the seq of an earlier \"result\" event",
+            "found 10",
+        ],
     );
 }
 
@@ -623,8 +680,16 @@ fn err_correction_leaves_an_incomplete_result() {
     expect_errors(
         log.as_bytes(),
         &[
-            (first + 1, Some("contract"), &["after this correction the result of seq 9", "missing"]),
-            (first + 1, Some("declarer"), &["after this correction", "without a contract"]),
+            (
+                first + 1,
+                Some("contract"),
+                &["after this correction the result of seq 9", "missing"],
+            ),
+            (
+                first + 1,
+                Some("declarer"),
+                &["after this correction", "without a contract"],
+            ),
         ],
     );
 }
@@ -642,7 +707,9 @@ fn err_penalty_unit_not_for_form() {
 #[test]
 fn err_unknown_option() {
     one_error(
-        &[r#"{"type":"session","id":"S2","form":"mp","boards":"1-4","options":{"neuberg_smallfield":"off"}}"#],
+        &[
+            r#"{"type":"session","id":"S2","form":"mp","boards":"1-4","options":{"neuberg_smallfield":"off"}}"#,
+        ],
         0,
         Some("options"),
         &["unknown option \"neuberg_smallfield\""],
@@ -652,17 +719,26 @@ fn err_unknown_option() {
 #[test]
 fn err_option_bad_value() {
     one_error(
-        &[r#"{"type":"session","id":"S2","form":"mp","boards":"1-4","options":{"neuberg_small_field":"sometimes"}}"#],
+        &[
+            r#"{"type":"session","id":"S2","form":"mp","boards":"1-4","options":{"neuberg_small_field":"sometimes"}}"#,
+        ],
         0,
         Some("options"),
-        &["\"neuberg_small_field\"", "expected one of", "\"he_table\"", "\"sometimes\""],
+        &[
+            "\"neuberg_small_field\"",
+            "expected one of",
+            "\"he_table\"",
+            "\"sometimes\"",
+        ],
     );
 }
 
 #[test]
 fn err_option_of_another_form() {
     one_error(
-        &[r#"{"type":"session","id":"S2","form":"mp","boards":"1-4","options":{"butler_trim":{"count":1}}}"#],
+        &[
+            r#"{"type":"session","id":"S2","form":"mp","boards":"1-4","options":{"butler_trim":{"count":1}}}"#,
+        ],
         0,
         Some("options"),
         &["\"butler_trim\""],
@@ -673,7 +749,9 @@ fn err_option_of_another_form() {
 fn err_deal_with_51_cards() {
     // West has 12 cards (the ♣2 is missing).
     one_error(
-        &[r#"{"type":"deal","session":"S1","board":1,"pbn":"N:AKQJ.AKQ.AKQ.AKQ T987.JT9.JT9.JT9 6543.876.876.876 2.5432.5432.543"}"#],
+        &[
+            r#"{"type":"deal","session":"S1","board":1,"pbn":"N:AKQJ.AKQ.AKQ.AKQ T987.JT9.JT9.JT9 6543.876.876.876 2.5432.5432.543"}"#,
+        ],
         0,
         Some("pbn"),
         &["expected a PBN deal", "12 cards"],
@@ -848,7 +926,11 @@ fn invalid_log_does_not_create_out() {
         out.as_os_str(),
     ]);
     assert_eq!(o.status.code(), Some(2), "{}", show(&o));
-    assert!(text(&o.stderr).contains("field \"contract\""), "{}", show(&o));
+    assert!(
+        text(&o.stderr).contains("field \"contract\""),
+        "{}",
+        show(&o)
+    );
     assert!(!out.exists(), "{} was created", out.display());
     no_temporaries(dir.path(), "out");
 }
@@ -871,7 +953,10 @@ fn invalid_log_leaves_existing_out_untouched_and_valid_log_replaces_it() {
         out.as_os_str(),
     ]);
     assert_eq!(o.status.code(), Some(2), "{}", show(&o));
-    assert_eq!(std::fs::read(out.join("scores.parquet")).unwrap(), old_scores);
+    assert_eq!(
+        std::fs::read(out.join("scores.parquet")).unwrap(),
+        old_scores
+    );
     assert_eq!(std::fs::read(out.join("notes.txt")).unwrap(), notes);
     assert_eq!(
         list_dir(&out),
@@ -894,6 +979,31 @@ fn invalid_log_leaves_existing_out_untouched_and_valid_log_replaces_it() {
     want.push("notes.txt".to_string());
     want.sort();
     assert_eq!(list_dir(&out), want);
+    no_temporaries(dir.path(), "out");
+}
+
+#[test]
+fn out_that_is_a_file_is_refused_and_left_alone() {
+    let dir = TempDir::new("outfile");
+    let (good, _) = small_logs(&dir);
+    let out = dir.write("out", b"precious\n");
+    let o = frekans_os(&[
+        "score".as_ref(),
+        good.as_os_str(),
+        "--out".as_ref(),
+        out.as_os_str(),
+    ]);
+    assert_eq!(o.status.code(), Some(1), "{}", show(&o));
+    assert!(
+        text(&o.stderr).contains(&out.display().to_string()),
+        "the message names the path\n{}",
+        show(&o)
+    );
+    assert_eq!(
+        std::fs::read(&out).unwrap(),
+        b"precious\n",
+        "the file is left as it was"
+    );
     no_temporaries(dir.path(), "out");
 }
 
@@ -958,6 +1068,23 @@ fn explain_unknown_session_exits_1() {
     ]);
     assert_eq!(o.status.code(), Some(1), "{}", show(&o));
     assert!(text(&o.stderr).contains("S7"), "{}", show(&o));
+}
+
+#[test]
+fn explain_section_that_did_not_play_exits_1() {
+    let o = frekans_os(&[
+        "explain".as_ref(),
+        demo_log().as_os_str(),
+        "--session".as_ref(),
+        "S1".as_ref(),
+        "--board".as_ref(),
+        "5".as_ref(),
+        "--section".as_ref(),
+        "Z".as_ref(),
+    ]);
+    assert_eq!(o.status.code(), Some(1), "{}", show(&o));
+    assert!(text(&o.stderr).contains("\"Z\""), "{}", show(&o));
+    assert!(o.stdout.is_empty(), "{}", show(&o));
 }
 
 #[test]
@@ -1057,7 +1184,10 @@ fn explain_superseded_ruling_shows_the_appeal() {
     assert!(s.contains("R8"), "{s}");
     assert!(s.contains("(60%+420&30%+450&10%-50)"), "{s}");
     assert!(s.contains("supersedes R2"), "{s}");
-    assert!(!s.contains("(50%+420&30%+450&20%-50)"), "R2's score is not in force\n{s}");
+    assert!(
+        !s.contains("(50%+420&30%+450&20%-50)"),
+        "R2's score is not in force\n{s}"
+    );
 }
 
 #[test]
@@ -1210,12 +1340,19 @@ fn withdrawing_the_superseding_ruling_does_not_revive_the_superseded_one() {
                 by: "R2".to_string()
             }
         );
-        assert!(matches!(status(&l, "R2"), RulingStatus::Withdrawn { seq: 11 }));
+        assert!(matches!(
+            status(&l, "R2"),
+            RulingStatus::Withdrawn { seq: 11 }
+        ));
         // The table result +420 against -50: pair 1 gets 2, unadjusted.
         assert_eq!(board1(&l, "1"), (2.0, false, Some(420.0)));
         let scored = frekans::pipeline::score(&l.state).unwrap();
         let t = frekans::export::rows::build(&l.state, &scored);
-        assert!(t.rulings.is_empty(), "no ruling in force: {:?}", t.rulings.len());
+        assert!(
+            t.rulings.is_empty(),
+            "no ruling in force: {:?}",
+            t.rulings.len()
+        );
     }
 }
 

@@ -28,6 +28,8 @@ pub struct ReadLog {
 
 /// Read a whole log from its bytes.
 pub fn read_log(bytes: &[u8]) -> ReadLog {
+    // A byte-order mark (some Windows editors write one) is not part of the first event.
+    let bytes = bytes.strip_prefix(b"\xEF\xBB\xBF").unwrap_or(bytes);
     let mut out = ReadLog::default();
     let mut seq = 0usize;
     let mut sessions: Vec<(String, Form)> = Vec::new();
@@ -496,6 +498,7 @@ fn result(f: &mut Fields) -> Option<Event> {
             );
         }
     }
+    let errors_before = f.errors.len();
     let (contract, declarer, tricks, result, score, lead) = play_fields(f, true);
     let play = Play {
         contract,
@@ -505,8 +508,25 @@ fn result(f: &mut Fields) -> Option<Event> {
         score,
         lead,
     };
-    for (field, msg) in check_play(&play) {
-        f.error(field, msg);
+    // A play field given but refused above is already reported: do not also call it missing,
+    // or the others "given without a contract" because the contract could not be read.
+    let refused: Vec<String> = f.errors[errors_before..]
+        .iter()
+        .filter_map(|e| e.field.clone())
+        .collect();
+    let is_refused = |name: &str| refused.iter().any(|r| r == name);
+    if !is_refused("contract") {
+        for (field, msg) in check_play(&play) {
+            let masked = match field {
+                "contract" => is_refused("score"),
+                "declarer" => is_refused("declarer"),
+                "tricks" | "result" => is_refused("tricks") || is_refused("result"),
+                _ => false,
+            };
+            if !masked {
+                f.error(field, msg);
+            }
+        }
     }
     if let (Some(ns), Some(ew)) = (&ns, &ew) {
         if ns == ew {

@@ -107,6 +107,9 @@ pub fn to_bytes(df: &mut DataFrame) -> PolarsResult<Vec<u8>> {
 /// Write `files` into `out` atomically: a sibling temporary directory is filled and synced,
 /// then renamed into place (an existing `out` is replaced only once the new one is complete).
 pub fn write_dir(out: &Path, files: Vec<(String, Vec<u8>)>) -> Result<()> {
+    if out.exists() && !out.is_dir() {
+        anyhow::bail!("{} exists and is not a directory; give --out a directory (it is written whole or not at all)", out.display());
+    }
     let parent = match out.parent() {
         Some(p) if !p.as_os_str().is_empty() => p.to_path_buf(),
         _ => PathBuf::from("."),
