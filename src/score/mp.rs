@@ -37,16 +37,8 @@ impl FreqTable {
                 t.counts.push(c);
             }
         }
-        // Drop rows whose counts cancelled out.
-        let mut i = 0;
-        while i < t.xs.len() {
-            if t.counts[i].is_zero() {
-                t.xs.remove(i);
-                t.counts.remove(i);
-            } else {
-                i += 1;
-            }
-        }
+        // Rows whose counts cancelled out (a −100% component on a score the field also has)
+        // stay: a plain result there still looks its row up, and a director sees the 0.
         let mut acc = Q::ZERO;
         for c in &t.counts {
             t.below.push(acc);
