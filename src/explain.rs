@@ -10,7 +10,7 @@ use crate::adjust::Side;
 use crate::bridge::Bid;
 use crate::event::read::offset_text;
 use crate::num::Q;
-use crate::options::Compare;
+use crate::options::{Compare, Form};
 use crate::replay::{State, Table};
 use crate::score::mp::field_top;
 use crate::score::{BoardScore, Factoring, Line, SideScore};
@@ -18,11 +18,121 @@ use crate::score::{BoardScore, Factoring, Line, SideScore};
 /// A number as a director reads it: exact decimals, else the fraction and an approximation.
 pub fn show(q: Q) -> String {
     let s = q.to_string();
-    if s.contains('/') {
+    if q.denom() > 1_000_000 {
+        // A float-derived value (napki's multiplier): its exact fraction says nothing.
+        format!("≈{:.4}", q.to_f64())
+    } else if s.contains('/') {
         format!("{s} (≈{:.3})", q.to_f64())
     } else {
         s
     }
+}
+
+/// The unit of a form's board scores, for column headings.
+fn unit(form: Form) -> &'static str {
+    match form {
+        Form::Mp => "MP",
+        Form::Napki => "napki",
+        _ => "IMP",
+    }
+}
+
+fn options_text(o: &crate::options::Options, form: Form) -> String {
+    match form {
+        Form::Mp => format!(
+            "mp_adjusted_method={}, sd_method={}, mp_artificial={}, neuberg_small_field={}",
+            o.mp_adjusted_method.name(),
+            o.sd_method.name(),
+            o.mp_artificial.name(),
+            o.neuberg_small_field.name()
+        ),
+        Form::Ximp => format!(
+            "ximp_adjusted_method={}, ximp_artificial={}, ximp_normalize={}",
+            o.ximp_adjusted_method.name(),
+            o.ximp_artificial.name(),
+            o.ximp_normalize.name()
+        ),
+        Form::Butler => format!(
+            "butler_trim={:?}, datum_round={}, datum_tie={}, imp_lookup={}, sd_method={}",
+            o.butler_trim,
+            o.datum_round.name(),
+            o.datum_tie.name(),
+            o.imp_lookup.name(),
+            o.sd_method.name()
+        ),
+        Form::Napki => format!(
+            "nap_standard_dispersion={}, nap_u={}, nap_max_multiplier={}, nap_output={}, nap_variant={}, nap_formula={}, imp_lookup={}",
+            o.nap_standard_dispersion,
+            o.nap_u,
+            o.nap_max_multiplier,
+            o.nap_output.name(),
+            o.nap_variant.name(),
+            o.nap_formula.name(),
+            o.imp_lookup.name()
+        ),
+        _ => String::new(),
+    }
+}
+
+/// For IMP forms: the distinct plain results with how many tables had each and what an NS and
+/// an EW pair there scored (aggregated, as a director reads a traveller of many tables).
+fn aggregated(b: &BoardScore, form: Form, out: &mut String) {
+    use std::collections::BTreeMap;
+    let mut rows: BTreeMap<i32, (u32, Q, Q)> = BTreeMap::new();
+    for pair in b.sides.chunks(2) {
+        if pair[0].adjusted {
+            continue;
+        }
+        if let Some(x) = pair[0].ns_points {
+            let e = rows.entry(x).or_insert((0, pair[0].score, pair[1].score));
+            e.0 += 1;
+        }
+    }
+    if rows.is_empty() {
+        return;
+    }
+    let u = unit(form);
+    let _ = writeln!(
+        out,
+        "Results (plain tables, aggregated; NS points, tables, what each side scores):"
+    );
+    let _ = writeln!(
+        out,
+        "  {:>8}  {:>7}  {:>16}  {:>16}",
+        "NS pts",
+        "tables",
+        format!("{u} NS"),
+        format!("{u} EW")
+    );
+    for (x, (n, ns, ew)) in rows.iter().rev() {
+        let _ = writeln!(
+            out,
+            "  {:>8}  {:>7}  {:>16}  {:>16}",
+            signed(*x),
+            n,
+            show(*ns),
+            show(*ew)
+        );
+    }
+    if form == Form::Ximp {
+        // Each distinct result's comparisons, aggregated: count × IMPs.
+        let _ = writeln!(
+            out,
+            "  comparisons of each result (other tables' count × IMPs):"
+        );
+        let keys: Vec<(i32, u32)> = rows.iter().rev().map(|(x, (n, _, _))| (*x, *n)).collect();
+        for &(x, _) in &keys {
+            let terms: Vec<String> = keys
+                .iter()
+                .filter_map(|&(y, n)| {
+                    let n = if y == x { n - 1 } else { n };
+                    (n > 0).then(|| format!("{n}×({})", crate::bridge::imp(x - y)))
+                })
+                .collect();
+            let _ = writeln!(out, "    {:>6}: {}", signed(x), terms.join(" + "));
+        }
+    }
+    out.push('\n');
 }
 
 fn signed(p: i32) -> String {
@@ -99,21 +209,28 @@ pub fn explain(state: &State, boards: &[&BoardScore], section: Option<&str>) -> 
             vul.as_str()
         );
         let o = &s.options;
-        let _ = writeln!(
-            out,
-            "Field N = {} (the most tables on any board of this group, C7), top 2(N−1) = {}; {} tables on this board",
-            b.field,
-            field_top(b.field),
-            b.sides.len() / 2
-        );
-        let _ = writeln!(
-            out,
-            "Options: mp_adjusted_method={}, sd_method={}, mp_artificial={}, neuberg_small_field={}\n",
-            o.mp_adjusted_method.name(),
-            o.sd_method.name(),
-            o.mp_artificial.name(),
-            o.neuberg_small_field.name()
-        );
+        let form = s.form;
+        if form == Form::Mp {
+            let _ = writeln!(
+                out,
+                "Field N = {} (the most tables on any board of this group, C7), top 2(N−1) = {}; {} tables on this board",
+                b.field,
+                field_top(b.field),
+                b.sides.len() / 2
+            );
+        } else {
+            let _ = writeln!(out, "{} tables on this board", b.sides.len() / 2);
+        }
+        let _ = writeln!(out, "Options: {}\n", options_text(o, form));
+        for (name, value) in &b.facts {
+            let _ = writeln!(out, "{name}: {}", show(*value));
+        }
+        if !b.facts.is_empty() {
+            out.push('\n');
+        }
+        if form != Form::Mp {
+            aggregated(b, form, &mut out);
+        }
         // Frequency tables.
         let lines: Vec<Line> = {
             let mut l: Vec<Line> = b.freq.iter().map(|r| r.line).collect();
@@ -148,10 +265,17 @@ pub fn explain(state: &State, boards: &[&BoardScore], section: Option<&str>) -> 
         }
         // Traveller.
         let _ = writeln!(out, "Traveller:");
+        let u = unit(form);
         let _ = writeln!(
             out,
             "  {:>5}  {:<8} {:<8} {:<14} {:>7}  {:>14}  {:>14}  ruling",
-            "table", "NS", "EW", "contract", "NS pts", "MP NS", "MP EW"
+            "table",
+            "NS",
+            "EW",
+            "contract",
+            "NS pts",
+            format!("{u} NS"),
+            format!("{u} EW")
         );
         let mut adjusted: Vec<(&Table, &SideScore, &SideScore)> = Vec::new();
         for pair in b.sides.chunks(2) {

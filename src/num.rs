@@ -119,6 +119,37 @@ impl Q {
         Q::new(self.den, self.num)
     }
 
+    /// The exact value of a finite float (a dyadic rational), its denominator capped at 2^80
+    /// (values below 2^-80 in magnitude lose their low bits). Used where a score is irrational
+    /// by definition (napki's multiplier (w/s)^u), so that everything after it stays exact.
+    pub fn from_f64(x: f64) -> Q {
+        if !x.is_finite() || x == 0.0 {
+            return Q::ZERO;
+        }
+        let bits = x.to_bits();
+        let sign: i128 = if bits >> 63 == 1 { -1 } else { 1 };
+        let exp = ((bits >> 52) & 0x7ff) as i32;
+        let frac = (bits & ((1u64 << 52) - 1)) as i128;
+        let (mant, e) = if exp == 0 {
+            (frac, -1074)
+        } else {
+            (frac | (1i128 << 52), exp - 1075)
+        };
+        if e >= 0 {
+            if e > 70 {
+                return Q::new(sign * i128::MAX / 2, 1);
+            }
+            return Q::new(sign * (mant << e), 1);
+        }
+        let mut shift = -e;
+        let mut m = mant;
+        while shift > 80 {
+            m >>= 1;
+            shift -= 1;
+        }
+        Q::new(sign * m, 1i128 << shift)
+    }
+
     /// Parse a decimal or fraction written by a user: `60`, `-12.5`, `100/3`, `33.33`.
     pub fn parse(s: &str) -> Option<Q> {
         let s = s.trim();
@@ -360,6 +391,14 @@ mod tests {
         assert_eq!(format!("{}", Q::new(49, 5)), "9.8");
         assert_eq!(format!("{}", Q::new(-1, 8)), "-0.125");
         assert_eq!(format!("{}", Q::new(100, 3)), "100/3");
+    }
+
+    #[test]
+    fn floats_convert_exactly() {
+        assert_eq!(Q::from_f64(0.5), Q::new(1, 2));
+        assert_eq!(Q::from_f64(-3.0), Q::int(-3));
+        assert_eq!(Q::from_f64(0.1).to_f64(), 0.1);
+        assert_eq!(Q::from_f64(2.8867513459481287).to_f64(), 2.8867513459481287);
     }
 
     #[test]

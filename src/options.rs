@@ -7,6 +7,8 @@
 
 use serde_json::Value;
 
+use crate::num::Q;
+
 /// The scoring form of a session (event-log.md `session.form`).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub enum Form {
@@ -125,8 +127,153 @@ named_enum!(
     }
 );
 
+named_enum!(
+    /// scoring-methods.md §3: how adjusted tables enter other pairs' cross-IMP comparisons.
+    XimpAdjustedMethod {
+        #[default]
+        PerLineWeighted = "per_line_weighted",
+        Fractional = "fractional",
+    }
+);
+
+named_enum!(
+    /// scoring-methods.md §3, C12: the value of an artificial score at cross-IMPs.
+    XimpArtificial {
+        #[default]
+        PerComparison = "per_comparison",
+        Flat = "flat",
+    }
+);
+
+named_enum!(
+    /// scoring-methods.md §3, C12: a cross-IMP board score as a sum, or an average.
+    XimpNormalize {
+        #[default]
+        Sum = "sum",
+        Comparisons = "comparisons",
+        Results = "results",
+    }
+);
+
+named_enum!(
+    /// scoring-methods.md §0: rounding the Butler datum.
+    DatumRound {
+        #[default]
+        Nearest10 = "nearest_10",
+        None = "none",
+    }
+);
+
+named_enum!(
+    /// scoring-methods.md §0: a datum ending in 5 rounds to the even ten, or away from zero.
+    DatumTie {
+        #[default]
+        HalfEven = "half_even",
+        HalfAwayFromZero = "half_away_from_zero",
+    }
+);
+
+named_enum!(
+    /// scoring-methods.md §8: which column is the napki score.
+    NapOutput {
+        #[default]
+        Napki = "napki",
+        Netto = "netto",
+        Impy = "impy",
+    }
+);
+
+named_enum!(
+    /// scoring-methods.md §8, C29: the 2004 mean-deviation rule or the 2013 pairwise readings.
+    NapVariant {
+        #[default]
+        MeanDeviation = "mean_deviation",
+        Pairwise = "pairwise",
+        PairwiseTransformed = "pairwise_transformed",
+    }
+);
+
+named_enum!(
+    /// scoring-methods.md §8, C29: M = (w/s)^u, or the primitive M = (s + w)/(2s).
+    NapFormula {
+        #[default]
+        Power = "power",
+        Primitive = "primitive",
+    }
+);
+
+/// `butler_trim` (scoring-methods.md §4, C14): how much is trimmed from each end before the
+/// datum is the mean of the rest.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub enum ButlerTrim {
+    /// `per_side` × the total weight from each end, fractions of a result allowed.
+    Fractional(Q),
+    /// floor(`per_side` × the total weight) from each end.
+    WholeFloor(Q),
+    /// Exactly `count` results from each end.
+    Count(u32),
+}
+
+impl Default for ButlerTrim {
+    fn default() -> ButlerTrim {
+        ButlerTrim::Fractional(Q::new(1, 10))
+    }
+}
+
+fn number(v: &Value, lo: Q, hi: Q) -> Result<Q, String> {
+    let q = match v {
+        Value::Number(n) => Q::parse(&n.to_string()),
+        _ => None,
+    };
+    match q {
+        Some(q) if q >= lo && q <= hi => Ok(q),
+        _ => Err(format!("expected a number {lo}..={hi}, found {v}")),
+    }
+}
+
+fn butler_trim(v: &Value) -> Result<ButlerTrim, String> {
+    let expected = "expected {\"per_side\": 0.1, \"mode\": \"fractional\"}, {\"per_side\": 0.25, \"mode\": \"whole_floor\"} or {\"count\": 1}";
+    let Value::Object(o) = v else {
+        return Err(format!("{expected}, found {v}"));
+    };
+    if let Some(c) = o.get("count") {
+        if o.len() != 1 {
+            return Err(format!("{expected}: \"count\" stands alone"));
+        }
+        return match c.as_u64() {
+            Some(k) if k <= 1000 => Ok(ButlerTrim::Count(k as u32)),
+            _ => Err(format!(
+                "\"count\" must be a whole number 0..=1000, found {c}"
+            )),
+        };
+    }
+    for k in o.keys() {
+        if k != "per_side" && k != "mode" {
+            return Err(format!("{expected}: unknown key \"{k}\""));
+        }
+    }
+    let per_side = number(
+        o.get("per_side")
+            .ok_or_else(|| format!("{expected}: \"per_side\" missing"))?,
+        Q::ZERO,
+        Q::new(1, 2),
+    )
+    .map_err(|e| format!("\"per_side\": {e}"))?;
+    match o
+        .get("mode")
+        .and_then(Value::as_str)
+        .unwrap_or("fractional")
+    {
+        "fractional" => Ok(ButlerTrim::Fractional(per_side)),
+        "whole_floor" => Ok(ButlerTrim::WholeFloor(per_side)),
+        other => Err(format!(
+            "\"mode\": expected \"fractional\" or \"whole_floor\", found \"{other}\""
+        )),
+    }
+}
+
 /// The options of one session, every one with its default.
-#[derive(Clone, Debug, Default, PartialEq)]
+#[derive(Clone, Debug, PartialEq)]
 pub struct Options {
     pub mp_adjusted_method: MpAdjustedMethod,
     pub sd_method: SdMethod,
@@ -135,6 +282,44 @@ pub struct Options {
     pub factoring: Factoring,
     pub split_check: SplitCheck,
     pub imp_lookup: crate::bridge::ImpLookup,
+    pub ximp_adjusted_method: XimpAdjustedMethod,
+    pub ximp_artificial: XimpArtificial,
+    pub ximp_normalize: XimpNormalize,
+    pub butler_trim: ButlerTrim,
+    pub datum_round: DatumRound,
+    pub datum_tie: DatumTie,
+    pub nap_standard_dispersion: Q,
+    pub nap_u: Q,
+    pub nap_max_multiplier: Q,
+    pub nap_output: NapOutput,
+    pub nap_variant: NapVariant,
+    pub nap_formula: NapFormula,
+}
+
+impl Default for Options {
+    fn default() -> Options {
+        Options {
+            mp_adjusted_method: Default::default(),
+            sd_method: Default::default(),
+            mp_artificial: Default::default(),
+            neuberg_small_field: Default::default(),
+            factoring: Default::default(),
+            split_check: Default::default(),
+            imp_lookup: Default::default(),
+            ximp_adjusted_method: Default::default(),
+            ximp_artificial: Default::default(),
+            ximp_normalize: Default::default(),
+            butler_trim: Default::default(),
+            datum_round: Default::default(),
+            datum_tie: Default::default(),
+            nap_standard_dispersion: Q::int(100),
+            nap_u: Q::new(1, 2),
+            nap_max_multiplier: Q::int(10),
+            nap_output: Default::default(),
+            nap_variant: Default::default(),
+            nap_formula: Default::default(),
+        }
+    }
 }
 
 /// An option that could not be accepted: the option's name and what was wrong.
@@ -161,6 +346,9 @@ fn named<T>(v: &Value, parse: fn(&str) -> Option<T>, names: &[&str]) -> Result<T
 }
 
 const MP: &[Form] = &[Form::Mp];
+const XIMP: &[Form] = &[Form::Ximp];
+const BUTLER: &[Form] = &[Form::Butler];
+const NAPKI: &[Form] = &[Form::Napki];
 const ALL_PAIR_FORMS: &[Form] = &[Form::Mp, Form::Ximp, Form::Butler, Form::Napki];
 
 /// Every option: name, the forms it belongs to, how to set it.
@@ -187,6 +375,54 @@ const OPTIONS: &[(&str, &[Form], Setter)] = &[
     }),
     ("split_check", ALL_PAIR_FORMS, |o, v| {
         o.split_check = named(v, SplitCheck::parse, SplitCheck::NAMES)?;
+        Ok(())
+    }),
+    ("ximp_adjusted_method", XIMP, |o, v| {
+        o.ximp_adjusted_method = named(v, XimpAdjustedMethod::parse, XimpAdjustedMethod::NAMES)?;
+        Ok(())
+    }),
+    ("ximp_artificial", XIMP, |o, v| {
+        o.ximp_artificial = named(v, XimpArtificial::parse, XimpArtificial::NAMES)?;
+        Ok(())
+    }),
+    ("ximp_normalize", XIMP, |o, v| {
+        o.ximp_normalize = named(v, XimpNormalize::parse, XimpNormalize::NAMES)?;
+        Ok(())
+    }),
+    ("butler_trim", BUTLER, |o, v| {
+        o.butler_trim = butler_trim(v)?;
+        Ok(())
+    }),
+    ("datum_round", BUTLER, |o, v| {
+        o.datum_round = named(v, DatumRound::parse, DatumRound::NAMES)?;
+        Ok(())
+    }),
+    ("datum_tie", BUTLER, |o, v| {
+        o.datum_tie = named(v, DatumTie::parse, DatumTie::NAMES)?;
+        Ok(())
+    }),
+    ("nap_standard_dispersion", NAPKI, |o, v| {
+        o.nap_standard_dispersion = number(v, Q::new(1, 100), Q::int(100_000))?;
+        Ok(())
+    }),
+    ("nap_u", NAPKI, |o, v| {
+        o.nap_u = number(v, Q::ZERO, Q::ONE)?;
+        Ok(())
+    }),
+    ("nap_max_multiplier", NAPKI, |o, v| {
+        o.nap_max_multiplier = number(v, Q::new(1, 1000), Q::int(1_000_000))?;
+        Ok(())
+    }),
+    ("nap_output", NAPKI, |o, v| {
+        o.nap_output = named(v, NapOutput::parse, NapOutput::NAMES)?;
+        Ok(())
+    }),
+    ("nap_variant", NAPKI, |o, v| {
+        o.nap_variant = named(v, NapVariant::parse, NapVariant::NAMES)?;
+        Ok(())
+    }),
+    ("nap_formula", NAPKI, |o, v| {
+        o.nap_formula = named(v, NapFormula::parse, NapFormula::NAMES)?;
         Ok(())
     }),
     ("imp_lookup", ALL_PAIR_FORMS, |o, v| {

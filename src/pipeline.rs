@@ -12,7 +12,7 @@ use crate::error::Notice;
 use crate::num::Q;
 use crate::options::{Compare, Form, MpArtificial, SdMethod};
 use crate::replay::{State, Table};
-use crate::score::{mp, BoardIn, BoardScore, Dist, TableIn};
+use crate::score::{BoardIn, BoardScore, Dist, TableIn};
 use crate::standings::{standings, Standing};
 
 /// Everything scored from one state.
@@ -92,9 +92,9 @@ pub fn board_inputs(
     let mut grouped: BTreeMap<(usize, Option<String>, u32), Vec<TableIn>> = BTreeMap::new();
     for t in state.tables.values() {
         let form = state.sessions[t.session].def.form;
-        if form != Form::Mp {
+        if !matches!(form, Form::Mp | Form::Ximp | Form::Butler | Form::Napki) {
             return Err(ScoreError(format!(
-                "session \"{}\" has form \"{}\", which this version of frekans does not score yet (only \"mp\")",
+                "session \"{}\" has form \"{}\", which this version of frekans does not score yet (only the pair forms \"mp\", \"ximp\", \"butler\" and \"napki\")",
                 state.sessions[t.session].def.id,
                 form.name()
             )));
@@ -113,6 +113,7 @@ pub fn board_inputs(
         .map(|((session, section, board), tables)| BoardIn {
             session,
             field: fields[&(session, section.clone())],
+            form: state.sessions[session].def.form,
             section,
             board,
             options: &state.sessions[session].def.options,
@@ -124,7 +125,7 @@ pub fn board_inputs(
 
 /// Score one board of one comparison group in its session's form.
 pub fn score_board(b: &BoardIn) -> BoardScore {
-    mp::score_board(b)
+    crate::score::score_board(b)
 }
 
 /// Score every board of every session of `state`.

@@ -5,13 +5,16 @@
 //! force) and its output a `BoardScore` (each side's score, the frequency tables, the board's
 //! statistics). All arithmetic is exact (`Q`).
 
+pub mod butler;
 pub mod mp;
+pub mod napki;
 pub mod stats;
+pub mod ximp;
 
 use crate::adjust::{ArtLabel, Component, Part, Side};
 use crate::error::Notice;
 use crate::num::Q;
-use crate::options::Options;
+use crate::options::{Form, Options};
 use crate::replay::PId;
 
 /// One side's part at a table, as scoring sees it.
@@ -107,6 +110,7 @@ pub struct BoardIn<'a> {
     pub board: u32,
     /// N: the largest number of tables on any board of the comparison group (C7).
     pub field: u32,
+    pub form: Form,
     pub options: &'a Options,
     pub tables: Vec<TableIn>,
 }
@@ -215,4 +219,16 @@ pub struct BoardScore {
     pub stats: BoardStats,
     pub datum: Option<Q>,
     pub notices: Vec<Notice>,
+    /// Figures of the form's arithmetic for `explain` (datum, multiplier, ...).
+    pub facts: Vec<(&'static str, Q)>,
+}
+
+/// Score one board of one comparison group in its session's form.
+pub fn score_board(b: &BoardIn) -> BoardScore {
+    match b.form {
+        Form::Ximp => ximp::score_board(b),
+        Form::Butler => butler::score_board(b),
+        Form::Napki => napki::score_board(b),
+        _ => mp::score_board(b),
+    }
 }

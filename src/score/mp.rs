@@ -321,6 +321,7 @@ pub fn score_board(b: &BoardIn) -> BoardScore {
         stats: board_stats(&b.tables, b.field, opts, true),
         datum: None,
         notices,
+        facts: Vec::new(),
     }
 }
 

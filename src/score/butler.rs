@@ -1,0 +1,252 @@
+//! Butler: IMPs against a datum (scoring-methods.md §4, conventions C14).
+//!
+//! Each table gives one value, its normalised result Σ V·x / Σ V (R5: V = ½(p_NS + p_EW), an
+//! artificial part contributing nothing), with weight Σ V. `butler_trim` removes weight from
+//! each end; the datum is the weighted mean of the rest (the untrimmed mean when trimming would
+//! leave nothing), rounded per `datum_round` / `datum_tie`. Each side scores
+//! Σ p·IMP(x − datum) in its own view; artificial scores are ±3 IMPs (Law 86A, C13), never
+//! scaled. Under `sd_method: simplified`, a structured subsequent-damage ruling puts A in the
+//! datum and scores each NOS component against the datum of its own traveller "others + x".
+
+use crate::adjust::Side;
+use crate::bridge::imp_of_q;
+use crate::num::Q;
+use crate::options::{ButlerTrim, DatumRound, DatumTie, Options, SdMethod};
+
+use super::stats::board_stats;
+use super::ximp::artificial_imps;
+use super::*;
+
+/// One table's (normalised value, weight), or nothing when both sides are artificial.
+fn table_value(t: &TableIn) -> Option<(Q, Q)> {
+    let half = Q::new(1, 2);
+    let (mut w, mut s) = (Q::ZERO, Q::ZERO);
+    for d in [&t.ns_freq, &t.ew_freq] {
+        d.for_each(|p, x| {
+            w += p * half;
+            s += p * half * Q::int(x as i64);
+        });
+    }
+    (!w.is_zero()).then(|| (s / w, w))
+}
+
+/// What trimming removed: weight from the bottom and from the top.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Datum {
+    pub mean: Q,
+    pub datum: Q,
+    pub total_weight: Q,
+    pub trimmed_each_end: Q,
+}
+
+/// The datum of a set of (value, weight).
+pub fn datum(mut values: Vec<(Q, Q)>, o: &Options) -> Option<Datum> {
+    values.sort_by(|a, b| a.0.cmp(&b.0));
+    let total: Q = values.iter().map(|v| v.1).sum();
+    if total <= Q::ZERO {
+        return None;
+    }
+    let cut = match o.butler_trim {
+        ButlerTrim::Fractional(p) => p * total,
+        ButlerTrim::WholeFloor(p) => Q::int((p * total).floor() as i64),
+        ButlerTrim::Count(k) => Q::int(k as i64),
+    };
+    let untrimmed = values.iter().map(|&(x, w)| x * w).sum::<Q>() / total;
+    let mean = if cut + cut >= total || cut <= Q::ZERO {
+        if cut <= Q::ZERO {
+            untrimmed
+        } else {
+            // Trimming would leave nothing (C14).
+            untrimmed
+        }
+    } else {
+        let trim_end = |vals: &mut dyn Iterator<Item = (Q, Q)>| -> Vec<(Q, Q)> {
+            let mut left = cut;
+            let mut out = Vec::new();
+            for (x, w) in vals {
+                if left >= w {
+                    left -= w;
+                } else if left > Q::ZERO {
+                    out.push((x, w - left));
+                    left = Q::ZERO;
+                } else {
+                    out.push((x, w));
+                }
+            }
+            out
+        };
+        let low_trimmed = trim_end(&mut values.iter().copied());
+        let both = trim_end(&mut low_trimmed.into_iter().rev());
+        let w: Q = both.iter().map(|v| v.1).sum();
+        if w <= Q::ZERO {
+            untrimmed
+        } else {
+            both.iter().map(|&(x, w)| x * w).sum::<Q>() / w
+        }
+    };
+    let datum = match o.datum_round {
+        DatumRound::None => mean,
+        DatumRound::Nearest10 => round10(mean, o.datum_tie),
+    };
+    Some(Datum {
+        mean,
+        datum,
+        total_weight: total,
+        trimmed_each_end: cut,
+    })
+}
+
+/// Round to the nearest multiple of 10, ties (…5) per `tie`.
+pub fn round10(m: Q, tie: DatumTie) -> Q {
+    let tens = m / Q::int(10);
+    let fl = tens.floor();
+    let frac = tens - Q::new(fl, 1);
+    let half = Q::new(1, 2);
+    let r = if frac < half {
+        fl
+    } else if frac > half {
+        fl + 1
+    } else {
+        match tie {
+            DatumTie::HalfEven => {
+                if fl % 2 == 0 {
+                    fl
+                } else {
+                    fl + 1
+                }
+            }
+            DatumTie::HalfAwayFromZero => {
+                if m >= Q::ZERO {
+                    fl + 1
+                } else {
+                    fl
+                }
+            }
+        }
+    };
+    Q::new(r * 10, 1)
+}
+
+/// Score one board of one comparison group at Butler.
+pub fn score_board(b: &BoardIn) -> BoardScore {
+    let o = b.options;
+    let values: Vec<Option<(Q, Q)>> = b.tables.iter().map(table_value).collect();
+    let d = datum(values.iter().flatten().copied().collect(), o);
+    let mut sides = Vec::with_capacity(b.tables.len() * 2);
+    for (ti, t) in b.tables.iter().enumerate() {
+        for side in [Side::NS, Side::EW] {
+            let (me, opp, score_d, freq_d) = match side {
+                Side::NS => (t.ns, t.ew, &t.ns_score, &t.ns_freq),
+                Side::EW => (t.ew, t.ns, &t.ew_score, &t.ew_freq),
+            };
+            let sign = if side == Side::NS { Q::ONE } else { -Q::ONE };
+            let simplified = o.sd_method == SdMethod::Simplified && score_d != freq_d;
+            let (score, artificial, detail) = match (score_d, &d) {
+                (Dist::Artificial(pct, _), _) => (artificial_imps(*pct), Some(*pct), None),
+                (_, None) => (Q::ZERO, None, None),
+                (_, Some(d)) => {
+                    let mut comps = Vec::new();
+                    let mut sum = Q::ZERO;
+                    score_d.for_each(|w, x| {
+                        // The datum this component is IMPed against.
+                        let dat = if simplified {
+                            let mut vals: Vec<(Q, Q)> = values
+                                .iter()
+                                .enumerate()
+                                .filter(|(i, _)| *i != ti)
+                                .filter_map(|(_, v)| *v)
+                                .collect();
+                            vals.push((Q::int(x as i64), Q::ONE));
+                            datum(vals, o).map(|d| d.datum).unwrap_or(d.datum)
+                        } else {
+                            d.datum
+                        };
+                        let imps = Q::int(imp_of_q(Q::int(x as i64) - dat, o.imp_lookup) as i64);
+                        sum += w * imps;
+                        comps.push(ComponentScore {
+                            weight: w,
+                            points: x,
+                            raw: sign * imps,
+                        });
+                    });
+                    let detail = t.adjusted.then(|| Detail {
+                        components: comps,
+                        raw: sign * sum,
+                        self_term: Q::ZERO,
+                        factoring: Factoring::None,
+                    });
+                    (sign * sum, None, detail)
+                }
+            };
+            sides.push(SideScore {
+                participant: me,
+                side,
+                opponent: opp,
+                score,
+                top: None,
+                adjusted: t.adjusted,
+                ns_points: if score_d.is_artificial() {
+                    None
+                } else {
+                    t.played
+                },
+                artificial,
+                detail,
+            });
+        }
+    }
+    BoardScore {
+        session: b.session,
+        section: b.section.clone(),
+        board: b.board,
+        field: b.field,
+        sides,
+        freq: Vec::new(),
+        stats: board_stats(&b.tables, b.field, o, true),
+        facts: match &d {
+            Some(d) => vec![
+                ("total weight of the tables", d.total_weight),
+                ("trimmed from each end (weight)", d.trimmed_each_end),
+                ("mean after trimming", d.mean),
+                ("datum", d.datum),
+            ],
+            None => Vec::new(),
+        },
+        datum: d.map(|d| d.datum),
+        notices: Vec::new(),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn rounds_datums() {
+        assert_eq!(round10(Q::new(53218, 100), DatumTie::HalfEven), Q::int(530));
+        assert_eq!(round10(Q::new(-2625, 100), DatumTie::HalfEven), Q::int(-30));
+        assert_eq!(round10(Q::int(535), DatumTie::HalfEven), Q::int(540));
+        assert_eq!(round10(Q::int(525), DatumTie::HalfEven), Q::int(520));
+        assert_eq!(
+            round10(Q::int(525), DatumTie::HalfAwayFromZero),
+            Q::int(530)
+        );
+        assert_eq!(
+            round10(Q::int(-525), DatumTie::HalfAwayFromZero),
+            Q::int(-530)
+        );
+        assert_eq!(round10(Q::int(-535), DatumTie::HalfEven), Q::int(-540));
+    }
+
+    #[test]
+    fn he_butler_datum() {
+        let xs = [590, 100, -400, -100, 500, 690, -100, -550, -400, -400];
+        let d = datum(
+            xs.iter().map(|&x| (Q::int(x), Q::ONE)).collect(),
+            &Options::default(),
+        )
+        .unwrap();
+        assert_eq!(d.mean, Q::new(-2625, 100));
+        assert_eq!(d.datum, Q::int(-30));
+    }
+}

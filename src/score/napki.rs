@@ -1,0 +1,197 @@
+//! Napki ('napoleonki'): dispersion-normalised scoring (scoring-methods.md §8, conventions C15,
+//! C29). Each result's deviation from the board's mean ("saldo") is multiplied by
+//! M = (w/s)^u (or the primitive (s + w)/(2s)), capped at `nap_max_multiplier`, where s is the
+//! board's dispersion, then put through `nap_output` (`napki`: as is; `netto`:
+//! v/(1 + |v|/1000); `impy`: IMP(v)). The 2013 pairwise readings (`nap_variant`) compare each
+//! result with every other table instead of the mean.
+//!
+//! M is irrational in general; it is computed in f64 and then taken as the exact dyadic rational
+//! of that float, so everything after it (and every sum of boards) is exact and deterministic.
+
+use crate::adjust::Side;
+use crate::bridge::imp_of_q;
+use crate::num::Q;
+use crate::options::{NapFormula, NapOutput, NapVariant, Options};
+
+use super::stats::{board_stats, pooled};
+use super::*;
+
+/// The multiplier for dispersion `s` (> 0).
+pub fn multiplier(s: Q, o: &Options) -> Q {
+    let w = o.nap_standard_dispersion;
+    let m = match o.nap_formula {
+        NapFormula::Power => Q::from_f64((w.to_f64() / s.to_f64()).powf(o.nap_u.to_f64())),
+        NapFormula::Primitive => (s + w) / (s + s),
+    };
+    m.min(o.nap_max_multiplier)
+}
+
+/// `nap_output` applied to a scaled deviation.
+pub fn output(v: Q, o: &Options) -> Q {
+    match o.nap_output {
+        NapOutput::Napki => v,
+        NapOutput::Netto => v / (Q::ONE + v.abs() / Q::int(1000)),
+        NapOutput::Impy => Q::int(imp_of_q(v, o.imp_lookup) as i64),
+    }
+}
+
+/// Mean |x − y| over ordered pairs of entries of different tables (C29).
+fn pairwise_dispersion(tables: &[TableIn]) -> Q {
+    let p = pooled(tables);
+    // Σ over ordered pairs of all entries: 2 Σ_{a<b} c_a c_b (x_b − x_a).
+    let (mut c_acc, mut s_acc, mut all) = (Q::ZERO, Q::ZERO, Q::ZERO);
+    for (&x, &c) in p.xs.iter().zip(&p.counts) {
+        let xq = Q::int(x as i64);
+        all += c * (xq * c_acc - s_acc);
+        c_acc += c;
+        s_acc += c * xq;
+    }
+    all = all + all;
+    // Less the pairs within one table.
+    let half = Q::new(1, 2);
+    let mut within = Q::ZERO;
+    let mut w2 = Q::ZERO;
+    for t in tables {
+        let mut e = Vec::new();
+        t.ns_freq.for_each(|w, x| e.push((x, w * half)));
+        t.ew_freq.for_each(|w, x| e.push((x, w * half)));
+        let wt: Q = e.iter().map(|v| v.1).sum();
+        w2 += wt * wt;
+        for a in &e {
+            for b in &e {
+                within += a.1 * b.1 * Q::int((a.0 as i64 - b.0 as i64).abs());
+            }
+        }
+    }
+    let den = p.n * p.n - w2;
+    if den <= Q::ZERO {
+        Q::ZERO
+    } else {
+        (all - within) / den
+    }
+}
+
+/// Score one board of one comparison group at napki.
+pub fn score_board(b: &BoardIn) -> BoardScore {
+    let o = b.options;
+    let stats = board_stats(&b.tables, b.field, o, true);
+    let p = pooled(&b.tables);
+    let n = p.n;
+    let mean = stats.mean.unwrap_or(Q::ZERO);
+    let s = match o.nap_variant {
+        NapVariant::MeanDeviation => stats.dispersion.unwrap_or(Q::ZERO),
+        _ => pairwise_dispersion(&b.tables),
+    };
+    let m = if s > Q::ZERO {
+        multiplier(s, o)
+    } else {
+        Q::ZERO
+    };
+    let half = Q::new(1, 2);
+    let mut sides = Vec::with_capacity(b.tables.len() * 2);
+    for t in &b.tables {
+        // The other tables, for the pairwise variants: pooled minus this table.
+        let mut own = Vec::new();
+        t.ns_freq.for_each(|w, x| own.push((x, w * half)));
+        t.ew_freq.for_each(|w, x| own.push((x, w * half)));
+        let own_w: Q = own.iter().map(|e| e.1).sum();
+        let others_w = n - own_w;
+        let others_sum =
+            p.xs.iter()
+                .zip(&p.counts)
+                .map(|(&x, &c)| c * Q::int(x as i64))
+                .sum::<Q>()
+                - own.iter().map(|&(x, c)| c * Q::int(x as i64)).sum::<Q>();
+        for side in [Side::NS, Side::EW] {
+            let (me, opp, score_d) = match side {
+                Side::NS => (t.ns, t.ew, &t.ns_score),
+                Side::EW => (t.ew, t.ns, &t.ew_score),
+            };
+            let sign = if side == Side::NS { Q::ONE } else { -Q::ONE };
+            let value_of = |x: i32| -> Q {
+                let xq = Q::int(x as i64);
+                if s.is_zero() || m.is_zero() {
+                    return Q::ZERO;
+                }
+                match o.nap_variant {
+                    NapVariant::MeanDeviation => output(m * (xq - mean), o),
+                    NapVariant::Pairwise => {
+                        if others_w <= Q::ZERO {
+                            return Q::ZERO;
+                        }
+                        output(m * (xq - others_sum / others_w), o)
+                    }
+                    NapVariant::PairwiseTransformed => {
+                        if others_w <= Q::ZERO {
+                            return Q::ZERO;
+                        }
+                        let mut acc = Q::ZERO;
+                        for (&y, &c) in p.xs.iter().zip(&p.counts) {
+                            acc += c * output(m * (xq - Q::int(y as i64)), o);
+                        }
+                        for &(y, c) in &own {
+                            acc -= c * output(m * (xq - Q::int(y as i64)), o);
+                        }
+                        acc / others_w
+                    }
+                }
+            };
+            let (score, artificial, detail) = match score_d {
+                Dist::Artificial(pct, _) => {
+                    // C15: (P − 50%)/10% × w before the output transform (A+ = +w).
+                    let v = (*pct - Q::int(50)) / Q::int(10) * o.nap_standard_dispersion;
+                    (output(v, o), Some(*pct), None)
+                }
+                _ => {
+                    let mut comps = Vec::new();
+                    let mut sum = Q::ZERO;
+                    score_d.for_each(|w, x| {
+                        let v = value_of(x);
+                        sum += w * v;
+                        comps.push(ComponentScore {
+                            weight: w,
+                            points: x,
+                            raw: sign * v,
+                        });
+                    });
+                    let detail = t.adjusted.then(|| Detail {
+                        components: comps,
+                        raw: sign * sum,
+                        self_term: Q::ZERO,
+                        factoring: Factoring::None,
+                    });
+                    (sign * sum, None, detail)
+                }
+            };
+            sides.push(SideScore {
+                participant: me,
+                side,
+                opponent: opp,
+                score,
+                top: None,
+                adjusted: t.adjusted,
+                ns_points: if score_d.is_artificial() {
+                    None
+                } else {
+                    t.played
+                },
+                artificial,
+                detail,
+            });
+        }
+    }
+    let mut facts = vec![("mean", mean), ("dispersion s", s), ("multiplier M", m)];
+    facts.push(("standard dispersion w", o.nap_standard_dispersion));
+    BoardScore {
+        session: b.session,
+        section: b.section.clone(),
+        board: b.board,
+        field: b.field,
+        sides,
+        freq: Vec::new(),
+        stats,
+        datum: None,
+        notices: Vec::new(),
+        facts,
+    }
+}
