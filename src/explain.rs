@@ -53,7 +53,7 @@ fn options_text(o: &crate::options::Options, form: Form) -> String {
             o.ximp_normalize.name()
         ),
         Form::Butler => format!(
-            "butler_trim={:?}, datum_round={}, datum_tie={}, imp_lookup={}, sd_method={}",
+            "butler_trim={}, datum_round={}, datum_tie={}, imp_lookup={}, sd_method={}",
             o.butler_trim,
             o.datum_round.name(),
             o.datum_tie.name(),
@@ -225,7 +225,10 @@ pub fn explain(state: &State, boards: &[&BoardScore], section: Option<&str>) -> 
         for (name, value) in &b.facts {
             let _ = writeln!(out, "{name}: {}", show(*value));
         }
-        if !b.facts.is_empty() {
+        for line in &b.text {
+            let _ = writeln!(out, "{line}");
+        }
+        if !b.facts.is_empty() || !b.text.is_empty() {
             out.push('\n');
         }
         if form != Form::Mp {

@@ -214,6 +214,16 @@ pub enum ButlerTrim {
     Count(u32),
 }
 
+impl std::fmt::Display for ButlerTrim {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            ButlerTrim::Fractional(p) => write!(f, "{{per_side: {p}, mode: fractional}}"),
+            ButlerTrim::WholeFloor(p) => write!(f, "{{per_side: {p}, mode: whole_floor}}"),
+            ButlerTrim::Count(k) => write!(f, "{{count: {k}}}"),
+        }
+    }
+}
+
 impl Default for ButlerTrim {
     fn default() -> ButlerTrim {
         ButlerTrim::Fractional(Q::new(1, 10))

@@ -37,6 +37,9 @@ pub struct Datum {
     pub datum: Q,
     pub total_weight: Q,
     pub trimmed_each_end: Q,
+    /// (value, weight removed) from the bottom and from the top.
+    pub removed_low: Vec<(Q, Q)>,
+    pub removed_high: Vec<(Q, Q)>,
 }
 
 /// The datum of a set of (value, weight).
@@ -52,31 +55,31 @@ pub fn datum(mut values: Vec<(Q, Q)>, o: &Options) -> Option<Datum> {
         ButlerTrim::Count(k) => Q::int(k as i64),
     };
     let untrimmed = values.iter().map(|&(x, w)| x * w).sum::<Q>() / total;
+    let (mut removed_low, mut removed_high) = (Vec::new(), Vec::new());
+    // Trimming that would leave nothing gives the untrimmed mean (C14).
     let mean = if cut + cut >= total || cut <= Q::ZERO {
-        if cut <= Q::ZERO {
-            untrimmed
-        } else {
-            // Trimming would leave nothing (C14).
-            untrimmed
-        }
+        untrimmed
     } else {
-        let trim_end = |vals: &mut dyn Iterator<Item = (Q, Q)>| -> Vec<(Q, Q)> {
-            let mut left = cut;
-            let mut out = Vec::new();
-            for (x, w) in vals {
-                if left >= w {
-                    left -= w;
-                } else if left > Q::ZERO {
-                    out.push((x, w - left));
-                    left = Q::ZERO;
-                } else {
-                    out.push((x, w));
+        let trim_end =
+            |vals: &mut dyn Iterator<Item = (Q, Q)>, removed: &mut Vec<(Q, Q)>| -> Vec<(Q, Q)> {
+                let mut left = cut;
+                let mut out = Vec::new();
+                for (x, w) in vals {
+                    if left >= w {
+                        left -= w;
+                        removed.push((x, w));
+                    } else if left > Q::ZERO {
+                        out.push((x, w - left));
+                        removed.push((x, left));
+                        left = Q::ZERO;
+                    } else {
+                        out.push((x, w));
+                    }
                 }
-            }
-            out
-        };
-        let low_trimmed = trim_end(&mut values.iter().copied());
-        let both = trim_end(&mut low_trimmed.into_iter().rev());
+                out
+            };
+        let low_trimmed = trim_end(&mut values.iter().copied(), &mut removed_low);
+        let both = trim_end(&mut low_trimmed.into_iter().rev(), &mut removed_high);
         let w: Q = both.iter().map(|v| v.1).sum();
         if w <= Q::ZERO {
             untrimmed
@@ -93,6 +96,8 @@ pub fn datum(mut values: Vec<(Q, Q)>, o: &Options) -> Option<Datum> {
         datum,
         total_weight: total,
         trimmed_each_end: cut,
+        removed_low,
+        removed_high,
     })
 }
 
@@ -211,6 +216,24 @@ pub fn score_board(b: &BoardIn) -> BoardScore {
                 ("datum", d.datum),
             ],
             None => Vec::new(),
+        },
+        text: match &d {
+            Some(d) => {
+                let list = |v: &[(Q, Q)]| -> String {
+                    if v.is_empty() {
+                        return "nothing".to_string();
+                    }
+                    v.iter()
+                        .map(|(x, w)| format!("{} (weight {})", x, w))
+                        .collect::<Vec<_>>()
+                        .join(", ")
+                };
+                vec![
+                    format!("trimmed from the bottom: {}", list(&d.removed_low)),
+                    format!("trimmed from the top: {}", list(&d.removed_high)),
+                ]
+            }
+            None => vec!["no real result: no datum".to_string()],
         },
         datum: d.map(|d| d.datum),
         notices: Vec::new(),

@@ -221,6 +221,8 @@ pub struct BoardScore {
     pub notices: Vec<Notice>,
     /// Figures of the form's arithmetic for `explain` (datum, multiplier, ...).
     pub facts: Vec<(&'static str, Q)>,
+    /// Lines of the form's arithmetic for `explain` (what trimming removed, ...).
+    pub text: Vec<String>,
 }
 
 /// Score one board of one comparison group in its session's form.

@@ -320,6 +320,7 @@ pub fn score_board(b: &BoardIn) -> BoardScore {
         freq,
         stats: board_stats(&b.tables, b.field, opts, true),
         datum: None,
+        text: Vec::new(),
         notices,
         facts: Vec::new(),
     }

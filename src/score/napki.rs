@@ -191,6 +191,7 @@ pub fn score_board(b: &BoardIn) -> BoardScore {
         freq: Vec::new(),
         stats,
         datum: None,
+        text: Vec::new(),
         notices: Vec::new(),
         facts,
     }

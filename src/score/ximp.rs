@@ -246,6 +246,7 @@ pub fn score_board(b: &BoardIn) -> BoardScore {
         freq: Vec::new(),
         stats: board_stats(&b.tables, b.field, b.options, true),
         datum: None,
+        text: Vec::new(),
         notices: Vec::new(),
         facts: vec![
             ("results in the NS line", ns_tab.n),
