@@ -371,25 +371,41 @@ pub fn explain(state: &State, boards: &[&BoardScore], section: Option<&str>) -> 
                     state.participant(side.participant).id
                 );
                 if let Some(p) = side.artificial {
-                    let _ = writeln!(
-                        out,
-                        "  {who}: artificial {}% of top {} = {}",
-                        show(p),
-                        show(side.top.unwrap_or(Q::ZERO)),
-                        show(side.score)
-                    );
+                    match side.top {
+                        Some(top) => {
+                            let _ = writeln!(
+                                out,
+                                "  {who}: artificial {}% of top {} = {}",
+                                show(p),
+                                show(top),
+                                show(side.score)
+                            );
+                        }
+                        None => {
+                            let _ = writeln!(
+                                out,
+                                "  {who}: artificial {}% = {} {} (C13, C15)",
+                                show(p),
+                                show(side.score),
+                                unit(form)
+                            );
+                        }
+                    }
                     continue;
                 }
                 let Some(d) = &side.detail else { continue };
-                let _ = writeln!(
-                    out,
-                    "  {who}: scored in the {} line table",
-                    if side.side == Side::NS { "NS" } else { "EW" }
-                );
+                let what = match form {
+                    Form::Mp => "2×beaten + tied",
+                    Form::Ximp => "Σ IMPs against the others",
+                    Form::Butler => "IMPs against the datum",
+                    _ => "napki of the component",
+                };
+                let line = if side.side == Side::NS { "NS" } else { "EW" };
+                let _ = writeln!(out, "  {who}: scored in the {line} line");
                 for c in &d.components {
                     let _ = writeln!(
                         out,
-                        "      {:>8} × {:>6}: 2×beaten + tied = {:>12}  → {}",
+                        "      {:>8} × {:>6}: {what} = {:>12}  → {}",
                         format!("{}%", show(c.weight * Q::int(100))),
                         signed(c.points),
                         show(c.raw),
@@ -397,20 +413,31 @@ pub fn explain(state: &State, boards: &[&BoardScore], section: Option<&str>) -> 
                     );
                 }
                 let sum: Q = d.components.iter().map(|c| c.weight * c.raw).sum();
-                let _ = writeln!(
-                    out,
-                    "      Σ = {}, minus its own table {} = raw {}",
-                    show(sum),
-                    show(d.self_term),
-                    show(d.raw)
-                );
-                let _ = writeln!(
-                    out,
-                    "      {} → {} of top {}",
-                    factoring_text(&d.factoring),
-                    show(side.score),
-                    show(side.top.unwrap_or(Q::ZERO))
-                );
+                if form == Form::Mp || !d.self_term.is_zero() {
+                    let _ = writeln!(
+                        out,
+                        "      Σ = {}, minus its own table {} = raw {}",
+                        show(sum),
+                        show(d.self_term),
+                        show(d.raw)
+                    );
+                } else {
+                    let _ = writeln!(out, "      Σ = {}", show(sum));
+                }
+                match side.top {
+                    Some(top) => {
+                        let _ = writeln!(
+                            out,
+                            "      {} → {} of top {}",
+                            factoring_text(&d.factoring),
+                            show(side.score),
+                            show(top)
+                        );
+                    }
+                    None => {
+                        let _ = writeln!(out, "      → {} {}", show(side.score), unit(form));
+                    }
+                }
             }
         }
         let st = &b.stats;

@@ -150,6 +150,16 @@ impl Q {
         Q::new(sign * m, 1i128 << shift)
     }
 
+    /// `x` rounded to the nearest multiple of 2^-32: a float result (napki) taken as an exact
+    /// dyadic rational with a bounded denominator, so that sums of many boards stay exact.
+    pub fn from_f64_rounded(x: f64) -> Q {
+        if !x.is_finite() {
+            return Q::ZERO;
+        }
+        let scaled = (x * 4_294_967_296.0).round();
+        Q::new(scaled as i128, 1i128 << 32)
+    }
+
     /// Parse a decimal or fraction written by a user: `60`, `-12.5`, `100/3`, `33.33`.
     pub fn parse(s: &str) -> Option<Q> {
         let s = s.trim();

@@ -41,8 +41,8 @@ BOARDS = 26
 SECTIONS = ("A", "B")
 SESSIONS = ("S1", "S2")             # the two matchpoint sessions (13-table Mitchell)
 # S3: the Sunday evening Butler side event. Tables 1-10 of each section only (pairs 1-10 NS,
-# 14-23 EW; pairs 11-13 and 24-26 sit it out), 10 rounds of 2 boards, boards 1-20, the whole
-# field compared together. It is generated after everything else, from its own random
+# 14-23 EW; pairs 11-13 and 24-26 sit it out), 10 rounds of 2 boards, boards 1-20 (a skip
+# Mitchell, see mitchell()), the whole field compared together. It is generated after everything else, from its own random
 # generators, and its lines are appended at the end of the log: S1 and S2 stay byte-identical.
 S3 = "S3"
 S3_TABLES = 10
@@ -339,8 +339,14 @@ def make_players():
 
 def mitchell(table, rnd, n=13):
     """(ns number, ew number, boards) at table t, round r (1-based), with n tables, n rounds
-    and n board sets of 2. EW pairs are always numbered from 14 (n = 10 in S3: 14-23)."""
-    ew = 14 + ((table - 1) + (rnd - 1)) % n
+    and n board sets of 2. EW pairs are always numbered from 14 (n = 10 in S3: 14-23).
+
+    With an even n a plain Mitchell fails: pairs and boards move 2 tables apart a round, so an
+    EW pair would meet only half the board sets, each twice. Then the EW pairs skip one table
+    after round n/2 (skip Mitchell): every pair plays every board once; the price is that NS
+    pair t meets EW pair 14 + (t-1) twice (rounds 1 and n) and never meets 14 + (t-1+n/2)."""
+    skip = 1 if n % 2 == 0 and rnd > n // 2 else 0
+    ew = 14 + ((table - 1) + (rnd - 1) + skip) % n
     s = ((table - 1) - (rnd - 1)) % n
     return table, ew, (2 * s + 1, 2 * s + 2)
 
@@ -1168,7 +1174,15 @@ def validate(path, info):
         if "at" in ev:
             assert RFC3339.match(ev["at"]), where
         if typ == "session":
-            assert ev["form"] == "mp" and ev["boards"] == "1-26" and ev["compare"] == "section"
+            if ev["id"] == S3:
+                assert ev == S3_SESSION, where
+                # declared after every S1/S2 line: no earlier seq number moved
+                assert all(e["session"] == S3 for _, e in events[seq:]
+                           if e["type"] not in ("session", "pair", "championship")), where
+                assert all(e.get("session") != S3 for _, e in events[:seq - 1]), where
+            else:
+                assert ev["form"] == "mp" and ev["boards"] == "1-26" \
+                    and ev["compare"] == "section", where
             sessions[ev["id"]] = ev
         elif typ == "pair":
             assert ev["id"] not in pairs, where
@@ -1176,13 +1190,15 @@ def validate(path, info):
             pairs[ev["id"]] = ev["section"]
         elif typ == "result":
             s, b, ns, ew = ev["session"], ev["board"], ev["ns"], ev["ew"]
-            assert s in sessions and 1 <= b <= BOARDS, where
+            assert s in sessions and 1 <= b <= N_BOARDS[s], where
             assert ns in pairs and ew in pairs and ns != ew, where
             assert pairs[ns] == pairs[ew] == ev["section"], where
             n_ns, n_ew = int(ns[1:]), int(ew[1:])
-            assert 1 <= n_ns <= 13 and 14 <= n_ew <= 26, where
-            assert mitchell(ev["table"], ev["round"]) == (n_ns, n_ew, mitchell(
-                ev["table"], ev["round"])[2]) and b in mitchell(ev["table"], ev["round"])[2], where
+            nt = N_TABLES[s]
+            assert 1 <= n_ns <= nt and 14 <= n_ew <= 13 + nt, where
+            assert 1 <= ev["table"] <= nt and 1 <= ev["round"] <= nt, where
+            m_ns, m_ew, m_boards = mitchell(ev["table"], ev["round"], nt)
+            assert (m_ns, m_ew) == (n_ns, n_ew) and b in m_boards, where
             for p in (ns, ew):
                 assert b not in played[(s, p)], f"{where}: {p} plays board {b} twice"
                 played[(s, p)].add(b)
@@ -1275,24 +1291,41 @@ def validate(path, info):
         elif typ == "correction":
             target = ev["result"]
             assert 1 <= target < seq and events[target - 1][1]["type"] == "result", where
+            assert events[target - 1][1]["session"] == "S1", where
             assert 0 <= ev["tricks"] <= 13 and ev["tricks"] != events[target - 1][1]["tricks"]
         elif typ == "penalty":
             assert ev["session"] in sessions and ev["participant"] in pairs, where
             units = keys & {"pct_of_top", "mp", "imp", "vp"}
-            assert len(units) == 1 and units <= {"pct_of_top", "mp"}, where
-            assert ev["board"] in played[(ev["session"], ev["participant"])], where
+            allowed = {"imp"} if sessions[ev["session"]]["form"] == "butler" \
+                else {"pct_of_top", "mp"}
+            assert len(units) == 1 and units <= allowed, f"{where}: unit {units}"
+            assert played[(ev["session"], ev["participant"])], f"{where}: did not play"
+            if "board" in ev:
+                assert ev["board"] in played[(ev["session"], ev["participant"])], where
 
-    # each board played 13 times per section, except the tables that did not play it
+    # each board played 13 times per section (10 in S3), except the tables that did not play it
     per_board = Counter((e["session"], e["section"], e["board"])
                         for _, e in events if e["type"] == "result")
-    for s in SESSIONS:
+    for s in ALL_SESSIONS:
         for sec in SECTIONS:
-            for b in range(1, BOARDS + 1):
+            for b in range(1, N_BOARDS[s] + 1):
                 missing = sum(1 for k in info["not_played"] if k[:3] == (s, sec, b))
-                assert per_board[(s, sec, b)] == 13 - missing, (s, sec, b)
-    assert len(deals) == 52
+                assert per_board[(s, sec, b)] == N_TABLES[s] - missing, (s, sec, b)
+    # S3: the pairs that sit out play nothing, everybody else every board but a ruled one
+    for pid in pairs:
+        num = int(pid[1:])
+        plays = num <= S3_TABLES or 14 <= num <= 13 + S3_TABLES
+        n_not = sum(1 for k in info["not_played"] if k[0] == S3 and k[1] == pid[0]
+                    and (num == k[3] or num == mitchell(k[3], round_for(k[2], k[3], S3_TABLES),
+                                                       S3_TABLES)[1]))
+        assert len(played[(S3, pid)]) == (S3_BOARDS - n_not if plays else 0), pid
+    assert len(deals) == 2 * BOARDS + S3_BOARDS
     assert all(deals[("S1", b)] != deals[("S2", b)] for b in range(1, BOARDS + 1))
-    assert counts["result"] == 2 * 2 * 13 * 26 - len(info["not_played"])
+    assert all(deals[(S3, b)] not in (deals[("S1", b)], deals[("S2", b)])
+               for b in range(1, S3_BOARDS + 1))
+    assert counts["result"] == sum(len(SECTIONS) * N_TABLES[s] * N_BOARDS[s]
+                                   for s in ALL_SESSIONS) - len(info["not_played"])
+    assert counts["session"] == 3 and counts["penalty"] == 3
     assert sum(1 for _, e in events if e["type"] == "result" and e["contract"] == "PASS") == 1
     return counts, events
 
@@ -1332,8 +1365,9 @@ def readme(info, events):
                          f"{t['ns']} v {t['ew']}", f"correction of result seq {ev['result']}",
                          f"{t['contract']} tricks {t['tricks']} → {ev['tricks']}"))
         elif kind == "penalty":
-            unit = "pct_of_top" if "pct_of_top" in ev else "mp"
-            rows.append(("penalty", n, ev["session"], ev["board"], f"section {ev['participant'][0]}",
+            unit = next(u for u in ("pct_of_top", "mp", "imp", "vp") if u in ev)
+            rows.append(("penalty", n, ev["session"], ev.get("board", "—"),
+                         f"section {ev['participant'][0]}",
                          ev["participant"], f"penalty {ev['law']} ({ev['note']})",
                          f"`\"{unit}\":{ev[unit]}`"))
     ms, msec, mt, mr = info["missing"]
@@ -1345,7 +1379,8 @@ def readme(info, events):
     out.append("# Demo championship: Mazovian Pairs Championship 2026")
     out.append("")
     out.append("`mazovia-pairs-2026.jsonl` is a complete, realistic event log (Warszawa, "
-               "21–22 November 2026) for trying every part of `frekans`: "
+               "21–22 November 2026: two matchpoint sessions and a Butler side event) for "
+               "trying every part of `frekans`: "
                "`frekans score events/mazovia-pairs-2026.jsonl --out out/`, `bulletin`, "
                "`explain`, `audit --ruling R8`, `audit --as-of N`.")
     out.append("It is generated by `tools/make_demo.py` (fixed seed, standard library only); "
@@ -1373,8 +1408,38 @@ def readme(info, events):
     out.append(f"- {ms} section {msec}: table {mt} ({msec}{ns_n} v {msec}{ew_n}) did not "
                f"play its last round, boards {mb[0]} and {mb[1]} (no ruling): those two "
                f"boards have 12 results in section {msec} and are factored (Neuberg).")
-    out.append("- Two boards were not played at one table and carry an artificial score "
-               "from a ruling with no result (R1 `A+/A-`, R9 `A`).")
+    s3 = info["s3"]
+    s3_np = next(r for r in s3["rulings"] if not r["played"])
+    out.append(f"- Three boards were not played at one table and carry an artificial score "
+               f"from a ruling with no result (R1 `A+/A-`, R9 `A`, {s3_np['id']} `A+/A-` in "
+               f"S3).")
+    out.append("")
+    out.append("### The side event (S3)")
+    out.append("")
+    out.append("- `S3`, *Sunday evening Butler pairs (side event)*: `form: butler`, boards 1–20, "
+               "`compare: field` (sections A and B are one field: every board has 20 results "
+               "less the ruled not-played table), `carry: false` (its own ranking, not in the "
+               "overall), options written out at their defaults: "
+               "`butler_trim: {per_side: 0.1, mode: fractional}`, `datum_round: nearest_10`.")
+    out.append("- Same pairs, same sections, but only tables 1–10 of each section play: pairs "
+               "1–10 NS, 14–23 EW; pairs 11–13 and 24–26 sit the side event out. Skip "
+               "Mitchell of 10 tables, 10 rounds of 2 boards: at table t, round r, NS pair t "
+               "meets EW pair 14 + ((t−1 + r−1 + k) mod 10), k = 0 in rounds 1–5 and 1 in "
+               "rounds 6–10, on board set ((t−1) − (r−1)) mod 10 (boards 2·set+1, "
+               "2·set+2). Every board is played 10 times a section and every pair plays "
+               "every board once. (With an even number of tables the plain Mitchell, k = 0 "
+               "throughout, would give each EW pair only 5 board sets, each twice; the skip "
+               "fixes that at the usual price: NS pair t meets EW pair 13 + t in rounds 1 "
+               "and 10 and never meets EW pair 14 + ((t + 4) mod 10).)")
+    out.append("- 20 new deals (`deal` events for S3 after its results). S3's lines, its "
+               "`session` event included, come after the last line of S2, so no seq number "
+               "of S1 or S2 moved when the side event was added.")
+    out.append("- Butler scoring: each table is IMPed against the board's datum (the mean "
+               "after trimming 10% of the results from each end, rounded to 10). Weighted, "
+               "split and subsequent-damage scores are IMPed against the one datum; an "
+               "artificial table is left out of the datum and scores +3 / 0 / −3 IMPs "
+               "(Law 86A). The penalty is in `imp` (a Butler session takes no `mp` or "
+               "`pct_of_top`).")
     out.append("")
     out.append("## What the director should look for")
     out.append("")
@@ -1406,6 +1471,21 @@ def readme(info, events):
                f"being the table result); it expands to "
                f"`(100%{sd['before']}&-100%{sd['after_infraction']}&100%{sd['after_loss']})"
                f"/({sd.get('offenders', sd['before'])})`.")
+    by_kind = {r["kind"].split(" (")[0].split(",")[0]: r for r in s3["rulings"]}
+    ids = "; ".join(f"{r['id']} {r['kind'].split(' (')[0]}" for r in s3["rulings"])
+    out.append(f"- S3 (Butler) rulings: {ids}. At IMPs {s3_np['id']}'s `A+/A-` is +3 IMPs "
+               f"to NS and −3 IMPs to EW, and that table is left out of the datum; "
+               f"{by_kind['weighted-split']['id']} weights the same two scores differently for "
+               f"NS and EW, each component IMPed against the board's datum.")
+    sd3 = s3["sd"]["sd"]
+    out.append(f"- {s3['sd']['id']} is the structured `subsequent_damage` form with NOS = EW: "
+               f"{sd3['before']} ≤ {sd3['after_infraction']} ≤ {sd3['after_loss']} in NS "
+               f"points (C6 order for EW), the last being the table result; it expands to "
+               f"`({sd3['offenders']})/(100%{sd3['before']}&-100%{sd3['after_infraction']}"
+               f"&100%{sd3['after_loss']})`.")
+    pen = s3["penalty"]
+    out.append(f"- The S3 penalty ({pen['participant']}, {pen['imp']} IMPs, Law {pen['law']}) "
+               f"names no board: it comes off {pen['participant']}'s side-event total.")
     out.append("")
     return "\n".join(out)
 

@@ -5,8 +5,9 @@
 //! v/(1 + |v|/1000); `impy`: IMP(v)). The 2013 pairwise readings (`nap_variant`) compare each
 //! result with every other table instead of the mean.
 //!
-//! M is irrational in general; it is computed in f64 and then taken as the exact dyadic rational
-//! of that float, so everything after it (and every sum of boards) is exact and deterministic.
+//! M is irrational in general, so this form computes in f64 (in a fixed order: deterministic),
+//! and each side's board score is then taken as an exact rational rounded to 2^-32, so that
+//! standings add boards exactly and equal scores tie.
 
 use crate::adjust::Side;
 use crate::bridge::imp_of_q;
@@ -17,21 +18,21 @@ use super::stats::{board_stats, pooled};
 use super::*;
 
 /// The multiplier for dispersion `s` (> 0).
-pub fn multiplier(s: Q, o: &Options) -> Q {
-    let w = o.nap_standard_dispersion;
+pub fn multiplier(s: f64, o: &Options) -> f64 {
+    let w = o.nap_standard_dispersion.to_f64();
     let m = match o.nap_formula {
-        NapFormula::Power => Q::from_f64((w.to_f64() / s.to_f64()).powf(o.nap_u.to_f64())),
-        NapFormula::Primitive => (s + w) / (s + s),
+        NapFormula::Power => (w / s).powf(o.nap_u.to_f64()),
+        NapFormula::Primitive => (s + w) / (2.0 * s),
     };
-    m.min(o.nap_max_multiplier)
+    m.min(o.nap_max_multiplier.to_f64())
 }
 
 /// `nap_output` applied to a scaled deviation.
-pub fn output(v: Q, o: &Options) -> Q {
+pub fn output(v: f64, o: &Options) -> f64 {
     match o.nap_output {
         NapOutput::Napki => v,
-        NapOutput::Netto => v / (Q::ONE + v.abs() / Q::int(1000)),
-        NapOutput::Impy => Q::int(imp_of_q(v, o.imp_lookup) as i64),
+        NapOutput::Netto => v / (1.0 + v.abs() / 1000.0),
+        NapOutput::Impy => imp_of_q(Q::from_f64(v), o.imp_lookup) as f64,
     }
 }
 
@@ -82,11 +83,18 @@ pub fn score_board(b: &BoardIn) -> BoardScore {
         NapVariant::MeanDeviation => stats.dispersion.unwrap_or(Q::ZERO),
         _ => pairwise_dispersion(&b.tables),
     };
+    // C15, C29: a board whose real results are all equal (s = 0) scores 0.
     let m = if s > Q::ZERO {
-        multiplier(s, o)
+        multiplier(s.to_f64(), o)
     } else {
-        Q::ZERO
+        0.0
     };
+    let mean_f = mean.to_f64();
+    let total_sum =
+        p.xs.iter()
+            .zip(&p.counts)
+            .map(|(&x, &c)| c * Q::int(x as i64))
+            .sum::<Q>();
     let half = Q::new(1, 2);
     let mut sides = Vec::with_capacity(b.tables.len() * 2);
     for t in &b.tables {
@@ -95,72 +103,64 @@ pub fn score_board(b: &BoardIn) -> BoardScore {
         t.ns_freq.for_each(|w, x| own.push((x, w * half)));
         t.ew_freq.for_each(|w, x| own.push((x, w * half)));
         let own_w: Q = own.iter().map(|e| e.1).sum();
-        let others_w = n - own_w;
+        let others_w = (n - own_w).to_f64();
         let others_sum =
-            p.xs.iter()
-                .zip(&p.counts)
-                .map(|(&x, &c)| c * Q::int(x as i64))
-                .sum::<Q>()
-                - own.iter().map(|&(x, c)| c * Q::int(x as i64)).sum::<Q>();
+            (total_sum - own.iter().map(|&(x, c)| c * Q::int(x as i64)).sum::<Q>()).to_f64();
+        let value_of = |x: i32| -> f64 {
+            let xf = x as f64;
+            if m == 0.0 {
+                return 0.0;
+            }
+            match o.nap_variant {
+                NapVariant::MeanDeviation => output(m * (xf - mean_f), o),
+                NapVariant::Pairwise if others_w > 0.0 => {
+                    output(m * (xf - others_sum / others_w), o)
+                }
+                NapVariant::PairwiseTransformed if others_w > 0.0 => {
+                    let mut acc = 0.0;
+                    for (&y, &c) in p.xs.iter().zip(&p.counts) {
+                        acc += c.to_f64() * output(m * (xf - y as f64), o);
+                    }
+                    for &(y, c) in &own {
+                        acc -= c.to_f64() * output(m * (xf - y as f64), o);
+                    }
+                    acc / others_w
+                }
+                _ => 0.0,
+            }
+        };
         for side in [Side::NS, Side::EW] {
             let (me, opp, score_d) = match side {
                 Side::NS => (t.ns, t.ew, &t.ns_score),
                 Side::EW => (t.ew, t.ns, &t.ew_score),
             };
             let sign = if side == Side::NS { Q::ONE } else { -Q::ONE };
-            let value_of = |x: i32| -> Q {
-                let xq = Q::int(x as i64);
-                if s.is_zero() || m.is_zero() {
-                    return Q::ZERO;
-                }
-                match o.nap_variant {
-                    NapVariant::MeanDeviation => output(m * (xq - mean), o),
-                    NapVariant::Pairwise => {
-                        if others_w <= Q::ZERO {
-                            return Q::ZERO;
-                        }
-                        output(m * (xq - others_sum / others_w), o)
-                    }
-                    NapVariant::PairwiseTransformed => {
-                        if others_w <= Q::ZERO {
-                            return Q::ZERO;
-                        }
-                        let mut acc = Q::ZERO;
-                        for (&y, &c) in p.xs.iter().zip(&p.counts) {
-                            acc += c * output(m * (xq - Q::int(y as i64)), o);
-                        }
-                        for &(y, c) in &own {
-                            acc -= c * output(m * (xq - Q::int(y as i64)), o);
-                        }
-                        acc / others_w
-                    }
-                }
-            };
             let (score, artificial, detail) = match score_d {
                 Dist::Artificial(pct, _) => {
                     // C15: (P − 50%)/10% × w before the output transform (A+ = +w).
-                    let v = (*pct - Q::int(50)) / Q::int(10) * o.nap_standard_dispersion;
-                    (output(v, o), Some(*pct), None)
+                    let v = ((*pct - Q::int(50)) / Q::int(10) * o.nap_standard_dispersion).to_f64();
+                    (Q::from_f64_rounded(output(v, o)), Some(*pct), None)
                 }
                 _ => {
                     let mut comps = Vec::new();
-                    let mut sum = Q::ZERO;
+                    let mut sum = 0.0;
                     score_d.for_each(|w, x| {
                         let v = value_of(x);
-                        sum += w * v;
+                        sum += w.to_f64() * v;
                         comps.push(ComponentScore {
                             weight: w,
                             points: x,
-                            raw: sign * v,
+                            raw: sign * Q::from_f64_rounded(v),
                         });
                     });
+                    let sum = sign * Q::from_f64_rounded(sum);
                     let detail = t.adjusted.then(|| Detail {
                         components: comps,
-                        raw: sign * sum,
+                        raw: sum,
                         self_term: Q::ZERO,
                         factoring: Factoring::None,
                     });
-                    (sign * sum, None, detail)
+                    (sum, None, detail)
                 }
             };
             sides.push(SideScore {
@@ -180,8 +180,12 @@ pub fn score_board(b: &BoardIn) -> BoardScore {
             });
         }
     }
-    let mut facts = vec![("mean", mean), ("dispersion s", s), ("multiplier M", m)];
-    facts.push(("standard dispersion w", o.nap_standard_dispersion));
+    let facts = vec![
+        ("mean", mean),
+        ("dispersion s", s),
+        ("multiplier M", Q::from_f64_rounded(m)),
+        ("standard dispersion w", o.nap_standard_dispersion),
+    ];
     BoardScore {
         session: b.session,
         section: b.section.clone(),
