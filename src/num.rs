@@ -375,6 +375,17 @@ impl Total {
         self.overflow.unwrap_or_else(|| self.exact.to_f64())
     }
 
+    /// Multiply the total by `k`.
+    pub fn scale(&mut self, k: Q) {
+        match self.overflow {
+            Some(ref mut f) => *f *= k.to_f64(),
+            None => match self.exact.checked_mul(k) {
+                Some(s) => self.exact = s,
+                None => self.overflow = Some(self.exact.to_f64() * k.to_f64()),
+            },
+        }
+    }
+
     /// A total known only approximately.
     pub fn from_f64_sum(f: f64) -> Total {
         Total {

@@ -127,6 +127,33 @@ pub fn standings(
             e.boards += 1;
         }
     }
+    // IMP pair forms: a pair that missed boards gets its personal average for each of them
+    // (scoring-methods.md §2.4 HE-HALF-TABLE, laws-and-formats.md §3.1): its total is factored
+    // to the most boards anyone in its group played. (MP forms do this through the percentage.)
+    for ((s, section), members) in groups.iter_mut() {
+        if state.sessions[*s].def.form.is_mp() {
+            continue;
+        }
+        let most = members.values().map(|m| m.boards).max().unwrap_or(0);
+        for m in members.values_mut() {
+            if m.boards > 0 && m.boards < most {
+                m.total.scale(Q::new(most as i128, m.boards as i128));
+                notices.push(Notice {
+                    line: None,
+                    message: format!(
+                        "session \"{}\"{}: \"{}\" played {} of {} boards; its total is factored by {}/{} (personal average for the boards it missed)",
+                        state.sessions[*s].def.id,
+                        section.as_ref().map(|x| format!(" section {x}")).unwrap_or_default(),
+                        state.participant(m.participant).id,
+                        m.boards,
+                        most,
+                        most,
+                        m.boards
+                    ),
+                });
+            }
+        }
+    }
     for p in &state.penalties {
         let session = &state.sessions[p.session].def;
         let group = groups
