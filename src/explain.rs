@@ -180,10 +180,161 @@ fn factoring_text(f: &Factoring) -> String {
     }
 }
 
+/// A team board: both rooms, each team's arithmetic for every component, the knockout average.
+fn explain_team(
+    state: &State,
+    b: &BoardScore,
+    m: &str,
+    tb: &crate::score::teams::TeamBoard,
+    out: &mut String,
+) {
+    let s = &state.sessions[b.session].def;
+    let Some(mt) = state.matches.get(&(b.session, m.to_string())) else {
+        return;
+    };
+    let (dealer, vul) = state.dealer_vul(b.session, b.board);
+    let name = |p| {
+        let x = state.participant(p);
+        match &x.name {
+            Some(n) => format!("{} ({n})", x.id),
+            None => x.id.clone(),
+        }
+    };
+    let _ = writeln!(
+        out,
+        "Session {} ({}), match {}: {} (home) v {} (away), board {} — dealer {}, vulnerability {}{}",
+        s.id,
+        s.form.name(),
+        m,
+        name(mt.home),
+        name(mt.away),
+        b.board,
+        dealer.letter(),
+        vul.as_str(),
+        if mt.def.knockout { ", knockout" } else { "" }
+    );
+    for (room, ns_team, ew_team) in [
+        (crate::event::Room::Open, mt.home, mt.away),
+        (crate::event::Room::Closed, mt.away, mt.home),
+    ] {
+        let Some(t) = state.tables.get(&(b.session, b.board, ns_team)) else {
+            continue;
+        };
+        let ruling = t
+            .ruling(state)
+            .map(|r| {
+                format!(
+                    "; ruling {} {}{}",
+                    r.ev.id,
+                    r.ev.score.normalised(),
+                    r.ev.law
+                        .as_ref()
+                        .map(|l| format!(", law {l}"))
+                        .unwrap_or_default()
+                )
+            })
+            .unwrap_or_default();
+        let pts = t
+            .played
+            .as_ref()
+            .map(|p| signed(p.ns_points))
+            .unwrap_or_else(|| "not played".to_string());
+        let _ = writeln!(
+            out,
+            "  {} room: NS {}, EW {}: {} {}{}",
+            room.as_str(),
+            state.participant(ns_team).id,
+            state.participant(ew_team).id,
+            played_text(t),
+            pts,
+            ruling
+        );
+        if let Some(r) = t.ruling(state) {
+            if let Some(n) = &r.note {
+                let _ = writeln!(out, "    note: {n}");
+            }
+        }
+    }
+    let unit = match s.form {
+        Form::Teams => "IMP",
+        _ => "board points",
+    };
+    for (team, calc) in [(mt.home, &tb.home_calc), (mt.away, &tb.away_calc)] {
+        let id = &state.participant(team).id;
+        if calc.artificial {
+            let _ = writeln!(out, "  {id}: an artificial part decides (C17/C25; the other room is ignored): {} {unit}", show(calc.own));
+            continue;
+        }
+        let _ = writeln!(
+            out,
+            "  {id}: its part where it sat NS × its part where it sat EW (NS view):"
+        );
+        for &(pw, x) in &calc.ns_part {
+            for &(vw, y) in &calc.ew_part {
+                let d = x - y;
+                let f = match s.form {
+                    Form::Teams => format!("{} IMP", crate::bridge::imp(d)),
+                    _ => "board points".to_string(),
+                };
+                let _ = writeln!(
+                    out,
+                    "      {}% × {}% : {} − ({}) = {} → {f}",
+                    show(pw * Q::int(100)),
+                    show(vw * Q::int(100)),
+                    signed(x),
+                    signed(y),
+                    signed(d)
+                );
+            }
+        }
+        let _ = writeln!(
+            out,
+            "      = {} {unit}{}",
+            show(calc.own),
+            if s.form == Form::Patton {
+                format!("; aggregate {}", show(calc.aggregate))
+            } else {
+                String::new()
+            }
+        );
+    }
+    if tb.averaged {
+        let _ = writeln!(
+            out,
+            "  knockout (Law 86B): both teams get the average: ({} − ({}))/2 = {} to {}",
+            show(tb.home_calc.own),
+            show(tb.away_calc.own),
+            show(tb.home),
+            state.participant(mt.home).id
+        );
+    }
+    let _ = writeln!(
+        out,
+        "  board: {} {} {unit}, {} {} {unit}",
+        state.participant(mt.home).id,
+        show(tb.home),
+        state.participant(mt.away).id,
+        show(tb.away)
+    );
+    let st = &b.stats;
+    let _ = writeln!(
+        out,
+        "  board statistics over the session's tables (C16): results {}, mean {}, dispersion ±{} points, ±{} IMPs\n",
+        show(st.results),
+        st.mean.map(|m| format!("{:.1}", m.to_f64())).unwrap_or("-".into()),
+        st.dispersion.map(|m| format!("{:.1}", m.to_f64())).unwrap_or("-".into()),
+        st.dispersion_imp.map(|m| format!("{:.2}", m.to_f64())).unwrap_or("-".into()),
+    );
+}
+
 /// Explain board `board` of session `session` (every comparison group, or only `section`).
 pub fn explain(state: &State, boards: &[&BoardScore], section: Option<&str>) -> String {
     let mut out = String::new();
     for b in boards {
+        if let Some((m, tb)) = &b.team {
+            explain_team(state, b, m, tb, &mut out);
+            continue;
+        }
         if let (Some(want), Some(have)) = (section, &b.section) {
             if want != have {
                 continue;

@@ -46,6 +46,11 @@ impl Form {
     pub fn is_mp(self) -> bool {
         self == Form::Mp
     }
+
+    /// Team forms: boards are played in matches, in two rooms.
+    pub fn is_team(self) -> bool {
+        matches!(self, Form::Teams | Form::Patton | Form::Bam)
+    }
 }
 
 /// How the comparison field of a session is formed (C1: default `section`).
@@ -202,6 +207,33 @@ named_enum!(
     }
 );
 
+named_enum!(
+    /// adjusted-scores.md T4, A5, C18: rounding a fractional IMP margin before the VP conversion.
+    VpImpRounding {
+        #[default]
+        None = "none",
+        Nos = "nos",
+    }
+);
+
+named_enum!(
+    /// scoring-methods.md §5: whether an aggregate of exactly 300 is in the 3:1 or the 4:0 band.
+    Patton300 {
+        #[default]
+        InMiddleBand = "in_middle_band",
+        InTopBand = "in_top_band",
+    }
+);
+
+named_enum!(
+    /// scoring-methods.md §5: the Patton aggregate by difference (the ratio form needs bands
+    /// this version does not take).
+    PattonAggregate {
+        #[default]
+        Difference = "difference",
+    }
+);
+
 /// `butler_trim` (scoring-methods.md §4, C14): how much is trimmed from each end before the
 /// datum is the mean of the rest.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -304,6 +336,14 @@ pub struct Options {
     pub nap_output: NapOutput,
     pub nap_variant: NapVariant,
     pub nap_formula: NapFormula,
+    pub vp_scale: crate::bridge::vp::VpScale,
+    pub vp_imp_rounding: VpImpRounding,
+    /// Knockout matches average the two teams' calculations (Law 86B); default true in a
+    /// knockout match (`None` = the default).
+    pub ko_average_split: Option<bool>,
+    pub patton_board_draw_margin: Q,
+    pub patton_300: Patton300,
+    pub patton_aggregate: PattonAggregate,
 }
 
 impl Default for Options {
@@ -328,6 +368,12 @@ impl Default for Options {
             nap_output: Default::default(),
             nap_variant: Default::default(),
             nap_formula: Default::default(),
+            vp_scale: crate::bridge::vp::VpScale::WbfContinuous,
+            vp_imp_rounding: Default::default(),
+            ko_average_split: None,
+            patton_board_draw_margin: Q::ZERO,
+            patton_300: Default::default(),
+            patton_aggregate: Default::default(),
         }
     }
 }
@@ -359,6 +405,9 @@ const MP: &[Form] = &[Form::Mp];
 const XIMP: &[Form] = &[Form::Ximp];
 const BUTLER: &[Form] = &[Form::Butler];
 const NAPKI: &[Form] = &[Form::Napki];
+const TEAMS: &[Form] = &[Form::Teams];
+const PATTON: &[Form] = &[Form::Patton];
+const VP_FORMS: &[Form] = &[Form::Teams];
 const ALL_PAIR_FORMS: &[Form] = &[Form::Mp, Form::Ximp, Form::Butler, Form::Napki];
 
 /// Every option: name, the forms it belongs to, how to set it.
@@ -433,6 +482,36 @@ const OPTIONS: &[(&str, &[Form], Setter)] = &[
     }),
     ("nap_formula", NAPKI, |o, v| {
         o.nap_formula = named(v, NapFormula::parse, NapFormula::NAMES)?;
+        Ok(())
+    }),
+    ("vp_scale", VP_FORMS, |o, v| {
+        o.vp_scale = crate::bridge::vp::VpScale::from_json(v)?;
+        Ok(())
+    }),
+    ("vp_imp_rounding", TEAMS, |o, v| {
+        o.vp_imp_rounding = named(v, VpImpRounding::parse, VpImpRounding::NAMES)?;
+        Ok(())
+    }),
+    ("ko_average_split", TEAMS, |o, v| {
+        o.ko_average_split = Some(
+            v.as_bool()
+                .ok_or_else(|| format!("expected true or false, found {v}"))?,
+        );
+        Ok(())
+    }),
+    ("patton_board_draw_margin", PATTON, |o, v| {
+        o.patton_board_draw_margin = number(v, Q::ZERO, Q::int(10_000))?;
+        Ok(())
+    }),
+    ("patton_300", PATTON, |o, v| {
+        o.patton_300 = named(v, Patton300::parse, Patton300::NAMES)?;
+        Ok(())
+    }),
+    ("patton_aggregate", PATTON, |o, v| {
+        if v.as_str() == Some("ratio") {
+            return Err("\"ratio\" needs its aggregate bands in the session options (conventions C24), which this version does not take yet; use \"difference\"".to_string());
+        }
+        o.patton_aggregate = named(v, PattonAggregate::parse, PattonAggregate::NAMES)?;
         Ok(())
     }),
     ("imp_lookup", ALL_PAIR_FORMS, |o, v| {

@@ -11,14 +11,35 @@ use crate::adjust::Side;
 use crate::error::Notice;
 use crate::num::Q;
 use crate::options::{Compare, Form, MpArtificial, SdMethod};
-use crate::replay::{State, Table};
-use crate::score::{BoardIn, BoardScore, Dist, TableIn};
+use crate::replay::{PId, State, Table};
+use crate::score::teams::{self, TeamBoardIn};
+use crate::score::{stats::board_stats, BoardIn, BoardScore, BoardStats, Dist, SideScore, TableIn};
 use crate::standings::{standings, Standing};
+
+/// A team match, scored (matches.parquet).
+#[derive(Clone, Debug, PartialEq)]
+pub struct MatchResult {
+    pub session: usize,
+    pub match_id: String,
+    pub home: PId,
+    pub away: PId,
+    /// Boards of the match as declared (B = 15·√boards), and boards scored.
+    pub boards: u32,
+    pub scored: u32,
+    /// Teams: each team's net signed IMPs (IMP penalties included); Patton: each team's signed
+    /// aggregate in points; BAM: none.
+    pub imp_home: Option<Q>,
+    pub imp_away: Option<Q>,
+    /// Teams: VPs; Patton: board points + aggregate points; BAM: board points.
+    pub vp_home: Q,
+    pub vp_away: Q,
+}
 
 /// Everything scored from one state.
 #[derive(Clone, Debug)]
 pub struct Scored {
     pub boards: Vec<BoardScore>,
+    pub matches: Vec<MatchResult>,
     pub standings: Vec<Standing>,
     /// N of each comparison group: (session, section or None) → tables.
     pub fields: BTreeMap<(usize, Option<String>), u32>,
@@ -92,11 +113,13 @@ pub fn board_inputs(
     let mut grouped: BTreeMap<(usize, Option<String>, u32), Vec<TableIn>> = BTreeMap::new();
     for t in state.tables.values() {
         let form = state.sessions[t.session].def.form;
-        if !matches!(form, Form::Mp | Form::Ximp | Form::Butler | Form::Napki) {
+        if form.is_team() {
+            continue;
+        }
+        if form == Form::Aggregate {
             return Err(ScoreError(format!(
-                "session \"{}\" has form \"{}\", which this version of frekans does not score yet (only the pair forms \"mp\", \"ximp\", \"butler\" and \"napki\")",
+                "session \"{}\" has form \"aggregate\", which this version of frekans does not score yet",
                 state.sessions[t.session].def.id,
-                form.name()
             )));
         }
         grouped
@@ -135,10 +158,16 @@ pub fn score(state: &State) -> Result<Scored, ScoreError> {
     let mut boards: Vec<BoardScore> = tasks.par_iter().map(score_board).collect();
     drop(tasks);
     session_bounded(state, &mut boards);
+    let (team_boards, matches, team_notices) = score_matches(state);
+    boards.extend(team_boards);
     let mut notices = state.notices.clone();
+    notices.extend(team_notices);
     for b in &boards {
+        if b.team.is_some() {
+            continue;
+        }
         let tables = b.sides.len() / 2;
-        if (tables as u32) < b.field {
+        if (tables as u32) < b.field && state.sessions[b.session].def.form.is_mp() {
             let s = &state.sessions[b.session].def;
             notices.push(Notice {
                 line: None,
@@ -153,9 +182,10 @@ pub fn score(state: &State) -> Result<Scored, ScoreError> {
         }
         notices.extend(b.notices.iter().cloned());
     }
-    let standings = standings(state, &boards, &fields, &mut notices);
+    let standings = standings(state, &boards, &matches, &fields, &mut notices);
     Ok(Scored {
         boards,
+        matches,
         standings,
         fields,
         notices,
@@ -203,5 +233,265 @@ fn session_bounded(state: &State, boards: &mut [BoardScore]) {
             };
             s.score = eff / Q::int(100) * top;
         }
+    }
+}
+
+/// Score every team match: its boards in parallel, then the match totals and VPs.
+fn score_matches(state: &State) -> (Vec<BoardScore>, Vec<MatchResult>, Vec<Notice>) {
+    let mut notices = Vec::new();
+    // (session, match, board) → (open, closed)
+    let mut rooms: BTreeMap<(usize, String, u32), (Option<TableIn>, Option<TableIn>)> =
+        BTreeMap::new();
+    // (session, board) → every table of that board in the session (C16: pooled statistics).
+    let mut pooled: BTreeMap<(usize, u32), Vec<TableIn>> = BTreeMap::new();
+    for t in state.tables.values() {
+        if !state.sessions[t.session].def.form.is_team() {
+            continue;
+        }
+        let (Some(m), Some(room)) = (&t.match_id, t.room) else {
+            continue;
+        };
+        let ti = table_in(state, t);
+        pooled
+            .entry((t.session, t.board))
+            .or_default()
+            .push(ti.clone());
+        let e = rooms.entry((t.session, m.clone(), t.board)).or_default();
+        match room {
+            crate::event::Room::Open => e.0 = Some(ti),
+            crate::event::Room::Closed => e.1 = Some(ti),
+        }
+    }
+    let stats: BTreeMap<(usize, u32), BoardStats> = pooled
+        .iter()
+        .map(|(k, tables)| {
+            (
+                *k,
+                board_stats(
+                    tables,
+                    tables.len() as u32,
+                    &state.sessions[k.0].def.options,
+                    false,
+                ),
+            )
+        })
+        .collect();
+    let tasks: Vec<((usize, String, u32), TeamBoardIn)> = rooms
+        .into_iter()
+        .map(|((s, m, b), (open, closed))| {
+            let def = &state.sessions[s].def;
+            let knockout = state.matches[&(s, m.clone())].def.knockout;
+            (
+                (s, m, b),
+                TeamBoardIn {
+                    board: b,
+                    knockout,
+                    form: def.form,
+                    options: &def.options,
+                    open,
+                    closed,
+                },
+            )
+        })
+        .collect();
+    let scored: Vec<Option<teams::TeamBoard>> = tasks
+        .par_iter()
+        .map(|(_, t)| teams::score_board(t))
+        .collect();
+    let mut boards = Vec::new();
+    let mut per_match: BTreeMap<(usize, String), Vec<teams::TeamBoard>> = BTreeMap::new();
+    let mut stats_given: std::collections::BTreeSet<(usize, u32)> = Default::default();
+    for (((s, m, b), input), tb) in tasks.iter().zip(scored) {
+        let mt = &state.matches[&(*s, m.clone())];
+        let Some(tb) = tb else {
+            notices.push(Notice {
+                line: None,
+                message: format!(
+                    "session \"{}\" match \"{m}\" board {b} was played in one room only and has no ruling for the other: not scored (C17)",
+                    state.sessions[*s].def.id
+                ),
+            });
+            continue;
+        };
+        let open = input.open.as_ref().unwrap();
+        let closed = input.closed.as_ref().unwrap();
+        let adjusted = open.adjusted || closed.adjusted;
+        let side = |me: PId, opp: PId, score: Q, ns: bool| SideScore {
+            participant: me,
+            side: if ns {
+                crate::adjust::Side::NS
+            } else {
+                crate::adjust::Side::EW
+            },
+            opponent: opp,
+            score,
+            top: None,
+            adjusted,
+            ns_points: if open.ns_score.is_artificial() && open.ew_score.is_artificial() {
+                None
+            } else {
+                open.played
+            },
+            artificial: None,
+            detail: None,
+        };
+        let first = stats_given.insert((*s, *b));
+        boards.push(BoardScore {
+            session: *s,
+            section: None,
+            board: *b,
+            field: 2,
+            sides: vec![
+                side(mt.home, mt.away, tb.home, true),
+                side(mt.away, mt.home, tb.away, false),
+            ],
+            freq: Vec::new(),
+            stats: stats[&(*s, *b)].clone(),
+            datum: None,
+            notices: Vec::new(),
+            facts: Vec::new(),
+            text: Vec::new(),
+            team: Some((m.clone(), tb.clone())),
+            export_stats: first,
+        });
+        per_match.entry((*s, m.clone())).or_default().push(tb);
+    }
+    let mut matches = Vec::new();
+    for ((s, m), mt) in &state.matches {
+        let def = &state.sessions[*s].def;
+        let o = &def.options;
+        let tbs = per_match.remove(&(*s, m.clone())).unwrap_or_default();
+        let declared = mt.def.boards.len() as u32;
+        let (mut home, mut away) = (Q::ZERO, Q::ZERO);
+        let (mut agg_h, mut agg_a) = (Q::ZERO, Q::ZERO);
+        for tb in &tbs {
+            home += tb.home;
+            away += tb.away;
+            agg_h += tb.home_calc.aggregate;
+            agg_a += tb.away_calc.aggregate;
+        }
+        // IMP penalties come off the match IMPs before the VP conversion (C18, C20).
+        for p in state
+            .penalties
+            .iter()
+            .filter(|p| p.session == *s && p.ev.unit == crate::event::PenaltyUnit::Imp)
+        {
+            let in_match = match (&p.ev.match_id, p.ev.board) {
+                (Some(pm), _) => pm == m,
+                (None, Some(b)) => mt.def.boards.binary_search(&b).is_ok(),
+                (None, None) => {
+                    state
+                        .matches
+                        .values()
+                        .filter(|x| {
+                            x.session == *s && (x.home == p.participant || x.away == p.participant)
+                        })
+                        .count()
+                        == 1
+                }
+            };
+            if !in_match {
+                continue;
+            }
+            if p.participant == mt.home {
+                home -= p.ev.amount;
+            } else if p.participant == mt.away {
+                away -= p.ev.amount;
+            }
+        }
+        let (imp_home, imp_away, vp_home, vp_away) = match def.form {
+            Form::Teams => {
+                let (mh, ma) = vp_margins(state, *s, m, home, away, &tbs, &mut notices);
+                (
+                    Some(home),
+                    Some(away),
+                    crate::bridge::vp::vp(&o.vp_scale, declared, mh),
+                    crate::bridge::vp::vp(&o.vp_scale, declared, ma),
+                )
+            }
+            Form::Patton => (
+                Some(agg_h),
+                Some(agg_a),
+                home + teams::aggregate_points(agg_h, o),
+                away + teams::aggregate_points(agg_a, o),
+            ),
+            _ => (None, None, home, away),
+        };
+        matches.push(MatchResult {
+            session: *s,
+            match_id: m.clone(),
+            home: mt.home,
+            away: mt.away,
+            boards: declared,
+            scored: tbs.len() as u32,
+            imp_home,
+            imp_away,
+            vp_home,
+            vp_away,
+        });
+    }
+    (boards, matches, notices)
+}
+
+/// The margins converted to VPs: as they are (`vp_imp_rounding: none`, C18), or, under `nos`,
+/// a fractional margin rounded to a whole IMP in favour of the non-offending team named by a
+/// structured subsequent-damage ruling of the match (to nearest, with a notice, when rulings
+/// name both teams: adjusted-scores.md A5).
+fn vp_margins(
+    state: &State,
+    s: usize,
+    m: &str,
+    home: Q,
+    away: Q,
+    _tbs: &[teams::TeamBoard],
+    notices: &mut Vec<Notice>,
+) -> (Q, Q) {
+    let o = &state.sessions[s].def.options;
+    if o.vp_imp_rounding != crate::options::VpImpRounding::Nos
+        || (home.is_integer() && away.is_integer())
+    {
+        return (home, away);
+    }
+    let mut nos_teams = std::collections::BTreeSet::new();
+    for t in state
+        .tables
+        .values()
+        .filter(|t| t.session == s && t.match_id.as_deref() == Some(m))
+    {
+        if let Some(sd) = t.ruling(state).and_then(|r| r.ev.sd) {
+            nos_teams.insert(match sd.nos {
+                crate::adjust::Side::NS => t.ns,
+                crate::adjust::Side::EW => t.ew,
+            });
+        }
+    }
+    let mt = &state.matches[&(s, m.to_string())];
+    let round = |q: Q, up: bool| -> Q {
+        let f = Q::int(q.floor() as i64);
+        if q.is_integer() {
+            q
+        } else if up {
+            f + Q::ONE
+        } else {
+            f
+        }
+    };
+    let nearest = |q: Q| -> Q { Q::int((q + Q::new(1, 2)).floor() as i64) };
+    if nos_teams.len() == 1 {
+        let nos = *nos_teams.iter().next().unwrap();
+        let h = round(home, nos == mt.home);
+        let a = round(away, nos == mt.away);
+        (h, a)
+    } else {
+        if nos_teams.len() > 1 {
+            notices.push(Notice {
+                line: Some(mt.line),
+                message: format!("match \"{m}\": subsequent-damage rulings name both teams as non-offending; fractional margins rounded to the nearest IMP (adjusted-scores.md A5): check by hand"),
+            });
+        }
+        if nos_teams.is_empty() {
+            return (home, away);
+        }
+        (nearest(home), nearest(away))
     }
 }

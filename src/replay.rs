@@ -48,6 +48,16 @@ pub struct Played {
     pub corrections: Vec<usize>,
 }
 
+/// A team match as replayed.
+#[derive(Clone, Debug)]
+pub struct Match {
+    pub def: MatchDef,
+    pub session: usize,
+    pub home: PId,
+    pub away: PId,
+    pub line: usize,
+}
+
 #[derive(Clone, Debug)]
 pub struct Table {
     pub session: usize,
@@ -60,6 +70,9 @@ pub struct Table {
     pub played: Option<Played>,
     /// Indexes into `State::rulings` of the rulings in force, oldest first; the last one applies.
     pub rulings: Vec<usize>,
+    /// Team forms: the match and the room.
+    pub match_id: Option<String>,
+    pub room: Option<Room>,
 }
 
 impl Table {
@@ -123,6 +136,8 @@ pub struct State {
     pub rulings: Vec<RulingRecord>,
     pub penalties: Vec<Penalty>,
     pub deals: BTreeMap<(usize, u32), Deal>,
+    /// Team matches: (session, match id) → match.
+    pub matches: BTreeMap<(usize, String), Match>,
     pub notices: Vec<Notice>,
     /// How many events were applied (the `seq` of the last one).
     pub applied: usize,
@@ -203,8 +218,10 @@ struct Replayer {
     st: State,
     errors: Vec<LogError>,
     declared_mode: bool,
-    /// (session, board, participant) → the table where it played that board.
-    plays: HashMap<(usize, u32, PId), TableKey>,
+    /// (session, board, participant, seat) → the table where it played that board; the seat is
+    /// 0 at pairs (a pair plays a board once), 1 (NS) or 2 (EW) at teams (a team plays each
+    /// board once in each room).
+    plays: HashMap<(usize, u32, PId, u8), TableKey>,
     /// `seq` of a `result` event → its table.
     by_seq: HashMap<usize, TableKey>,
     /// Table → line of the last correction that replaced its contract, play or score: a score
@@ -293,6 +310,7 @@ impl Replayer {
         let line = env.line;
         match &env.event {
             Event::Championship(c) => self.st.championship = c.clone(),
+            Event::Match(m) => self.match_event(line, m),
             Event::Session(def) => {
                 let idx = self.st.sessions.len();
                 self.st.session_ids.insert(def.id.clone(), idx);
@@ -344,6 +362,49 @@ impl Replayer {
         }
     }
 
+    fn match_event(&mut self, line: usize, m: &MatchDef) {
+        let Some(s) = self.session(line, &m.session) else {
+            return;
+        };
+        let def = &self.st.sessions[s].def;
+        if !def.form.is_team() {
+            let (id, form) = (def.id.clone(), def.form.name());
+            self.err(line, "session", format!("session \"{id}\" has form \"{form}\"; matches belong to team forms (teams, patton, bam)"));
+            return;
+        }
+        if self.st.matches.contains_key(&(s, m.id.clone())) {
+            self.err(
+                line,
+                "id",
+                format!(
+                    "match \"{}\" is already declared in session \"{}\"",
+                    m.id, m.session
+                ),
+            );
+            return;
+        }
+        for b in &m.boards {
+            if !self.board_in_session(line, s, *b) {
+                return;
+            }
+        }
+        let home = self.participant(line, "home", &m.home, None);
+        let away = self.participant(line, "away", &m.away, None);
+        let (Some(home), Some(away)) = (home, away) else {
+            return;
+        };
+        self.st.matches.insert(
+            (s, m.id.clone()),
+            Match {
+                def: m.clone(),
+                session: s,
+                home,
+                away,
+                line,
+            },
+        );
+    }
+
     fn declare(
         &mut self,
         line: usize,
@@ -386,6 +447,9 @@ impl Replayer {
         let Some(section) = self.table_section(line, s, ns, ew, r.section.as_deref()) else {
             return;
         };
+        let Some(match_id) = self.check_match(line, s, r, ns, ew) else {
+            return;
+        };
         let key = (s, r.board, ns);
         if let Some(t) = self.st.tables.get_mut(&key) {
             // A ruling recorded before the result (board "not played") made the table: the
@@ -410,8 +474,9 @@ impl Replayer {
         {
             return;
         }
-        self.plays.insert((s, r.board, ns), key);
-        self.plays.insert((s, r.board, ew), key);
+        let (sn, se) = self.seats(s);
+        self.plays.insert((s, r.board, ns, sn), key);
+        self.plays.insert((s, r.board, ew, se), key);
         self.by_seq.insert(env.seq, key);
         self.st.tables.insert(
             key,
@@ -431,8 +496,90 @@ impl Replayer {
                     corrections: Vec::new(),
                 }),
                 rulings: Vec::new(),
+                match_id,
+                room: r.room,
             },
         );
+    }
+
+    /// The seat keys of `plays` for a session: (NS, EW).
+    fn seats(&self, s: usize) -> (u8, u8) {
+        if self.st.sessions[s].def.form.is_team() {
+            (1, 2)
+        } else {
+            (0, 0)
+        }
+    }
+
+    /// A team-form result must name its match and room, and its teams must be the match's
+    /// (open room: home NS; closed room: away NS). Returns the match id.
+    fn check_match(
+        &mut self,
+        line: usize,
+        s: usize,
+        r: &ResultEv,
+        ns: PId,
+        ew: PId,
+    ) -> Option<Option<String>> {
+        let team = self.st.sessions[s].def.form.is_team();
+        let sid = self.st.sessions[s].def.id.clone();
+        if !team {
+            if r.match_id.is_some() || r.room.is_some() {
+                let field = if r.match_id.is_some() {
+                    "match"
+                } else {
+                    "room"
+                };
+                self.err(line, field, format!("session \"{sid}\" is a pairs session; \"match\" and \"room\" belong to team forms"));
+                return None;
+            }
+            return Some(None);
+        }
+        let Some(mid) = &r.match_id else {
+            self.err(
+                line,
+                "match",
+                format!("missing; session \"{sid}\" is a team session: name the match"),
+            );
+            return None;
+        };
+        let Some(room) = r.room else {
+            self.err(
+                line,
+                "room",
+                "missing; expected \"open\" (home team NS) or \"closed\" (away team NS)",
+            );
+            return None;
+        };
+        let Some(m) = self.st.matches.get(&(s, mid.clone())) else {
+            self.err(
+                line,
+                "match",
+                format!("no match \"{mid}\" was declared in session \"{sid}\" before this line"),
+            );
+            return None;
+        };
+        if m.def.boards.binary_search(&r.board).is_err() {
+            self.err(
+                line,
+                "board",
+                format!("board {} is not in match \"{mid}\"", r.board),
+            );
+            return None;
+        }
+        let (want_ns, want_ew) = match room {
+            Room::Open => (m.home, m.away),
+            Room::Closed => (m.away, m.home),
+        };
+        if ns != want_ns || ew != want_ew {
+            let (a, b) = (
+                self.st.participant(want_ns).id.clone(),
+                self.st.participant(want_ew).id.clone(),
+            );
+            self.err(line, "ns", format!("in the {} room of match \"{mid}\" NS is \"{a}\" and EW \"{b}\" (the open room has the home team NS)", room.as_str()));
+            return None;
+        }
+        Some(Some(mid.clone()))
     }
 
     /// The section a table belongs to: the result's, else the NS pair's (C2); checked against
@@ -472,11 +619,18 @@ impl Replayer {
     }
 
     fn check_not_played(&mut self, line: usize, s: usize, board: u32, p: PId, field: &str) -> bool {
-        if let Some(&(_, _, other_ns)) = self.plays.get(&(s, board, p)) {
+        let (sn, se) = self.seats(s);
+        let seat = if field == "ns" { sn } else { se };
+        if let Some(&(_, _, other_ns)) = self.plays.get(&(s, board, p, seat)) {
             let id = self.st.participant(p).id.clone();
             let other = self.st.participant(other_ns).id.clone();
             let session = self.st.sessions[s].def.id.clone();
-            self.err(line, field, format!("pair \"{id}\" already played board {board} of session \"{session}\" (at the table of NS \"{other}\"); a pair plays a board at most once a session"));
+            let msg = if seat == 0 {
+                format!("pair \"{id}\" already played board {board} of session \"{session}\" (at the table of NS \"{other}\"); a pair plays a board at most once a session")
+            } else {
+                format!("team \"{id}\" already played board {board} of session \"{session}\" sitting {} (at the table of NS \"{other}\"); a team plays a board once in each room", field.to_uppercase())
+            };
+            self.err(line, field, msg);
             return false;
         }
         true
@@ -531,13 +685,39 @@ impl Replayer {
                 let Some(section) = self.table_section(line, s, ns, ew, None) else {
                     return;
                 };
+                // C2: in team forms the table is in the match between the two teams.
+                let (match_id, room) = if self.st.sessions[s].def.form.is_team() {
+                    let found = self.st.matches.values().find(|m| {
+                        m.session == s
+                            && m.def.boards.binary_search(&r.board).is_ok()
+                            && ((m.home == ns && m.away == ew) || (m.home == ew && m.away == ns))
+                    });
+                    match found {
+                        Some(m) => (
+                            Some(m.def.id.clone()),
+                            Some(if m.home == ns {
+                                Room::Open
+                            } else {
+                                Room::Closed
+                            }),
+                        ),
+                        None => {
+                            let ew_id = r.ew.clone().unwrap_or_default();
+                            self.err(line, "ns", format!("no match of session \"{}\" between \"{}\" and \"{ew_id}\" has board {}", r.session, r.ns, r.board));
+                            return;
+                        }
+                    }
+                } else {
+                    (None, None)
+                };
                 if !self.check_not_played(line, s, r.board, ns, "ns")
                     | !self.check_not_played(line, s, r.board, ew, "ew")
                 {
                     return;
                 }
-                self.plays.insert((s, r.board, ns), key);
-                self.plays.insert((s, r.board, ew), key);
+                let (sn, se) = self.seats(s);
+                self.plays.insert((s, r.board, ns, sn), key);
+                self.plays.insert((s, r.board, ew, se), key);
                 self.st.tables.insert(
                     key,
                     Table {
@@ -550,6 +730,8 @@ impl Replayer {
                         table: None,
                         played: None,
                         rulings: Vec::new(),
+                        match_id,
+                        room,
                     },
                 );
             }
@@ -638,8 +820,9 @@ impl Replayer {
             // The board was never played there and no ruling is left: the table goes.
             let (ns, ew) = (t.ns, t.ew);
             self.st.tables.remove(&key);
-            self.plays.remove(&(key.0, key.1, ns));
-            self.plays.remove(&(key.0, key.1, ew));
+            let (sn, se) = self.seats(key.0);
+            self.plays.remove(&(key.0, key.1, ns, sn));
+            self.plays.remove(&(key.0, key.1, ew, se));
             self.notice(line, format!("withdrawing \"{id}\" leaves board {} unplayed at the table of NS \"{}\": it is not scored there", key.1, self.st.participant(ns).id));
         }
     }
@@ -739,6 +922,16 @@ impl Replayer {
         };
         if let Some(b) = p.board {
             if !self.board_in_session(line, s, b) {
+                return;
+            }
+        }
+        if let Some(mid) = &p.match_id {
+            if !self.st.matches.contains_key(&(s, mid.clone())) {
+                self.err(
+                    line,
+                    "match",
+                    format!("no match \"{mid}\" in session \"{}\"", p.session),
+                );
                 return;
             }
         }

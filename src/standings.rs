@@ -100,12 +100,35 @@ fn rank(group: &mut [Standing], state: &State) {
 pub fn standings(
     state: &State,
     boards: &[BoardScore],
+    matches: &[crate::pipeline::MatchResult],
     fields: &BTreeMap<(usize, Option<String>), u32>,
     notices: &mut Vec<Notice>,
 ) -> Vec<Standing> {
     // (session, group) → participant → standing
     let mut groups: BTreeMap<(usize, Option<String>), BTreeMap<PId, Standing>> = BTreeMap::new();
+    // Team forms: the match points (VPs, Patton or BAM points) of each team's matches.
+    for m in matches {
+        let g = groups.entry((m.session, None)).or_default();
+        for (team, pts) in [(m.home, m.vp_home), (m.away, m.vp_away)] {
+            let e = g.entry(team).or_insert_with(|| Standing {
+                session: Some(m.session),
+                section: None,
+                participant: team,
+                rank: 0,
+                rank_to: 0,
+                total: Total::default(),
+                max: None,
+                boards: 0,
+                penalties: Total::default(),
+            });
+            e.total.add(pts);
+            e.boards += m.scored;
+        }
+    }
     for b in boards {
+        if b.team.is_some() {
+            continue;
+        }
         let is_mp = state.sessions[b.session].def.form.is_mp();
         let g = groups.entry((b.session, b.section.clone())).or_default();
         for s in &b.sides {
@@ -131,7 +154,7 @@ pub fn standings(
     // (scoring-methods.md §2.4 HE-HALF-TABLE, laws-and-formats.md §3.1): its total is factored
     // to the most boards anyone in its group played. (MP forms do this through the percentage.)
     for ((s, section), members) in groups.iter_mut() {
-        if state.sessions[*s].def.form.is_mp() {
+        if state.sessions[*s].def.form.is_mp() || state.sessions[*s].def.form.is_team() {
             continue;
         }
         let most = members.values().map(|m| m.boards).max().unwrap_or(0);
@@ -156,6 +179,10 @@ pub fn standings(
     }
     for p in &state.penalties {
         let session = &state.sessions[p.session].def;
+        if session.form.is_team() && p.ev.unit == PenaltyUnit::Imp {
+            // Taken off the match IMPs before the VP conversion (C18, C20).
+            continue;
+        }
         let group = groups
             .iter_mut()
             .find(|((s, _), members)| *s == p.session && members.contains_key(&p.participant));

@@ -40,6 +40,7 @@ fn rows(t: &Tables, which: &str) -> Vec<Map<String, Value>> {
         "frequencies" => t.frequencies.iter().map(|r| json!({"session": r.session, "section": r.section, "board": r.board, "line": r.line, "ns_points": r.ns_points, "count": r.count, "mp_ns": r.mp_ns, "mp_ew": r.mp_ew})).collect(),
         "boards" => t.boards.iter().map(|r| json!({"session": r.session, "section": r.section, "board": r.board, "results": r.results, "mean": r.mean, "dispersion": r.dispersion, "dispersion_imp": r.dispersion_imp, "dispersion_mp": r.dispersion_mp, "datum": r.datum})).collect(),
         "standings" => t.standings.iter().map(|r| json!({"session": r.session, "section": r.section, "participant": r.participant, "rank": r.rank, "rank_to": r.rank_to, "total": r.total, "max": r.max, "pct": r.pct, "boards": r.boards})).collect(),
+        "matches" => t.matches.iter().flatten().map(|r| json!({"session": r.session, "match": r.match_id, "home": r.home, "away": r.away, "imp_home": r.imp_home, "imp_away": r.imp_away, "vp_home": r.vp_home, "vp_away": r.vp_away})).collect(),
         "rulings" => t.rulings.iter().map(|r| json!({"ruling": r.ruling, "session": r.session, "board": r.board, "ns": r.ns, "ew": r.ew, "score": r.score, "law": r.law, "seq": r.seq})).collect(),
         _ => panic!("unknown table {which}"),
     };
@@ -113,7 +114,14 @@ fn check_fixture(dir: &Path) -> Vec<String> {
     let scored = pipeline::score(&loaded.state).unwrap();
     let tables = build(&loaded.state, &scored);
     let mut checked = 0;
-    for which in ["scores", "frequencies", "boards", "standings", "rulings"] {
+    for which in [
+        "scores",
+        "frequencies",
+        "boards",
+        "standings",
+        "rulings",
+        "matches",
+    ] {
         let Some(expected) = exp.get(which).and_then(Value::as_array) else {
             continue;
         };

@@ -5,6 +5,7 @@
 pub mod board;
 pub mod contract;
 pub mod imp;
+pub mod vp;
 
 pub use board::{dealer_of, vul_of, Vul};
 pub use contract::{

@@ -132,6 +132,7 @@ fn parse_line(
         "session" => session(&mut f, sessions),
         "pair" => pair(&mut f),
         "team" => team(&mut f),
+        "match" => match_event(&mut f),
         "result" => result(&mut f),
         "ruling" => ruling(&mut f),
         "ruling_withdrawn" => f
@@ -144,7 +145,7 @@ fn parse_line(
             f.error(
                 "type",
                 format!(
-                    "unknown event type \"{other}\" (expected championship, session, pair, team, result, ruling, ruling_withdrawn, correction, penalty or deal)"
+                    "unknown event type \"{other}\" (expected championship, session, pair, team, match, result, ruling, ruling_withdrawn, correction, penalty or deal)"
                 ),
             );
             return Err(f.errors);
@@ -347,6 +348,43 @@ fn team(f: &mut Fields) -> Option<Event> {
     }))
 }
 
+fn match_event(f: &mut Fields) -> Option<Event> {
+    let session = f.req_id("session");
+    let id = f.req_id("id");
+    let home = f.req_id("home");
+    let away = f.req_id("away");
+    let boards = match f.raw("boards") {
+        None => {
+            f.error(
+                "boards",
+                "missing; expected a range such as \"1-12\" or a list [1,2,3]",
+            );
+            None
+        }
+        Some(v) => match parse_boards(v) {
+            Ok(b) => Some(b),
+            Err(m) => {
+                f.error("boards", m);
+                None
+            }
+        },
+    };
+    let knockout = f.opt_bool("knockout").unwrap_or(false);
+    if let (Some(h), Some(a)) = (&home, &away) {
+        if h == a {
+            f.error("away", format!("the same team \"{h}\" on both sides"));
+        }
+    }
+    Some(Event::Match(MatchDef {
+        session: session?,
+        id: id?,
+        home: home?,
+        away: away?,
+        boards: boards?,
+        knockout,
+    }))
+}
+
 fn board(f: &mut Fields) -> Option<u32> {
     f.req_int("board", 1, MAX_BOARD).map(|b| b as u32)
 }
@@ -488,16 +526,20 @@ fn result(f: &mut Fields) -> Option<Event> {
     let table = f.opt_int("table", 1, 99_999).map(|n| n as u32);
     let ns = f.req_id("ns");
     let ew = f.req_id("ew");
-    // Team forms: accepted and kept for the team scorer (issue 5); pairs forms ignore them.
-    let _ = f.opt_id("match");
-    if let Some(room) = f.opt_str("room") {
-        if room != "open" && room != "closed" {
+    // Team forms: the match and the room (checked against the session's form by replay).
+    let match_id = f.opt_id("match");
+    let room = match f.opt_str("room").as_deref() {
+        None => None,
+        Some("open") => Some(Room::Open),
+        Some("closed") => Some(Room::Closed),
+        Some(other) => {
             f.error(
                 "room",
-                format!("expected \"open\" or \"closed\", found \"{room}\""),
+                format!("expected \"open\" or \"closed\", found \"{other}\""),
             );
+            None
         }
-    }
+    };
     let errors_before = f.errors.len();
     let (contract, declarer, tricks, result, score, lead) = play_fields(f, true);
     let play = Play {
@@ -542,6 +584,8 @@ fn result(f: &mut Fields) -> Option<Event> {
         ns: ns?,
         ew: ew?,
         play,
+        match_id,
+        room,
     }))
 }
 
@@ -764,6 +808,7 @@ fn penalty(f: &mut Fields, sessions: &[(String, Form)]) -> Option<Event> {
     let participant = f.req_id("participant");
     let board = f.opt_int("board", 1, MAX_BOARD).map(|b| b as u32);
     let law = f.opt_str("law");
+    let match_id = f.opt_id("match");
     let mut found: Vec<(PenaltyUnit, Q)> = Vec::new();
     for (name, unit) in PenaltyUnit::ALL {
         if let Some(v) = f.raw(name) {
@@ -818,6 +863,7 @@ fn penalty(f: &mut Fields, sessions: &[(String, Form)]) -> Option<Event> {
         amount,
         board,
         law,
+        match_id,
     }))
 }
 

@@ -24,6 +24,7 @@ pub enum Event {
     Session(SessionDef),
     Pair(PairDef),
     Team(TeamDef),
+    Match(MatchDef),
     Result(ResultEv),
     Ruling(RulingEv),
     RulingWithdrawn { ruling: String },
@@ -64,6 +65,32 @@ pub struct TeamDef {
     pub players: Vec<String>,
 }
 
+/// A team match (team forms): the open room has the home team NS, the closed room the away team.
+#[derive(Clone, Debug)]
+pub struct MatchDef {
+    pub session: String,
+    pub id: String,
+    pub home: String,
+    pub away: String,
+    pub boards: Vec<u32>,
+    pub knockout: bool,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum Room {
+    Open,
+    Closed,
+}
+
+impl Room {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Room::Open => "open",
+            Room::Closed => "closed",
+        }
+    }
+}
+
 /// What was played at a table: the fields a `correction` may replace.
 #[derive(Clone, Debug, Default, PartialEq)]
 pub struct Play {
@@ -87,6 +114,9 @@ pub struct ResultEv {
     pub ns: String,
     pub ew: String,
     pub play: Play,
+    /// Team forms: the match and the room.
+    pub match_id: Option<String>,
+    pub room: Option<Room>,
 }
 
 #[derive(Clone, Debug)]
@@ -158,6 +188,8 @@ pub struct PenaltyEv {
     pub amount: Q,
     pub board: Option<u32>,
     pub law: Option<String>,
+    /// Team forms: the match whose IMPs an `imp` penalty comes off.
+    pub match_id: Option<String>,
 }
 
 #[derive(Clone, Debug)]

@@ -86,13 +86,29 @@ pub fn frames(t: &Tables) -> PolarsResult<Vec<(&'static str, DataFrame)>> {
         "note": |r| r.note.clone(),
         "supersedes": |r| r.supersedes.clone(),
     })?;
-    Ok(vec![
+    let mut out = vec![
         ("scores.parquet", scores),
         ("frequencies.parquet", frequencies),
         ("boards.parquet", boards),
         ("standings.parquet", standings),
         ("rulings.parquet", rulings),
-    ])
+    ];
+    if let Some(m) = &t.matches {
+        let matches = frame!(m, {
+            "session": |r| r.session.clone(),
+            "match": |r| r.match_id.clone(),
+            "home": |r| r.home.clone(),
+            "away": |r| r.away.clone(),
+            "imp_home": |r| r.imp_home,
+            "imp_away": |r| r.imp_away,
+            "vp_home": |r| r.vp_home,
+            "vp_away": |r| r.vp_away,
+            "boards": |r| r.boards,
+            "scored": |r| r.scored,
+        })?;
+        out.push(("matches.parquet", matches));
+    }
+    Ok(out)
 }
 
 /// Serialize one frame to Parquet bytes.

@@ -87,6 +87,21 @@ pub struct RulingRow {
     pub supersedes: Option<String>,
 }
 
+#[derive(Clone, Debug, PartialEq)]
+pub struct MatchRow {
+    pub session: String,
+    pub match_id: String,
+    pub home: String,
+    pub away: String,
+    pub imp_home: Option<f64>,
+    pub imp_away: Option<f64>,
+    pub vp_home: f64,
+    pub vp_away: f64,
+    /// Extra: boards of the match, and boards scored.
+    pub boards: i32,
+    pub scored: i32,
+}
+
 /// All the tables of one scoring run.
 #[derive(Clone, Debug, Default, PartialEq)]
 pub struct Tables {
@@ -95,6 +110,8 @@ pub struct Tables {
     pub boards: Vec<BoardRow>,
     pub standings: Vec<StandingRow>,
     pub rulings: Vec<RulingRow>,
+    /// Team forms only (`None` when the championship has no team session).
+    pub matches: Option<Vec<MatchRow>>,
 }
 
 fn side_str(s: Side) -> &'static str {
@@ -149,6 +166,9 @@ pub fn build(state: &State, scored: &Scored) -> Tables {
                 mp_ew: r.mp_ew.to_f64(),
             });
         }
+        if !b.export_stats {
+            continue;
+        }
         let st = &b.stats;
         t.boards.push(BoardRow {
             session: session.clone(),
@@ -163,6 +183,26 @@ pub fn build(state: &State, scored: &Scored) -> Tables {
             field: b.field as i32,
             tables: (b.sides.len() / 2) as i32,
         });
+    }
+    if state.sessions.iter().any(|s| s.def.form.is_team()) {
+        t.matches = Some(
+            scored
+                .matches
+                .iter()
+                .map(|m| MatchRow {
+                    session: state.sessions[m.session].def.id.clone(),
+                    match_id: m.match_id.clone(),
+                    home: pid(m.home),
+                    away: pid(m.away),
+                    imp_home: opt(m.imp_home),
+                    imp_away: opt(m.imp_away),
+                    vp_home: m.vp_home.to_f64(),
+                    vp_away: m.vp_away.to_f64(),
+                    boards: m.boards as i32,
+                    scored: m.scored as i32,
+                })
+                .collect(),
+        );
     }
     for s in &scored.standings {
         let p = state.participant(s.participant);

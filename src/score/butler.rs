@@ -237,6 +237,8 @@ pub fn score_board(b: &BoardIn) -> BoardScore {
         },
         datum: d.map(|d| d.datum),
         notices: Vec::new(),
+        team: None,
+        export_stats: true,
     }
 }
 

@@ -9,6 +9,7 @@ pub mod butler;
 pub mod mp;
 pub mod napki;
 pub mod stats;
+pub mod teams;
 pub mod ximp;
 
 use crate::adjust::{ArtLabel, Component, Part, Side};
@@ -223,6 +224,11 @@ pub struct BoardScore {
     pub facts: Vec<(&'static str, Q)>,
     /// Lines of the form's arithmetic for `explain` (what trimming removed, ...).
     pub text: Vec<String>,
+    /// Team forms: the match, and each team's arithmetic.
+    pub team: Option<(String, teams::TeamBoard)>,
+    /// Whether `stats` is this board's row of boards.parquet (team boards of one number share
+    /// one row, pooled over the session, C16).
+    pub export_stats: bool,
 }
 
 /// Score one board of one comparison group in its session's form.

@@ -322,6 +322,8 @@ pub fn score_board(b: &BoardIn) -> BoardScore {
         datum: None,
         text: Vec::new(),
         notices,
+        team: None,
+        export_stats: true,
         facts: Vec::new(),
     }
 }

@@ -197,6 +197,8 @@ pub fn score_board(b: &BoardIn) -> BoardScore {
         datum: None,
         text: Vec::new(),
         notices: Vec::new(),
+        team: None,
+        export_stats: true,
         facts,
     }
 }

@@ -248,6 +248,8 @@ pub fn score_board(b: &BoardIn) -> BoardScore {
         datum: None,
         text: Vec::new(),
         notices: Vec::new(),
+        team: None,
+        export_stats: true,
         facts: vec![
             ("results in the NS line", ns_tab.n),
             ("results in the EW line", ew_tab.n),
