@@ -185,12 +185,36 @@ pub fn summary(r: &ScoreReport, lines_per_group: usize) -> String {
             Some(p) => format!("{:>7.2}%", p),
             None => format!("{:>8.2}", s.total.to_f64()),
         };
-        let _ = writeln!(
-            out,
-            "  {place:>5}  {:<6} {value}  {}",
-            p.id,
-            p.players.join(" – ")
-        );
+        let who = match &p.name {
+            Some(n) => n.clone(),
+            None => p.players.join(" – "),
+        };
+        let _ = writeln!(out, "  {place:>5}  {:<6} {value}  {who}", p.id);
+    }
+    let knockouts: Vec<_> = r
+        .scored
+        .matches
+        .iter()
+        .filter(|m| st.matches[&(m.session, m.match_id.clone())].def.knockout)
+        .collect();
+    if !knockouts.is_empty() {
+        let _ = writeln!(out, "\nknockout matches:");
+        for m in knockouts {
+            let (h, a) = (&st.participant(m.home).id, &st.participant(m.away).id);
+            let imps = match (m.imp_home, m.imp_away) {
+                (Some(x), Some(y)) => format!(
+                    "{} : {} IMPs",
+                    crate::explain::show(x),
+                    crate::explain::show(y)
+                ),
+                _ => String::new(),
+            };
+            let _ = writeln!(
+                out,
+                "  {} {}: {h} v {a}  {imps} over {} boards",
+                st.sessions[m.session].def.id, m.match_id, m.scored
+            );
+        }
     }
     if !r.scored.notices.is_empty() {
         let _ = writeln!(out, "\n{} notice(s):", r.scored.notices.len());

@@ -62,11 +62,7 @@ fn run(cli: &Cli) -> Result<(), AppError> {
             let report = app::score(log, out)?;
             if !cli.quiet {
                 let _ = write!(stdout, "{}", app::summary(&report, *top));
-                let _ = writeln!(
-                    stdout,
-                    "\nwrote {}/{{scores,frequencies,boards,standings,rulings}}.parquet",
-                    out.display()
-                );
+                let _ = writeln!(stdout, "\nwrote the Parquet tables to {}", out.display());
             }
         }
         Command::Check { log } => {

@@ -15,21 +15,16 @@ use crate::num::Q;
 use serde_json::Value;
 
 /// A VP scale (session option `vp_scale`).
-#[derive(Clone, Debug, PartialEq)]
+#[derive(Clone, Debug, PartialEq, Default)]
 pub enum VpScale {
     /// WBF 2013 continuous 20-VP scale, rounded to 0.01 with the convexity adjustment (default).
+    #[default]
     WbfContinuous,
     /// WBF 2013 discrete (integer) 20-VP scale.
     WbfDiscrete,
     /// A custom table: the winner's VPs for margins 0, 1, 2, ... (last entry = the maximum, used
     /// for every larger margin); the loser gets 2·table[0] − winner.
     Custom(Vec<Q>),
-}
-
-impl Default for VpScale {
-    fn default() -> VpScale {
-        VpScale::WbfContinuous
-    }
 }
 
 impl VpScale {
@@ -137,7 +132,7 @@ fn hundredths_half_up(x: f64) -> i64 {
 /// (the first such k, then rescan).
 fn convexity_adjust(v: &mut [i64]) {
     loop {
-        let k = (2..v.len()).find(|&k| v[k] - 2 * v[k - 1] + v[k - 2] > 1);
+        let k = (2..v.len()).find(|&k| v[k] - 2 * v[k - 1] + v[k - 2] > 0);
         match k {
             Some(k) => v[k - 1] += 1,
             None => break,
