@@ -140,10 +140,7 @@ pub fn score_board(b: &BoardIn) -> BoardScore {
     let mut sides = Vec::with_capacity(b.tables.len() * 2);
     for (ti, t) in b.tables.iter().enumerate() {
         for side in [Side::NS, Side::EW] {
-            let (me, opp, score_d, freq_d) = match side {
-                Side::NS => (t.ns, t.ew, &t.ns_score, &t.ns_freq),
-                Side::EW => (t.ew, t.ns, &t.ew_score, &t.ew_freq),
-            };
+            let (score_d, freq_d) = t.parts(side);
             let sign = if side == Side::NS { Q::ONE } else { -Q::ONE };
             let simplified = o.sd_method == SdMethod::Simplified && score_d != freq_d;
             let (score, artificial, detail) = match (score_d, &d) {
@@ -183,63 +180,35 @@ pub fn score_board(b: &BoardIn) -> BoardScore {
                     (sign * sum, None, detail)
                 }
             };
-            sides.push(SideScore {
-                participant: me,
-                side,
-                opponent: opp,
-                score,
-                top: None,
-                adjusted: t.adjusted,
-                ns_points: if score_d.is_artificial() {
-                    None
-                } else {
-                    t.played
-                },
-                artificial,
-                detail,
-            });
+            sides.push(SideScore::imp_form(t, side, score, artificial, detail));
         }
     }
-    BoardScore {
-        session: b.session,
-        section: b.section.clone(),
-        board: b.board,
-        field: b.field,
-        sides,
-        freq: Vec::new(),
-        stats: board_stats(&b.tables, b.field, o, true),
-        facts: match &d {
-            Some(d) => vec![
-                ("total weight of the tables", d.total_weight),
-                ("trimmed from each end (weight)", d.trimmed_each_end),
-                ("mean after trimming", d.mean),
-                ("datum", d.datum),
-            ],
-            None => Vec::new(),
-        },
-        text: match &d {
-            Some(d) => {
-                let list = |v: &[(Q, Q)]| -> String {
-                    if v.is_empty() {
-                        return "nothing".to_string();
-                    }
-                    v.iter()
-                        .map(|(x, w)| format!("{} (weight {})", x, w))
-                        .collect::<Vec<_>>()
-                        .join(", ")
-                };
-                vec![
-                    format!("trimmed from the bottom: {}", list(&d.removed_low)),
-                    format!("trimmed from the top: {}", list(&d.removed_high)),
-                ]
+    let mut out = BoardScore::new(b, sides, board_stats(&b.tables, b.field, o, true));
+    if let Some(d) = &d {
+        let list = |v: &[(Q, Q)]| -> String {
+            if v.is_empty() {
+                return "nothing".to_string();
             }
-            None => vec!["no real result: no datum".to_string()],
-        },
-        datum: d.map(|d| d.datum),
-        notices: Vec::new(),
-        team: None,
-        export_stats: true,
+            v.iter()
+                .map(|(x, w)| format!("{x} (weight {w})"))
+                .collect::<Vec<_>>()
+                .join(", ")
+        };
+        out.facts = vec![
+            ("total weight of the tables", d.total_weight),
+            ("trimmed from each end (weight)", d.trimmed_each_end),
+            ("mean after trimming", d.mean),
+            ("datum", d.datum),
+        ];
+        out.text = vec![
+            format!("trimmed from the bottom: {}", list(&d.removed_low)),
+            format!("trimmed from the top: {}", list(&d.removed_high)),
+        ];
+        out.datum = Some(d.datum);
+    } else {
+        out.text = vec!["no real result: no datum".to_string()];
     }
+    out
 }
 
 #[cfg(test)]

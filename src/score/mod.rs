@@ -87,6 +87,14 @@ pub struct TableIn {
 }
 
 impl TableIn {
+    /// What `side` is scored with, and what it contributes to its line's table.
+    pub fn parts(&self, side: Side) -> (&Dist, &Dist) {
+        match side {
+            Side::NS => (&self.ns_score, &self.ns_freq),
+            Side::EW => (&self.ew_score, &self.ew_freq),
+        }
+    }
+
     pub fn plain(ns: PId, ew: PId, points: i32) -> TableIn {
         TableIn {
             ns,
@@ -229,6 +237,58 @@ pub struct BoardScore {
     /// Whether `stats` is this board's row of boards.parquet (team boards of one number share
     /// one row, pooled over the session, C16).
     pub export_stats: bool,
+}
+
+impl SideScore {
+    /// A side of an IMP-form table (no top): its score, and what C21 says of `ns_points`.
+    pub fn imp_form(
+        t: &TableIn,
+        side: Side,
+        score: Q,
+        artificial: Option<Q>,
+        detail: Option<Detail>,
+    ) -> SideScore {
+        let (me, opp, score_d) = match side {
+            Side::NS => (t.ns, t.ew, &t.ns_score),
+            Side::EW => (t.ew, t.ns, &t.ew_score),
+        };
+        SideScore {
+            participant: me,
+            side,
+            opponent: opp,
+            score,
+            top: None,
+            adjusted: t.adjusted,
+            ns_points: if score_d.is_artificial() {
+                None
+            } else {
+                t.played
+            },
+            artificial,
+            detail,
+        }
+    }
+}
+
+impl BoardScore {
+    /// A scored board of `b` with these sides and statistics; the rest empty.
+    pub fn new(b: &BoardIn, sides: Vec<SideScore>, stats: BoardStats) -> BoardScore {
+        BoardScore {
+            session: b.session,
+            section: b.section.clone(),
+            board: b.board,
+            field: b.field,
+            sides,
+            freq: Vec::new(),
+            stats,
+            datum: None,
+            notices: Vec::new(),
+            facts: Vec::new(),
+            text: Vec::new(),
+            team: None,
+            export_stats: true,
+        }
+    }
 }
 
 /// Score one board of one comparison group in its session's form.

@@ -130,10 +130,7 @@ pub fn score_board(b: &BoardIn) -> BoardScore {
             }
         };
         for side in [Side::NS, Side::EW] {
-            let (me, opp, score_d) = match side {
-                Side::NS => (t.ns, t.ew, &t.ns_score),
-                Side::EW => (t.ew, t.ns, &t.ew_score),
-            };
+            let (score_d, _) = t.parts(side);
             let sign = if side == Side::NS { Q::ONE } else { -Q::ONE };
             let (score, artificial, detail) = match score_d {
                 Dist::Artificial(pct, _) => {
@@ -163,21 +160,7 @@ pub fn score_board(b: &BoardIn) -> BoardScore {
                     (sum, None, detail)
                 }
             };
-            sides.push(SideScore {
-                participant: me,
-                side,
-                opponent: opp,
-                score,
-                top: None,
-                adjusted: t.adjusted,
-                ns_points: if score_d.is_artificial() {
-                    None
-                } else {
-                    t.played
-                },
-                artificial,
-                detail,
-            });
+            sides.push(SideScore::imp_form(t, side, score, artificial, detail));
         }
     }
     let facts = vec![
@@ -186,19 +169,7 @@ pub fn score_board(b: &BoardIn) -> BoardScore {
         ("multiplier M", Q::from_f64_rounded(m)),
         ("standard dispersion w", o.nap_standard_dispersion),
     ];
-    BoardScore {
-        session: b.session,
-        section: b.section.clone(),
-        board: b.board,
-        field: b.field,
-        sides,
-        freq: Vec::new(),
-        stats,
-        datum: None,
-        text: Vec::new(),
-        notices: Vec::new(),
-        team: None,
-        export_stats: true,
-        facts,
-    }
+    let mut out = BoardScore::new(b, sides, stats);
+    out.facts = facts;
+    out
 }

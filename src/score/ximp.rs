@@ -138,9 +138,10 @@ pub fn score_board(b: &BoardIn) -> BoardScore {
             Vec::new()
         };
         for side in [Side::NS, Side::EW] {
-            let (me, opp, score_d, freq_d, tab, k) = match side {
-                Side::NS => (t.ns, t.ew, &t.ns_score, &t.ns_freq, &ns_tab, 0),
-                Side::EW => (t.ew, t.ns, &t.ew_score, &t.ew_freq, &ew_tab, 1),
+            let (score_d, freq_d) = t.parts(side);
+            let (tab, k) = match side {
+                Side::NS => (&ns_tab, 0),
+                Side::EW => (&ew_tab, 1),
             };
             let own_line: Vec<(i32, Q)> = if pooled {
                 own.clone()
@@ -220,41 +221,15 @@ pub fn score_board(b: &BoardIn) -> BoardScore {
                     }
                 }
             };
-            sides.push(SideScore {
-                participant: me,
-                side,
-                opponent: opp,
-                score,
-                top: None,
-                adjusted: t.adjusted,
-                ns_points: if score_d.is_artificial() {
-                    None
-                } else {
-                    t.played
-                },
-                artificial,
-                detail,
-            });
+            sides.push(SideScore::imp_form(t, side, score, artificial, detail));
         }
     }
-    BoardScore {
-        session: b.session,
-        section: b.section.clone(),
-        board: b.board,
-        field: b.field,
-        sides,
-        freq: Vec::new(),
-        stats: board_stats(&b.tables, b.field, b.options, true),
-        datum: None,
-        text: Vec::new(),
-        notices: Vec::new(),
-        team: None,
-        export_stats: true,
-        facts: vec![
-            ("results in the NS line", ns_tab.n),
-            ("results in the EW line", ew_tab.n),
-        ],
-    }
+    let mut out = BoardScore::new(b, sides, board_stats(&b.tables, b.field, b.options, true));
+    out.facts = vec![
+        ("results in the NS line", ns_tab.n),
+        ("results in the EW line", ew_tab.n),
+    ];
+    out
 }
 
 #[cfg(test)]
