@@ -16,6 +16,8 @@ use crate::score::BoardScore;
 #[derive(Debug)]
 pub enum AppError {
     Invalid(InvalidLog),
+    /// The command asks for something the log does not have (exit 2, like invalid input).
+    BadRequest(String),
     Other(anyhow::Error),
 }
 
@@ -23,6 +25,7 @@ impl std::fmt::Display for AppError {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         match self {
             AppError::Invalid(e) => write!(f, "{e}"),
+            AppError::BadRequest(m) => f.write_str(m),
             AppError::Other(e) => write!(f, "{e:#}"),
         }
     }
@@ -260,4 +263,21 @@ pub fn explain(
         )));
     }
     Ok(text)
+}
+
+/// `frekans audit`: the two replays compared; optionally Parquet in `out`.
+pub fn audit(
+    path: &Path,
+    q: &crate::audit::Question,
+    out: Option<&Path>,
+) -> Result<crate::audit::Audit, AppError> {
+    let l = load(path, &ReplayScope::default())?;
+    let a = crate::audit::audit(&l.events, q).map_err(|e| match e {
+        crate::audit::AuditError::BadQuestion(m) => AppError::BadRequest(m),
+        crate::audit::AuditError::Score(e) => AppError::Other(anyhow::Error::new(e)),
+    })?;
+    if let Some(dir) = out {
+        export::parquet::write_audit(dir, &a)?;
+    }
+    Ok(a)
 }

@@ -46,6 +46,29 @@ pub enum Command {
         #[arg(long, default_value_t = 3, value_name = "N")]
         top: usize,
     },
+    /// Compare the standings with and without a ruling, or at two points of the log.
+    #[command(
+        after_help = "Examples:\n  frekans audit events/mazovia-pairs-2026.jsonl --ruling R8\n  frekans audit events/mazovia-pairs-2026.jsonl --ruling R13 --format json\n  frekans audit events/mazovia-pairs-2026.jsonl --as-of 800\n  frekans audit events/mazovia-pairs-2026.jsonl --between 800 1200 --out reports/audit"
+    )]
+    Audit {
+        /// The event log (JSON Lines).
+        log: PathBuf,
+        /// Standings without ruling ID (and every ruling superseding it) against the whole log.
+        #[arg(long, value_name = "ID", group = "question")]
+        ruling: Option<String>,
+        /// The standings after event SEQ against today's.
+        #[arg(long, value_name = "SEQ", group = "question")]
+        as_of: Option<usize>,
+        /// The standings after event SEQ1 against those after event SEQ2.
+        #[arg(long, num_args = 2, value_names = ["SEQ1", "SEQ2"], group = "question")]
+        between: Option<Vec<usize>>,
+        /// `text` (a readable report) or `json` (interface.md's audit object).
+        #[arg(long, default_value = "text", value_parser = ["text", "json"])]
+        format: String,
+        /// Also write audit_standings.parquet and audit_boards.parquet to DIR.
+        #[arg(long, value_name = "DIR")]
+        out: Option<PathBuf>,
+    },
     /// Validate the log: every error with its line number; exit 0 when clean.
     #[command(after_help = "Example:\n  frekans check events/mazovia-pairs-2026.jsonl")]
     Check {

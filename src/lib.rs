@@ -7,6 +7,7 @@
 
 pub mod adjust;
 pub mod app;
+pub mod audit;
 pub mod bridge;
 pub mod error;
 pub mod event;

@@ -47,6 +47,10 @@ fn main() -> ExitCode {
             eprint!("frekans: {e}");
             exit::INVALID_INPUT
         }
+        Err(AppError::BadRequest(m)) => {
+            eprintln!("frekans: {m}");
+            exit::INVALID_INPUT
+        }
         Err(AppError::Other(e)) => {
             eprintln!("frekans: error: {e:#}");
             exit::FAILURE
@@ -64,6 +68,32 @@ fn run(cli: &Cli) -> Result<(), AppError> {
                 let _ = write!(stdout, "{}", app::summary(&report, *top));
                 let _ = writeln!(stdout, "\nwrote the Parquet tables to {}", out.display());
             }
+        }
+        Command::Audit {
+            log,
+            ruling,
+            as_of,
+            between,
+            format,
+            out,
+        } => {
+            let question = match (ruling, as_of, between) {
+                (Some(r), _, _) => frekans::audit::Question::Ruling(r.clone()),
+                (_, Some(s), _) => frekans::audit::Question::AsOf(*s),
+                (_, _, Some(v)) => frekans::audit::Question::Between(v[0], v[1]),
+                _ => {
+                    return Err(AppError::Other(anyhow::anyhow!(
+                        "say what to audit: --ruling ID, --as-of SEQ or --between SEQ1 SEQ2"
+                    )));
+                }
+            };
+            let a = app::audit(log, &question, out.as_deref())?;
+            let text = if format == "json" {
+                format!("{}\n", frekans::audit::to_json(&a))
+            } else {
+                frekans::audit::to_text(&a)
+            };
+            let _ = write!(stdout, "{text}");
         }
         Command::Check { log } => {
             let text = app::check(log)?;

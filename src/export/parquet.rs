@@ -189,3 +189,43 @@ pub fn write(out: &Path, t: &Tables) -> Result<()> {
     }
     write_dir(out, files)
 }
+
+/// `audit --out DIR`: audit_standings.parquet and audit_boards.parquet.
+pub fn write_audit(out: &Path, a: &crate::audit::Audit) -> Result<()> {
+    let st = &a.standings;
+    let mut standings = frame!(st, {
+        "session": |r| r.session.clone(),
+        "section": |r| r.section.clone(),
+        "participant": |r| r.participant.clone(),
+        "total_before": |r| r.total_before,
+        "total_after": |r| r.total_after,
+        "delta": |r| r.delta(),
+        "pct_before": |r| r.pct_before,
+        "pct_after": |r| r.pct_after,
+        "rank_before": |r| r.rank_before,
+        "rank_after": |r| r.rank_after,
+    })
+    .map_err(anyhow::Error::new)?;
+    let b = &a.boards;
+    let mut boards = frame!(b, {
+        "session": |r| r.session.clone(),
+        "section": |r| r.section.clone(),
+        "board": |r| r.board,
+        "participant": |r| r.participant.clone(),
+        "side": |r| r.side.clone(),
+        "score_before": |r| r.score_before,
+        "score_after": |r| r.score_after,
+    })
+    .map_err(anyhow::Error::new)?;
+    let files = vec![
+        (
+            "audit_standings.parquet".to_string(),
+            to_bytes(&mut standings).map_err(anyhow::Error::new)?,
+        ),
+        (
+            "audit_boards.parquet".to_string(),
+            to_bytes(&mut boards).map_err(anyhow::Error::new)?,
+        ),
+    ];
+    write_dir(out, files)
+}

@@ -1,0 +1,147 @@
+//! `frekans audit`: the standings with and without a ruling (and what supersedes it), and as of
+//! a point of the log, against values worked by hand (tests/data/audit-small.jsonl).
+//!
+//! Before (no ruling, table 4 keeps −100): NS 6/4/2/0, EW 0/2/4/6 (top 6).
+//! After (R2 in force: 60% +620 & 40% +420): NS line 620: 1.6, 420: 1.4, 100: 1 →
+//! NS 1: 2·2.4 + 1.6 − 1 = 5.4; 2: 2·1 + 1.4 − 1 = 2.4; 3: 0; 4: 0.6·6.4 + 0.4·3.4 − 1 = 4.2;
+//! EW = 6 − NS: 101 0.6, 102 3.6, 103 6, 104 1.8.
+
+use std::process::Command;
+
+use serde_json::Value;
+
+fn audit(args: &[&str]) -> (i32, Value, String) {
+    let log = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/data/audit-small.jsonl");
+    let o = Command::new(env!("CARGO_BIN_EXE_frekans"))
+        .arg("audit")
+        .arg(log)
+        .args(args)
+        .output()
+        .unwrap();
+    let stdout = String::from_utf8_lossy(&o.stdout).to_string();
+    let v = serde_json::from_str(&stdout).unwrap_or(Value::Null);
+    (
+        o.status.code().unwrap_or(-1),
+        v,
+        stdout + &String::from_utf8_lossy(&o.stderr),
+    )
+}
+
+fn row<'a>(v: &'a Value, session: &str, p: &str) -> &'a Value {
+    v["standings"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|r| r["session"] == session && r["participant"] == p)
+        .unwrap_or_else(|| panic!("no row {session} {p}"))
+}
+
+fn close(a: &Value, b: f64) -> bool {
+    (a.as_f64().unwrap() - b).abs() < 1e-9
+}
+
+#[test]
+fn ruling_audit_leaves_out_the_superseding_appeal_too() {
+    let (code, v, text) = audit(&["--ruling", "R1", "--format", "json"]);
+    assert_eq!(code, 0, "{text}");
+    assert_eq!(v["audit"]["ruling"], "R1");
+    let expect = [
+        ("1", 6.0, 5.4, 1, 2),
+        ("2", 4.0, 2.4, 3, 5),
+        ("3", 2.0, 0.0, 5, 8),
+        ("4", 0.0, 4.2, 7, 3),
+        ("101", 0.0, 0.6, 7, 7),
+        ("102", 2.0, 3.6, 5, 4),
+        ("103", 4.0, 6.0, 3, 1),
+        ("104", 6.0, 1.8, 1, 6),
+    ];
+    for (p, before, after, rb, ra) in expect {
+        let r = row(&v, "S1", p);
+        assert!(
+            close(&r["total_before"], before) && close(&r["total_after"], after),
+            "{p}: {r}"
+        );
+        assert!(
+            close(&r["pct_before"], before / 6.0 * 100.0)
+                && close(&r["pct_after"], after / 6.0 * 100.0),
+            "{p}: {r}"
+        );
+        assert_eq!(
+            (
+                r["rank_before"].as_i64().unwrap(),
+                r["rank_after"].as_i64().unwrap()
+            ),
+            (rb, ra),
+            "{p}: {r}"
+        );
+        let o = row(&v, "overall", p);
+        assert!(close(&o["total_after"], after));
+    }
+    // Every participant of the changed board, with its score before and after.
+    let boards = v["boards"].as_array().unwrap();
+    assert_eq!(boards.len(), 8);
+    let b4 = boards.iter().find(|b| b["participant"] == "4").unwrap();
+    assert!(close(&b4["score_before"], 0.0) && close(&b4["score_after"], 4.2));
+    // Who moved most comes first within the group.
+    let first = &v["standings"][0];
+    assert_eq!(first["participant"], "104", "{first}");
+    let ids: Vec<&str> = v["rulings"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|r| r["ruling"].as_str().unwrap())
+        .collect();
+    assert_eq!(ids, ["R1", "R2"]);
+}
+
+#[test]
+fn as_of_and_between_compare_prefixes() {
+    // After event 5 (before any ruling) against today's: the same differences as the ruling audit.
+    let (code, v, text) = audit(&["--as-of", "5", "--format", "json"]);
+    assert_eq!(code, 0, "{text}");
+    assert_eq!(v["audit"]["as_of"], 5);
+    assert!(
+        close(&row(&v, "S1", "4")["total_before"], 0.0)
+            && close(&row(&v, "S1", "4")["total_after"], 4.2)
+    );
+    // Between R1 (event 6) and R2 (event 7): table 4 goes from +420 (NS 4, tied with 2) to the weighted score.
+    let (code, v, text) = audit(&["--between", "6", "7", "--format", "json"]);
+    assert_eq!(code, 0, "{text}");
+    let r = row(&v, "S1", "4");
+    assert!(
+        close(&r["total_before"], 3.0) && close(&r["total_after"], 4.2),
+        "{r}"
+    );
+    // Nothing between a point and itself.
+    let (_, v, _) = audit(&["--between", "7", "7", "--format", "json"]);
+    assert!(v["standings"].as_array().unwrap().is_empty());
+}
+
+#[test]
+fn readable_report_and_bad_questions() {
+    let (code, _, text) = audit(&["--ruling", "R1"]);
+    assert_eq!(code, 0);
+    assert!(
+        text.contains("ruling R2")
+            && text.contains("Appeals committee")
+            && text.contains("(60%+620&40%+420)"),
+        "{text}"
+    );
+    assert!(
+        text.contains("7 → 3"),
+        "rank of pair 4 before and after:\n{text}"
+    );
+    let (code, _, text) = audit(&["--ruling", "R9"]);
+    assert_eq!(code, 2, "{text}");
+    assert!(text.contains("no ruling \"R9\""), "{text}");
+    let (code, _, text) = audit(&["--as-of", "99"]);
+    assert_eq!(code, 2, "{text}");
+    let out = std::env::temp_dir().join(format!("frekans-audit-{}", std::process::id()));
+    let (code, _, text) = audit(&["--ruling", "R1", "--out", out.to_str().unwrap()]);
+    assert_eq!(code, 0, "{text}");
+    for f in ["audit_standings.parquet", "audit_boards.parquet"] {
+        let bytes = std::fs::read(out.join(f)).unwrap();
+        assert!(bytes.starts_with(b"PAR1"), "{f}");
+    }
+    let _ = std::fs::remove_dir_all(&out);
+}
