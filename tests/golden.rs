@@ -100,9 +100,7 @@ fn check_fixture(dir: &Path) -> Vec<String> {
                     }
                 }
             }
-            Err(AppError::Other(e)) => {
-                problems.push(format!("{name}: expected an invalid-log error, got: {e:#}"))
-            }
+            Err(e) => problems.push(format!("{name}: expected an invalid-log error, got: {e:#}")),
             Ok(_) => problems.push(format!("{name}: the log was accepted but must be refused")),
         }
         return problems;
