@@ -69,6 +69,22 @@ pub enum Command {
         #[arg(long, value_name = "DIR")]
         out: Option<PathBuf>,
     },
+    /// Validate one new event against the whole log and append it durably (seq, time, hash).
+    #[command(
+        after_help = "Examples:\n  frekans append events/mazovia-pairs-2026.jsonl '{\"type\":\"ruling_withdrawn\",\"ruling\":\"R3\",\"by\":\"Appeals committee\"}'\n  echo '{\"type\":\"correction\",\"result\":41,\"tricks\":9}' | frekans append events/x.jsonl -"
+    )]
+    Append {
+        /// The event log (JSON Lines).
+        log: PathBuf,
+        /// The event, one JSON object (`-` reads it from standard input).
+        event: String,
+    },
+    /// Move a torn last line (power lost mid-write) to a side file next to the log.
+    #[command(after_help = "Example:\n  frekans repair events/mazovia-pairs-2026.jsonl")]
+    Repair {
+        /// The event log (JSON Lines).
+        log: PathBuf,
+    },
     /// Validate the log: every error with its line number; exit 0 when clean.
     #[command(after_help = "Example:\n  frekans check events/mazovia-pairs-2026.jsonl")]
     Check {

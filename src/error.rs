@@ -59,7 +59,7 @@ impl fmt::Display for InvalidLog {
         let n = self.errors.len();
         writeln!(
             f,
-            "the log is invalid ({n} error{}); nothing was scored:",
+            "the log is invalid ({n} error{}); nothing was written or scored:",
             if n == 1 { "" } else { "s" }
         )?;
         for e in &self.errors {

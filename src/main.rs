@@ -95,6 +95,69 @@ fn run(cli: &Cli) -> Result<(), AppError> {
             };
             let _ = write!(stdout, "{text}");
         }
+        Command::Append { log, event } => {
+            let text = if event == "-" {
+                let mut s = String::new();
+                std::io::Read::read_to_string(&mut std::io::stdin(), &mut s)
+                    .map_err(|e| AppError::Other(e.into()))?;
+                s
+            } else {
+                event.clone()
+            };
+            match frekans::event::append::append(log, &text, &frekans::event::append::now_rfc3339())
+            {
+                Ok(a) => {
+                    if !cli.quiet {
+                        let _ = writeln!(
+                            stdout,
+                            "appended event {} (line {}) to {}",
+                            a.seq,
+                            a.line,
+                            log.display()
+                        );
+                    }
+                }
+                Err(frekans::event::append::AppendError::Invalid(e)) => {
+                    return Err(AppError::Invalid(e));
+                }
+                Err(frekans::event::append::AppendError::Io(e)) => {
+                    return Err(AppError::Other(
+                        anyhow::Error::new(e)
+                            .context(format!("cannot append to {}", log.display())),
+                    ));
+                }
+            }
+        }
+        Command::Repair { log } => {
+            let now = std::time::SystemTime::now()
+                .duration_since(std::time::UNIX_EPOCH)
+                .map(|d| d.as_secs())
+                .unwrap_or(0);
+            match frekans::event::repair::repair(log, now) {
+                Ok(frekans::event::repair::Repaired::Clean) => {
+                    let _ = writeln!(
+                        stdout,
+                        "{}: ends with a complete line; nothing to repair",
+                        log.display()
+                    );
+                }
+                Ok(frekans::event::repair::Repaired::NewlineAdded) => {
+                    let _ = writeln!(
+                        stdout,
+                        "{}: the last line was complete but lacked its newline; added it",
+                        log.display()
+                    );
+                }
+                Ok(frekans::event::repair::Repaired::TailMoved { side, bytes, line }) => {
+                    let _ = writeln!(stdout, "{}: line {line} was incomplete (a torn write); its {bytes} bytes were moved to {} and the log now ends at line {}", log.display(), side.display(), line - 1);
+                }
+                Err(e) => {
+                    return Err(AppError::Other(
+                        anyhow::Error::new(e).context(format!("cannot repair {}", log.display())),
+                    ))
+                }
+            }
+        }
         Command::Check { log } => {
             let text = app::check(log)?;
             if !cli.quiet {

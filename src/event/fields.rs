@@ -37,7 +37,7 @@ impl<'a> Fields<'a> {
         Fields {
             line,
             map,
-            known: vec!["type", "seq", "at", "by", "note"],
+            known: vec!["type", "seq", "at", "by", "note", "hash"],
             errors: Vec::new(),
         }
     }

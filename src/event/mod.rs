@@ -1,7 +1,10 @@
 //! The event log: its typed events (`schema`) and the line-numbered reader (`read`).
 
+pub mod append;
+pub mod chain;
 pub mod fields;
 pub mod read;
+pub mod repair;
 pub mod schema;
 
 pub use read::{read_log, ReadLog};

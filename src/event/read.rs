@@ -33,6 +33,8 @@ pub fn read_log(bytes: &[u8]) -> ReadLog {
     let mut out = ReadLog::default();
     let mut seq = 0usize;
     let mut sessions: Vec<(String, Form)> = Vec::new();
+    // The hash chain (chain.rs): the last link, once the chain has started.
+    let mut chain: Option<String> = None;
     for (i, raw) in bytes.split(|&b| b == b'\n').enumerate() {
         let line_no = i + 1;
         out.lines = line_no;
@@ -57,6 +59,7 @@ pub fn read_log(bytes: &[u8]) -> ReadLog {
             continue;
         }
         seq += 1;
+        check_chain(line_no, trimmed, &mut chain, &mut out.errors);
         match parse_line(line_no, seq, trimmed, &mut sessions) {
             Ok(env) => out.events.push(env),
             Err(mut errs) => out.errors.append(&mut errs),
@@ -73,6 +76,45 @@ pub fn read_log(bytes: &[u8]) -> ReadLog {
         }
     }
     out
+}
+
+/// Verify this line's link in the hash chain; report the first break only (every later link
+/// would fail too), then follow the chain as written so one alteration is one error.
+fn check_chain(line: usize, text: &str, chain: &mut Option<String>, errors: &mut Vec<LogError>) {
+    if chain.is_none() && !text.contains("\"hash\"") {
+        return;
+    }
+    let Ok(Value::Object(map)) = serde_json::from_str::<Value>(text) else {
+        return;
+    };
+    let already_broken = errors.iter().any(|e| e.field.as_deref() == Some("hash"));
+    match (map.get("hash"), chain.as_ref()) {
+        (None, None) => {}
+        (None, Some(_)) => {
+            if !already_broken {
+                errors.push(LogError::new(line, Some("hash"), "missing: the log's hash chain started earlier, so every later event must carry its hash; this line was inserted or its hash removed"));
+            }
+        }
+        (Some(Value::String(h)), prev) => {
+            let want = super::chain::link(
+                prev.map_or(super::chain::GENESIS, |p| p.as_str()),
+                &super::chain::canonical(&map),
+            );
+            if *h != want && !already_broken {
+                errors.push(LogError::new(
+                    line,
+                    Some("hash"),
+                    "the hash chain breaks here: this line was altered, or a line before it was removed or inserted (frekans append writes the chain; see event-log.md)",
+                ));
+            }
+            *chain = Some(h.clone());
+        }
+        (Some(other), _) => errors.push(LogError::new(
+            line,
+            Some("hash"),
+            format!("expected a 64-digit hex SHA-256, found {}", describe(other)),
+        )),
+    }
 }
 
 fn parse_line(

@@ -1,0 +1,201 @@
+//! `frekans append`: validate one new event against the whole log and append it durably.
+//!
+//! The log is locked exclusively (so two directors appending at once never interleave or lose an
+//! event), read whole, and the new event — with `seq`, `at` (if absent) and its `hash` link
+//! filled in — is validated as the log's next line by the same reader and replay as `check`.
+//! Only then is one complete line written, and the file and its directory synced before success
+//! is reported. A refused event changes nothing.
+
+use std::fs::{File, OpenOptions};
+use std::io::{Read, Seek, SeekFrom, Write};
+use std::path::Path;
+
+use serde_json::{Map, Value};
+
+use super::chain;
+use crate::error::{InvalidLog, LogError};
+
+/// What was appended.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Appended {
+    pub seq: usize,
+    pub line: usize,
+    pub text: String,
+}
+
+/// Why an append was refused or failed.
+#[derive(Debug)]
+pub enum AppendError {
+    /// The event, or the log, is invalid (exit 2): nothing was written.
+    Invalid(InvalidLog),
+    Io(std::io::Error),
+}
+
+impl From<std::io::Error> for AppendError {
+    fn from(e: std::io::Error) -> AppendError {
+        AppendError::Io(e)
+    }
+}
+
+/// Now as RFC 3339 UTC (`2026-11-22T03:52:29Z`), from the system clock.
+pub fn now_rfc3339() -> String {
+    let secs = std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map(|d| d.as_secs() as i64)
+        .unwrap_or(0);
+    rfc3339(secs)
+}
+
+/// Seconds since the epoch as RFC 3339 UTC (civil-from-days, proleptic Gregorian).
+pub fn rfc3339(secs: i64) -> String {
+    let days = secs.div_euclid(86_400);
+    let rem = secs.rem_euclid(86_400);
+    let z = days + 719_468;
+    let era = z.div_euclid(146_097);
+    let doe = z - era * 146_097;
+    let yoe = (doe - doe / 1460 + doe / 36_524 - doe / 146_096) / 365;
+    let y = yoe + era * 400;
+    let doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
+    let mp = (5 * doy + 2) / 153;
+    let d = doy - (153 * mp + 2) / 5 + 1;
+    let m = if mp < 10 { mp + 3 } else { mp - 9 };
+    let y = if m <= 2 { y + 1 } else { y };
+    format!(
+        "{y:04}-{m:02}-{d:02}T{:02}:{:02}:{:02}Z",
+        rem / 3600,
+        rem % 3600 / 60,
+        rem % 60
+    )
+}
+
+fn invalid(line: usize, field: Option<&str>, msg: impl Into<String>) -> AppendError {
+    AppendError::Invalid(InvalidLog {
+        errors: vec![LogError::new(line, field, msg)],
+    })
+}
+
+/// Append `event` (one JSON object) to the log at `path`, with `at` defaulting to `now`.
+pub fn append(path: &Path, event: &str, now: &str) -> Result<Appended, AppendError> {
+    let mut file = OpenOptions::new().read(true).append(true).open(path)?;
+    file.lock()?;
+    let result = append_locked(&mut file, event, now);
+    let _ = file.unlock();
+    let appended = result?;
+    // The directory entry too, so the file's new size survives a power cut.
+    if let Some(dir) = path.parent().filter(|p| !p.as_os_str().is_empty()) {
+        if let Ok(d) = File::open(dir) {
+            let _ = d.sync_all();
+        }
+    }
+    Ok(appended)
+}
+
+fn append_locked(file: &mut File, event: &str, now: &str) -> Result<Appended, AppendError> {
+    let mut bytes = Vec::new();
+    file.seek(SeekFrom::Start(0))?;
+    file.read_to_end(&mut bytes)?;
+    if !bytes.is_empty() && !bytes.ends_with(b"\n") {
+        let line = bytes.split(|&b| b == b'\n').count();
+        return Err(invalid(line, None, "the log's last line is incomplete (no newline: a torn write?); run `frekans repair` first"));
+    }
+    let lines = bytes.split(|&b| b == b'\n').count() - usize::from(!bytes.is_empty());
+    let new_line = lines + 1;
+    let value: Value = serde_json::from_str(event.trim()).map_err(|e| {
+        invalid(
+            new_line,
+            None,
+            format!("the new event is not valid JSON: {e}"),
+        )
+    })?;
+    let Value::Object(obj) = value else {
+        return Err(invalid(
+            new_line,
+            None,
+            "the new event must be a JSON object {\"type\": ...}",
+        ));
+    };
+    // Where the log stands: its next seq, and the last link of its chain.
+    let seq = count_events(&bytes) + 1;
+    let prev = last_hash(&bytes);
+    // The event as it will be written: seq first after type, then the fields given, then at and hash.
+    let mut m = Map::new();
+    if let Some(t) = obj.get("type") {
+        m.insert("type".into(), t.clone());
+    }
+    m.insert("seq".into(), Value::from(seq));
+    for (k, v) in &obj {
+        if k == "type" || k == "hash" {
+            continue;
+        }
+        if k == "seq" && v.as_u64() != Some(seq as u64) {
+            return Err(invalid(
+                new_line,
+                Some("seq"),
+                format!("expected {seq} (the next position in the log) or nothing, found {v}"),
+            ));
+        }
+        m.insert(k.clone(), v.clone());
+    }
+    if !m.contains_key("at") {
+        m.insert("at".into(), Value::from(now));
+    }
+    let canonical = chain::canonical(&m);
+    let hash = chain::link(prev.as_deref().unwrap_or(chain::GENESIS), &canonical);
+    m.insert("hash".into(), Value::from(hash));
+    let text = serde_json::to_string(&Value::Object(m)).expect("serializes");
+    // Validate the whole log with the new line, exactly as `check` would.
+    let mut all = bytes.clone();
+    all.extend_from_slice(text.as_bytes());
+    all.push(b'\n');
+    let read_all = super::read_log(&all);
+    let (_, mut errors) =
+        crate::replay::replay(&read_all.events, &crate::replay::ReplayScope::default());
+    errors.extend(read_all.errors);
+    if !errors.is_empty() {
+        errors.sort();
+        errors.dedup();
+        return Err(AppendError::Invalid(InvalidLog { errors }));
+    }
+    file.seek(SeekFrom::End(0))?;
+    let mut out = text.clone().into_bytes();
+    out.push(b'\n');
+    file.write_all(&out)?;
+    file.sync_all()?;
+    Ok(Appended {
+        seq,
+        line: new_line,
+        text,
+    })
+}
+
+/// Event lines in the log (not blank, not `//`).
+fn count_events(bytes: &[u8]) -> usize {
+    bytes
+        .split(|&b| b == b'\n')
+        .filter(|l| {
+            let t = String::from_utf8_lossy(l);
+            let t = t.trim();
+            !t.is_empty() && !t.starts_with("//")
+        })
+        .count()
+}
+
+/// The hash of the last hashed event, if the chain has started.
+fn last_hash(bytes: &[u8]) -> Option<String> {
+    bytes.split(|&b| b == b'\n').rev().find_map(|l| {
+        let v: Value = serde_json::from_slice(l).ok()?;
+        v.get("hash")?.as_str().map(str::to_string)
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn formats_times() {
+        assert_eq!(rfc3339(0), "1970-01-01T00:00:00Z");
+        assert_eq!(rfc3339(1_795_318_349), "2026-11-22T03:32:29Z");
+        assert_eq!(rfc3339(951_782_400), "2000-02-29T00:00:00Z");
+    }
+}

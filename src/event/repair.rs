@@ -1,0 +1,82 @@
+//! `frekans repair`: a log whose last line is incomplete (power lost mid-write) gets its torn
+//! tail moved to a side file next to it (`LOG.torn-<seconds>`), never deleting a byte; the log
+//! then ends at its last complete line. A last line that is complete but lacks its newline
+//! gets the newline.
+
+use std::fs::{File, OpenOptions};
+use std::io::Write;
+use std::path::{Path, PathBuf};
+
+#[derive(Clone, Debug, PartialEq)]
+pub enum Repaired {
+    /// Nothing to do: the log ends with a complete line.
+    Clean,
+    /// The last line was a whole event without its newline: the newline was added.
+    NewlineAdded,
+    /// The torn tail (`bytes` long) was moved to `side`.
+    TailMoved {
+        side: PathBuf,
+        bytes: usize,
+        line: usize,
+    },
+}
+
+fn sync_dir(path: &Path) {
+    if let Some(dir) = path.parent().filter(|p| !p.as_os_str().is_empty()) {
+        if let Ok(d) = File::open(dir) {
+            let _ = d.sync_all();
+        }
+    }
+}
+
+pub fn repair(path: &Path, now_secs: u64) -> std::io::Result<Repaired> {
+    let file = OpenOptions::new().read(true).write(true).open(path)?;
+    file.lock()?;
+    let bytes = std::fs::read(path)?;
+    if bytes.is_empty() || bytes.ends_with(b"\n") {
+        return Ok(Repaired::Clean);
+    }
+    let cut = bytes.iter().rposition(|&b| b == b'\n').map_or(0, |i| i + 1);
+    let tail = &bytes[cut..];
+    let line = bytes[..cut].iter().filter(|&&b| b == b'\n').count() + 1;
+    if serde_json::from_slice::<serde_json::Value>(tail).is_ok_and(|v| v.is_object()) {
+        let mut f = OpenOptions::new().append(true).open(path)?;
+        f.write_all(b"\n")?;
+        f.sync_all()?;
+        return Ok(Repaired::NewlineAdded);
+    }
+    // Save the tail first (synced), then cut the log.
+    let mut n = 0;
+    let side = loop {
+        let name = format!(
+            "{}.torn-{now_secs}{}",
+            path.file_name()
+                .map(|f| f.to_string_lossy().to_string())
+                .unwrap_or_default(),
+            if n == 0 {
+                String::new()
+            } else {
+                format!("-{n}")
+            }
+        );
+        let p = path.with_file_name(name);
+        match OpenOptions::new().write(true).create_new(true).open(&p) {
+            Ok(mut f) => {
+                f.write_all(tail)?;
+                f.sync_all()?;
+                break p;
+            }
+            Err(e) if e.kind() == std::io::ErrorKind::AlreadyExists => n += 1,
+            Err(e) => return Err(e),
+        }
+    };
+    sync_dir(path);
+    file.set_len(cut as u64)?;
+    file.sync_all()?;
+    let _ = file.unlock();
+    Ok(Repaired::TailMoved {
+        side,
+        bytes: tail.len(),
+        line,
+    })
+}
