@@ -272,7 +272,7 @@ pub fn audit(
     out: Option<&Path>,
 ) -> Result<crate::audit::Audit, AppError> {
     let l = load(path, &ReplayScope::default())?;
-    let a = crate::audit::audit(&l.events, q).map_err(|e| match e {
+    let a = crate::audit::audit(&l.events, &l.state, q).map_err(|e| match e {
         crate::audit::AuditError::BadQuestion(m) => AppError::BadRequest(m),
         crate::audit::AuditError::Score(e) => AppError::Other(anyhow::Error::new(e)),
     })?;

@@ -9,7 +9,7 @@ use std::collections::{BTreeMap, BTreeSet};
 
 use crate::event::{Envelope, Event};
 use crate::export::rows::{build, Tables};
-use crate::pipeline::{self, ScoreError};
+use crate::pipeline::{self, Prepared, ScoreError};
 use crate::replay::{replay, ReplayScope, State};
 
 /// What an audit compares.
@@ -121,15 +121,20 @@ pub fn ruling_scope(events: &[Envelope], id: &str) -> Option<BTreeSet<usize>> {
     Some(seqs)
 }
 
-fn scored_rows(events: &[Envelope], scope: &ReplayScope) -> Result<(State, Tables), AuditError> {
+fn scored_rows(
+    events: &[Envelope],
+    scope: &ReplayScope,
+    base: Option<&Prepared>,
+) -> Result<(State, Tables, Prepared, usize), AuditError> {
     let (state, _errors) = replay(events, scope);
-    let scored = pipeline::score(&state).map_err(AuditError::Score)?;
+    let (scored, prepared, fresh) =
+        pipeline::score_reusing(&state, base).map_err(AuditError::Score)?;
     let rows = build(&state, &scored);
-    Ok((state, rows))
+    Ok((state, rows, prepared, fresh))
 }
 
-/// Answer an audit question on a log already validated whole.
-pub fn audit(events: &[Envelope], question: &Question) -> Result<Audit, AuditError> {
+/// Answer an audit question on a log already validated whole; `full` is its whole replay.
+pub fn audit(events: &[Envelope], full: &State, question: &Question) -> Result<Audit, AuditError> {
     let last = events.last().map_or(0, |e| e.seq);
     let (before_scope, after_scope) = match question {
         Question::Ruling(id) => {
@@ -167,8 +172,25 @@ pub fn audit(events: &[Envelope], question: &Question) -> Result<Audit, AuditErr
             )
         }
     };
-    let (_, before) = scored_rows(events, &before_scope)?;
-    let (after_state, after) = scored_rows(events, &after_scope)?;
+    // The after side is scored whole; the before side re-scores only the boards whose tables
+    // (or field) differ, reusing the rest.
+    let owned;
+    let (after_state, after, prepared) =
+        if after_scope.upto.is_none() && after_scope.skip.is_empty() {
+            let (scored, prepared, _) =
+                pipeline::score_reusing(full, None).map_err(AuditError::Score)?;
+            (full, build(full, &scored), prepared)
+        } else {
+            let (st, rows, prepared, _) = scored_rows(events, &after_scope, None)?;
+            owned = st;
+            (&owned, rows, prepared)
+        };
+    let (_, before, _, fresh) = scored_rows(events, &before_scope, Some(&prepared))?;
+    tracing::info!(
+        rescored = fresh,
+        of = prepared.len(),
+        "audit: boards re-scored for the other replay"
+    );
     let boards = board_deltas(&before, &after);
     let standings = standing_deltas(&before, &after);
     let mut rulings = Vec::new();

@@ -151,12 +151,63 @@ pub fn score_board(b: &BoardIn) -> BoardScore {
     crate::score::score_board(b)
 }
 
+/// The pair-form boards of a scoring run, kept so that another replay of the same log (an audit)
+/// re-scores only the boards whose tables changed.
+#[derive(Clone, Debug, Default)]
+pub struct Prepared {
+    boards: BTreeMap<(usize, Option<String>, u32), (u32, Vec<TableIn>, BoardScore)>,
+}
+
+impl Prepared {
+    /// How many boards this run scored.
+    pub fn len(&self) -> usize {
+        self.boards.len()
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.boards.is_empty()
+    }
+}
+
 /// Score every board of every session of `state`.
 pub fn score(state: &State) -> Result<Scored, ScoreError> {
+    score_reusing(state, None).map(|(s, _, _)| s)
+}
+
+/// Score `state`, reusing from `base` (a run on another replay of the same log) every board whose
+/// tables and field are unchanged. Returns the scores, what to reuse next time, and how many
+/// boards were scored afresh.
+pub fn score_reusing(
+    state: &State,
+    base: Option<&Prepared>,
+) -> Result<(Scored, Prepared, usize), ScoreError> {
     let _span = tracing::info_span!("score").entered();
     let (tasks, fields) = board_inputs(state)?;
-    let mut boards: Vec<BoardScore> = tasks.par_iter().map(score_board).collect();
-    drop(tasks);
+    let reuse: Vec<Option<BoardScore>> = tasks
+        .iter()
+        .map(|t| {
+            let (f, tables, b) = base?.boards.get(&(t.session, t.section.clone(), t.board))?;
+            (*f == t.field && *tables == t.tables).then(|| b.clone())
+        })
+        .collect();
+    let fresh = reuse.iter().filter(|r| r.is_none()).count();
+    let mut boards: Vec<BoardScore> = tasks
+        .par_iter()
+        .zip(reuse.into_par_iter())
+        .map(|(t, r)| r.unwrap_or_else(|| score_board(t)))
+        .collect();
+    let prepared = Prepared {
+        boards: tasks
+            .into_iter()
+            .zip(&boards)
+            .map(|(t, b)| {
+                (
+                    (t.session, t.section, t.board),
+                    (t.field, t.tables, b.clone()),
+                )
+            })
+            .collect(),
+    };
     session_bounded(state, &mut boards);
     let (team_boards, matches, team_notices) = score_matches(state);
     boards.extend(team_boards);
@@ -183,13 +234,17 @@ pub fn score(state: &State) -> Result<Scored, ScoreError> {
         notices.extend(b.notices.iter().cloned());
     }
     let standings = standings(state, &boards, &matches, &fields, &mut notices);
-    Ok(Scored {
-        boards,
-        matches,
-        standings,
-        fields,
-        notices,
-    })
+    Ok((
+        Scored {
+            boards,
+            matches,
+            standings,
+            fields,
+            notices,
+        },
+        prepared,
+        fresh,
+    ))
 }
 
 /// `mp_artificial: session_bounded` (scoring-methods.md §2.4, C9): Av+ is at least the pair's

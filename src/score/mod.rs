@@ -65,7 +65,7 @@ impl Dist {
 }
 
 /// One table of a board, ready to score.
-#[derive(Clone, Debug)]
+#[derive(Clone, Debug, PartialEq)]
 pub struct TableIn {
     pub ns: PId,
     pub ew: PId,
