@@ -27,14 +27,21 @@ pub struct ReadLog {
 }
 
 /// Read a whole log from its bytes.
+///
+/// One sequential pass splits the lines, checks UTF-8, numbers the events and follows the hash
+/// chain; `session` lines are parsed in order (later lines need their forms); every other line
+/// is parsed in parallel (rayon), `result` lines first by a typed fast path that accepts only
+/// what the full field-by-field reader would accept, falling back to it otherwise.
 pub fn read_log(bytes: &[u8]) -> ReadLog {
+    use rayon::prelude::*;
     // A byte-order mark (some Windows editors write one) is not part of the first event.
     let bytes = bytes.strip_prefix(b"\xEF\xBB\xBF").unwrap_or(bytes);
     let mut out = ReadLog::default();
     let mut seq = 0usize;
-    let mut sessions: Vec<(String, Form)> = Vec::new();
     // The hash chain (chain.rs): the last link, once the chain has started.
     let mut chain: Option<String> = None;
+    // (line, seq, text) of every event line.
+    let mut lines: Vec<(usize, usize, &str)> = Vec::new();
     for (i, raw) in bytes.split(|&b| b == b'\n').enumerate() {
         let line_no = i + 1;
         out.lines = line_no;
@@ -60,7 +67,52 @@ pub fn read_log(bytes: &[u8]) -> ReadLog {
         }
         seq += 1;
         check_chain(line_no, trimmed, &mut chain, &mut out.errors);
-        match parse_line(line_no, seq, trimmed, &mut sessions) {
+        lines.push((line_no, seq, trimmed));
+    }
+    // Sessions in order: (id, form, line).
+    let mut sessions: Vec<(String, Form)> = Vec::new();
+    let mut session_lines: Vec<usize> = Vec::new();
+    let mut parsed: Vec<Option<Result<Envelope, Vec<LogError>>>> = Vec::with_capacity(lines.len());
+    for &(line, sq, text) in &lines {
+        if is_type(text, "session")
+            || (!is_type(text, "result")
+                && !is_type(text, "penalty")
+                && text.contains("\"session\"")
+                && text.contains("\"form\""))
+        {
+            let before = sessions.len();
+            let r = parse_line(line, sq, text, &mut sessions);
+            if sessions.len() > before {
+                session_lines.push(line);
+            }
+            parsed.push(Some(r));
+        } else {
+            parsed.push(None);
+        }
+    }
+    let rest: Vec<Result<Envelope, Vec<LogError>>> = lines
+        .par_iter()
+        .zip(parsed.par_iter())
+        .filter(|(_, p)| p.is_none())
+        .map(|(&(line, sq, text), _)| {
+            if is_type(text, "result") {
+                if let Some(env) = fast_result(line, sq, text) {
+                    return Ok(env);
+                }
+            }
+            // Only the sessions declared above this line are known to it.
+            let known = session_lines.partition_point(|&l| l < line);
+            let mut visible = sessions[..known].to_vec();
+            parse_line(line, sq, text, &mut visible)
+        })
+        .collect();
+    let mut rest = rest.into_iter();
+    for p in parsed {
+        let r = match p {
+            Some(r) => r,
+            None => rest.next().expect("one parse a line"),
+        };
+        match r {
             Ok(env) => out.events.push(env),
             Err(mut errs) => out.errors.append(&mut errs),
         }
@@ -115,6 +167,122 @@ fn check_chain(line: usize, text: &str, chain: &mut Option<String>, errors: &mut
             format!("expected a 64-digit hex SHA-256, found {}", describe(other)),
         )),
     }
+}
+
+/// Whether a line's `type` is `ty`, judged on the text (`"type":"result"` with or without a
+/// space), for choosing a path; the parser decides.
+fn is_type(text: &str, ty: &str) -> bool {
+    let Some(i) = text.find("\"type\"") else {
+        return false;
+    };
+    let rest = text[i + 6..].trim_start();
+    let Some(rest) = rest.strip_prefix(':') else {
+        return false;
+    };
+    let rest = rest.trim_start();
+    rest.strip_prefix('"')
+        .is_some_and(|r| r.starts_with(ty) && r[ty.len()..].starts_with('"'))
+}
+
+/// A `result` line exactly as the full reader would accept it, parsed without building a JSON
+/// tree; `None` sends the line to the full reader (which also writes every error message).
+fn fast_result(line: usize, seq: usize, text: &str) -> Option<Envelope> {
+    #[derive(serde::Deserialize)]
+    #[serde(deny_unknown_fields)]
+    struct R<'a> {
+        #[serde(rename = "type")]
+        ty: &'a str,
+        seq: Option<u64>,
+        at: Option<&'a str>,
+        by: Option<&'a str>,
+        note: Option<&'a str>,
+        hash: Option<&'a str>,
+        session: &'a str,
+        section: Option<&'a str>,
+        board: i64,
+        round: Option<i64>,
+        table: Option<i64>,
+        ns: &'a str,
+        ew: &'a str,
+        contract: Option<&'a str>,
+        declarer: Option<&'a str>,
+        tricks: Option<i64>,
+        result: Option<&'a str>,
+        score: Option<i64>,
+        lead: Option<&'a str>,
+        #[serde(rename = "match")]
+        match_id: Option<&'a str>,
+        room: Option<&'a str>,
+    }
+    let r: R = serde_json::from_str(text).ok()?;
+    let id_ok = |s: &str| !s.trim().is_empty();
+    if r.ty != "result"
+        || r.seq.is_some_and(|s| s as usize != seq)
+        || r.at.is_some_and(|a| !looks_like_rfc3339(a))
+        || !id_ok(r.session)
+        || !id_ok(r.ns)
+        || !id_ok(r.ew)
+        || r.ns == r.ew
+        || r.section.is_some_and(|s| !id_ok(s))
+        || r.match_id.is_some_and(|s| !id_ok(s))
+        || !(1..=MAX_BOARD).contains(&r.board)
+        || r.round.is_some_and(|x| !(1..=9999).contains(&x))
+        || r.table.is_some_and(|x| !(1..=99_999).contains(&x))
+        || r.tricks.is_some_and(|x| !(0..=13).contains(&x))
+        || r.score
+            .is_some_and(|x| !(-10_000..=10_000).contains(&x) || x % 10 != 0)
+    {
+        return None;
+    }
+    let room = match r.room {
+        None => None,
+        Some("open") => Some(Room::Open),
+        Some("closed") => Some(Room::Closed),
+        Some(_) => return None,
+    };
+    let contract = match r.contract {
+        Some(c) => Some(parse_contract(c).ok()?),
+        None => None,
+    };
+    let declarer = match r.declarer {
+        Some(d) => Some(parse_seat(d).ok()?),
+        None => None,
+    };
+    let result = match r.result {
+        Some(x) => Some(parse_result_offset(x).ok()?),
+        None => None,
+    };
+    let play = Play {
+        contract,
+        declarer,
+        tricks: r.tricks.map(|t| t as u8),
+        result,
+        score: r.score.map(|s| s as i32),
+        lead: r.lead.map(str::to_string),
+    };
+    if !check_play(&play).is_empty() {
+        return None;
+    }
+    let _ = r.hash;
+    Some(Envelope {
+        line,
+        seq,
+        at: r.at.map(str::to_string),
+        by: r.by.map(str::to_string),
+        note: r.note.map(str::to_string),
+        event: Event::Result(ResultEv {
+            session: r.session.to_string(),
+            section: r.section.map(str::to_string),
+            board: r.board as u32,
+            round: r.round.map(|x| x as u32),
+            table: r.table.map(|x| x as u32),
+            ns: r.ns.to_string(),
+            ew: r.ew.to_string(),
+            play,
+            match_id: r.match_id.map(str::to_string),
+            room,
+        }),
+    })
 }
 
 fn parse_line(
