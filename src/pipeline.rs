@@ -131,18 +131,43 @@ pub fn board_inputs(
         let n = fields.entry((*s, g.clone())).or_insert(0);
         *n = (*n).max(tables.len() as u32);
     }
-    let tasks = grouped
-        .into_iter()
-        .map(|((session, section, board), tables)| BoardIn {
+    let mut tasks = Vec::with_capacity(grouped.len());
+    for ((session, section, board), tables) in grouped {
+        let field = fields[&(session, section.clone())];
+        let def = &state.sessions[session].def;
+        let make = |tables: Vec<TableIn>, part: u32| BoardIn {
             session,
-            field: fields[&(session, section.clone())],
-            form: state.sessions[session].def.form,
-            section,
+            field,
+            form: def.form,
+            section: section.clone(),
             board,
-            options: &state.sessions[session].def.options,
+            options: &def.options,
             tables,
-        })
-        .collect();
+            part,
+        };
+        match state.fouled.get(&(session, board)) {
+            // C31–C33: each group of the fouled board is its own field, within the comparison
+            // group; the pairs no group lists form one more group.
+            Some((_, groups)) => {
+                let mut parts: BTreeMap<usize, Vec<TableIn>> = BTreeMap::new();
+                for t in tables {
+                    let g = groups
+                        .iter()
+                        .position(|g| g.contains(&t.ns))
+                        .unwrap_or(groups.len());
+                    parts.entry(g).or_default().push(t);
+                }
+                if parts.len() == 1 {
+                    tasks.push(make(parts.into_values().next().unwrap(), 0));
+                } else {
+                    for (g, ts) in parts {
+                        tasks.push(make(ts, g as u32 + 1));
+                    }
+                }
+            }
+            None => tasks.push(make(tables, 0)),
+        }
+    }
     Ok((tasks, fields))
 }
 
@@ -155,7 +180,7 @@ pub fn score_board(b: &BoardIn) -> BoardScore {
 /// re-scores only the boards whose tables changed.
 #[derive(Clone, Debug, Default)]
 pub struct Prepared {
-    boards: BTreeMap<(usize, Option<String>, u32), (u32, Vec<TableIn>, BoardScore)>,
+    boards: BTreeMap<(usize, Option<String>, u32, u32), (u32, Vec<TableIn>, BoardScore)>,
 }
 
 impl Prepared {
@@ -186,12 +211,15 @@ pub fn score_reusing(
     let reuse: Vec<Option<BoardScore>> = tasks
         .iter()
         .map(|t| {
-            let (f, tables, b) = base?.boards.get(&(t.session, t.section.clone(), t.board))?;
+            let (f, tables, b) =
+                base?
+                    .boards
+                    .get(&(t.session, t.section.clone(), t.board, t.part))?;
             (*f == t.field && *tables == t.tables).then(|| b.clone())
         })
         .collect();
     let fresh = reuse.iter().filter(|r| r.is_none()).count();
-    let mut boards: Vec<BoardScore> = tasks
+    let boards: Vec<BoardScore> = tasks
         .par_iter()
         .zip(reuse.into_par_iter())
         .map(|(t, r)| r.unwrap_or_else(|| score_board(t)))
@@ -202,12 +230,13 @@ pub fn score_reusing(
             .zip(&boards)
             .map(|(t, b)| {
                 (
-                    (t.session, t.section, t.board),
+                    (t.session, t.section, t.board, t.part),
                     (t.field, t.tables, b.clone()),
                 )
             })
             .collect(),
     };
+    let mut boards = merge_fouled(boards);
     session_bounded(state, &mut boards);
     let (team_boards, matches, team_notices) = score_matches(state);
     boards.extend(team_boards);
@@ -245,6 +274,75 @@ pub fn score_reusing(
         prepared,
         fresh,
     ))
+}
+
+/// One `BoardScore` per board of a comparison group: the groups of a fouled board merged (C34:
+/// statistics averaged with the groups' results as weights, so `mean` is the pooled mean; no
+/// single datum).
+fn merge_fouled(boards: Vec<BoardScore>) -> Vec<BoardScore> {
+    let mut out: Vec<BoardScore> = Vec::with_capacity(boards.len());
+    let mut pending: Vec<BoardScore> = Vec::new();
+    let flush = |pending: &mut Vec<BoardScore>, out: &mut Vec<BoardScore>| {
+        if pending.len() <= 1 {
+            out.append(pending);
+            return;
+        }
+        let parts = std::mem::take(pending);
+        let total: Q = parts.iter().map(|b| b.stats.results).sum();
+        let avg = |get: &dyn Fn(&BoardScore) -> Option<Q>| -> Option<Q> {
+            if total.is_zero() {
+                return None;
+            }
+            let mut acc = Q::ZERO;
+            for b in &parts {
+                acc += b.stats.results * get(b)?;
+            }
+            Some(acc / total)
+        };
+        let stats = BoardStats {
+            results: total,
+            mean: avg(&|b| b.stats.mean),
+            dispersion: avg(&|b| b.stats.dispersion),
+            dispersion_imp: avg(&|b| b.stats.dispersion_imp),
+            dispersion_mp: avg(&|b| b.stats.dispersion_mp),
+        };
+        let mut merged = parts[0].clone();
+        merged.sides.clear();
+        merged.freq.clear();
+        merged.facts.clear();
+        merged.text.clear();
+        merged.notices.clear();
+        merged.datum = None;
+        for (i, p) in parts.into_iter().enumerate() {
+            merged.sides.extend(p.sides);
+            merged.freq.extend(p.freq);
+            merged.notices.extend(p.notices);
+            merged.text.push(format!(
+                "fouled board, group {} (its own field, C32):",
+                i + 1
+            ));
+            for (k, v) in p.facts {
+                merged
+                    .text
+                    .push(format!("  {k}: {}", crate::explain::show(v)));
+            }
+            merged
+                .text
+                .extend(p.text.into_iter().map(|t| format!("  {t}")));
+        }
+        merged.stats = stats;
+        out.push(merged);
+    };
+    for b in boards {
+        if let Some(last) = pending.last() {
+            if (last.session, &last.section, last.board) != (b.session, &b.section, b.board) {
+                flush(&mut pending, &mut out);
+            }
+        }
+        pending.push(b);
+    }
+    flush(&mut pending, &mut out);
+    out
 }
 
 /// `mp_artificial: session_bounded` (scoring-methods.md §2.4, C9): Av+ is at least the pair's

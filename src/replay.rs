@@ -138,6 +138,8 @@ pub struct State {
     pub deals: BTreeMap<(usize, u32), Deal>,
     /// Team matches: (session, match id) → match.
     pub matches: BTreeMap<(usize, String), Match>,
+    /// Fouled boards (Law 87, C30–C31): (session, board) → (line, groups of NS participants).
+    pub fouled: BTreeMap<(usize, u32), (usize, Vec<Vec<PId>>)>,
     pub notices: Vec<Notice>,
     /// How many events were applied (the `seq` of the last one).
     pub applied: usize,
@@ -310,6 +312,7 @@ impl Replayer {
         let line = env.line;
         match &env.event {
             Event::Championship(c) => self.st.championship = c.clone(),
+            Event::Fouled(fe) => self.fouled(line, fe),
             Event::Match(m) => self.match_event(line, m),
             Event::Session(def) => {
                 let idx = self.st.sessions.len();
@@ -360,6 +363,58 @@ impl Replayer {
                 );
             }
         }
+    }
+
+    /// C30: every id a declared pair, listed once, the NS pair of a table of that board already
+    /// recorded; not in team forms (C35). A later event for the board replaces the earlier (C31).
+    fn fouled(&mut self, line: usize, fe: &FouledEv) {
+        let Some(s) = self.session(line, &fe.session) else {
+            return;
+        };
+        if self.st.sessions[s].def.form.is_team() {
+            self.err(line, "session", "a fouled board in a team session goes to Law 86B2 (cancel the board, or artificial or assigned scores): record `ruling` events for it instead (conventions C35)");
+            return;
+        }
+        if !self.board_in_session(line, s, fe.board) {
+            return;
+        }
+        let mut seen = std::collections::BTreeSet::new();
+        let mut groups = Vec::new();
+        for g in &fe.groups {
+            let mut grp = Vec::new();
+            for id in g {
+                let Some(p) = self.participant(line, "groups", id, None) else {
+                    return;
+                };
+                if !seen.insert(p) {
+                    self.err(line, "groups", format!("\"{id}\" is listed twice"));
+                    return;
+                }
+                if !self.st.tables.contains_key(&(s, fe.board, p)) {
+                    let played_ew = self
+                        .st
+                        .tables
+                        .values()
+                        .any(|t| t.session == s && t.board == fe.board && t.ew == p);
+                    let why = if played_ew {
+                        format!(
+                            "\"{id}\" sat EW on board {}: groups list the NS pairs",
+                            fe.board
+                        )
+                    } else {
+                        format!("\"{id}\" has no table on board {} of session \"{}\" recorded before this line", fe.board, fe.session)
+                    };
+                    self.err(line, "groups", why);
+                    return;
+                }
+                grp.push(p);
+            }
+            groups.push(grp);
+        }
+        if self.st.fouled.contains_key(&(s, fe.board)) {
+            self.notice(line, format!("a second fouled event for board {} of session \"{}\" replaces the first (conventions C31)", fe.board, fe.session));
+        }
+        self.st.fouled.insert((s, fe.board), (line, groups));
     }
 
     fn match_event(&mut self, line: usize, m: &MatchDef) {
@@ -958,6 +1013,14 @@ impl Replayer {
     /// Compute NS points now that every deal (vulnerability) is known; check given scores agree.
     fn finish(&mut self) {
         let mut errs = Vec::new();
+        // C30: a listed table that a later withdrawal removed is an error at the fouled line.
+        for ((s, b), (line, groups)) in &self.st.fouled {
+            for p in groups.iter().flatten() {
+                if !self.st.tables.contains_key(&(*s, *b, *p)) {
+                    errs.push(LogError::new(*line, Some("groups"), format!("\"{}\" no longer has a table on board {b} (a later withdrawal removed it)", self.st.participant(*p).id)));
+                }
+            }
+        }
         let keys: Vec<TableKey> = self.st.tables.keys().copied().collect();
         for key in keys {
             let (dealer_vul, has_play) = {

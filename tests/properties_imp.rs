@@ -117,7 +117,7 @@ proptest! {
         if pooled {
             o.ximp_adjusted_method = XimpAdjustedMethod::Fractional;
         }
-        let b = BoardIn { session: 0, section: None, board: 1, field: tables.len() as u32, form: Form::Ximp, options: &o, tables: tables.clone() };
+        let b = BoardIn { session: 0, section: None, board: 1, field: tables.len() as u32, form: Form::Ximp, options: &o, tables: tables.clone(), part: 0 };
         let s = score_board(&b);
         for (i, t) in tables.iter().enumerate() {
             for (k, ns) in [(0usize, true), (1, false)] {
@@ -135,7 +135,7 @@ proptest! {
     fn plain_cross_imp_boards_are_zero_sum(xs in prop::collection::vec((-150i32..=150).prop_map(|k| k * 10), 2..12)) {
         let tables = board(xs.iter().map(|&x| (Dist::Plain(x), Dist::Plain(x))).collect());
         let o = Options::default();
-        let b = BoardIn { session: 0, section: None, board: 1, field: tables.len() as u32, form: Form::Ximp, options: &o, tables };
+        let b = BoardIn { session: 0, section: None, board: 1, field: tables.len() as u32, form: Form::Ximp, options: &o, tables, part: 0 };
         let s = score_board(&b);
         let ns: Q = s.sides.iter().step_by(2).map(|x| x.score).sum();
         prop_assert_eq!(ns, Q::ZERO);
@@ -156,8 +156,8 @@ proptest! {
         ruled[i].ew_score = dist(&[(50, x), (50, x)]);
         let o = Options::default();
         for form in [Form::Butler, Form::Ximp, Form::Napki] {
-            let a = score_board(&BoardIn { session: 0, section: None, board: 1, field: xs.len() as u32, form, options: &o, tables: plain.clone() });
-            let b = score_board(&BoardIn { session: 0, section: None, board: 1, field: xs.len() as u32, form, options: &o, tables: ruled.clone() });
+            let a = score_board(&BoardIn { session: 0, section: None, board: 1, field: xs.len() as u32, form, options: &o, tables: plain.clone(), part: 0 });
+            let b = score_board(&BoardIn { session: 0, section: None, board: 1, field: xs.len() as u32, form, options: &o, tables: ruled.clone(), part: 0 });
             let sa: Vec<Q> = a.sides.iter().map(|s| s.score).collect();
             let sb: Vec<Q> = b.sides.iter().map(|s| s.score).collect();
             prop_assert_eq!(sa, sb, "{:?}", form);

@@ -351,11 +351,12 @@ fn parse_line(
         "correction" => correction(&mut f),
         "penalty" => penalty(&mut f, sessions),
         "deal" => deal(&mut f),
+        "fouled" => fouled(&mut f),
         other => {
             f.error(
                 "type",
                 format!(
-                    "unknown event type \"{other}\" (expected championship, session, pair, team, match, result, ruling, ruling_withdrawn, correction, penalty or deal)"
+                    "unknown event type \"{other}\" (expected championship, session, pair, team, match, result, ruling, ruling_withdrawn, correction, penalty, deal or fouled)"
                 ),
             );
             return Err(f.errors);
@@ -1074,6 +1075,54 @@ fn penalty(f: &mut Fields, sessions: &[(String, Form)]) -> Option<Event> {
         board,
         law,
         match_id,
+    }))
+}
+
+fn fouled(f: &mut Fields) -> Option<Event> {
+    let session = f.req_id("session");
+    let board = board(f);
+    let expected = "expected a non-empty list of non-empty lists of NS pair ids, e.g. [[\"12\",\"3\"],[\"1\",\"9\"]]";
+    let groups = match f.raw("groups") {
+        None => {
+            f.error("groups", format!("missing; {expected}"));
+            None
+        }
+        Some(Value::Array(gs)) if !gs.is_empty() => {
+            let mut out = Vec::new();
+            let mut ok = true;
+            for g in gs {
+                match g {
+                    Value::Array(ids) if !ids.is_empty() => {
+                        let mut grp = Vec::new();
+                        for id in ids {
+                            match id {
+                                Value::String(s) if !s.trim().is_empty() => grp.push(s.clone()),
+                                other => {
+                                    f.error("groups", format!("{expected}; found {} in a group (ids are JSON strings)", describe(other)));
+                                    ok = false;
+                                }
+                            }
+                        }
+                        out.push(grp);
+                    }
+                    other => {
+                        f.error("groups", format!("{expected}; found {}", describe(other)));
+                        ok = false;
+                    }
+                }
+            }
+            ok.then_some(out)
+        }
+        Some(other) => {
+            let m = format!("{expected}; found {}", describe(other));
+            f.error("groups", m);
+            None
+        }
+    };
+    Some(Event::Fouled(FouledEv {
+        session: session?,
+        board: board?,
+        groups: groups?,
     }))
 }
 

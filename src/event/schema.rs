@@ -31,6 +31,15 @@ pub enum Event {
     Correction(CorrectionEv),
     Penalty(PenaltyEv),
     Deal(DealEv),
+    Fouled(FouledEv),
+}
+
+/// Law 87: a fouled board; each group lists the NS participants that played one version.
+#[derive(Clone, Debug)]
+pub struct FouledEv {
+    pub session: String,
+    pub board: u32,
+    pub groups: Vec<Vec<String>>,
 }
 
 #[derive(Clone, Debug, Default)]

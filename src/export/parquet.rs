@@ -45,6 +45,7 @@ pub fn frames(t: &Tables) -> PolarsResult<Vec<(&'static str, DataFrame)>> {
         "count": |r| r.count,
         "mp_ns": |r| r.mp_ns,
         "mp_ew": |r| r.mp_ew,
+        "group": |r| r.group,
     })?;
     let boards = frame!(&t.boards, {
         "session": |r| r.session.clone(),

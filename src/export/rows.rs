@@ -35,6 +35,8 @@ pub struct FreqOut {
     pub count: f64,
     pub mp_ns: f64,
     pub mp_ew: f64,
+    /// Extra: the group of a fouled board (C32), null otherwise.
+    pub group: Option<i32>,
 }
 
 #[derive(Clone, Debug, PartialEq)]
@@ -164,6 +166,7 @@ pub fn build(state: &State, scored: &Scored) -> Tables {
                 count: r.count.to_f64(),
                 mp_ns: r.mp_ns.to_f64(),
                 mp_ew: r.mp_ew.to_f64(),
+                group: r.group.map(|g| g as i32),
             });
         }
         if !b.export_stats {

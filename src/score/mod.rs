@@ -122,6 +122,8 @@ pub struct BoardIn<'a> {
     pub form: Form,
     pub options: &'a Options,
     pub tables: Vec<TableIn>,
+    /// A fouled board's group (1-based, C31), scored as its own field; 0 when not fouled.
+    pub part: u32,
 }
 
 /// A line of the frequency tables.
@@ -152,6 +154,8 @@ pub struct FreqRow {
     pub mp_ns: Q,
     /// Matchpoints an EW pair with this score earns (factored): top − mp_ns.
     pub mp_ew: Q,
+    /// A fouled board's group (C32) whose table this row belongs to.
+    pub group: Option<u32>,
 }
 
 /// How a line's raw matchpoints were brought to the field's top.

@@ -166,6 +166,7 @@ pub fn score_board(b: &BoardIn) -> BoardScore {
                 count: c,
                 mp_ns: apply(f, tab.beats(x, Side::NS) - Q::ONE),
                 mp_ew: apply(f, tab.beats(x, Side::EW) - Q::ONE),
+                group: (b.part > 0).then_some(b.part),
             })
             .collect()
     };
