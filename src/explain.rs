@@ -386,25 +386,33 @@ pub fn explain(state: &State, boards: &[&BoardScore], section: Option<&str>) -> 
             aggregated(b, form, &mut out);
         }
         // Frequency tables.
-        let lines: Vec<Line> = {
-            let mut l: Vec<Line> = b.freq.iter().map(|r| r.line).collect();
+        let lines: Vec<(Option<u32>, Line)> = {
+            let mut l: Vec<(Option<u32>, Line)> =
+                b.freq.iter().map(|r| (r.group, r.line)).collect();
             l.dedup();
             l
         };
-        for line in lines {
+        for (group, line) in lines {
             let title = match line {
                 Line::Both => "Frequency table (the NS and EW lines are the same)",
                 Line::NS => "NS line frequency table (NS pairs are scored here)",
                 Line::EW => "EW line frequency table (EW pairs are scored here)",
             };
-            let _ = writeln!(out, "{title}:");
+            match group {
+                Some(g) => {
+                    let _ = writeln!(out, "Fouled board, group {g} (its own field): {title}:");
+                }
+                None => {
+                    let _ = writeln!(out, "{title}:");
+                }
+            }
             let _ = writeln!(
                 out,
                 "  {:>8}  {:>14}  {:>18}  {:>18}",
                 "NS pts", "count", "MP NS", "MP EW"
             );
             let mut n = Q::ZERO;
-            for r in b.freq.iter().filter(|r| r.line == line) {
+            for r in b.freq.iter().filter(|r| r.line == line && r.group == group) {
                 n += r.count;
                 let _ = writeln!(
                     out,
