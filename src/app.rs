@@ -281,3 +281,46 @@ pub fn audit(
     }
     Ok(a)
 }
+
+/// `frekans bulletin`: everything `score` writes, plus bulletin.json, bulletin.typ and
+/// bulletin.pdf, in one directory written whole or not at all.
+pub fn bulletin(
+    path: &Path,
+    out: &Path,
+    lang: &str,
+    typst: Option<&Path>,
+) -> Result<ScoreReport, AppError> {
+    let l = load(path, &ReplayScope::default())?;
+    let scored = pipeline::score(&l.state)?;
+    let tables = export::rows::build(&l.state, &scored);
+    let data = crate::report::model::build(&l.state, &scored, lang);
+    let typst = crate::report::find_typst(typst)?;
+    let pdf = {
+        let _s = tracing::info_span!("render").entered();
+        crate::report::render(&typst, &data)?
+    };
+    let mut files = Vec::new();
+    for (name, mut df) in anyhow::Context::context(
+        export::parquet::frames(&tables),
+        "cannot build the output tables",
+    )? {
+        files.push((
+            name.to_string(),
+            anyhow::Context::context(export::parquet::to_bytes(&mut df), "cannot serialize")?,
+        ));
+    }
+    files.push((
+        "bulletin.json".to_string(),
+        serde_json::to_vec_pretty(&data).map_err(anyhow::Error::new)?,
+    ));
+    files.push((
+        "bulletin.typ".to_string(),
+        crate::report::TEMPLATE.as_bytes().to_vec(),
+    ));
+    files.push(("bulletin.pdf".to_string(), pdf));
+    export::parquet::write_dir(out, files)?;
+    Ok(ScoreReport {
+        scored,
+        state: l.state,
+    })
+}

@@ -46,6 +46,23 @@ pub enum Command {
         #[arg(long, default_value_t = 3, value_name = "N")]
         top: usize,
     },
+    /// Everything `score` does, plus a PDF bulletin rendered by the typst program.
+    #[command(
+        after_help = "Example:\n  frekans bulletin events/mazovia-pairs-2026.jsonl --out reports/mazovia-pairs-2026 --lang pl"
+    )]
+    Bulletin {
+        /// The event log (JSON Lines).
+        log: PathBuf,
+        /// Output directory (written whole or not at all).
+        #[arg(long, value_name = "DIR")]
+        out: PathBuf,
+        /// Language of the labels.
+        #[arg(long, default_value = "en", value_parser = ["en", "pl"])]
+        lang: String,
+        /// The typst program (default: FREKANS_TYPST, PATH, then ~/.cache/frekans/tools/bin/typst).
+        #[arg(long, value_name = "PATH")]
+        typst: Option<PathBuf>,
+    },
     /// Compare the standings with and without a ruling, or at two points of the log.
     #[command(
         after_help = "Examples:\n  frekans audit events/mazovia-pairs-2026.jsonl --ruling R8\n  frekans audit events/mazovia-pairs-2026.jsonl --ruling R13 --format json\n  frekans audit events/mazovia-pairs-2026.jsonl --as-of 800\n  frekans audit events/mazovia-pairs-2026.jsonl --between 800 1200 --out reports/audit"

@@ -17,5 +17,6 @@ pub mod num;
 pub mod options;
 pub mod pipeline;
 pub mod replay;
+pub mod report;
 pub mod score;
 pub mod standings;

@@ -158,6 +158,22 @@ fn run(cli: &Cli) -> Result<(), AppError> {
                 }
             }
         }
+        Command::Bulletin {
+            log,
+            out,
+            lang,
+            typst,
+        } => {
+            let report = app::bulletin(log, out, lang, typst.as_deref())?;
+            if !cli.quiet {
+                let _ = write!(stdout, "{}", app::summary(&report, 3));
+                let _ = writeln!(
+                    stdout,
+                    "\nwrote the Parquet tables and bulletin.pdf to {}",
+                    out.display()
+                );
+            }
+        }
         Command::Check { log } => {
             let text = app::check(log)?;
             if !cli.quiet {
