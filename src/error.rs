@@ -26,11 +26,13 @@ pub struct LogError {
 }
 
 impl LogError {
+    /// Messages echo what the log said; an echo is cut to keep every message readable and
+    /// small, whatever the input.
     pub fn new(line: usize, field: Option<&str>, message: impl Into<String>) -> LogError {
         LogError {
             line,
-            field: field.map(str::to_string),
-            message: message.into(),
+            field: field.map(clip),
+            message: clip(&message.into()),
         }
     }
 }
@@ -46,6 +48,21 @@ impl fmt::Display for LogError {
             None => write!(f, "line {}: {}", self.line, self.message),
         }
     }
+}
+
+/// At most 600 characters, cut in the middle with a mark.
+pub fn clip(s: &str) -> String {
+    const MAX: usize = 600;
+    if s.len() <= MAX {
+        return s.to_string();
+    }
+    let n = s.chars().count();
+    if n <= MAX {
+        return s.to_string();
+    }
+    let head: String = s.chars().take(MAX / 2).collect();
+    let tail: String = s.chars().skip(n - MAX / 4).collect();
+    format!("{head} … ({} characters cut) … {tail}", n - MAX / 2 - MAX / 4)
 }
 
 /// The log is invalid: every error found, in line order.

@@ -17,6 +17,11 @@ use crate::options::{Compare, Form, Options};
 /// The largest board number accepted.
 pub const MAX_BOARD: i64 = 9999;
 
+/// The longest event line accepted. No event comes near it (a deal with notes is a few hundred
+/// bytes); a longer line is refused before it is parsed, so memory stays bounded whatever the
+/// input (a 1 GB line costs the file's bytes and nothing more).
+pub const MAX_LINE: usize = 1 << 20;
+
 /// Everything read from a log: the events that parsed, and the errors of the lines that did not.
 #[derive(Debug, Default)]
 pub struct ReadLog {
@@ -46,6 +51,15 @@ pub fn read_log(bytes: &[u8]) -> ReadLog {
         let line_no = i + 1;
         out.lines = line_no;
         let raw = raw.strip_suffix(b"\r").unwrap_or(raw);
+        if raw.len() > MAX_LINE {
+            out.errors.push(LogError::new(
+                line_no,
+                None,
+                format!("the line is {} bytes long; an event line is at most {MAX_LINE} bytes (1 MiB)", raw.len()),
+            ));
+            seq += 1;
+            continue;
+        }
         let text = match std::str::from_utf8(raw) {
             Ok(t) => t,
             Err(e) => {
@@ -483,6 +497,11 @@ pub fn parse_boards(v: &Value) -> Result<Vec<u32>, String> {
                     return Err(bad());
                 }
                 out.extend(a as u32..=b as u32);
+                // More entries than there are board numbers: some board repeats; stop now
+                // rather than expanding every range first.
+                if out.len() > MAX_BOARD as usize {
+                    return Err(format!("board listed twice in {}", describe(v)));
+                }
             }
         }
         Value::Array(items) => {
