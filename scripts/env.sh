@@ -24,6 +24,31 @@ setup_python() {
     export FREKANS_PYTHON="$venv/bin/python"
 }
 
+# The typst command-line program (renders bulletins), built once into the tools cache: it takes
+# tens of minutes on two cores, so it is kept outside the clone and reused.
+TYPST_VERSION="0.15.1"
+setup_typst() {
+    local root="$FREKANS_CACHE/tools"
+    if [ -x "$root/bin/typst" ] && "$root/bin/typst" --version 2>/dev/null | grep -q "$TYPST_VERSION"; then
+        export FREKANS_TYPST="$root/bin/typst"
+        return
+    fi
+    log "installing typst-cli $TYPST_VERSION into $root (once per machine; ~16 minutes on 2 cores)"
+    cargo install --locked --quiet typst-cli --version "$TYPST_VERSION" --root "$root"
+    export FREKANS_TYPST="$root/bin/typst"
+}
+
+# pdftotext, pdffonts, pdfinfo (poppler-utils) for the bulletin tests.
+setup_poppler() {
+    if command -v pdftotext >/dev/null && command -v pdffonts >/dev/null; then
+        return
+    fi
+    log "installing poppler-utils (Debian)"
+    local sudo=""
+    [ "$(id -u)" = 0 ] || sudo="sudo"
+    $sudo apt-get update -qq && DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq poppler-utils >/dev/null
+}
+
 build_release() {
     log "building frekans (release; the first build compiles polars and takes ~15 minutes on 2 cores)"
     (cd "$FREKANS_ROOT" && cargo build --release --locked)
