@@ -312,21 +312,10 @@ pub fn score_board(b: &BoardIn) -> BoardScore {
     }
     // Best for NS first, as a director reads a frequency table.
     freq.sort_by(|a, b| a.line.cmp(&b.line).then(b.ns_points.cmp(&a.ns_points)));
-    BoardScore {
-        session: b.session,
-        section: b.section.clone(),
-        board: b.board,
-        field: b.field,
-        sides,
-        freq,
-        stats: board_stats(&b.tables, b.field, opts, true),
-        datum: None,
-        text: Vec::new(),
-        notices,
-        team: None,
-        export_stats: true,
-        facts: Vec::new(),
-    }
+    let mut out = BoardScore::new(b, sides, board_stats(&b.tables, b.field, opts, true));
+    out.freq = freq;
+    out.notices = notices;
+    out
 }
 
 /// N6: a split's two sides should not together earn more than top; and §5.6(3): a score with
