@@ -4,11 +4,12 @@
 #
 #   scripts/fuzz.sh [SECONDS_PER_TARGET] [TARGET...]
 #
-# SECONDS_PER_TARGET defaults to 60; TARGETs default to both (log_reader, notation). Needs the
-# nightly toolchain (cargo-fuzz builds with -Z flags); installs cargo-fuzz into
-# $FREKANS_CACHE/fuzz-tools if it is missing. Everything else is cached outside the clone, under
+# SECONDS_PER_TARGET defaults to 60; TARGETs default to all three: log_reader (read, replay and
+# score arbitrary bytes), log_canonical (the reader against itself on each line's canonical JSON)
+# and notation (parse, print, parse again). Needs the nightly toolchain (cargo-fuzz builds with
+# -Z flags); installs cargo-fuzz into $FREKANS_CACHE/fuzz-tools if it is missing. Everything else is cached outside the clone, under
 # $FREKANS_CACHE (default ~/.cache/frekans):
-#   fuzz-target/           the fuzz build (polars is compiled again there, once: ~15-25 min)
+#   fuzz-target/           the fuzz build (polars is compiled again there, once: 36 min on 2 busy cores)
 #   fuzz-corpus/TARGET/    the corpus, seeded on every run from fixtures/*/events.jsonl and
 #                          events/*.jsonl (whole logs, every line, every adjusted score)
 #   fuzz-artifacts/TARGET/ crashes, timeouts and out-of-memory inputs libFuzzer finds
@@ -24,7 +25,7 @@ source "$(dirname "${BASH_SOURCE[0]}")/env.sh"
 SECS="${1:-60}"
 shift || true
 TARGETS=("$@")
-[ ${#TARGETS[@]} -gt 0 ] || TARGETS=(log_reader notation)
+[ ${#TARGETS[@]} -gt 0 ] || TARGETS=(log_reader log_canonical notation)
 case "$SECS" in '' | *[!0-9]*) echo "usage: scripts/fuzz.sh [SECONDS_PER_TARGET] [TARGET...]" >&2; exit 64 ;; esac
 
 FUZZ_DIR="$FREKANS_ROOT/fuzz"
@@ -66,7 +67,7 @@ def strings(v):
 for path in logs:
     data = open(path, "rb").read()
     lines = data.split(b"\n")
-    if target == "log_reader":
+    if target in ("log_reader", "log_canonical"):
         # Whole logs (the first 200 lines of the big demo logs), and every line on its own.
         seeds.add(b"\n".join(lines[:200]))
         seeds.update(l + b"\n" for l in lines if l.strip())
@@ -89,7 +90,7 @@ PY
 
 max_len() {
     case "$1" in
-        log_reader) echo 16384 ;;
+        log_reader | log_canonical) echo 16384 ;;
         notation) echo 8192 ;;
         *) echo 4096 ;;
     esac

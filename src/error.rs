@@ -62,7 +62,10 @@ pub fn clip(s: &str) -> String {
     }
     let head: String = s.chars().take(MAX / 2).collect();
     let tail: String = s.chars().skip(n - MAX / 4).collect();
-    format!("{head} … ({} characters cut) … {tail}", n - MAX / 2 - MAX / 4)
+    format!(
+        "{head} … ({} characters cut) … {tail}",
+        n - MAX / 2 - MAX / 4
+    )
 }
 
 /// The log is invalid: every error found, in line order.

@@ -239,7 +239,8 @@ impl Replayer {
     fn notice(&mut self, line: usize, msg: impl Into<String>) {
         self.st.notices.push(Notice {
             line: Some(line),
-            message: msg.into(),
+            // Notices echo ids and values a user typed: cut as errors are.
+            message: crate::error::clip(&msg.into()),
         });
     }
 

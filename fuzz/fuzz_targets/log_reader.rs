@@ -8,8 +8,17 @@ fuzz_target!(|data: &[u8]| {
     let read = frekans::event::read_log(data);
     // Every error names a line that exists and says something.
     for e in &read.errors {
-        assert!(e.line >= 1 && e.line <= read.lines.max(1), "error on line {} of {}", e.line, read.lines);
-        assert!(!e.message.is_empty(), "empty error message on line {}", e.line);
+        assert!(
+            e.line >= 1 && e.line <= read.lines.max(1),
+            "error on line {} of {}",
+            e.line,
+            read.lines
+        );
+        assert!(
+            !e.message.is_empty(),
+            "empty error message on line {}",
+            e.line
+        );
         let _ = e.to_string();
     }
     let (state, errors) =

@@ -1,6 +1,6 @@
 //! Fuzz the adjusted-score notation parser (`parse_adjusted`, and `parse_score`). Beyond "no
 //! panic": an accepted entry prints back (`normalised`) to text that parses to the same value,
-//! and printing is a fixed point.
+//! and printing is a fixed point (finding F6 of fuzz/README.md broke the first).
 #![no_main]
 
 use libfuzzer_sys::fuzz_target;
@@ -17,12 +17,20 @@ fuzz_target!(|data: &[u8]| {
                 panic!("{s:?} parsed, but its normalised form {printed:?} does not: {e}")
             });
             assert_eq!(again, a, "{s:?} -> {printed:?} reparses to another value");
-            assert_eq!(again.normalised(), printed, "normalised form of {s:?} is not a fixed point");
+            assert_eq!(
+                again.normalised(),
+                printed,
+                "normalised form of {s:?} is not a fixed point"
+            );
         }
         Err(e) => {
             assert!(!e.message.is_empty());
             // Messages quote the entry cut to 60 characters: bounded by the entry limit.
-            assert!(e.message.len() <= 1000, "message of {} bytes for {s:?}", e.message.len());
+            assert!(
+                e.message.len() <= 1000,
+                "message of {} bytes for {s:?}",
+                e.message.len()
+            );
         }
     }
 });

@@ -281,6 +281,24 @@ pub fn parse_adjusted(s: &str) -> Result<AdjustedScore, NotationError> {
             ),
         });
     }
+    let a = parse_adjusted_unchecked(s)?;
+    // The entry is printed back in full (explain, Parquet, the bulletin), every score with its
+    // sign: that text must parse too, so the limit applies to it as well.
+    let printed = a.normalised().chars().count();
+    if printed > MAX_ENTRY_CHARS {
+        return Err(NotationError {
+            message: format!(
+                "adjusted score is longer than {MAX_ENTRY_CHARS} characters once written out in \
+                 full ({printed} characters, every score with its sign): write it with fewer \
+                 components; in {}",
+                quote(s)
+            ),
+        });
+    }
+    Ok(a)
+}
+
+fn parse_adjusted_unchecked(s: &str) -> Result<AdjustedScore, NotationError> {
     let mut p = Parser::new(s);
     if p.chars.is_empty() {
         return Err(p.fail(

@@ -100,7 +100,7 @@ fn append_locked(file: &mut File, event: &str, now: &str) -> Result<Appended, Ap
     }
     let lines = bytes.split(|&b| b == b'\n').count() - usize::from(!bytes.is_empty());
     let new_line = lines + 1;
-    let value: Value = serde_json::from_str(event.trim()).map_err(|e| {
+    let value: Value = super::json::parse(event.trim()).map_err(|e| {
         invalid(
             new_line,
             None,
@@ -183,7 +183,7 @@ fn count_events(bytes: &[u8]) -> usize {
 /// The hash of the last hashed event, if the chain has started.
 fn last_hash(bytes: &[u8]) -> Option<String> {
     bytes.split(|&b| b == b'\n').rev().find_map(|l| {
-        let v: Value = serde_json::from_slice(l).ok()?;
+        let v: Value = super::json::parse_slice(l).ok()?;
         v.get("hash")?.as_str().map(str::to_string)
     })
 }

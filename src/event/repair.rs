@@ -39,7 +39,7 @@ pub fn repair(path: &Path, now_secs: u64) -> std::io::Result<Repaired> {
     let cut = bytes.iter().rposition(|&b| b == b'\n').map_or(0, |i| i + 1);
     let tail = &bytes[cut..];
     let line = bytes[..cut].iter().filter(|&&b| b == b'\n').count() + 1;
-    if serde_json::from_slice::<serde_json::Value>(tail).is_ok_and(|v| v.is_object()) {
+    if super::json::parse_slice(tail).is_ok_and(|v| v.is_object()) {
         let mut f = OpenOptions::new().append(true).open(path)?;
         f.write_all(b"\n")?;
         f.sync_all()?;
