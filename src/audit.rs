@@ -8,9 +8,11 @@
 use std::collections::{BTreeMap, BTreeSet};
 
 use crate::event::{Envelope, Event};
-use crate::export::rows::{build, Tables};
-use crate::pipeline::{self, Prepared, ScoreError};
+use crate::export::rows::{score_rows, standing_row, ScoreRow, StandingRow};
+use crate::pipeline::{self, ScoreError};
 use crate::replay::{replay, ReplayScope, State};
+use crate::score::BoardScore;
+use crate::standings::Standing;
 
 /// What an audit compares.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -72,6 +74,9 @@ pub struct Audit {
     pub standings: Vec<StandingDelta>,
     pub boards: Vec<BoardDelta>,
     pub rulings: Vec<RulingNote>,
+    /// How it was answered: only the touched boards re-scored (`true`), or both replays
+    /// scored whole.
+    pub incremental: bool,
 }
 
 /// Why an audit cannot be answered.
@@ -121,26 +126,97 @@ pub fn ruling_scope(events: &[Envelope], id: &str) -> Option<BTreeSet<usize>> {
     Some(seqs)
 }
 
-fn scored_rows(
+/// The boards (`(session id, board)`) whose tables the events of `seqs` touch, or `None` when
+/// they do more than that (declare a session, a participant or a match, change a team
+/// session's penalties, ...): such a question is answered by scoring both replays whole.
+fn touched_boards(
     events: &[Envelope],
-    scope: &ReplayScope,
-    base: Option<&Prepared>,
-) -> Result<(State, Tables, Prepared, usize), AuditError> {
-    let (state, _errors) = replay(events, scope);
-    let (scored, prepared, fresh) =
-        pipeline::score_reusing(&state, base).map_err(AuditError::Score)?;
-    let rows = build(&state, &scored);
-    Ok((state, rows, prepared, fresh))
+    seqs: &BTreeSet<usize>,
+    full: &State,
+) -> Option<BTreeSet<(String, u32)>> {
+    let event_at = |seq: usize| {
+        events
+            .binary_search_by_key(&seq, |e| e.seq)
+            .ok()
+            .map(|i| &events[i])
+    };
+    let ruling_board = |id: &str| {
+        events.iter().find_map(|e| match &e.event {
+            Event::Ruling(r) if r.id == id => Some((r.session.clone(), r.board)),
+            _ => None,
+        })
+    };
+    let mut keys = BTreeSet::new();
+    for &seq in seqs {
+        let e = event_at(seq)?;
+        let key = match &e.event {
+            Event::Result(r) => (r.session.clone(), r.board),
+            Event::Ruling(r) => (r.session.clone(), r.board),
+            Event::Deal(d) => (d.session.clone(), d.board),
+            Event::Fouled(f) => (f.session.clone(), f.board),
+            Event::RulingWithdrawn { ruling } => ruling_board(ruling)?,
+            Event::Correction(c) => match &event_at(c.result)?.event {
+                Event::Result(r) => (r.session.clone(), r.board),
+                _ => return None,
+            },
+            Event::Penalty(p) => {
+                // Penalties only move standings, which are recomputed whole; but a team
+                // session's IMP penalties come off its matches.
+                let s = full.session_index(&p.session)?;
+                if full.sessions[s].def.form.is_team() {
+                    return None;
+                }
+                continue;
+            }
+            _ => return None,
+        };
+        keys.insert(key);
+    }
+    Some(keys)
+}
+
+/// The seqs in which two replay scopes of a log differ.
+fn differing(events: &[Envelope], a: &ReplayScope, b: &ReplayScope) -> BTreeSet<usize> {
+    let within =
+        |s: &ReplayScope, seq: usize| s.upto.is_none_or(|u| seq <= u) && !s.skip.contains(&seq);
+    events
+        .iter()
+        .map(|e| e.seq)
+        .filter(|&q| within(a, q) != within(b, q))
+        .collect()
 }
 
 /// Answer an audit question on a log already validated whole; `full` is its whole replay.
+///
+/// The later replay is scored whole (as `score` would); the earlier one is replayed only for
+/// the boards the differing events touch, and only those boards are re-scored, the standings
+/// being recomputed with every other board reused (`pipeline::rescore`). When that cannot be
+/// done (see `touched_boards` and `rescore`), the earlier replay is scored whole, reusing every
+/// board whose tables are unchanged.
 pub fn audit(events: &[Envelope], full: &State, question: &Question) -> Result<Audit, AuditError> {
+    audit_with(events, full, question, true)
+}
+
+/// [`audit`], with the incremental path on or off (off: both replays scored whole, the
+/// reference the incremental path is tested against).
+pub fn audit_with(
+    events: &[Envelope],
+    full: &State,
+    question: &Question,
+    incremental: bool,
+) -> Result<Audit, AuditError> {
     let last = events.last().map_or(0, |e| e.seq);
     let (before_scope, after_scope) = match question {
         Question::Ruling(id) => {
             let skip = ruling_scope(events, id)
                 .ok_or_else(|| AuditError::BadQuestion(format!("no ruling \"{id}\" in the log")))?;
-            (ReplayScope { upto: None, skip }, ReplayScope::default())
+            (
+                ReplayScope {
+                    skip,
+                    ..Default::default()
+                },
+                ReplayScope::default(),
+            )
         }
         Question::AsOf(seq) => {
             if *seq > last {
@@ -151,7 +227,7 @@ pub fn audit(events: &[Envelope], full: &State, question: &Question) -> Result<A
             (
                 ReplayScope {
                     upto: Some(*seq),
-                    skip: BTreeSet::new(),
+                    ..Default::default()
                 },
                 ReplayScope::default(),
             )
@@ -163,36 +239,99 @@ pub fn audit(events: &[Envelope], full: &State, question: &Question) -> Result<A
             (
                 ReplayScope {
                     upto: Some(*a),
-                    skip: BTreeSet::new(),
+                    ..Default::default()
                 },
                 ReplayScope {
                     upto: Some(*b),
-                    skip: BTreeSet::new(),
+                    ..Default::default()
                 },
             )
         }
     };
-    // The after side is scored whole; the before side re-scores only the boards whose tables
-    // (or field) differ, reusing the rest.
     let owned;
-    let (after_state, after, prepared) =
-        if after_scope.upto.is_none() && after_scope.skip.is_empty() {
-            let (scored, prepared, _) =
-                pipeline::score_reusing(full, None).map_err(AuditError::Score)?;
-            (full, build(full, &scored), prepared)
-        } else {
-            let (st, rows, prepared, _) = scored_rows(events, &after_scope, None)?;
-            owned = st;
-            (&owned, rows, prepared)
-        };
-    let (_, before, _, fresh) = scored_rows(events, &before_scope, Some(&prepared))?;
-    tracing::info!(
-        rescored = fresh,
-        of = prepared.len(),
-        "audit: boards re-scored for the other replay"
-    );
-    let boards = board_deltas(&before, &after);
-    let standings = standing_deltas(&before, &after);
+    let after_state: &State = if after_scope.upto.is_none() && after_scope.skip.is_empty() {
+        full
+    } else {
+        let _span = tracing::info_span!("replay").entered();
+        owned = replay(events, &after_scope).0;
+        &owned
+    };
+    let (after, prepared, _) =
+        pipeline::score_reusing(after_state, None).map_err(AuditError::Score)?;
+    let seqs = differing(events, &before_scope, &after_scope);
+    let touched = if incremental {
+        touched_boards(events, &seqs, after_state)
+    } else {
+        None
+    };
+    let incremental = match touched {
+        Some(keys) => {
+            let scope = ReplayScope {
+                boards: Some(keys.clone()),
+                ..before_scope.clone()
+            };
+            let partial = {
+                let _span = tracing::info_span!("replay", boards = keys.len()).entered();
+                replay(events, &scope).0
+            };
+            pipeline::rescore(after_state, &after, &partial, &keys)
+                .map_err(AuditError::Score)?
+                .map(|r| (partial, r, keys))
+        }
+        None => None,
+    };
+    let sid = |st: &State, b: &BoardScore| st.sessions[b.session].def.id.clone();
+    let answered_incrementally = incremental.is_some();
+    let (boards, standings) = match incremental {
+        Some((partial, r, keys)) => {
+            tracing::info!(
+                rescored = r.boards.len(),
+                of = after.boards.len(),
+                "audit: boards re-scored for the other replay"
+            );
+            let after_boards: Vec<&BoardScore> = after
+                .boards
+                .iter()
+                .filter(|b| b.team.is_none() && keys.contains(&(sid(after_state, b), b.board)))
+                .collect();
+            (
+                board_deltas(
+                    &partial,
+                    &r.boards.iter().collect::<Vec<_>>(),
+                    after_state,
+                    &after_boards,
+                ),
+                standing_deltas(&partial, &r.standings, after_state, &after.standings),
+            )
+        }
+        None => {
+            let before_state = {
+                let _span = tracing::info_span!("replay").entered();
+                replay(events, &before_scope).0
+            };
+            let (before, _, fresh) = pipeline::score_reusing(&before_state, Some(&prepared))
+                .map_err(AuditError::Score)?;
+            tracing::info!(
+                rescored = fresh,
+                of = prepared.len(),
+                "audit: boards re-scored for the other replay (whole replay)"
+            );
+            (
+                board_deltas(
+                    &before_state,
+                    &before.boards.iter().collect::<Vec<_>>(),
+                    after_state,
+                    &after.boards.iter().collect::<Vec<_>>(),
+                ),
+                standing_deltas(
+                    &before_state,
+                    &before.standings,
+                    after_state,
+                    &after.standings,
+                ),
+            )
+        }
+    };
     let mut rulings = Vec::new();
     let wanted: BTreeSet<usize> = match question {
         Question::Ruling(id) => ruling_scope(events, id).unwrap_or_default(),
@@ -218,15 +357,74 @@ pub fn audit(events: &[Envelope], full: &State, question: &Question) -> Result<A
         standings,
         boards,
         rulings,
+        incremental: answered_incrementally,
     })
+}
+
+/// The score rows of the boards that differ between two replays (a board of one only, or
+/// whose sides' scores differ), each replay's rows for them.
+fn changed_rows(
+    before_state: &State,
+    before: &[&BoardScore],
+    after_state: &State,
+    after: &[&BoardScore],
+) -> (Vec<ScoreRow>, Vec<ScoreRow>) {
+    type Key = (String, Option<String>, u32, Option<String>);
+    let index = |st: &State, boards: &[&BoardScore]| -> BTreeMap<Key, Vec<usize>> {
+        let mut m: BTreeMap<Key, Vec<usize>> = BTreeMap::new();
+        for (i, b) in boards.iter().enumerate() {
+            let key = (
+                st.sessions[b.session].def.id.clone(),
+                b.section.clone(),
+                b.board,
+                b.team.as_ref().map(|t| t.0.clone()),
+            );
+            m.entry(key).or_default().push(i);
+        }
+        m
+    };
+    let (bi, ai) = (index(before_state, before), index(after_state, after));
+    let sides = |st: &State, boards: &[&BoardScore], ix: Option<&Vec<usize>>| {
+        let mut v: Vec<(String, crate::num::Q)> = ix
+            .into_iter()
+            .flatten()
+            .flat_map(|&i| boards[i].sides.iter())
+            .map(|s| (st.participant(s.participant).id.clone(), s.score))
+            .collect();
+        v.sort();
+        v
+    };
+    let (mut rb, mut ra) = (Vec::new(), Vec::new());
+    let keys: BTreeSet<&Key> = bi.keys().chain(ai.keys()).collect();
+    for k in keys {
+        let (b, a) = (bi.get(k), ai.get(k));
+        if b.is_some()
+            && a.is_some()
+            && sides(before_state, before, b) == sides(after_state, after, a)
+        {
+            continue;
+        }
+        for &i in b.into_iter().flatten() {
+            score_rows(before_state, before[i], &mut rb);
+        }
+        for &i in a.into_iter().flatten() {
+            score_rows(after_state, after[i], &mut ra);
+        }
+    }
+    (rb, ra)
 }
 
 type BoardKey = (String, Option<String>, i32);
 
-fn board_deltas(before: &Tables, after: &Tables) -> Vec<BoardDelta> {
-    let index = |t: &Tables| -> BTreeMap<(BoardKey, String), (String, f64)> {
-        t.scores
-            .iter()
+fn board_deltas(
+    before_state: &State,
+    before: &[&BoardScore],
+    after_state: &State,
+    after: &[&BoardScore],
+) -> Vec<BoardDelta> {
+    let (before, after) = changed_rows(before_state, before, after_state, after);
+    let index = |rows: &[ScoreRow]| -> BTreeMap<(BoardKey, String), (String, f64)> {
+        rows.iter()
             .map(|r| {
                 (
                     (
@@ -238,7 +436,7 @@ fn board_deltas(before: &Tables, after: &Tables) -> Vec<BoardDelta> {
             })
             .collect()
     };
-    let (b, a) = (index(before), index(after));
+    let (b, a) = (index(&before), index(&after));
     let keys: BTreeSet<&(BoardKey, String)> = b.keys().chain(a.keys()).collect();
     let changed: BTreeSet<&BoardKey> = keys
         .iter()
@@ -266,16 +464,24 @@ fn board_deltas(before: &Tables, after: &Tables) -> Vec<BoardDelta> {
         .collect()
 }
 
-fn standing_deltas(before: &Tables, after: &Tables) -> Vec<StandingDelta> {
-    type Row<'a> = &'a crate::export::rows::StandingRow;
-    let index = |t: &Tables| -> BTreeMap<(String, String), usize> {
-        t.standings
-            .iter()
+fn standing_deltas(
+    before_state: &State,
+    before: &[Standing],
+    after_state: &State,
+    after: &[Standing],
+) -> Vec<StandingDelta> {
+    type Row<'a> = &'a StandingRow;
+    let rows = |st: &State, v: &[Standing]| -> Vec<StandingRow> {
+        v.iter().map(|s| standing_row(st, s)).collect()
+    };
+    let (before, after) = (rows(before_state, before), rows(after_state, after));
+    let index = |t: &[StandingRow]| -> BTreeMap<(String, String), usize> {
+        t.iter()
             .enumerate()
             .map(|(i, r)| ((r.session.clone(), r.participant.clone()), i))
             .collect()
     };
-    let (bi, ai) = (index(before), index(after));
+    let (bi, ai) = (index(&before), index(&after));
     let group = |r: Row| {
         (
             r.session.clone(),
@@ -290,8 +496,8 @@ fn standing_deltas(before: &Tables, after: &Tables) -> Vec<StandingDelta> {
     let mut changed: BTreeSet<(String, Option<String>)> = BTreeSet::new();
     let keys: BTreeSet<&(String, String)> = bi.keys().chain(ai.keys()).collect();
     for k in &keys {
-        let b = bi.get(k).map(|&i| &before.standings[i]);
-        let a = ai.get(k).map(|&i| &after.standings[i]);
+        let b = bi.get(k).map(|&i| &before[i]);
+        let a = ai.get(k).map(|&i| &after[i]);
         let same = match (b, a) {
             (Some(b), Some(a)) => {
                 b.total == a.total && b.pct == a.pct && b.rank == a.rank && b.rank_to == a.rank_to
@@ -305,8 +511,8 @@ fn standing_deltas(before: &Tables, after: &Tables) -> Vec<StandingDelta> {
     let mut out: Vec<StandingDelta> = keys
         .iter()
         .filter_map(|k| {
-            let b = bi.get(k).map(|&i| &before.standings[i]);
-            let a = ai.get(k).map(|&i| &after.standings[i]);
+            let b = bi.get(k).map(|&i| &before[i]);
+            let a = ai.get(k).map(|&i| &after[i]);
             let r = a.or(b)?;
             changed.contains(&group(r)).then(|| StandingDelta {
                 session: r.session.clone(),

@@ -276,6 +276,81 @@ pub fn score_reusing(
     ))
 }
 
+/// What another replay of the log changes, when only some boards differ: the boards re-scored
+/// and the standings recomputed from them and every other board of `base`.
+#[derive(Clone, Debug)]
+pub struct Rescored {
+    /// The re-scored boards (those of `keys` that still have tables), in board order.
+    pub boards: Vec<BoardScore>,
+    pub standings: Vec<Standing>,
+}
+
+/// Re-score only the boards `keys` (`(session id, board)`) of `partial`, a replay of the same
+/// log as `base_state` restricted to those boards (`ReplayScope::boards`), and recompute the
+/// standings with every other board taken from `base`. `None` when that would not give what a
+/// whole scoring gives: a team session, a fouled board, `mp_artificial: session_bounded` or a
+/// comparison group whose N changes among the boards; the caller then scores the replay whole.
+pub fn rescore(
+    base_state: &State,
+    base: &Scored,
+    partial: &State,
+    keys: &std::collections::BTreeSet<(String, u32)>,
+) -> Result<Option<Rescored>, ScoreError> {
+    let _span = tracing::info_span!("rescore", boards = keys.len()).entered();
+    let sid = |st: &State, s: usize| st.sessions[s].def.id.clone();
+    for (session, board) in keys {
+        for st in [base_state, partial] {
+            let Some(s) = st.session_index(session) else {
+                continue;
+            };
+            let def = &st.sessions[s].def;
+            if def.form.is_team()
+                || def.options.mp_artificial == MpArtificial::SessionBounded
+                || st.fouled.contains_key(&(s, *board))
+            {
+                return Ok(None);
+            }
+        }
+    }
+    let in_keys = |st: &State, b: &BoardScore| keys.contains(&(sid(st, b.session), b.board));
+    // Sessions are declared in the same order in both replays (a prefix of the log at most).
+    if partial.sessions.len() > base_state.sessions.len()
+        || partial
+            .sessions
+            .iter()
+            .zip(&base_state.sessions)
+            .any(|(a, b)| a.def.id != b.def.id)
+    {
+        return Ok(None);
+    }
+    let (mut tasks, _) = board_inputs(partial)?;
+    // Each comparison group's N over every board: the boards kept from `base` and the new ones.
+    let mut fields: BTreeMap<(usize, Option<String>), u32> = BTreeMap::new();
+    for b in base.boards.iter().filter(|b| b.team.is_none()) {
+        if !in_keys(base_state, b) && b.session < partial.sessions.len() {
+            let n = fields.entry((b.session, b.section.clone())).or_insert(0);
+            *n = (*n).max((b.sides.len() / 2) as u32);
+        }
+    }
+    for t in &tasks {
+        let n = fields.entry((t.session, t.section.clone())).or_insert(0);
+        *n = (*n).max(t.tables.len() as u32);
+    }
+    if fields.iter().any(|(g, n)| base.fields.get(g) != Some(n)) {
+        return Ok(None);
+    }
+    for t in &mut tasks {
+        t.field = fields[&(t.session, t.section.clone())];
+    }
+    let boards: Vec<BoardScore> = tasks.par_iter().map(score_board).collect();
+    let kept = base.boards.iter().filter(|b| {
+        b.team.is_none() && b.session < partial.sessions.len() && !in_keys(base_state, b)
+    });
+    let mut notices = Vec::new();
+    let standings = standings(partial, kept.chain(&boards), &[], &fields, &mut notices);
+    Ok(Some(Rescored { boards, standings }))
+}
+
 /// One `BoardScore` per board of a comparison group: the groups of a fouled board merged (C34:
 /// statistics averaged with the groups' results as weights, so `mean` is the pooled mean; no
 /// single datum).

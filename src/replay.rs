@@ -145,6 +145,8 @@ pub struct State {
     pub applied: usize,
     pids: HashMap<String, PId>,
     session_ids: HashMap<String, usize>,
+    /// Ruling id → index in `rulings`.
+    ruling_ids: HashMap<String, usize>,
 }
 
 impl State {
@@ -172,7 +174,7 @@ impl State {
 
     /// A ruling by id (any status).
     pub fn ruling_by_id(&self, id: &str) -> Option<&RulingRecord> {
-        self.rulings.iter().find(|r| r.ev.id == id)
+        self.ruling_ids.get(id).map(|&i| &self.rulings[i])
     }
 }
 
@@ -183,6 +185,12 @@ pub struct ReplayScope {
     pub upto: Option<usize>,
     /// `seq`s of events to leave out as if they had never been recorded.
     pub skip: std::collections::BTreeSet<usize>,
+    /// Replay only these boards, `(session id, board)`: results, rulings, corrections,
+    /// withdrawals and fouled-board events of other boards are left out, but every
+    /// participant is still registered in the same order, so the `PId`s are those of a whole
+    /// replay (an audit re-scores the changed boards this way). Meant for a log already
+    /// replayed whole without errors.
+    pub boards: Option<std::collections::BTreeSet<(String, u32)>>,
 }
 
 /// Replay every event in `events` (as read from one log) within `scope`.
@@ -198,6 +206,9 @@ pub fn replay(events: &[Envelope], scope: &ReplayScope) -> (State, Vec<LogError>
         plays: HashMap::new(),
         by_seq: HashMap::new(),
         corrected_at: HashMap::new(),
+        only: scope.boards.as_ref(),
+        left_out_rulings: std::collections::HashSet::new(),
+        left_out_results: std::collections::HashSet::new(),
     };
     for env in events {
         if scope.upto.is_some_and(|u| env.seq > u) {
@@ -216,7 +227,7 @@ pub fn replay(events: &[Envelope], scope: &ReplayScope) -> (State, Vec<LogError>
     (r.st, errors)
 }
 
-struct Replayer {
+struct Replayer<'a> {
     st: State,
     errors: Vec<LogError>,
     declared_mode: bool,
@@ -229,9 +240,13 @@ struct Replayer {
     /// Table → line of the last correction that replaced its contract, play or score: a score
     /// that disagrees with the contract is that line's error.
     corrected_at: HashMap<TableKey, usize>,
+    /// `ReplayScope::boards`, and what it left out: ruling ids and result `seq`s of other boards.
+    only: Option<&'a std::collections::BTreeSet<(String, u32)>>,
+    left_out_rulings: std::collections::HashSet<String>,
+    left_out_results: std::collections::HashSet<usize>,
 }
 
-impl Replayer {
+impl Replayer<'_> {
     fn err(&mut self, line: usize, field: &str, msg: impl Into<String>) {
         self.errors.push(LogError::new(line, Some(field), msg));
     }
@@ -309,8 +324,65 @@ impl Replayer {
         pid
     }
 
+    /// Whether `ReplayScope::boards` leaves this board out.
+    fn left_out(&self, session: &str, board: u32) -> bool {
+        self.only
+            .is_some_and(|k| !k.contains(&(session.to_string(), board)))
+    }
+
+    /// A board event of a board left out: only its participants are registered (in a log that
+    /// declares none, C2), as a whole replay would, so that `PId`s agree.
+    fn register_only(
+        &mut self,
+        line: usize,
+        session: &str,
+        ids: [Option<&str>; 2],
+        section: Option<&str>,
+    ) {
+        if self.declared_mode || self.st.session_index(session).is_none() {
+            return;
+        }
+        for (field, id) in ["ns", "ew"].into_iter().zip(ids) {
+            if let Some(id) = id {
+                self.participant(line, field, id, section);
+            }
+        }
+    }
+
+    /// `ReplayScope::boards`: leave out the events of other boards. Returns `true` when `env`
+    /// is left out.
+    fn leave_out(&mut self, env: &Envelope) -> bool {
+        if self.only.is_none() {
+            return false;
+        }
+        match &env.event {
+            Event::Result(r) if self.left_out(&r.session, r.board) => {
+                self.register_only(
+                    env.line,
+                    &r.session,
+                    [Some(&r.ns), Some(&r.ew)],
+                    r.section.as_deref(),
+                );
+                self.left_out_results.insert(env.seq);
+                true
+            }
+            Event::Ruling(r) if self.left_out(&r.session, r.board) => {
+                self.register_only(env.line, &r.session, [Some(&r.ns), r.ew.as_deref()], None);
+                self.left_out_rulings.insert(r.id.clone());
+                true
+            }
+            Event::RulingWithdrawn { ruling } => self.left_out_rulings.contains(ruling),
+            Event::Correction(c) => self.left_out_results.contains(&c.result),
+            Event::Fouled(f) => self.left_out(&f.session, f.board),
+            _ => false,
+        }
+    }
+
     fn apply(&mut self, env: &Envelope) {
         let line = env.line;
+        if self.leave_out(env) {
+            return;
+        }
         match &env.event {
             Event::Championship(c) => self.st.championship = c.clone(),
             Event::Fouled(fe) => self.fouled(line, fe),
@@ -794,7 +866,7 @@ impl Replayer {
         }
         let idx = self.st.rulings.len();
         if let Some(old) = &r.supersedes {
-            let Some(oi) = self.st.rulings.iter().position(|x| x.ev.id == *old) else {
+            let Some(oi) = self.st.ruling_ids.get(old.as_str()).copied() else {
                 self.err(
                     line,
                     "supersedes",
@@ -827,6 +899,7 @@ impl Replayer {
         }
         let t = self.st.tables.get_mut(&key).expect("table exists");
         t.rulings.push(idx);
+        self.st.ruling_ids.insert(r.id.clone(), idx);
         self.st.rulings.push(RulingRecord {
             ev: r.clone(),
             seq: env.seq,
@@ -841,7 +914,7 @@ impl Replayer {
 
     fn withdraw(&mut self, env: &Envelope, id: &str) {
         let line = env.line;
-        let Some(i) = self.st.rulings.iter().position(|r| r.ev.id == id) else {
+        let Some(i) = self.st.ruling_ids.get(id).copied() else {
             self.err(
                 line,
                 "ruling",

@@ -97,9 +97,9 @@ fn rank(group: &mut [Standing], state: &State) {
 }
 
 /// Standings of every session and overall, from the scored boards.
-pub fn standings(
+pub fn standings<'b>(
     state: &State,
-    boards: &[BoardScore],
+    boards: impl IntoIterator<Item = &'b BoardScore>,
     matches: &[crate::pipeline::MatchResult],
     fields: &BTreeMap<(usize, Option<String>), u32>,
     notices: &mut Vec<Notice>,

@@ -145,3 +145,59 @@ fn readable_report_and_bad_questions() {
     }
     let _ = std::fs::remove_dir_all(&out);
 }
+
+/// The incremental audit (the other replay restricted to the boards the differing events touch,
+/// only those re-scored, standings recomputed from the rest) answers exactly as scoring both
+/// replays whole: for every ruling of both demos and of the fixtures, and for points of the log.
+#[test]
+fn incremental_audit_equals_whole_replays() {
+    use frekans::audit::{audit_with, Question};
+    let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR"));
+    let mut logs: Vec<std::path::PathBuf> = std::fs::read_dir(root.join("events"))
+        .unwrap()
+        .flatten()
+        .map(|e| e.path())
+        .filter(|p| p.extension().is_some_and(|x| x == "jsonl"))
+        .collect();
+    logs.push(root.join("tests/data/audit-small.jsonl"));
+    for d in ["EBU-FOULED", "PL-SD-TEAMS-1", "HE-SPLIT-TEAMS"] {
+        logs.push(root.join("fixtures").join(d).join("events.jsonl"));
+    }
+    // Questions compared; answered incrementally; of which someone moved.
+    let (mut compared, mut incremental, mut moved) = (0, 0, 0);
+    for log in logs {
+        let bytes = std::fs::read(&log).unwrap();
+        let read = frekans::event::read_log(&bytes);
+        assert!(read.errors.is_empty(), "{}", log.display());
+        let (full, errors) =
+            frekans::replay::replay(&read.events, &frekans::replay::ReplayScope::default());
+        assert!(errors.is_empty(), "{}", log.display());
+        let mut questions: Vec<Question> = full
+            .rulings
+            .iter()
+            .map(|r| Question::Ruling(r.ev.id.clone()))
+            .collect();
+        let last = read.events.last().unwrap().seq;
+        for k in [0, last / 3, last / 2, last - 5, last - 1] {
+            questions.push(Question::AsOf(k));
+            questions.push(Question::Between(k, (k + 7).min(last)));
+        }
+        for q in questions {
+            let a = audit_with(&read.events, &full, &q, true).unwrap();
+            let mut b = audit_with(&read.events, &full, &q, false).unwrap();
+            assert!(!b.incremental);
+            if a.incremental {
+                incremental += 1;
+                moved += usize::from(!a.standings.is_empty());
+            }
+            b.incremental = a.incremental;
+            assert_eq!(a, b, "{} {q:?}", log.display());
+            compared += 1;
+        }
+    }
+    assert!(compared > 60, "{compared}");
+    assert!(
+        incremental > 20 && moved > 15,
+        "{incremental} incremental, {moved} moved"
+    );
+}

@@ -5,6 +5,8 @@ use crate::adjust::Side;
 use crate::num::Q;
 use crate::pipeline::Scored;
 use crate::replay::{RulingStatus, State};
+use crate::score::BoardScore;
+use crate::standings::Standing;
 
 #[derive(Clone, Debug, PartialEq)]
 pub struct ScoreRow {
@@ -127,35 +129,63 @@ fn opt(q: Option<Q>) -> Option<f64> {
     q.map(Q::to_f64)
 }
 
+/// The rows of scores.parquet for one board.
+pub fn score_rows(state: &State, b: &BoardScore, out: &mut Vec<ScoreRow>) {
+    let pid = |p| state.participant(p).id.clone();
+    let session = &state.sessions[b.session].def.id;
+    for s in &b.sides {
+        let pct = match s.top {
+            Some(top) if !top.is_zero() => Some((s.score * Q::int(100) / top).to_f64()),
+            _ => None,
+        };
+        out.push(ScoreRow {
+            session: session.clone(),
+            section: b
+                .section
+                .clone()
+                .or_else(|| state.participant(s.participant).section.clone()),
+            board: b.board as i32,
+            participant: pid(s.participant),
+            side: side_str(s.side),
+            opponent: pid(s.opponent),
+            score: s.score.to_f64(),
+            top: opt(s.top),
+            pct,
+            adjusted: s.adjusted,
+            ns_points: s.ns_points.map(f64::from),
+            score_exact: s.score.to_string(),
+            artificial_pct: opt(s.artificial),
+        });
+    }
+}
+
+/// The row of standings.parquet for one standing.
+pub fn standing_row(state: &State, s: &Standing) -> StandingRow {
+    let p = state.participant(s.participant);
+    StandingRow {
+        session: s.session.map_or_else(
+            || "overall".to_string(),
+            |i| state.sessions[i].def.id.clone(),
+        ),
+        section: s.section.clone(),
+        participant: p.id.clone(),
+        rank: s.rank as i32,
+        rank_to: s.rank_to as i32,
+        total: s.total.to_f64(),
+        max: s.max.as_ref().map(|m| m.to_f64()),
+        pct: s.pct(),
+        boards: s.boards as i32,
+        players: p.players.join(" – "),
+        penalties: s.penalties.to_f64(),
+    }
+}
+
 pub fn build(state: &State, scored: &Scored) -> Tables {
     let mut t = Tables::default();
     let pid = |p| state.participant(p).id.clone();
     for b in &scored.boards {
         let session = state.sessions[b.session].def.id.clone();
-        for s in &b.sides {
-            let pct = match s.top {
-                Some(top) if !top.is_zero() => Some((s.score * Q::int(100) / top).to_f64()),
-                _ => None,
-            };
-            t.scores.push(ScoreRow {
-                session: session.clone(),
-                section: b
-                    .section
-                    .clone()
-                    .or_else(|| state.participant(s.participant).section.clone()),
-                board: b.board as i32,
-                participant: pid(s.participant),
-                side: side_str(s.side),
-                opponent: pid(s.opponent),
-                score: s.score.to_f64(),
-                top: opt(s.top),
-                pct,
-                adjusted: s.adjusted,
-                ns_points: s.ns_points.map(f64::from),
-                score_exact: s.score.to_string(),
-                artificial_pct: opt(s.artificial),
-            });
-        }
+        score_rows(state, b, &mut t.scores);
         for r in &b.freq {
             t.frequencies.push(FreqOut {
                 session: session.clone(),
@@ -208,23 +238,7 @@ pub fn build(state: &State, scored: &Scored) -> Tables {
         );
     }
     for s in &scored.standings {
-        let p = state.participant(s.participant);
-        t.standings.push(StandingRow {
-            session: s.session.map_or_else(
-                || "overall".to_string(),
-                |i| state.sessions[i].def.id.clone(),
-            ),
-            section: s.section.clone(),
-            participant: p.id.clone(),
-            rank: s.rank as i32,
-            rank_to: s.rank_to as i32,
-            total: s.total.to_f64(),
-            max: s.max.as_ref().map(|m| m.to_f64()),
-            pct: s.pct(),
-            boards: s.boards as i32,
-            players: p.players.join(" – "),
-            penalties: s.penalties.to_f64(),
-        });
+        t.standings.push(standing_row(state, s));
     }
     for r in state
         .rulings
