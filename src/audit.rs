@@ -8,7 +8,7 @@
 use std::collections::{BTreeMap, BTreeSet};
 
 use crate::event::{Envelope, Event};
-use crate::export::rows::{score_rows, standing_row, ScoreRow, StandingRow};
+use crate::export::rows::{score_rows, ScoreRow};
 use crate::pipeline::{self, ScoreError};
 use crate::replay::{replay, ReplayScope, State};
 use crate::score::BoardScore;
@@ -272,7 +272,7 @@ pub fn audit_with(
             };
             let partial = {
                 let _span = tracing::info_span!("replay", boards = keys.len()).entered();
-                replay(events, &scope).0
+                crate::replay::replay_seeded(events, &scope, after_state).0
             };
             pipeline::rescore(after_state, &after, &partial, &keys)
                 .map_err(AuditError::Score)?
@@ -282,6 +282,7 @@ pub fn audit_with(
     };
     let sid = |st: &State, b: &BoardScore| st.sessions[b.session].def.id.clone();
     let answered_incrementally = incremental.is_some();
+    let _span = tracing::info_span!("compare").entered();
     let (boards, standings) = match incremental {
         Some((partial, r, keys)) => {
             tracing::info!(
@@ -422,6 +423,7 @@ fn board_deltas(
     after_state: &State,
     after: &[&BoardScore],
 ) -> Vec<BoardDelta> {
+    let _span = tracing::debug_span!("board_deltas").entered();
     let (before, after) = changed_rows(before_state, before, after_state, after);
     let index = |rows: &[ScoreRow]| -> BTreeMap<(BoardKey, String), (String, f64)> {
         rows.iter()
@@ -470,89 +472,230 @@ fn standing_deltas(
     after_state: &State,
     after: &[Standing],
 ) -> Vec<StandingDelta> {
-    type Row<'a> = &'a StandingRow;
-    let rows = |st: &State, v: &[Standing]| -> Vec<StandingRow> {
-        v.iter().map(|s| standing_row(st, s)).collect()
-    };
-    let (before, after) = (rows(before_state, before), rows(after_state, after));
-    let index = |t: &[StandingRow]| -> BTreeMap<(String, String), usize> {
-        t.iter()
-            .enumerate()
-            .map(|(i, r)| ((r.session.clone(), r.participant.clone()), i))
-            .collect()
-    };
-    let (bi, ai) = (index(&before), index(&after));
-    let group = |r: Row| {
-        (
-            r.session.clone(),
-            if r.session == "overall" {
-                None
-            } else {
-                r.section.clone()
-            },
-        )
-    };
-    // Groups where anything changed: total, percentage or rank.
-    let mut changed: BTreeSet<(String, Option<String>)> = BTreeSet::new();
-    let keys: BTreeSet<&(String, String)> = bi.keys().chain(ai.keys()).collect();
-    for k in &keys {
-        let b = bi.get(k).map(|&i| &before[i]);
-        let a = ai.get(k).map(|&i| &after[i]);
-        let same = match (b, a) {
-            (Some(b), Some(a)) => {
-                b.total == a.total && b.pct == a.pct && b.rank == a.rank && b.rank_to == a.rank_to
-            }
-            _ => false,
-        };
-        if !same {
-            changed.insert(group(a.or(b).unwrap()));
+    use crate::hash::FxMap;
+    let _span = tracing::debug_span!("standing_deltas").entered();
+    // Participants and sessions are matched by id (the two replays may number them apart):
+    // each standing is keyed by the later replay's numbers, or, for one the later replay does
+    // not have, by a number past them.
+    type Key = (Option<usize>, u32);
+    // Standings groups: a session's section (`compare: section`) or the session, or overall.
+    fn group<'s>(st: &'s State, s: &'s Standing) -> (Option<&'s str>, Option<&'s str>) {
+        match s.session {
+            Some(i) => (Some(st.sessions[i].def.id.as_str()), s.section.as_deref()),
+            None => (None, None),
         }
     }
-    let mut out: Vec<StandingDelta> = keys
+    let ai: FxMap<Key, usize> = after
         .iter()
-        .filter_map(|k| {
-            let b = bi.get(k).map(|&i| &before[i]);
-            let a = ai.get(k).map(|&i| &after[i]);
-            let r = a.or(b)?;
-            changed.contains(&group(r)).then(|| StandingDelta {
-                session: r.session.clone(),
-                section: r.section.clone(),
-                participant: r.participant.clone(),
-                players: r.players.clone(),
-                total_before: b.map(|x| x.total),
-                total_after: a.map(|x| x.total),
-                pct_before: b.and_then(|x| x.pct),
-                pct_after: a.and_then(|x| x.pct),
-                rank_before: b.map(|x| x.rank),
-                rank_after: a.map(|x| x.rank),
-            })
+        .enumerate()
+        .map(|(j, s)| ((s.session, s.participant), j))
+        .collect();
+    let mut missing = u32::MAX;
+    let bi: FxMap<Key, usize> = before
+        .iter()
+        .enumerate()
+        .map(|(i, s)| {
+            let session = s
+                .session
+                .map(|x| after_state.session_index(&before_state.sessions[x].def.id));
+            let pid = after_state.pid(&before_state.participant(s.participant).id);
+            let key = match (session, pid) {
+                (None, Some(p)) => (None, p),
+                (Some(Some(x)), Some(p)) => (Some(x), p),
+                _ => {
+                    missing -= 1;
+                    (None, missing)
+                }
+            };
+            (key, i)
         })
         .collect();
-    // Each group together (sessions in order, overall last), who moved most first.
-    out.sort_by(|x, y| {
-        let key = |s: &StandingDelta| {
-            (
-                s.session == "overall",
-                s.session.clone(),
-                if s.session == "overall" {
-                    None
-                } else {
-                    s.section.clone()
-                },
-            )
+    let same = |b: &Standing, a: &Standing| {
+        b.total == a.total && b.max == a.max && b.rank == a.rank && b.rank_to == a.rank_to
+    };
+    // Groups where anything changed (total, percentage or place), named as (session, section).
+    let mut changed: BTreeSet<(Option<&str>, Option<&str>)> = BTreeSet::new();
+    for (k, &j) in &ai {
+        let a = &after[j];
+        match bi.get(k) {
+            Some(&i) if same(&before[i], a) => {}
+            _ => {
+                changed.insert(group(after_state, a));
+            }
+        }
+    }
+    for (k, &i) in &bi {
+        if !ai.contains_key(k) {
+            changed.insert(group(before_state, &before[i]));
+        }
+    }
+    if changed.is_empty() {
+        return Vec::new();
+    }
+    let in_changed = |st: &State, s: &Standing| changed.contains(&group(st, s));
+    let delta = |b: Option<&Standing>, a: Option<&Standing>| -> StandingDelta {
+        let (st, r) = match a {
+            Some(a) => (after_state, a),
+            None => (before_state, b.unwrap()),
         };
-        let (gx, gy) = (key(x), key(y));
-        gx.cmp(&gy).then_with(|| {
-            let (dx, dy) = (
-                x.delta().map_or(f64::INFINITY, f64::abs),
-                y.delta().map_or(f64::INFINITY, f64::abs),
+        let p = st.participant(r.participant);
+        StandingDelta {
+            session: r
+                .session
+                .map_or_else(|| "overall".to_string(), |i| st.sessions[i].def.id.clone()),
+            section: r.section.clone(),
+            participant: p.id.clone(),
+            players: p.players.join(" – "),
+            total_before: b.map(|x| x.total.to_f64()),
+            total_after: a.map(|x| x.total.to_f64()),
+            pct_before: b.and_then(Standing::pct),
+            pct_after: a.and_then(Standing::pct),
+            rank_before: b.map(|x| x.rank as i32),
+            rank_after: a.map(|x| x.rank as i32),
+        }
+    };
+    let mut out: Vec<StandingDelta> = Vec::new();
+    for (k, &j) in &ai {
+        let a = &after[j];
+        if in_changed(after_state, a) {
+            out.push(delta(bi.get(k).map(|&i| &before[i]), Some(a)));
+        }
+    }
+    for (k, &i) in &bi {
+        let b = &before[i];
+        if !ai.contains_key(k) && in_changed(before_state, b) {
+            out.push(delta(Some(b), None));
+        }
+    }
+    // Each group together (sessions by id, overall last), who moved most first.
+    let mut keyed: Vec<((bool, String, Option<String>), f64, StandingDelta)> = out
+        .into_iter()
+        .map(|d| {
+            let overall = d.session == "overall";
+            let g = (
+                overall,
+                d.session.clone(),
+                if overall { None } else { d.section.clone() },
             );
-            dy.partial_cmp(&dx)
-                .unwrap_or(std::cmp::Ordering::Equal)
-                .then_with(|| x.participant.cmp(&y.participant))
+            let moved = d.delta().map_or(f64::INFINITY, f64::abs);
+            (g, moved, d)
         })
+        .collect();
+    keyed.sort_by(|x, y| {
+        x.0.cmp(&y.0)
+            .then_with(|| y.1.partial_cmp(&x.1).unwrap_or(std::cmp::Ordering::Equal))
+            .then_with(|| x.2.participant.cmp(&y.2.participant))
     });
-    out
+    keyed.into_iter().map(|(_, _, d)| d).collect()
+}
+
+/// Write the audit as the JSON object of interface.md (the same as [`to_json`], streamed: an
+/// audit of a big field lists every pair of the groups it touches).
+pub fn write_json(a: &Audit, w: impl std::io::Write) -> std::io::Result<()> {
+    use serde::Serialize;
+    use std::io::Write as _;
+    #[derive(Serialize)]
+    struct Standing<'a> {
+        session: &'a str,
+        section: &'a Option<String>,
+        participant: &'a str,
+        total_before: Option<f64>,
+        total_after: Option<f64>,
+        pct_before: Option<f64>,
+        pct_after: Option<f64>,
+        rank_before: Option<i32>,
+        rank_after: Option<i32>,
+        delta: Option<f64>,
+    }
+    #[derive(Serialize)]
+    struct Board<'a> {
+        session: &'a str,
+        section: &'a Option<String>,
+        board: i32,
+        participant: &'a str,
+        side: &'a str,
+        score_before: Option<f64>,
+        score_after: Option<f64>,
+    }
+    #[derive(Serialize)]
+    struct Ruling<'a> {
+        ruling: &'a str,
+        session: &'a str,
+        board: u32,
+        score: &'a str,
+        law: &'a Option<String>,
+        by: &'a Option<String>,
+        note: &'a Option<String>,
+        seq: usize,
+    }
+    #[derive(Serialize)]
+    #[serde(rename_all = "snake_case")]
+    enum Asked<'a> {
+        Ruling(&'a str),
+        AsOf(usize),
+        Between([usize; 2]),
+    }
+    #[derive(Serialize)]
+    struct All<'a> {
+        audit: Asked<'a>,
+        standings: Vec<Standing<'a>>,
+        boards: Vec<Board<'a>>,
+        rulings: Vec<Ruling<'a>>,
+    }
+    let all = All {
+        audit: match &a.question {
+            Question::Ruling(id) => Asked::Ruling(id),
+            Question::AsOf(s) => Asked::AsOf(*s),
+            Question::Between(x, y) => Asked::Between([*x, *y]),
+        },
+        standings: a
+            .standings
+            .iter()
+            .map(|s| Standing {
+                session: &s.session,
+                section: &s.section,
+                participant: &s.participant,
+                total_before: s.total_before,
+                total_after: s.total_after,
+                pct_before: s.pct_before,
+                pct_after: s.pct_after,
+                rank_before: s.rank_before,
+                rank_after: s.rank_after,
+                delta: s.delta(),
+            })
+            .collect(),
+        boards: a
+            .boards
+            .iter()
+            .map(|b| Board {
+                session: &b.session,
+                section: &b.section,
+                board: b.board,
+                participant: &b.participant,
+                side: &b.side,
+                score_before: b.score_before,
+                score_after: b.score_after,
+            })
+            .collect(),
+        rulings: a
+            .rulings
+            .iter()
+            .map(|r| Ruling {
+                ruling: &r.id,
+                session: &r.session,
+                board: r.board,
+                score: &r.score,
+                law: &r.law,
+                by: &r.by,
+                note: &r.note,
+                seq: r.seq,
+            })
+            .collect(),
+    };
+    let mut w = std::io::BufWriter::with_capacity(1 << 16, w);
+    serde_json::to_writer(&mut w, &all)?;
+    w.write_all(b"\n")?;
+    w.flush()
 }
 
 /// The audit as the JSON object of interface.md.

@@ -13,6 +13,7 @@ pub mod error;
 pub mod event;
 pub mod explain;
 pub mod export;
+pub mod hash;
 pub mod num;
 pub mod options;
 pub mod pipeline;

@@ -88,12 +88,12 @@ fn run(cli: &Cli) -> Result<(), AppError> {
                 }
             };
             let a = app::audit(log, &question, out.as_deref())?;
-            let text = if format == "json" {
-                format!("{}\n", frekans::audit::to_json(&a))
+            let _span = tracing::info_span!("print").entered();
+            if format == "json" {
+                let _ = frekans::audit::write_json(&a, &mut stdout);
             } else {
-                frekans::audit::to_text(&a)
-            };
-            let _ = write!(stdout, "{text}");
+                let _ = write!(stdout, "{}", frekans::audit::to_text(&a));
+            }
         }
         Command::Append { log, event } => {
             let text = if event == "-" {

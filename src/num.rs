@@ -16,15 +16,42 @@ pub struct Q {
     den: i128,
 }
 
-fn gcd(mut a: i128, mut b: i128) -> i128 {
-    a = a.abs();
-    b = b.abs();
-    while b != 0 {
+fn gcd(a: i128, b: i128) -> i128 {
+    // Euclid on u128 while the values are large, then binary GCD on u64 (u128 division is a
+    // slow library call, and almost every value here fits in 64 bits).
+    let (mut a, mut b) = (a.unsigned_abs(), b.unsigned_abs());
+    loop {
+        if a <= u64::MAX as u128 && b <= u64::MAX as u128 {
+            return gcd64(a as u64, b as u64) as i128;
+        }
+        if b == 0 {
+            return a as i128;
+        }
         let t = a % b;
         a = b;
         b = t;
     }
-    a
+}
+
+fn gcd64(mut a: u64, mut b: u64) -> u64 {
+    if a == 0 {
+        return b;
+    }
+    if b == 0 {
+        return a;
+    }
+    let shift = (a | b).trailing_zeros();
+    a >>= a.trailing_zeros();
+    loop {
+        b >>= b.trailing_zeros();
+        if a > b {
+            std::mem::swap(&mut a, &mut b);
+        }
+        b -= a;
+        if b == 0 {
+            return a << shift;
+        }
+    }
 }
 
 impl Q {
@@ -34,6 +61,9 @@ impl Q {
     /// `num / den`; panics when `den` is zero (a programming error, never user input).
     pub fn new(num: i128, den: i128) -> Q {
         assert!(den != 0, "rational with zero denominator");
+        if den == 1 {
+            return Q { num, den: 1 };
+        }
         let g = gcd(num, den);
         let (mut n, mut d) = if g > 1 {
             (num / g, den / g)
@@ -398,6 +428,46 @@ impl Total {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn gcd_matches_euclid() {
+        fn euclid(mut a: i128, mut b: i128) -> i128 {
+            a = a.abs();
+            b = b.abs();
+            while b != 0 {
+                let t = a % b;
+                a = b;
+                b = t;
+            }
+            a
+        }
+        let vals = [
+            0i128,
+            1,
+            2,
+            3,
+            6,
+            12,
+            35,
+            64,
+            100,
+            97,
+            -48,
+            1 << 40,
+            3 << 62,
+            -(5 << 70),
+            1 << 100,
+            (1 << 64) + 1,
+            18446744073709551615,
+            12345678901234567890123,
+            i64::MAX as i128,
+        ];
+        for &a in &vals {
+            for &b in &vals {
+                assert_eq!(gcd(a, b), euclid(a, b), "gcd({a}, {b})");
+            }
+        }
+    }
 
     #[test]
     fn reduces_and_orders() {

@@ -5,7 +5,9 @@
 //! everything that needs the log's history (declared ids, a pair playing a board twice, a
 //! ruling naming a table that does not exist, ...). Every error names the line it is on.
 
-use std::collections::{BTreeMap, HashMap};
+use std::collections::BTreeMap;
+
+use crate::hash::{FxMap, FxSet};
 
 use crate::adjust::AdjustedScore;
 use crate::bridge::{dealer_of, ns_points, vul_of, Bid, Seat, Vul};
@@ -143,10 +145,10 @@ pub struct State {
     pub notices: Vec<Notice>,
     /// How many events were applied (the `seq` of the last one).
     pub applied: usize,
-    pids: HashMap<String, PId>,
-    session_ids: HashMap<String, usize>,
+    pids: FxMap<String, PId>,
+    session_ids: FxMap<String, usize>,
     /// Ruling id → index in `rulings`.
-    ruling_ids: HashMap<String, usize>,
+    ruling_ids: FxMap<String, usize>,
 }
 
 impl State {
@@ -196,6 +198,26 @@ pub struct ReplayScope {
 /// Replay every event in `events` (as read from one log) within `scope`.
 /// Returns the state and every error found; a log with errors must not be scored.
 pub fn replay(events: &[Envelope], scope: &ReplayScope) -> (State, Vec<LogError>) {
+    replay_with(events, scope, None)
+}
+
+/// [`replay`] of some boards (`scope.boards`) of a log already replayed whole into `base`: in a
+/// log that declares no participants, `base`'s participants are taken as they are rather than
+/// registered again from every result of the boards left out (a replay of fewer events may
+/// then know participants it never met; they have no boards, so no standing).
+pub fn replay_seeded(
+    events: &[Envelope],
+    scope: &ReplayScope,
+    base: &State,
+) -> (State, Vec<LogError>) {
+    replay_with(events, scope, Some(base))
+}
+
+fn replay_with(
+    events: &[Envelope],
+    scope: &ReplayScope,
+    base: Option<&State>,
+) -> (State, Vec<LogError>) {
     let declared_mode = events
         .iter()
         .any(|e| matches!(e.event, Event::Pair(_) | Event::Team(_)));
@@ -203,13 +225,24 @@ pub fn replay(events: &[Envelope], scope: &ReplayScope) -> (State, Vec<LogError>
         st: State::default(),
         errors: Vec::new(),
         declared_mode,
-        plays: HashMap::new(),
-        by_seq: HashMap::new(),
-        corrected_at: HashMap::new(),
-        only: scope.boards.as_ref(),
-        left_out_rulings: std::collections::HashSet::new(),
-        left_out_results: std::collections::HashSet::new(),
+        plays: FxMap::default(),
+        by_seq: FxMap::default(),
+        corrected_at: FxMap::default(),
+        only: scope.boards.as_ref().map(|keys| {
+            let mut m: FxMap<String, FxSet<u32>> = FxMap::default();
+            for (s, b) in keys {
+                m.entry(s.clone()).or_default().insert(*b);
+            }
+            m
+        }),
+        left_out_rulings: FxSet::default(),
+        seeded: false,
     };
+    if let (Some(base), false, Some(_)) = (base, declared_mode, &scope.boards) {
+        r.st.participants = base.participants.clone();
+        r.st.pids = base.pids.clone();
+        r.seeded = true;
+    }
     for env in events {
         if scope.upto.is_some_and(|u| env.seq > u) {
             break;
@@ -227,26 +260,27 @@ pub fn replay(events: &[Envelope], scope: &ReplayScope) -> (State, Vec<LogError>
     (r.st, errors)
 }
 
-struct Replayer<'a> {
+struct Replayer {
     st: State,
     errors: Vec<LogError>,
     declared_mode: bool,
     /// (session, board, participant, seat) → the table where it played that board; the seat is
     /// 0 at pairs (a pair plays a board once), 1 (NS) or 2 (EW) at teams (a team plays each
     /// board once in each room).
-    plays: HashMap<(usize, u32, PId, u8), TableKey>,
+    plays: FxMap<(usize, u32, PId, u8), TableKey>,
     /// `seq` of a `result` event → its table.
-    by_seq: HashMap<usize, TableKey>,
+    by_seq: FxMap<usize, TableKey>,
     /// Table → line of the last correction that replaced its contract, play or score: a score
     /// that disagrees with the contract is that line's error.
-    corrected_at: HashMap<TableKey, usize>,
-    /// `ReplayScope::boards`, and what it left out: ruling ids and result `seq`s of other boards.
-    only: Option<&'a std::collections::BTreeSet<(String, u32)>>,
-    left_out_rulings: std::collections::HashSet<String>,
-    left_out_results: std::collections::HashSet<usize>,
+    corrected_at: FxMap<TableKey, usize>,
+    /// `ReplayScope::boards` (session id → boards), and the ids of the rulings it left out.
+    only: Option<FxMap<String, FxSet<u32>>>,
+    left_out_rulings: FxSet<String>,
+    /// Participants taken from a whole replay (`replay_seeded`): nothing to register.
+    seeded: bool,
 }
 
-impl Replayer<'_> {
+impl Replayer {
     fn err(&mut self, line: usize, field: &str, msg: impl Into<String>) {
         self.errors.push(LogError::new(line, Some(field), msg));
     }
@@ -327,7 +361,8 @@ impl Replayer<'_> {
     /// Whether `ReplayScope::boards` leaves this board out.
     fn left_out(&self, session: &str, board: u32) -> bool {
         self.only
-            .is_some_and(|k| !k.contains(&(session.to_string(), board)))
+            .as_ref()
+            .is_some_and(|k| !k.get(session).is_some_and(|b| b.contains(&board)))
     }
 
     /// A board event of a board left out: only its participants are registered (in a log that
@@ -339,7 +374,7 @@ impl Replayer<'_> {
         ids: [Option<&str>; 2],
         section: Option<&str>,
     ) {
-        if self.declared_mode || self.st.session_index(session).is_none() {
+        if self.declared_mode || self.seeded || self.st.session_index(session).is_none() {
             return;
         }
         for (field, id) in ["ns", "ew"].into_iter().zip(ids) {
@@ -363,7 +398,6 @@ impl Replayer<'_> {
                     [Some(&r.ns), Some(&r.ew)],
                     r.section.as_deref(),
                 );
-                self.left_out_results.insert(env.seq);
                 true
             }
             Event::Ruling(r) if self.left_out(&r.session, r.board) => {
@@ -372,7 +406,9 @@ impl Replayer<'_> {
                 true
             }
             Event::RulingWithdrawn { ruling } => self.left_out_rulings.contains(ruling),
-            Event::Correction(c) => self.left_out_results.contains(&c.result),
+            // A correction of a result left out (in a log replayed whole without errors, every
+            // correction names an earlier result).
+            Event::Correction(c) => !self.by_seq.contains_key(&c.result),
             Event::Fouled(f) => self.left_out(&f.session, f.board),
             _ => false,
         }

@@ -10,6 +10,7 @@ use std::collections::BTreeMap;
 
 use crate::error::Notice;
 use crate::event::PenaltyUnit;
+use crate::hash::FxMap;
 use crate::num::{Total, Q};
 use crate::options::Compare;
 use crate::replay::{PId, State};
@@ -104,11 +105,12 @@ pub fn standings<'b>(
     fields: &BTreeMap<(usize, Option<String>), u32>,
     notices: &mut Vec<Notice>,
 ) -> Vec<Standing> {
-    // (session, group) → participant → standing
-    let mut groups: BTreeMap<(usize, Option<String>), BTreeMap<PId, Standing>> = BTreeMap::new();
+    // (session, group) → participant → standing (hashed while adding up millions of sides,
+    // then in participant order).
+    let mut hashed: BTreeMap<(usize, Option<String>), FxMap<PId, Standing>> = BTreeMap::new();
     // Team forms: the match points (VPs, Patton or BAM points) of each team's matches.
     for m in matches {
-        let g = groups.entry((m.session, None)).or_default();
+        let g = hashed.entry((m.session, None)).or_default();
         for (team, pts) in [(m.home, m.vp_home), (m.away, m.vp_away)] {
             let e = g.entry(team).or_insert_with(|| Standing {
                 session: Some(m.session),
@@ -130,7 +132,7 @@ pub fn standings<'b>(
             continue;
         }
         let is_mp = state.sessions[b.session].def.form.is_mp();
-        let g = groups.entry((b.session, b.section.clone())).or_default();
+        let g = hashed.entry((b.session, b.section.clone())).or_default();
         for s in &b.sides {
             let e = g.entry(s.participant).or_insert_with(|| Standing {
                 session: Some(b.session),
@@ -150,6 +152,14 @@ pub fn standings<'b>(
             e.boards += 1;
         }
     }
+    let mut groups: BTreeMap<(usize, Option<String>), Vec<Standing>> = hashed
+        .into_iter()
+        .map(|(k, m)| {
+            let mut v: Vec<Standing> = m.into_values().collect();
+            v.sort_unstable_by_key(|s| s.participant);
+            (k, v)
+        })
+        .collect();
     // IMP pair forms: a pair that missed boards gets its personal average for each of them
     // (scoring-methods.md §2.4 HE-HALF-TABLE, laws-and-formats.md §3.1): its total is factored
     // to the most boards anyone in its group played. (MP forms do this through the percentage.)
@@ -157,8 +167,8 @@ pub fn standings<'b>(
         if state.sessions[*s].def.form.is_mp() || state.sessions[*s].def.form.is_team() {
             continue;
         }
-        let most = members.values().map(|m| m.boards).max().unwrap_or(0);
-        for m in members.values_mut() {
+        let most = members.iter().map(|m| m.boards).max().unwrap_or(0);
+        for m in members.iter_mut() {
             if m.boards > 0 && m.boards < most {
                 m.total.scale(Q::new(most as i128, m.boards as i128));
                 notices.push(Notice {
@@ -183,9 +193,12 @@ pub fn standings<'b>(
             // Taken off the match IMPs before the VP conversion (C18, C20).
             continue;
         }
-        let group = groups
-            .iter_mut()
-            .find(|((s, _), members)| *s == p.session && members.contains_key(&p.participant));
+        let group = groups.iter_mut().find(|((s, _), members)| {
+            *s == p.session
+                && members
+                    .binary_search_by_key(&p.participant, |m| m.participant)
+                    .is_ok()
+        });
         let Some(((_, section), members)) = group else {
             notices.push(Notice {
                 line: None,
@@ -206,7 +219,10 @@ pub fn standings<'b>(
             PenaltyUnit::PctOfTop => p.ev.amount / Q::int(100) * field_top(field),
             _ => p.ev.amount,
         };
-        let s = members.get_mut(&p.participant).unwrap();
+        let i = members
+            .binary_search_by_key(&p.participant, |m| m.participant)
+            .expect("found above");
+        let s = &mut members[i];
         s.total.add(-amount);
         s.penalties.add(amount);
     }
@@ -219,7 +235,7 @@ pub fn standings<'b>(
     let mut overall: BTreeMap<PId, Standing> = BTreeMap::new();
     for ((s, section), members) in groups {
         let compare = state.sessions[s].def.compare;
-        let mut list: Vec<Standing> = members.into_values().collect();
+        let mut list: Vec<Standing> = members;
         for st in &mut list {
             st.section = match compare {
                 Compare::Section => section.clone(),

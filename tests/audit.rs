@@ -192,6 +192,14 @@ fn incremental_audit_equals_whole_replays() {
             }
             b.incremental = a.incremental;
             assert_eq!(a, b, "{} {q:?}", log.display());
+            // The streamed JSON is the contract's object.
+            let mut streamed = Vec::new();
+            frekans::audit::write_json(&a, &mut streamed).unwrap();
+            // (compared as text: serde_json's default float parsing does not always round-trip)
+            assert_eq!(
+                String::from_utf8(streamed).unwrap(),
+                format!("{}\n", frekans::audit::to_json(&a))
+            );
             compared += 1;
         }
     }
