@@ -14,7 +14,7 @@ use crate::options::{Compare, Form, MpArtificial, SdMethod};
 use crate::replay::{PId, State, Table};
 use crate::score::teams::{self, TeamBoardIn};
 use crate::score::{stats::board_stats, BoardIn, BoardScore, BoardStats, Dist, SideScore, TableIn};
-use crate::standings::{standings, Standing};
+use crate::standings::{finish, Standing, Sums};
 
 /// A team match, scored (matches.parquet).
 #[derive(Clone, Debug, PartialEq)]
@@ -44,6 +44,8 @@ pub struct Scored {
     /// N of each comparison group: (session, section or None) → tables.
     pub fields: BTreeMap<(usize, Option<String>), u32>,
     pub notices: Vec<Notice>,
+    /// What the standings were computed from (for `rescore`).
+    pub sums: Sums,
 }
 
 /// Scoring could not be done (a form not implemented yet).
@@ -262,7 +264,8 @@ pub fn score_reusing(
         }
         notices.extend(b.notices.iter().cloned());
     }
-    let standings = standings(state, &boards, &matches, &fields, &mut notices);
+    let sums = crate::standings::sums(state, &boards, &matches);
+    let standings = finish(state, sums.clone(), &fields, &mut notices);
     Ok((
         Scored {
             boards,
@@ -270,6 +273,7 @@ pub fn score_reusing(
             standings,
             fields,
             notices,
+            sums,
         },
         prepared,
         fresh,
@@ -343,11 +347,33 @@ pub fn rescore(
         t.field = fields[&(t.session, t.section.clone())];
     }
     let boards: Vec<BoardScore> = tasks.par_iter().map(score_board).collect();
-    let kept = base.boards.iter().filter(|b| {
-        b.team.is_none() && b.session < partial.sessions.len() && !in_keys(base_state, b)
-    });
+    // The standings' sums: the boards of `keys` taken out, their new versions put in.
+    let mut sums = base.sums.clone();
+    for b in base
+        .boards
+        .iter()
+        .filter(|b| b.team.is_none() && in_keys(base_state, b))
+    {
+        if !sums.remove_board(b) {
+            // Beyond exact arithmetic: add everything up again.
+            let kept = base.boards.iter().filter(|b| {
+                b.team.is_none() && b.session < partial.sessions.len() && !in_keys(base_state, b)
+            });
+            let matches: Vec<MatchResult> = base
+                .matches
+                .iter()
+                .filter(|m| m.session < partial.sessions.len())
+                .cloned()
+                .collect();
+            sums = crate::standings::sums(partial, kept, &matches);
+            break;
+        }
+    }
+    for b in &boards {
+        sums.add_board(partial, b);
+    }
     let mut notices = Vec::new();
-    let standings = standings(partial, kept.chain(&boards), &[], &fields, &mut notices);
+    let standings = finish(partial, sums, &fields, &mut notices);
     Ok(Some(Rescored { boards, standings }))
 }
 

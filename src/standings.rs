@@ -97,42 +97,51 @@ fn rank(group: &mut [Standing], state: &State) {
     group.clone_from_slice(&out);
 }
 
-/// Standings of every session and overall, from the scored boards.
-pub fn standings<'b>(
-    state: &State,
-    boards: impl IntoIterator<Item = &'b BoardScore>,
-    matches: &[crate::pipeline::MatchResult],
-    fields: &BTreeMap<(usize, Option<String>), u32>,
-    notices: &mut Vec<Notice>,
-) -> Vec<Standing> {
+/// What standings are computed from: each participant's sums (total, maximum, boards) in each
+/// comparison group, before factoring, penalties and ranking. Kept with a scoring run so that
+/// an audit can take a few boards out and put their other versions in
+/// (`pipeline::rescore`) instead of adding up every board again.
+#[derive(Clone, Debug, Default)]
+pub struct Sums {
     // (session, group) → participant → standing (hashed while adding up millions of sides,
-    // then in participant order).
-    let mut hashed: BTreeMap<(usize, Option<String>), FxMap<PId, Standing>> = BTreeMap::new();
-    // Team forms: the match points (VPs, Patton or BAM points) of each team's matches.
-    for m in matches {
-        let g = hashed.entry((m.session, None)).or_default();
-        for (team, pts) in [(m.home, m.vp_home), (m.away, m.vp_away)] {
-            let e = g.entry(team).or_insert_with(|| Standing {
-                session: Some(m.session),
-                section: None,
-                participant: team,
-                rank: 0,
-                rank_to: 0,
-                total: Total::default(),
-                max: None,
-                boards: 0,
-                penalties: Total::default(),
-            });
-            e.total.add(pts);
-            e.boards += m.scored;
+    // put in participant order by `finish`).
+    groups: BTreeMap<(usize, Option<String>), FxMap<PId, Standing>>,
+}
+
+impl Sums {
+    /// Add the match points of team matches.
+    pub fn add_matches(&mut self, matches: &[crate::pipeline::MatchResult]) {
+        // Team forms: the match points (VPs, Patton or BAM points) of each team's matches.
+        for m in matches {
+            let g = self.groups.entry((m.session, None)).or_default();
+            for (team, pts) in [(m.home, m.vp_home), (m.away, m.vp_away)] {
+                let e = g.entry(team).or_insert_with(|| Standing {
+                    session: Some(m.session),
+                    section: None,
+                    participant: team,
+                    rank: 0,
+                    rank_to: 0,
+                    total: Total::default(),
+                    max: None,
+                    boards: 0,
+                    penalties: Total::default(),
+                });
+                e.total.add(pts);
+                e.boards += m.scored;
+            }
         }
     }
-    for b in boards {
+
+    /// Add a pair-form board (team boards count through their matches).
+    pub fn add_board(&mut self, state: &State, b: &BoardScore) {
         if b.team.is_some() {
-            continue;
+            return;
         }
         let is_mp = state.sessions[b.session].def.form.is_mp();
-        let g = hashed.entry((b.session, b.section.clone())).or_default();
+        let g = self
+            .groups
+            .entry((b.session, b.section.clone()))
+            .or_default();
         for s in &b.sides {
             let e = g.entry(s.participant).or_insert_with(|| Standing {
                 session: Some(b.session),
@@ -152,8 +161,79 @@ pub fn standings<'b>(
             e.boards += 1;
         }
     }
+
+    /// Take a pair-form board added before out again, exactly: `false` when that cannot be done
+    /// exactly (a sum already beyond exact arithmetic), and the sums must be made afresh.
+    pub fn remove_board(&mut self, b: &BoardScore) -> bool {
+        if b.team.is_some() {
+            return true;
+        }
+        let Some(g) = self.groups.get_mut(&(b.session, b.section.clone())) else {
+            return false;
+        };
+        for s in &b.sides {
+            let Some(e) = g.get_mut(&s.participant) else {
+                return false;
+            };
+            if e.total.exact().is_none() || e.max.as_ref().is_some_and(|m| m.exact().is_none()) {
+                return false;
+            }
+            e.total.add(-s.score);
+            if let (Some(m), Some(top)) = (e.max.as_mut(), s.top) {
+                m.add(-top);
+            }
+            e.boards -= 1;
+            if e.total.exact().is_none() || e.max.as_ref().is_some_and(|m| m.exact().is_none()) {
+                return false;
+            }
+            if e.boards == 0 {
+                g.remove(&s.participant);
+            }
+        }
+        if g.is_empty() {
+            self.groups.remove(&(b.session, b.section.clone()));
+        }
+        true
+    }
+}
+
+/// The sums of the scored boards and matches.
+pub fn sums<'b>(
+    state: &State,
+    boards: impl IntoIterator<Item = &'b BoardScore>,
+    matches: &[crate::pipeline::MatchResult],
+) -> Sums {
+    let mut s = Sums::default();
+    s.add_matches(matches);
+    for b in boards {
+        s.add_board(state, b);
+    }
+    s
+}
+
+/// Standings of every session and overall, from the scored boards.
+pub fn standings<'b>(
+    state: &State,
+    boards: impl IntoIterator<Item = &'b BoardScore>,
+    matches: &[crate::pipeline::MatchResult],
+    fields: &BTreeMap<(usize, Option<String>), u32>,
+    notices: &mut Vec<Notice>,
+) -> Vec<Standing> {
+    finish(state, sums(state, boards, matches), fields, notices)
+}
+
+/// Standings from their sums: IMP-form factoring for missed boards, penalties, the overall
+/// standings, ranks.
+pub fn finish(
+    state: &State,
+    sums: Sums,
+    fields: &BTreeMap<(usize, Option<String>), u32>,
+    notices: &mut Vec<Notice>,
+) -> Vec<Standing> {
+    let hashed = sums.groups;
     let mut groups: BTreeMap<(usize, Option<String>), Vec<Standing>> = hashed
         .into_iter()
+        .filter(|(_, m)| !m.is_empty())
         .map(|(k, m)| {
             let mut v: Vec<Standing> = m.into_values().collect();
             v.sort_unstable_by_key(|s| s.participant);
