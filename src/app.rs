@@ -53,10 +53,12 @@ pub struct Loaded {
 pub fn load_bytes(bytes: &[u8], scope: &ReplayScope) -> Result<Loaded, AppError> {
     let read = {
         let _s = tracing::info_span!("read").entered();
+        let _p = crate::progress::stage(&format!("reading the log ({} MB)", bytes.len() >> 20));
         read_log(bytes)
     };
     let (full, mut errors) = {
         let _s = tracing::info_span!("replay").entered();
+        let _p = crate::progress::stage(&format!("replaying {} events", read.events.len()));
         replay(&read.events, &ReplayScope::default())
     };
     errors.extend(read.errors);
@@ -123,10 +125,12 @@ pub fn score(path: &Path, out: &Path) -> Result<ScoreReport, AppError> {
     let scored = pipeline::score(&l.state)?;
     let tables = {
         let _s = tracing::info_span!("rows").entered();
+        let _p = crate::progress::stage("building the output tables");
         export::rows::build(&l.state, &scored)
     };
     {
         let _s = tracing::info_span!("parquet").entered();
+        let _p = crate::progress::stage("writing Parquet");
         export::parquet::write(out, &tables)?;
     }
     Ok(ScoreReport {
@@ -297,6 +301,7 @@ pub fn bulletin(
     let typst = crate::report::find_typst(typst)?;
     let pdf = {
         let _s = tracing::info_span!("render").entered();
+        let _p = crate::progress::stage("rendering the bulletin with typst");
         crate::report::render(&typst, &data)?
     };
     let mut files = Vec::new();

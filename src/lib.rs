@@ -17,6 +17,7 @@ pub mod hash;
 pub mod num;
 pub mod options;
 pub mod pipeline;
+pub mod progress;
 pub mod replay;
 pub mod report;
 pub mod score;

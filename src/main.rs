@@ -40,6 +40,10 @@ fn main() -> ExitCode {
             return ExitCode::from(exit::FAILURE as u8);
         }
     }
+    // Progress bars only on a terminal, and not with --quiet or -v (the spans report instead).
+    frekans::progress::enable(
+        !cli.quiet && cli.verbose == 0 && std::io::IsTerminal::is_terminal(&std::io::stderr()),
+    );
     let result = run(&cli);
     let code = match result {
         Ok(()) => exit::OK,

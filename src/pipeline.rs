@@ -221,11 +221,19 @@ pub fn score_reusing(
         })
         .collect();
     let fresh = reuse.iter().filter(|r| r.is_none()).count();
+    let bar = crate::progress::bar("scoring boards", fresh as u64);
     let boards: Vec<BoardScore> = tasks
         .par_iter()
         .zip(reuse.into_par_iter())
-        .map(|(t, r)| r.unwrap_or_else(|| score_board(t)))
+        .map(|(t, r)| {
+            r.unwrap_or_else(|| {
+                let b = score_board(t);
+                bar.inc(1);
+                b
+            })
+        })
         .collect();
+    drop(bar);
     let prepared = Prepared {
         boards: tasks
             .into_iter()

@@ -1380,3 +1380,31 @@ fn a_prefix_is_validated_against_the_whole_log() {
         Ok(_) => panic!("accepted"),
     }
 }
+
+/// Progress bars are for terminals only: scoring with stderr piped (CI, cron, a file) writes
+/// nothing to it, and `-v` reports each stage's time through tracing instead.
+#[test]
+fn no_progress_bars_when_stderr_is_not_a_terminal() {
+    let dir = TempDir::new("progress");
+    let out = dir.path().join("out");
+    let log = concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/events/mazovia-pairs-2026.jsonl"
+    );
+    let o = frekans(&["score", log, "--out", out.to_str().unwrap()]);
+    assert!(o.status.success(), "{}", show(&o));
+    assert!(
+        o.stderr.is_empty(),
+        "stderr: {:?}",
+        String::from_utf8_lossy(&o.stderr)
+    );
+    let o = frekans(&["-v", "score", log, "--out", out.to_str().unwrap()]);
+    let err = String::from_utf8_lossy(&o.stderr);
+    for stage in ["read", "replay", "score", "parquet"] {
+        assert!(
+            err.contains(stage) && err.contains("time.busy"),
+            "{stage} not in {err}"
+        );
+    }
+    assert!(!err.contains('\r'), "a progress bar was drawn: {err:?}");
+}
