@@ -121,17 +121,19 @@ pub struct ScoreReport {
 
 /// `frekans score`: replay, score, write the Parquet tables to `out`.
 pub fn score(path: &Path, out: &Path) -> Result<ScoreReport, AppError> {
-    let l = load(path, &ReplayScope::default())?;
+    let mut l = load(path, &ReplayScope::default())?;
+    // The events are in the state now: free them before scoring (a million results' worth).
+    l.events = Vec::new();
     let scored = pipeline::score(&l.state)?;
     let tables = {
         let _s = tracing::info_span!("rows").entered();
         let _p = crate::progress::stage("building the output tables");
-        export::rows::build(&l.state, &scored)
+        export::rows::build_with(&l.state, &scored, false)
     };
     {
         let _s = tracing::info_span!("parquet").entered();
         let _p = crate::progress::stage("writing Parquet");
-        export::parquet::write(out, &tables)?;
+        export::parquet::write_scored(out, &l.state, &scored, &tables)?;
     }
     Ok(ScoreReport {
         scored,

@@ -256,14 +256,15 @@ pub fn audit_with(
         owned = replay(events, &after_scope).0;
         &owned
     };
-    let (after, prepared, _) =
-        pipeline::score_reusing(after_state, None).map_err(AuditError::Score)?;
     let seqs = differing(events, &before_scope, &after_scope);
     let touched = if incremental {
         touched_boards(events, &seqs, after_state)
     } else {
         None
     };
+    // What a whole re-scoring would reuse is kept only when one is expected.
+    let (after, prepared, _) =
+        pipeline::score_reusing(after_state, None, touched.is_none()).map_err(AuditError::Score)?;
     let incremental = match touched {
         Some(keys) => {
             let scope = ReplayScope {
@@ -310,11 +311,12 @@ pub fn audit_with(
                 let _span = tracing::info_span!("replay").entered();
                 replay(events, &before_scope).0
             };
-            let (before, _, fresh) = pipeline::score_reusing(&before_state, Some(&prepared))
-                .map_err(AuditError::Score)?;
+            let (before, _, fresh) =
+                pipeline::score_reusing(&before_state, prepared.as_ref(), false)
+                    .map_err(AuditError::Score)?;
             tracing::info!(
                 rescored = fresh,
-                of = prepared.len(),
+                of = after.boards.len(),
                 "audit: boards re-scored for the other replay (whole replay)"
             );
             (

@@ -198,16 +198,17 @@ impl Prepared {
 
 /// Score every board of every session of `state`.
 pub fn score(state: &State) -> Result<Scored, ScoreError> {
-    score_reusing(state, None).map(|(s, _, _)| s)
+    score_reusing(state, None, false).map(|(s, _, _)| s)
 }
 
 /// Score `state`, reusing from `base` (a run on another replay of the same log) every board whose
-/// tables and field are unchanged. Returns the scores, what to reuse next time, and how many
-/// boards were scored afresh.
+/// tables and field are unchanged. Returns the scores, what to reuse next time (when `keep`),
+/// and how many boards were scored afresh.
 pub fn score_reusing(
     state: &State,
     base: Option<&Prepared>,
-) -> Result<(Scored, Prepared, usize), ScoreError> {
+    keep: bool,
+) -> Result<(Scored, Option<Prepared>, usize), ScoreError> {
     let _span = tracing::info_span!("score").entered();
     let (tasks, fields) = board_inputs(state)?;
     let reuse: Vec<Option<BoardScore>> = tasks
@@ -234,7 +235,9 @@ pub fn score_reusing(
         })
         .collect();
     drop(bar);
-    let prepared = Prepared {
+    // A copy of every board (for a later re-scoring to reuse) only when asked: it doubles the
+    // memory of a scoring run.
+    let prepared = keep.then(|| Prepared {
         boards: tasks
             .into_iter()
             .zip(&boards)
@@ -245,7 +248,7 @@ pub fn score_reusing(
                 )
             })
             .collect(),
-    };
+    });
     let mut boards = merge_fouled(boards);
     session_bounded(state, &mut boards);
     let (team_boards, matches, team_notices) = score_matches(state);

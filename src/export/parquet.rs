@@ -8,6 +8,8 @@ use anyhow::{Context, Result};
 use polars::prelude::*;
 
 use super::rows::Tables;
+use crate::pipeline::Scored;
+use crate::replay::State;
 
 macro_rules! frame {
     ($rows:expr, { $($name:literal : $get:expr),+ $(,)? }) => {{
@@ -19,97 +21,112 @@ macro_rules! frame {
     }};
 }
 
+/// The Parquet files of a run, in order.
+pub fn names(t: &Tables) -> Vec<&'static str> {
+    let mut v = vec![
+        "scores.parquet",
+        "frequencies.parquet",
+        "boards.parquet",
+        "standings.parquet",
+        "rulings.parquet",
+    ];
+    if t.matches.is_some() {
+        v.push("matches.parquet");
+    }
+    v
+}
+
 /// The Parquet files of a run: (file name, frame).
 pub fn frames(t: &Tables) -> PolarsResult<Vec<(&'static str, DataFrame)>> {
-    let scores = frame!(&t.scores, {
-        "session": |r| r.session.clone(),
-        "section": |r| r.section.clone(),
-        "board": |r| r.board,
-        "participant": |r| r.participant.clone(),
-        "side": |r| r.side.to_string(),
-        "opponent": |r| r.opponent.clone(),
-        "score": |r| r.score,
-        "top": |r| r.top,
-        "pct": |r| r.pct,
-        "adjusted": |r| r.adjusted,
-        "ns_points": |r| r.ns_points,
-        "score_exact": |r| r.score_exact.clone(),
-        "artificial_pct": |r| r.artificial_pct,
-    })?;
-    let frequencies = frame!(&t.frequencies, {
-        "session": |r| r.session.clone(),
-        "section": |r| r.section.clone(),
-        "board": |r| r.board,
-        "line": |r| r.line.to_string(),
-        "ns_points": |r| r.ns_points,
-        "count": |r| r.count,
-        "mp_ns": |r| r.mp_ns,
-        "mp_ew": |r| r.mp_ew,
-        "group": |r| r.group,
-    })?;
-    let boards = frame!(&t.boards, {
-        "session": |r| r.session.clone(),
-        "section": |r| r.section.clone(),
-        "board": |r| r.board,
-        "results": |r| r.results,
-        "mean": |r| r.mean,
-        "dispersion": |r| r.dispersion,
-        "dispersion_imp": |r| r.dispersion_imp,
-        "dispersion_mp": |r| r.dispersion_mp,
-        "datum": |r| r.datum,
-        "field": |r| r.field,
-        "tables": |r| r.tables,
-    })?;
-    let standings = frame!(&t.standings, {
-        "session": |r| r.session.clone(),
-        "section": |r| r.section.clone(),
-        "participant": |r| r.participant.clone(),
-        "rank": |r| r.rank,
-        "rank_to": |r| r.rank_to,
-        "total": |r| r.total,
-        "max": |r| r.max,
-        "pct": |r| r.pct,
-        "boards": |r| r.boards,
-        "players": |r| r.players.clone(),
-        "penalties": |r| r.penalties,
-    })?;
-    let rulings = frame!(&t.rulings, {
-        "ruling": |r| r.ruling.clone(),
-        "session": |r| r.session.clone(),
-        "board": |r| r.board,
-        "ns": |r| r.ns.clone(),
-        "ew": |r| r.ew.clone(),
-        "score": |r| r.score.clone(),
-        "law": |r| r.law.clone(),
-        "seq": |r| r.seq,
-        "by": |r| r.by.clone(),
-        "at": |r| r.at.clone(),
-        "note": |r| r.note.clone(),
-        "supersedes": |r| r.supersedes.clone(),
-    })?;
-    let mut out = vec![
-        ("scores.parquet", scores),
-        ("frequencies.parquet", frequencies),
-        ("boards.parquet", boards),
-        ("standings.parquet", standings),
-        ("rulings.parquet", rulings),
-    ];
-    if let Some(m) = &t.matches {
-        let matches = frame!(m, {
-            "session": |r| r.session.clone(),
-            "match": |r| r.match_id.clone(),
-            "home": |r| r.home.clone(),
-            "away": |r| r.away.clone(),
+    names(t)
+        .into_iter()
+        .map(|n| Ok((n, frame_of(t, n)?)))
+        .collect()
+}
+
+/// One table of a run as a frame (strings borrowed from the rows, not copied).
+pub fn frame_of(t: &Tables, name: &str) -> PolarsResult<DataFrame> {
+    Ok(match name {
+        "scores.parquet" => frame!(&t.scores, {
+            "session": |r| r.session.as_str(),
+            "section": |r| r.section.as_deref(),
+            "board": |r| r.board,
+            "participant": |r| r.participant.as_str(),
+            "side": |r| r.side,
+            "opponent": |r| r.opponent.as_str(),
+            "score": |r| r.score,
+            "top": |r| r.top,
+            "pct": |r| r.pct,
+            "adjusted": |r| r.adjusted,
+            "ns_points": |r| r.ns_points,
+            "score_exact": |r| r.score_exact.as_str(),
+            "artificial_pct": |r| r.artificial_pct,
+        })?,
+        "frequencies.parquet" => frame!(&t.frequencies, {
+            "session": |r| r.session.as_str(),
+            "section": |r| r.section.as_deref(),
+            "board": |r| r.board,
+            "line": |r| r.line,
+            "ns_points": |r| r.ns_points,
+            "count": |r| r.count,
+            "mp_ns": |r| r.mp_ns,
+            "mp_ew": |r| r.mp_ew,
+            "group": |r| r.group,
+        })?,
+        "boards.parquet" => frame!(&t.boards, {
+            "session": |r| r.session.as_str(),
+            "section": |r| r.section.as_deref(),
+            "board": |r| r.board,
+            "results": |r| r.results,
+            "mean": |r| r.mean,
+            "dispersion": |r| r.dispersion,
+            "dispersion_imp": |r| r.dispersion_imp,
+            "dispersion_mp": |r| r.dispersion_mp,
+            "datum": |r| r.datum,
+            "field": |r| r.field,
+            "tables": |r| r.tables,
+        })?,
+        "standings.parquet" => frame!(&t.standings, {
+            "session": |r| r.session.as_str(),
+            "section": |r| r.section.as_deref(),
+            "participant": |r| r.participant.as_str(),
+            "rank": |r| r.rank,
+            "rank_to": |r| r.rank_to,
+            "total": |r| r.total,
+            "max": |r| r.max,
+            "pct": |r| r.pct,
+            "boards": |r| r.boards,
+            "players": |r| r.players.as_str(),
+            "penalties": |r| r.penalties,
+        })?,
+        "rulings.parquet" => frame!(&t.rulings, {
+            "ruling": |r| r.ruling.as_str(),
+            "session": |r| r.session.as_str(),
+            "board": |r| r.board,
+            "ns": |r| r.ns.as_str(),
+            "ew": |r| r.ew.as_str(),
+            "score": |r| r.score.as_str(),
+            "law": |r| r.law.as_deref(),
+            "seq": |r| r.seq,
+            "by": |r| r.by.as_deref(),
+            "at": |r| r.at.as_deref(),
+            "note": |r| r.note.as_deref(),
+            "supersedes": |r| r.supersedes.as_deref(),
+        })?,
+        "matches.parquet" => frame!(t.matches.as_deref().unwrap_or_default(), {
+            "session": |r| r.session.as_str(),
+            "match": |r| r.match_id.as_str(),
+            "home": |r| r.home.as_str(),
+            "away": |r| r.away.as_str(),
             "imp_home": |r| r.imp_home,
             "imp_away": |r| r.imp_away,
             "vp_home": |r| r.vp_home,
             "vp_away": |r| r.vp_away,
             "boards": |r| r.boards,
             "scored": |r| r.scored,
-        })?;
-        out.push(("matches.parquet", matches));
-    }
-    Ok(out)
+        })?,
+        other => panic!("no table {other}"),
+    })
 }
 
 /// Serialize one frame to Parquet bytes.
@@ -181,14 +198,93 @@ pub fn write_dir(out: &Path, files: Vec<(String, Vec<u8>)>) -> Result<()> {
 
 /// Serialize every table and write the directory.
 pub fn write(out: &Path, t: &Tables) -> Result<()> {
+    // One table at a time: only one frame is in memory besides the compressed files.
     let mut files = Vec::new();
-    for (name, mut df) in anyhow::Context::context(frames(t), "cannot build the output tables")? {
+    for name in names(t) {
+        let mut df = anyhow::Context::context(frame_of(t, name), "cannot build the output tables")?;
         let bytes = anyhow::Context::with_context(to_bytes(&mut df), || {
             format!("cannot serialize {name}")
         })?;
         files.push((name.to_string(), bytes));
     }
     write_dir(out, files)
+}
+
+/// scores.parquet built straight from the scored boards: the same frame as
+/// `frame_of(&build(state, scored), "scores.parquet")` without a row struct per side.
+pub fn scores_frame(state: &State, scored: &Scored) -> PolarsResult<DataFrame> {
+    let n: usize = scored.boards.iter().map(|b| b.sides.len()).sum();
+    let mut session = Vec::with_capacity(n);
+    let mut section = Vec::with_capacity(n);
+    let mut board = Vec::with_capacity(n);
+    let mut participant = Vec::with_capacity(n);
+    let mut side = Vec::with_capacity(n);
+    let mut opponent = Vec::with_capacity(n);
+    let mut score = Vec::with_capacity(n);
+    let mut top = Vec::with_capacity(n);
+    let mut pct = Vec::with_capacity(n);
+    let mut adjusted = Vec::with_capacity(n);
+    let mut ns_points = Vec::with_capacity(n);
+    let mut exact = Vec::with_capacity(n);
+    let mut artificial = Vec::with_capacity(n);
+    for b in &scored.boards {
+        super::rows::each_score(state, b, |v| {
+            session.push(v.session);
+            section.push(v.section);
+            board.push(v.board);
+            participant.push(v.participant);
+            side.push(v.side);
+            opponent.push(v.opponent);
+            score.push(v.score);
+            top.push(v.top);
+            pct.push(v.pct);
+            adjusted.push(v.adjusted);
+            ns_points.push(v.ns_points);
+            exact.push(v.exact.to_string());
+            artificial.push(v.artificial_pct);
+        });
+    }
+    let columns: Vec<Column> = vec![
+        Series::new("session".into(), session).into_column(),
+        Series::new("section".into(), section).into_column(),
+        Series::new("board".into(), board).into_column(),
+        Series::new("participant".into(), participant).into_column(),
+        Series::new("side".into(), side).into_column(),
+        Series::new("opponent".into(), opponent).into_column(),
+        Series::new("score".into(), score).into_column(),
+        Series::new("top".into(), top).into_column(),
+        Series::new("pct".into(), pct).into_column(),
+        Series::new("adjusted".into(), adjusted).into_column(),
+        Series::new("ns_points".into(), ns_points).into_column(),
+        Series::new("score_exact".into(), exact).into_column(),
+        Series::new("artificial_pct".into(), artificial).into_column(),
+    ];
+    DataFrame::new(n, columns)
+}
+
+/// Serialize every table of a scoring run and write the directory; `t` is built without its
+/// scores rows (`rows::build_with(.., false)`), scores.parquet coming from the boards. Returns
+/// the files written, for a caller that adds its own (the bulletin).
+pub fn scored_files(state: &State, scored: &Scored, t: &Tables) -> Result<Vec<(String, Vec<u8>)>> {
+    let mut files = Vec::new();
+    for name in names(t) {
+        let built = if name == "scores.parquet" {
+            scores_frame(state, scored)
+        } else {
+            frame_of(t, name)
+        };
+        let mut df = anyhow::Context::context(built, "cannot build the output tables")?;
+        let bytes = anyhow::Context::with_context(to_bytes(&mut df), || {
+            format!("cannot serialize {name}")
+        })?;
+        files.push((name.to_string(), bytes));
+    }
+    Ok(files)
+}
+
+/// [`scored_files`] written to `out`, whole or not at all.
+pub fn write_scored(out: &Path, state: &State, scored: &Scored, t: &Tables) -> Result<()> {
+    write_dir(out, scored_files(state, scored, t)?)
 }
 
 /// `audit --out DIR`: audit_standings.parquet and audit_boards.parquet.

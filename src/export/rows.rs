@@ -129,34 +129,70 @@ fn opt(q: Option<Q>) -> Option<f64> {
     q.map(Q::to_f64)
 }
 
-/// The rows of scores.parquet for one board.
-pub fn score_rows(state: &State, b: &BoardScore, out: &mut Vec<ScoreRow>) {
-    let pid = |p| state.participant(p).id.clone();
-    let session = &state.sessions[b.session].def.id;
+/// One row of scores.parquet, borrowed from the state and the board (the Parquet writer
+/// builds its columns from these without a `ScoreRow` per side).
+pub struct ScoreView<'a> {
+    pub session: &'a str,
+    pub section: Option<&'a str>,
+    pub board: i32,
+    pub participant: &'a str,
+    pub side: &'static str,
+    pub opponent: &'a str,
+    pub score: f64,
+    pub top: Option<f64>,
+    pub pct: Option<f64>,
+    pub adjusted: bool,
+    pub ns_points: Option<f64>,
+    pub exact: Q,
+    pub artificial_pct: Option<f64>,
+}
+
+/// Each row of scores.parquet for one board.
+pub fn each_score<'a>(state: &'a State, b: &'a BoardScore, mut f: impl FnMut(ScoreView<'a>)) {
+    let session = state.sessions[b.session].def.id.as_str();
     for s in &b.sides {
         let pct = match s.top {
             Some(top) if !top.is_zero() => Some((s.score * Q::int(100) / top).to_f64()),
             _ => None,
         };
-        out.push(ScoreRow {
-            session: session.clone(),
-            section: b
-                .section
-                .clone()
-                .or_else(|| state.participant(s.participant).section.clone()),
+        let me = state.participant(s.participant);
+        f(ScoreView {
+            session,
+            section: b.section.as_deref().or(me.section.as_deref()),
             board: b.board as i32,
-            participant: pid(s.participant),
+            participant: &me.id,
             side: side_str(s.side),
-            opponent: pid(s.opponent),
+            opponent: &state.participant(s.opponent).id,
             score: s.score.to_f64(),
             top: opt(s.top),
             pct,
             adjusted: s.adjusted,
             ns_points: s.ns_points.map(f64::from),
-            score_exact: s.score.to_string(),
+            exact: s.score,
             artificial_pct: opt(s.artificial),
         });
     }
+}
+
+/// The rows of scores.parquet for one board.
+pub fn score_rows(state: &State, b: &BoardScore, out: &mut Vec<ScoreRow>) {
+    each_score(state, b, |v| {
+        out.push(ScoreRow {
+            session: v.session.to_string(),
+            section: v.section.map(str::to_string),
+            board: v.board,
+            participant: v.participant.to_string(),
+            side: v.side,
+            opponent: v.opponent.to_string(),
+            score: v.score,
+            top: v.top,
+            pct: v.pct,
+            adjusted: v.adjusted,
+            ns_points: v.ns_points,
+            score_exact: v.exact.to_string(),
+            artificial_pct: v.artificial_pct,
+        })
+    });
 }
 
 /// The row of standings.parquet for one standing.
@@ -181,11 +217,19 @@ pub fn standing_row(state: &State, s: &Standing) -> StandingRow {
 }
 
 pub fn build(state: &State, scored: &Scored) -> Tables {
+    build_with(state, scored, true)
+}
+
+/// [`build`], with or without the scores rows (the biggest table: the Parquet writer can build
+/// it straight from the boards, [`super::parquet::write_scored`]).
+pub fn build_with(state: &State, scored: &Scored, with_scores: bool) -> Tables {
     let mut t = Tables::default();
     let pid = |p| state.participant(p).id.clone();
     for b in &scored.boards {
         let session = state.sessions[b.session].def.id.clone();
-        score_rows(state, b, &mut t.scores);
+        if with_scores {
+            score_rows(state, b, &mut t.scores);
+        }
         for r in &b.freq {
             t.frequencies.push(FreqOut {
                 session: session.clone(),

@@ -207,7 +207,8 @@ pub struct SideScore {
     pub ns_points: Option<i32>,
     /// Percent of an artificial score (re-valued by `mp_artificial: session_bounded`).
     pub artificial: Option<Q>,
-    pub detail: Option<Detail>,
+    /// Boxed: most sides have none, and a board can have 100,000 sides.
+    pub detail: Option<Box<Detail>>,
 }
 
 /// Statistics of a board (C10, C16).
@@ -269,7 +270,7 @@ impl SideScore {
                 t.played
             },
             artificial,
-            detail,
+            detail: detail.map(Box::new),
         }
     }
 }

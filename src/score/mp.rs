@@ -241,15 +241,17 @@ pub fn score_board(b: &BoardIn) -> BoardScore {
                         adjusted: t.adjusted,
                         ns_points,
                         artificial: None,
-                        detail: t.adjusted.then(|| Detail {
-                            components: vec![ComponentScore {
-                                weight: Q::ONE,
-                                points: *x,
-                                raw: tab.beats(*x, side),
-                            }],
-                            raw: tab.beats(*x, side) - Q::ONE,
-                            self_term: Q::ONE,
-                            factoring: f.clone(),
+                        detail: t.adjusted.then(|| {
+                            Box::new(Detail {
+                                components: vec![ComponentScore {
+                                    weight: Q::ONE,
+                                    points: *x,
+                                    raw: tab.beats(*x, side),
+                                }],
+                                raw: tab.beats(*x, side) - Q::ONE,
+                                self_term: Q::ONE,
+                                factoring: f.clone(),
+                            })
                         }),
                     }
                 }
@@ -290,12 +292,12 @@ pub fn score_board(b: &BoardIn) -> BoardScore {
                         adjusted: t.adjusted,
                         ns_points,
                         artificial: None,
-                        detail: Some(Detail {
+                        detail: Some(Box::new(Detail {
                             components: comps,
                             raw,
                             self_term,
                             factoring: f.clone(),
-                        }),
+                        })),
                     }
                 }
             };
