@@ -299,7 +299,12 @@ pub fn bulletin(
     let l = load(path, &ReplayScope::default())?;
     let scored = pipeline::score(&l.state)?;
     let tables = export::rows::build(&l.state, &scored);
-    let data = crate::report::model::build(&l.state, &scored, lang);
+    let mut data = crate::report::model::build(&l.state, &scored, lang);
+    {
+        let _s = tracing::info_span!("ruling_effects").entered();
+        let _p = crate::progress::stage("auditing the rulings for the appendix");
+        crate::report::model::add_ruling_effects(&mut data, &l.events, &l.state, 200);
+    }
     let typst = crate::report::find_typst(typst)?;
     let pdf = {
         let _s = tracing::info_span!("render").entered();

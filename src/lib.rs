@@ -5,6 +5,9 @@
 //! board (one module per form), `standings` adds boards up, `pipeline` runs the boards in
 //! parallel, `export` writes Parquet, `explain` prints a board's arithmetic for a director.
 
+// The bulletin's label tables are long `json!` literals.
+#![recursion_limit = "256"]
+
 pub mod adjust;
 pub mod app;
 pub mod audit;

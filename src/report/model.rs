@@ -24,7 +24,10 @@ fn labels(lang: &str) -> Value {
             "mean": "Średnia", "dispersion": "Obrotowość", "datum": "Datum", "contract": "Kontrakt",
             "ns": "NS", "ew": "WE", "score_ns": "Wynik NS", "score_ew": "Wynik WE", "matches": "Mecze",
             "status": "Status", "in_force": "obowiązuje", "withdrawn": "wycofane", "superseded": "zastąpione",
-            "results": "Wyniki", "none": "brak"
+            "results": "Wyniki", "none": "brak",
+            "changes": "Co zmieniło w klasyfikacji", "moved": "uczestników zmieniło wynik lub miejsce",
+            "unchanged": "nie zmieniło klasyfikacji", "before": "bez", "after": "z",
+            "not_audited": "nie zbadano tutaj: frekans audit LOG --ruling"
         }),
         _ => json!({
             "bulletin": "Bulletin", "standings": "Standings", "overall": "Overall standings",
@@ -35,7 +38,10 @@ fn labels(lang: &str) -> Value {
             "mean": "Mean", "dispersion": "Dispersion", "datum": "Datum", "contract": "Contract",
             "ns": "NS", "ew": "EW", "score_ns": "NS score", "score_ew": "EW score", "matches": "Matches",
             "status": "Status", "in_force": "in force", "withdrawn": "withdrawn", "superseded": "superseded",
-            "results": "Results", "none": "none"
+            "results": "Results", "none": "none",
+            "changes": "What it changed in the standings", "moved": "participants changed total or place",
+            "unchanged": "no change in the standings", "before": "without", "after": "with",
+            "not_audited": "not audited here: frekans audit LOG --ruling"
         }),
     }
 }
@@ -247,4 +253,74 @@ pub fn build(state: &State, scored: &Scored, lang: &str) -> Value {
         "rulings": rulings,
         "notices": scored.notices.iter().map(|n| n.to_string()).collect::<Vec<_>>(),
     })
+}
+
+/// Audit each ruling in force (the standings with it against without it, `audit`) and add to
+/// its entry of the bulletin's rulings appendix what it changed: how many participants moved
+/// and the biggest movers of each standings group. At most `limit` rulings are audited (in log
+/// order); the others say how to ask (`frekans audit LOG --ruling ID`).
+pub fn add_ruling_effects(
+    data: &mut Value,
+    events: &[crate::event::Envelope],
+    state: &State,
+    limit: usize,
+) {
+    let Some(list) = data.get_mut("rulings").and_then(Value::as_array_mut) else {
+        return;
+    };
+    let mut audited = 0;
+    for entry in list.iter_mut() {
+        if entry["status"] != "in_force" {
+            continue;
+        }
+        let Some(id) = entry["id"].as_str().map(str::to_string) else {
+            continue;
+        };
+        if audited == limit {
+            entry["changes"] = json!({"skipped": true});
+            continue;
+        }
+        audited += 1;
+        let Ok(a) = crate::audit::audit(events, state, &crate::audit::Question::Ruling(id)) else {
+            continue;
+        };
+        // Who moved: a different place or total; per group, the biggest movers first (the
+        // audit's order), five of them.
+        let moved: Vec<&crate::audit::StandingDelta> = a
+            .standings
+            .iter()
+            .filter(|d| d.rank_before != d.rank_after || d.delta().is_none_or(|x| x != 0.0))
+            .collect();
+        let mut shown: Vec<Value> = Vec::new();
+        let mut per_group: BTreeMap<(String, Option<String>), usize> = BTreeMap::new();
+        for d in &moved {
+            let n = per_group
+                .entry((d.session.clone(), d.section.clone()))
+                .or_default();
+            *n += 1;
+            if *n > 5 {
+                continue;
+            }
+            let value = |t: Option<f64>, p: Option<f64>| match (p, t) {
+                (Some(p), _) => format!("{p:.2}%"),
+                (None, Some(t)) => format!("{t:.2}"),
+                (None, None) => "–".to_string(),
+            };
+            let place = |r: Option<i32>| r.map_or("–".to_string(), |r| r.to_string());
+            shown.push(json!({
+                "group": match (&d.section, d.session.as_str()) {
+                    (_, "overall") => "overall".to_string(),
+                    (Some(x), s) => format!("{s} {x}"),
+                    (None, s) => s.to_string(),
+                },
+                "id": d.participant,
+                "players": d.players,
+                "before": value(d.total_before, d.pct_before),
+                "after": value(d.total_after, d.pct_after),
+                "place_before": place(d.rank_before),
+                "place_after": place(d.rank_after),
+            }));
+        }
+        entry["changes"] = json!({"moved": moved.len(), "shown": shown});
+    }
 }
