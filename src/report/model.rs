@@ -26,7 +26,8 @@ fn labels(lang: &str) -> Value {
             "status": "Status", "in_force": "obowiązuje", "withdrawn": "wycofane", "superseded": "zastąpione",
             "results": "Wyniki", "none": "brak",
             "changes": "Co zmieniło w klasyfikacji", "moved": "uczestników zmieniło wynik lub miejsce",
-            "unchanged": "nie zmieniło klasyfikacji", "before": "bez", "after": "z",
+            "unchanged": "nie zmieniło klasyfikacji", "leaders": "Czołówka rozdanie po rozdaniu",
+            "distribution": "Rozkład wyników NS", "before": "bez", "after": "z",
             "not_audited": "nie zbadano tutaj: frekans audit LOG --ruling"
         }),
         _ => json!({
@@ -40,7 +41,8 @@ fn labels(lang: &str) -> Value {
             "status": "Status", "in_force": "in force", "withdrawn": "withdrawn", "superseded": "superseded",
             "results": "Results", "none": "none",
             "changes": "What it changed in the standings", "moved": "participants changed total or place",
-            "unchanged": "no change in the standings", "before": "without", "after": "with",
+            "unchanged": "no change in the standings", "leaders": "The leaders board by board",
+            "distribution": "NS scores at the tables", "before": "without", "after": "with",
             "not_audited": "not audited here: frekans audit LOG --ruling"
         }),
     }
@@ -160,6 +162,11 @@ pub fn build(state: &State, scored: &Scored, lang: &str) -> Value {
                     }),
                 ));
             }
+            let trav_points: Vec<i32> = trav
+                .iter()
+                .map(|t| t.0)
+                .filter(|&p| p != i32::MIN)
+                .collect();
             // The traveller by score, best for NS first; a huge board shows its top and bottom.
             trav.sort_by(|a, b| b.0.cmp(&a.0));
             let n = trav.len();
@@ -182,6 +189,7 @@ pub fn build(state: &State, scored: &Scored, lang: &str) -> Value {
                 })
                 .collect();
             let st = &b.stats;
+            let dist = distribution(b, &trav_points);
             boards.push(json!({
                 "board": b.board,
                 "section": b.section,
@@ -199,6 +207,7 @@ pub fn build(state: &State, scored: &Scored, lang: &str) -> Value {
                 "dispersion_imp": st.dispersion_imp.map(|m| format!("±{:.1}", m.to_f64())),
                 "dispersion_mp": st.dispersion_mp.map(|m| format!("±{:.1}", m.to_f64())),
                 "datum": b.datum.map(fmt),
+                "dist": dist,
             }));
         }
         let matches: Vec<Value> = scored
@@ -211,8 +220,9 @@ pub fn build(state: &State, scored: &Scored, lang: &str) -> Value {
                        "vp_home": fmt(m.vp_home), "vp_away": fmt(m.vp_away)})
             })
             .collect();
+        let charts = running_charts(state, scored, i);
         sessions.push(json!({
-            "id": def.id, "name": def.name, "form": def.form.name(),
+            "id": def.id, "name": def.name, "form": def.form.name(), "charts": charts,
             "standings": standings, "boards": boards, "matches": matches,
         }));
     }
@@ -253,6 +263,132 @@ pub fn build(state: &State, scored: &Scored, lang: &str) -> Value {
         "rulings": rulings,
         "notices": scored.notices.iter().map(|n| n.to_string()).collect::<Vec<_>>(),
     })
+}
+
+/// A board's score distribution for its chart: NS points and how many tables scored them (the
+/// NS frequency table, so weighted scores count their fractions; the played results when a form
+/// keeps none). More than 40 distinct scores are put in 30 bins of equal width.
+fn distribution(b: &crate::score::BoardScore, played: &[i32]) -> Value {
+    let mut counts: BTreeMap<i32, f64> = BTreeMap::new();
+    for r in b.freq.iter().filter(|r| r.line != Line::EW) {
+        *counts.entry(r.ns_points).or_default() += r.count.to_f64();
+    }
+    if counts.is_empty() {
+        for &p in played {
+            *counts.entry(p).or_default() += 1.0;
+        }
+    }
+    counts.retain(|_, c| *c > 0.0);
+    if counts.is_empty() {
+        return Value::Null;
+    }
+    let bars: Vec<(String, f64)> = if counts.len() <= 40 {
+        counts.iter().map(|(p, c)| (signed(*p), *c)).collect()
+    } else {
+        let (lo, hi) = (
+            *counts.keys().next().unwrap(),
+            *counts.keys().last().unwrap(),
+        );
+        let width = ((hi - lo) as f64 / 30.0).ceil().max(10.0) as i32;
+        let mut bins: BTreeMap<i32, f64> = BTreeMap::new();
+        for (p, c) in &counts {
+            *bins.entry(lo + (p - lo) / width * width).or_default() += c;
+        }
+        bins.into_iter()
+            .map(|(p, c)| (format!("{}…", signed(p)), c))
+            .collect()
+    };
+    let max = bars.iter().map(|b| b.1).fold(0.0, f64::max);
+    json!({
+        "max": max,
+        "bars": bars.iter().map(|(l, c)| json!({"label": l, "count": (c * 100.0).round() / 100.0})).collect::<Vec<_>>(),
+    })
+}
+
+/// Per comparison group of a pair session, the leaders' running score across the session's
+/// boards (percentage at matchpoints, total otherwise): the six best of the final standings.
+fn running_charts(state: &State, scored: &Scored, session: usize) -> Vec<Value> {
+    let def = &state.sessions[session].def;
+    if def.form.is_team() {
+        return Vec::new();
+    }
+    let is_mp = def.form.is_mp();
+    let mut out = Vec::new();
+    let mut groups: BTreeMap<Option<String>, Vec<&crate::standings::Standing>> = BTreeMap::new();
+    for st in scored
+        .standings
+        .iter()
+        .filter(|s| s.session == Some(session))
+    {
+        let g = match def.compare {
+            crate::options::Compare::Section => st.section.clone(),
+            crate::options::Compare::Field => None,
+        };
+        groups.entry(g).or_default().push(st);
+    }
+    for (section, mut members) in groups {
+        members.sort_by_key(|s| (s.rank, state.participant(s.participant).id.clone()));
+        let leaders: Vec<crate::replay::PId> =
+            members.iter().take(6).map(|s| s.participant).collect();
+        if leaders.is_empty() {
+            continue;
+        }
+        let boards: Vec<&crate::score::BoardScore> = scored
+            .boards
+            .iter()
+            .filter(|b| {
+                b.session == session
+                    && b.team.is_none()
+                    && (def.compare == crate::options::Compare::Field || b.section == section)
+            })
+            .collect();
+        let mut numbers: Vec<u32> = boards.iter().map(|b| b.board).collect();
+        numbers.sort_unstable();
+        numbers.dedup();
+        let mut series = Vec::new();
+        let (mut lo, mut hi) = (f64::INFINITY, f64::NEG_INFINITY);
+        for &p in &leaders {
+            let (mut sum, mut top) = (Q::ZERO, Q::ZERO);
+            let mut last: Option<f64> = None;
+            let mut values = Vec::new();
+            for &n in &numbers {
+                for b in boards.iter().filter(|b| b.board == n) {
+                    for s in b.sides.iter().filter(|s| s.participant == p) {
+                        sum += s.score;
+                        top += s.top.unwrap_or(Q::ZERO);
+                    }
+                }
+                let v = if is_mp {
+                    (!top.is_zero()).then(|| (sum * Q::int(100) / top).to_f64())
+                } else {
+                    Some(sum.to_f64())
+                };
+                let v = v.or(last);
+                if let Some(x) = v {
+                    lo = lo.min(x);
+                    hi = hi.max(x);
+                }
+                last = v;
+                values.push(v.map(|x| (x * 100.0).round() / 100.0));
+            }
+            series.push(json!({"label": state.participant(p).id, "values": values}));
+        }
+        if !lo.is_finite() {
+            continue;
+        }
+        if hi - lo < 1.0 {
+            hi = lo + 1.0;
+        }
+        out.push(json!({
+            "section": section,
+            "unit": if is_mp { "%" } else { "IMP" },
+            "boards": numbers,
+            "min": lo.floor(),
+            "max": hi.ceil(),
+            "series": series,
+        }));
+    }
+    out
 }
 
 /// Audit each ruling in force (the standings with it against without it, `audit`) and add to
