@@ -117,13 +117,27 @@ pub struct ScoreReport {
     pub state: State,
 }
 
-/// `frekans score`: replay, score, write the Parquet tables to `out`.
-pub fn score(path: &Path, out: &Path) -> Result<ScoreReport, AppError> {
+/// The double-dummy table and par of every board with a `deal` event (deals.parquet).
+pub fn double_dummy(state: &State) -> Result<Vec<crate::dd::BoardDd>, AppError> {
+    let _s = tracing::info_span!("double_dummy", deals = state.deals.len()).entered();
+    crate::dd::solve_state(state).map_err(|m| AppError::Other(anyhow::anyhow!(m)))
+}
+
+/// `frekans score`: replay, score, write the Parquet tables to `out` (with deals.parquet when
+/// `dd`).
+pub fn score(path: &Path, out: &Path, dd: bool) -> Result<ScoreReport, AppError> {
     let l = load(path, &ReplayScope::default())?;
     let scored = pipeline::score(&l.state)?;
+    let deals = if dd {
+        Some(double_dummy(&l.state)?)
+    } else {
+        None
+    };
     let tables = {
         let _s = tracing::info_span!("rows").entered();
-        export::rows::build(&l.state, &scored)
+        let mut t = export::rows::build(&l.state, &scored);
+        t.deals = deals.map(|d| export::rows::deals(&l.state, &d));
+        t
     };
     {
         let _s = tracing::info_span!("parquet").entered();
@@ -292,8 +306,10 @@ pub fn bulletin(
 ) -> Result<ScoreReport, AppError> {
     let l = load(path, &ReplayScope::default())?;
     let scored = pipeline::score(&l.state)?;
-    let tables = export::rows::build(&l.state, &scored);
-    let data = crate::report::model::build(&l.state, &scored, lang);
+    let deals = double_dummy(&l.state)?;
+    let mut tables = export::rows::build(&l.state, &scored);
+    tables.deals = Some(export::rows::deals(&l.state, &deals));
+    let data = crate::report::model::build(&l.state, &scored, &deals, lang);
     let typst = crate::report::find_typst(typst)?;
     let pdf = {
         let _s = tracing::info_span!("render").entered();

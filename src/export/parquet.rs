@@ -109,6 +109,22 @@ pub fn frames(t: &Tables) -> PolarsResult<Vec<(&'static str, DataFrame)>> {
         })?;
         out.push(("matches.parquet", matches));
     }
+    if let Some(d) = &t.deals {
+        let deals = frame!(d, {
+            "session": |r| r.session.clone(),
+            "board": |r| r.board,
+            "dealer": |r| r.dealer.clone(),
+            "vul": |r| r.vul.to_string(),
+            "pbn": |r| r.pbn.clone(),
+            "dd_N": |r| r.dd_n.clone(),
+            "dd_E": |r| r.dd_e.clone(),
+            "dd_S": |r| r.dd_s.clone(),
+            "dd_W": |r| r.dd_w.clone(),
+            "par_score": |r| r.par_score,
+            "par_contracts": |r| r.par_contracts.clone(),
+        })?;
+        out.push(("deals.parquet", deals));
+    }
     Ok(out)
 }
 
