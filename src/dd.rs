@@ -177,7 +177,7 @@ pub fn solve(solver: &mut Solver, deal: &Deal) -> DdTable {
 }
 
 /// One par contract: `level` `strain` (doubled when it is a sacrifice) by `declarer`, who takes
-/// `tricks` double dummy.
+/// `tricks` double dummy (overtricks or undertricks against the level).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct ParContract {
     pub level: u8,
@@ -188,6 +188,16 @@ pub struct ParContract {
 }
 
 impl ParContract {
+    /// The result against the level: `=`, `+1`, `-2`.
+    pub fn result(&self) -> String {
+        let d = i32::from(self.tricks) - 6 - i32::from(self.level);
+        match d {
+            0 => "=".to_string(),
+            d if d > 0 => format!("+{d}"),
+            d => d.to_string(),
+        }
+    }
+
     /// `4S-N`, `5HX-E`.
     pub fn text(&self) -> String {
         format!(
@@ -210,9 +220,10 @@ pub struct Par {
 }
 
 impl Par {
-    /// `par_contracts` of deals.parquet: the contracts, space separated (`4S-N 4S-S`); a made
-    /// contract is given at the level of the tricks it takes; a sacrifice is doubled and is
-    /// followed by what it costs its side (`5HX-E -300`); `pass` when par is to pass it out.
+    /// `par_contracts` of deals.parquet: the contracts, space separated (`4S-N 4S-S`), each at
+    /// the lowest level that reaches the par score (as DDS and bcdd name them; the tricks taken
+    /// are in the double-dummy columns); a sacrifice is doubled and is followed by what it costs
+    /// its side (`5HX-E -300`); `pass` when par is to pass the deal out.
     pub fn contracts_text(&self) -> String {
         if self.contracts.is_empty() {
             return "pass".to_string();
@@ -256,10 +267,10 @@ pub fn par(table: &DdTable, vul: Vul, dealer: Seat) -> Result<Par, String> {
         let strain = from_dstrain(c.contract.bid.strain);
         let declarer = from_dseat(c.declarer);
         let tricks = table.get(strain, declarer);
-        let bid_level = c.contract.bid.level.get();
-        let doubled = tricks < 6 + bid_level;
-        // A made contract is named at the level of its tricks (the same score).
-        let level = if doubled { bid_level } else { tricks - 6 };
+        // DDS names the lowest level that reaches the par score (4S making 11 tricks when 650
+        // needs game, 1S making 9 for 140): contracts that fail are sacrifices, doubled.
+        let level = c.contract.bid.level.get();
+        let doubled = tricks < 6 + level;
         let contract = Contract {
             level,
             strain,

@@ -103,7 +103,8 @@ fn dd_view(d: &BoardDd) -> Value {
         .iter()
         .map(|c| {
             json!({"level": c.level.to_string(), "strain": c.strain.as_str(),
-                   "doubled": c.doubled, "declarer": c.declarer.letter().to_string()})
+                   "doubled": c.doubled, "declarer": c.declarer.letter().to_string(),
+                   "result": c.result()})
         })
         .collect();
     json!({
