@@ -668,3 +668,71 @@ fn invalid_deals_are_refused_with_their_line() {
     }
     let _ = std::fs::remove_dir_all(&d);
 }
+
+// ---------------------------------------------------------------------------------------------
+// The bulletin (real typst, found as tests/bulletin.rs finds it)
+
+#[test]
+fn bulletin_shows_the_double_dummy_table_and_par() {
+    let d = scratch("bulletin");
+    let log = sample_log(&d);
+    let out = d.join("out");
+    let o = frekans(&[
+        "-q",
+        "bulletin",
+        log.to_str().unwrap(),
+        "--out",
+        out.to_str().unwrap(),
+    ]);
+    assert_eq!(o.status.code(), Some(0), "{}", text(&o));
+    assert!(out.join("deals.parquet").is_file());
+    // The view model: tricks (rows N S E W, columns NT S H D C) and par as published.
+    let json: Value =
+        serde_json::from_slice(&std::fs::read(out.join("bulletin.json")).unwrap()).unwrap();
+    let boards = json["sessions"][0]["boards"].as_array().unwrap();
+    for (k, (p, want)) in published().iter().zip(PAR_BY_HAND).enumerate() {
+        let dd = &boards[k]["dd"];
+        for (row, seat) in [(0, 0), (1, 2), (2, 1), (3, 3)] {
+            assert_eq!(dd["rows"][row]["seat"], ["N", "E", "S", "W"][seat]);
+            let tricks: Vec<String> = p.ability[seat]
+                .chars()
+                .map(|c| c.to_digit(16).unwrap().to_string())
+                .collect();
+            assert_eq!(
+                dd["rows"][row]["tricks"],
+                serde_json::json!(tricks),
+                "board {}",
+                k + 1
+            );
+        }
+        let score = if p.score > 0 {
+            format!("+{}", p.score)
+        } else {
+            p.score.to_string()
+        };
+        assert_eq!(dd["par_score"], score.as_str());
+        assert_eq!(dd["par_text"], want);
+    }
+    // The PDF: the table's label, and par with suit symbols and results.
+    let o = Command::new("pdftotext")
+        .arg(out.join("bulletin.pdf"))
+        .arg("-")
+        .output()
+        .expect("pdftotext (poppler-utils, installed by scripts/test.sh)");
+    assert!(o.status.success());
+    let pdf = String::from_utf8_lossy(&o.stdout)
+        .split_whitespace()
+        .collect::<Vec<_>>()
+        .join(" ");
+    assert!(pdf.contains("Double-dummy tricks"), "{pdf}");
+    for par in [
+        "Par +140: 1♠+2 N, 1♠+2 S",
+        "Par +650: 4♠+1 N, 4♠+1 S",
+        "Par -100: 3♥×-1 N",
+        "Par -140: 2♥+1 E, 2♥+1 W, 2♠+1 E, 2♠+1 W",
+        "Par +130: 4♦ N, 4♦ S",
+    ] {
+        assert!(pdf.contains(par), "{par:?} not in the PDF text:\n{pdf}");
+    }
+    let _ = std::fs::remove_dir_all(&d);
+}
