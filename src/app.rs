@@ -119,16 +119,30 @@ pub struct ScoreReport {
     pub state: State,
 }
 
-/// `frekans score`: replay, score, write the Parquet tables to `out`.
-pub fn score(path: &Path, out: &Path) -> Result<ScoreReport, AppError> {
+/// The double-dummy table and par of every board with a `deal` event (deals.parquet).
+pub fn double_dummy(state: &State) -> Result<Vec<crate::dd::BoardDd>, AppError> {
+    let _s = tracing::info_span!("double_dummy", deals = state.deals.len()).entered();
+    crate::dd::solve_state(state).map_err(|m| AppError::Other(anyhow::anyhow!(m)))
+}
+
+/// `frekans score`: replay, score, write the Parquet tables to `out` (with deals.parquet when
+/// `dd`).
+pub fn score(path: &Path, out: &Path, dd: bool) -> Result<ScoreReport, AppError> {
     let mut l = load(path, &ReplayScope::default())?;
     // The events are in the state now: free them before scoring (a million results' worth).
     l.events = Vec::new();
     let scored = pipeline::score(&l.state)?;
+    let deals = if dd {
+        Some(double_dummy(&l.state)?)
+    } else {
+        None
+    };
     let tables = {
         let _s = tracing::info_span!("rows").entered();
         let _p = crate::progress::stage("building the output tables");
-        export::rows::build_with(&l.state, &scored, false)
+        let mut t = export::rows::build_with(&l.state, &scored, false);
+        t.deals = deals.map(|d| export::rows::deals(&l.state, &d));
+        t
     };
     {
         let _s = tracing::info_span!("parquet").entered();
@@ -298,8 +312,16 @@ pub fn bulletin(
 ) -> Result<ScoreReport, AppError> {
     let l = load(path, &ReplayScope::default())?;
     let scored = pipeline::score(&l.state)?;
-    let tables = export::rows::build(&l.state, &scored);
-    let mut data = crate::report::model::build(&l.state, &scored, lang);
+    let deals = {
+        let _p = crate::progress::stage(&format!(
+            "double-dummy solving {} deals",
+            l.state.deals.len()
+        ));
+        double_dummy(&l.state)?
+    };
+    let mut tables = export::rows::build(&l.state, &scored);
+    tables.deals = Some(export::rows::deals(&l.state, &deals));
+    let mut data = crate::report::model::build(&l.state, &scored, &deals, lang);
     {
         let _s = tracing::info_span!("ruling_effects").entered();
         let _p = crate::progress::stage("auditing the rulings for the appendix");

@@ -9,6 +9,7 @@ Examples:
   frekans check events/mazovia-pairs-2026.jsonl
   frekans score events/mazovia-pairs-2026.jsonl --out reports/mazovia-pairs-2026
   frekans explain events/mazovia-pairs-2026.jsonl --session S1 --board 5 --section A
+  frekans score events/mazovia-pairs-2026.jsonl --out reports/mazovia-pairs-2026 --dd
   frekans score big.jsonl --out reports/big --threads 1 -v
 
 Exit status: 0 success; 2 the log is invalid (every problem printed, nothing written);
@@ -45,6 +46,9 @@ pub enum Command {
         /// Standings lines to print per group in the summary.
         #[arg(long, default_value_t = 3, value_name = "N")]
         top: usize,
+        /// Also solve every deal double dummy and write deals.parquet (tricks and par).
+        #[arg(long)]
+        dd: bool,
     },
     /// Everything `score` does, plus a PDF bulletin rendered by the typst program.
     #[command(

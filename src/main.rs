@@ -66,8 +66,8 @@ fn main() -> ExitCode {
 fn run(cli: &Cli) -> Result<(), AppError> {
     let mut stdout = std::io::stdout().lock();
     match &cli.command {
-        Command::Score { log, out, top } => {
-            let report = app::score(log, out)?;
+        Command::Score { log, out, top, dd } => {
+            let report = app::score(log, out, *dd)?;
             if !cli.quiet {
                 let _ = write!(stdout, "{}", app::summary(&report, *top));
                 let _ = writeln!(stdout, "\nwrote the Parquet tables to {}", out.display());

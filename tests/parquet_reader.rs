@@ -11,7 +11,7 @@ const READER: &str = r#"
 import json, sys
 import pyarrow.parquet as pq
 out = {}
-for name in ["scores", "frequencies", "boards", "standings", "rulings"]:
+for name in ["scores", "frequencies", "boards", "standings", "rulings", "deals"]:
     t = pq.read_table(f"{sys.argv[1]}/{name}.parquet")
     out[name] = {"schema": [[f.name, str(f.type)] for f in t.schema], "rows": t.num_rows,
                  "data": t.slice(0, 2000).to_pylist()}
@@ -94,6 +94,22 @@ const CONTRACT: &[(&str, &[(&str, &str)])] = &[
             ("seq", "i64"),
         ],
     ),
+    (
+        "deals",
+        &[
+            ("session", "str"),
+            ("board", "i32"),
+            ("dealer", "str"),
+            ("vul", "str"),
+            ("pbn", "str"),
+            ("dd_N", "str"),
+            ("dd_E", "str"),
+            ("dd_S", "str"),
+            ("dd_W", "str"),
+            ("par_score", "i32"),
+            ("par_contracts", "str"),
+        ],
+    ),
 ];
 
 fn arrow_matches(want: &str, got: &str) -> bool {
@@ -117,6 +133,7 @@ fn parquet_files_read_back_with_pyarrow() {
         .arg(root.join("events/mazovia-pairs-2026.jsonl"))
         .arg("--out")
         .arg(&out)
+        .arg("--dd")
         .status()
         .unwrap();
     assert!(status.success());
@@ -168,5 +185,36 @@ fn parquet_files_read_back_with_pyarrow() {
     assert!(rulings
         .iter()
         .all(|r| r["score"].as_str().is_some_and(|s| !s.is_empty())));
+    // deals.parquet: one row per `deal` event of the log, in (session, board) order.
+    let log = std::fs::read_to_string(root.join("events/mazovia-pairs-2026.jsonl")).unwrap();
+    let deal_events = log
+        .lines()
+        .filter(|l| l.contains(r#""type":"deal""#))
+        .count();
+    let deals = v["deals"]["data"].as_array().unwrap();
+    assert_eq!(deals.len(), deal_events);
+    for r in deals {
+        for c in ["dd_N", "dd_E", "dd_S", "dd_W"] {
+            let hex = r[c].as_str().unwrap();
+            assert!(
+                hex.len() == 5 && hex.chars().all(|c| matches!(c, '0'..='9' | 'A'..='D')),
+                "{c} = {hex:?}"
+            );
+        }
+        assert!(r["pbn"].as_str().unwrap().starts_with("N:"));
+        assert!(!r["par_contracts"].as_str().unwrap().is_empty());
+    }
+    let keys: Vec<(String, i64)> = deals
+        .iter()
+        .map(|r| {
+            (
+                r["session"].as_str().unwrap().to_string(),
+                r["board"].as_i64().unwrap(),
+            )
+        })
+        .collect();
+    let mut sorted = keys.clone();
+    sorted.sort();
+    assert_eq!(keys, sorted);
     let _ = std::fs::remove_dir_all(&out);
 }

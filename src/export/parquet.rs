@@ -33,6 +33,9 @@ pub fn names(t: &Tables) -> Vec<&'static str> {
     if t.matches.is_some() {
         v.push("matches.parquet");
     }
+    if t.deals.is_some() {
+        v.push("deals.parquet");
+    }
     v
 }
 
@@ -124,6 +127,19 @@ pub fn frame_of(t: &Tables, name: &str) -> PolarsResult<DataFrame> {
             "vp_away": |r| r.vp_away,
             "boards": |r| r.boards,
             "scored": |r| r.scored,
+        })?,
+        "deals.parquet" => frame!(t.deals.as_deref().unwrap_or_default(), {
+            "session": |r| r.session.as_str(),
+            "board": |r| r.board,
+            "dealer": |r| r.dealer.as_str(),
+            "vul": |r| r.vul,
+            "pbn": |r| r.pbn.as_str(),
+            "dd_N": |r| r.dd_n.as_str(),
+            "dd_E": |r| r.dd_e.as_str(),
+            "dd_S": |r| r.dd_s.as_str(),
+            "dd_W": |r| r.dd_w.as_str(),
+            "par_score": |r| r.par_score,
+            "par_contracts": |r| r.par_contracts.as_str(),
         })?,
         other => panic!("no table {other}"),
     })

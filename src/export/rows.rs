@@ -106,6 +106,22 @@ pub struct MatchRow {
     pub scored: i32,
 }
 
+/// deals.parquet: one row per board with a `deal` event (bulletin, `score --dd`).
+#[derive(Clone, Debug, PartialEq)]
+pub struct DealRow {
+    pub session: String,
+    pub board: i32,
+    pub dealer: String,
+    pub vul: &'static str,
+    pub pbn: String,
+    pub dd_n: String,
+    pub dd_e: String,
+    pub dd_s: String,
+    pub dd_w: String,
+    pub par_score: i32,
+    pub par_contracts: String,
+}
+
 /// All the tables of one scoring run.
 #[derive(Clone, Debug, Default, PartialEq)]
 pub struct Tables {
@@ -116,6 +132,8 @@ pub struct Tables {
     pub rulings: Vec<RulingRow>,
     /// Team forms only (`None` when the championship has no team session).
     pub matches: Option<Vec<MatchRow>>,
+    /// Double dummy and par (`None` unless asked for: `bulletin`, `score --dd`).
+    pub deals: Option<Vec<DealRow>>,
 }
 
 fn side_str(s: Side) -> &'static str {
@@ -306,4 +324,24 @@ pub fn build_with(state: &State, scored: &Scored, with_scores: bool) -> Tables {
         });
     }
     t
+}
+
+/// deals.parquet's rows, in (session, board) order.
+pub fn deals(state: &State, dd: &[crate::dd::BoardDd]) -> Vec<DealRow> {
+    use crate::bridge::Seat;
+    dd.iter()
+        .map(|d| DealRow {
+            session: state.sessions[d.session].def.id.clone(),
+            board: d.board as i32,
+            dealer: d.dealer.letter().to_string(),
+            vul: d.vul.as_str(),
+            pbn: d.pbn.clone(),
+            dd_n: d.dd.table.hex(Seat::N),
+            dd_e: d.dd.table.hex(Seat::E),
+            dd_s: d.dd.table.hex(Seat::S),
+            dd_w: d.dd.table.hex(Seat::W),
+            par_score: d.dd.par.score,
+            par_contracts: d.dd.par.contracts_text(),
+        })
+        .collect()
 }

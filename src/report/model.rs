@@ -6,6 +6,8 @@ use std::collections::BTreeMap;
 
 use serde_json::{json, Value};
 
+use crate::bridge::Seat;
+use crate::dd::BoardDd;
 use crate::explain::played_text;
 use crate::num::Q;
 use crate::pipeline::Scored;
@@ -24,7 +26,7 @@ fn labels(lang: &str) -> Value {
             "mean": "Średnia", "dispersion": "Obrotowość", "datum": "Datum", "contract": "Kontrakt",
             "ns": "NS", "ew": "WE", "score_ns": "Wynik NS", "score_ew": "Wynik WE", "matches": "Mecze",
             "status": "Status", "in_force": "obowiązuje", "withdrawn": "wycofane", "superseded": "zastąpione",
-            "results": "Wyniki", "none": "brak",
+            "results": "Wyniki", "none": "brak", "dd": "Lewy w widne", "par": "Par",
             "changes": "Co zmieniło w klasyfikacji", "moved": "uczestników zmieniło wynik lub miejsce",
             "unchanged": "nie zmieniło klasyfikacji", "leaders": "Czołówka rozdanie po rozdaniu",
             "distribution": "Rozkład wyników NS", "before": "bez", "after": "z",
@@ -39,7 +41,7 @@ fn labels(lang: &str) -> Value {
             "mean": "Mean", "dispersion": "Dispersion", "datum": "Datum", "contract": "Contract",
             "ns": "NS", "ew": "EW", "score_ns": "NS score", "score_ew": "EW score", "matches": "Matches",
             "status": "Status", "in_force": "in force", "withdrawn": "withdrawn", "superseded": "superseded",
-            "results": "Results", "none": "none",
+            "results": "Results", "none": "none", "dd": "Double-dummy tricks", "par": "Par",
             "changes": "What it changed in the standings", "moved": "participants changed total or place",
             "unchanged": "no change in the standings", "leaders": "The leaders board by board",
             "distribution": "NS scores at the tables", "before": "without", "after": "with",
@@ -91,8 +93,40 @@ fn hands(pbn: &str) -> Option<Value> {
     Some(Value::Object(out))
 }
 
+/// A board's double-dummy table (rows N, S, E, W; columns NT ♠ ♥ ♦ ♣) and par, as text.
+fn dd_view(d: &BoardDd) -> Value {
+    let rows: Vec<Value> = [Seat::N, Seat::S, Seat::E, Seat::W]
+        .iter()
+        .map(|&seat| {
+            let tricks: Vec<String> = crate::dd::STRAINS
+                .iter()
+                .map(|&st| d.dd.table.get(st, seat).to_string())
+                .collect();
+            json!({"seat": seat.letter().to_string(), "tricks": tricks})
+        })
+        .collect();
+    let par = &d.dd.par;
+    let contracts: Vec<Value> = par
+        .contracts
+        .iter()
+        .map(|c| {
+            json!({"level": c.level.to_string(), "strain": c.strain.as_str(),
+                   "doubled": c.doubled, "declarer": c.declarer.letter().to_string(),
+                   "result": c.result()})
+        })
+        .collect();
+    json!({
+        "rows": rows,
+        "par_score": signed(par.score),
+        "par_contracts": contracts,
+        "par_text": par.contracts_text(),
+    })
+}
+
 /// Build the bulletin's data.
-pub fn build(state: &State, scored: &Scored, lang: &str) -> Value {
+pub fn build(state: &State, scored: &Scored, deals: &[BoardDd], lang: &str) -> Value {
+    let dd: BTreeMap<(usize, u32), &BoardDd> =
+        deals.iter().map(|d| ((d.session, d.board), d)).collect();
     let ch = &state.championship;
     let pid = |p| state.participant(p);
     let who = |p| {
@@ -197,6 +231,7 @@ pub fn build(state: &State, scored: &Scored, lang: &str) -> Value {
                 "dealer": dealer.letter().to_string(),
                 "vul": vul.as_str(),
                 "deal": deal,
+                "dd": dd.get(&(i, b.board)).map(|d| dd_view(d)),
                 "tables": n,
                 "traveller_cut": n > 40,
                 "traveller": shown,
