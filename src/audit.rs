@@ -9,6 +9,7 @@ use std::collections::{BTreeMap, BTreeSet};
 
 use crate::event::{Envelope, Event};
 use crate::export::rows::{score_rows, ScoreRow};
+use crate::num::Q;
 use crate::pipeline::{self, ScoreError};
 use crate::replay::{replay, ReplayScope, State};
 use crate::score::BoardScore;
@@ -556,36 +557,59 @@ fn standing_deltas(
             rank_after: a.map(|x| x.rank as i32),
         }
     };
-    let mut out: Vec<StandingDelta> = Vec::new();
+    // Each delta with how far it moved: exactly (the totals are exact rationals, so equal moves
+    // tie whatever their floats say), `None` for a participant in one replay only.
+    let moved = |b: Option<&Standing>, a: Option<&Standing>| -> (Option<Q>, f64) {
+        let f = match (b, a) {
+            (Some(b), Some(a)) => (a.total.to_f64() - b.total.to_f64()).abs(),
+            _ => f64::INFINITY,
+        };
+        let q = (|| {
+            let d = a?.total.exact()? - b?.total.exact()?;
+            Some(if d < Q::ZERO { -d } else { d })
+        })();
+        (q, f)
+    };
+    let mut out: Vec<((Option<Q>, f64), StandingDelta)> = Vec::new();
     for (k, &j) in &ai {
         let a = &after[j];
         if in_changed(after_state, a) {
-            out.push(delta(bi.get(k).map(|&i| &before[i]), Some(a)));
+            let b = bi.get(k).map(|&i| &before[i]);
+            out.push((moved(b, Some(a)), delta(b, Some(a))));
         }
     }
     for (k, &i) in &bi {
         let b = &before[i];
         if !ai.contains_key(k) && in_changed(before_state, b) {
-            out.push(delta(Some(b), None));
+            out.push((moved(Some(b), None), delta(Some(b), None)));
         }
     }
     // Each group together (sessions by id, overall last), who moved most first.
-    let mut keyed: Vec<((bool, String, Option<String>), f64, StandingDelta)> = out
+    let mut keyed: Vec<(
+        (bool, String, Option<String>),
+        (Option<Q>, f64),
+        StandingDelta,
+    )> = out
         .into_iter()
-        .map(|d| {
+        .map(|(m, d)| {
             let overall = d.session == "overall";
             let g = (
                 overall,
                 d.session.clone(),
                 if overall { None } else { d.section.clone() },
             );
-            let moved = d.delta().map_or(f64::INFINITY, f64::abs);
-            (g, moved, d)
+            (g, m, d)
         })
         .collect();
+    // Exact when every move is (a consistent order for the sort), by floats otherwise.
+    let exact = keyed.iter().all(|k| (k.1).0.is_some());
     keyed.sort_by(|x, y| {
+        let most = match ((x.1).0, (y.1).0) {
+            (Some(a), Some(b)) if exact => b.cmp(&a),
+            _ => (y.1).1.total_cmp(&(x.1).1),
+        };
         x.0.cmp(&y.0)
-            .then_with(|| y.1.partial_cmp(&x.1).unwrap_or(std::cmp::Ordering::Equal))
+            .then(most)
             .then_with(|| x.2.participant.cmp(&y.2.participant))
     });
     keyed.into_iter().map(|(_, _, d)| d).collect()

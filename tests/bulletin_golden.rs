@@ -1,0 +1,61 @@
+//! Golden bulletin: the bulletin's JSON view model for fixtures/bulletin/*/events.jsonl against
+//! `bulletin.expected.json`, every value worked by hand in the fixture's README.md. Every key
+//! of the expected file must be in the bulletin with the same value (lists whole); the rest of
+//! the bulletin (labels, notices) is not compared.
+
+use std::path::Path;
+
+use serde_json::Value;
+
+fn subset(path: &str, want: &Value, got: &Value, problems: &mut Vec<String>) {
+    match (want, got) {
+        (Value::Object(w), Value::Object(g)) => {
+            for (k, v) in w {
+                match g.get(k) {
+                    Some(x) => subset(&format!("{path}.{k}"), v, x, problems),
+                    None => problems.push(format!("{path}.{k}: missing")),
+                }
+            }
+        }
+        (Value::Array(w), Value::Array(g)) => {
+            if w.len() != g.len() {
+                problems.push(format!("{path}: {} items, expected {}", g.len(), w.len()));
+            }
+            for (i, (a, b)) in w.iter().zip(g).enumerate() {
+                subset(&format!("{path}[{i}]"), a, b, problems);
+            }
+        }
+        _ if want == got => {}
+        _ => problems.push(format!("{path}: {got}, expected {want}")),
+    }
+}
+
+#[test]
+fn bulletin_view_model_as_worked_by_hand() {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("fixtures/bulletin");
+    let mut checked = 0;
+    for dir in std::fs::read_dir(&root)
+        .unwrap()
+        .flatten()
+        .map(|e| e.path())
+    {
+        let l = frekans::app::load(&dir.join("events.jsonl"), &Default::default()).unwrap();
+        let scored = frekans::pipeline::score(&l.state).unwrap();
+        let deals = frekans::app::double_dummy(&l.state).unwrap();
+        let mut data = frekans::report::model::build(&l.state, &scored, &deals, "en");
+        frekans::report::model::add_ruling_effects(&mut data, &l.events, &l.state, 200);
+        let want: Value =
+            serde_json::from_slice(&std::fs::read(dir.join("bulletin.expected.json")).unwrap())
+                .unwrap();
+        let mut problems = Vec::new();
+        subset("", &want, &data, &mut problems);
+        assert!(
+            problems.is_empty(),
+            "{}:\n{}",
+            dir.display(),
+            problems.join("\n")
+        );
+        checked += 1;
+    }
+    assert!(checked >= 1);
+}
