@@ -565,7 +565,7 @@ fn standing_deltas(
             _ => f64::INFINITY,
         };
         let q = (|| {
-            let d = a?.total.exact()? - b?.total.exact()?;
+            let d = a?.total.exact()?.checked_add(-b?.total.exact()?)?;
             Some(if d < Q::ZERO { -d } else { d })
         })();
         (q, f)
@@ -606,7 +606,9 @@ fn standing_deltas(
     keyed.sort_by(|x, y| {
         let most = match ((x.1).0, (y.1).0) {
             (Some(a), Some(b)) if exact => b.cmp(&a),
-            _ => (y.1).1.total_cmp(&(x.1).1),
+            _ => ((y.1).1 + 0.0)
+                .partial_cmp(&((x.1).1 + 0.0))
+                .unwrap_or(std::cmp::Ordering::Equal),
         };
         x.0.cmp(&y.0)
             .then(most)

@@ -39,8 +39,15 @@ impl Standing {
         if m.to_f64() <= 0.0 {
             return None;
         }
+        // Exact when the rationals allow it (long factored sums can outgrow i128: then floats).
         match (self.total.exact(), m.exact()) {
-            (Some(t), Some(m)) => Some((t * Q::int(100) / m).to_f64()),
+            (Some(t), Some(m)) => match t
+                .checked_mul(Q::int(100))
+                .and_then(|x| x.checked_mul(m.recip()))
+            {
+                Some(p) => Some(p.to_f64()),
+                None => Some(self.total.to_f64() / m.to_f64() * 100.0),
+            },
             _ => Some(self.total.to_f64() / m.to_f64() * 100.0),
         }
     }
@@ -50,7 +57,7 @@ impl Standing {
         match &self.max {
             Some(m) => match (self.total.exact(), m.exact()) {
                 (Some(t), Some(mx)) if !mx.is_zero() => {
-                    (Some(t / mx), self.total.to_f64() / m.to_f64())
+                    (t.checked_mul(mx.recip()), self.total.to_f64() / m.to_f64())
                 }
                 _ if m.to_f64() > 0.0 => (None, self.total.to_f64() / m.to_f64()),
                 _ => (None, f64::NEG_INFINITY),
@@ -63,13 +70,23 @@ impl Standing {
 fn cmp_key(a: &(Option<Q>, f64), b: &(Option<Q>, f64)) -> Ordering {
     match (a.0, b.0) {
         (Some(x), Some(y)) => x.cmp(&y),
-        _ => a.1.partial_cmp(&b.1).unwrap_or(Ordering::Equal),
+        // (+ 0.0 makes −0.0 equal 0.0; the values are finite)
+        _ => (a.1 + 0.0)
+            .partial_cmp(&(b.1 + 0.0))
+            .unwrap_or(Ordering::Equal),
     }
 }
 
 /// Sort a group best first and give shared places.
 fn rank(group: &mut [Standing], state: &State) {
-    let keys: Vec<_> = group.iter().map(Standing::key).collect();
+    let mut keys: Vec<_> = group.iter().map(Standing::key).collect();
+    // One order for the whole group: exact when every key is, floats otherwise (a sort needs a
+    // consistent order).
+    if keys.iter().any(|k| k.0.is_none()) {
+        for k in &mut keys {
+            k.0 = None;
+        }
+    }
     let mut idx: Vec<usize> = (0..group.len()).collect();
     idx.sort_by(|&a, &b| {
         cmp_key(&keys[b], &keys[a]).then_with(|| {
@@ -367,5 +384,54 @@ fn add_total(into: &mut Total, t: &Total) {
             into.add(Q::ZERO);
             *into = Total::from_f64_sum(into.to_f64() + f);
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn standing(total: Q, max: Q) -> Standing {
+        let mut t = Total::default();
+        t.add(total);
+        let mut m = Total::default();
+        m.add(max);
+        Standing {
+            session: Some(0),
+            section: None,
+            participant: 0,
+            rank: 0,
+            rank_to: 0,
+            total: t,
+            max: Some(m),
+            boards: 24,
+            penalties: Total::default(),
+        }
+    }
+
+    /// A percentage whose exact value outgrows i128 (a big field, 24 boards each factored with
+    /// its own denominator: found by `frekans synth` at 100,000 results) falls back to floats
+    /// instead of panicking, and a group mixing such keys with exact ones still sorts.
+    #[test]
+    fn percentages_beyond_i128_fall_back_to_floats() {
+        // 2^120 / (3^70 / 5^50): the exact quotient's numerator 2^120·5^50 is past i128.
+        let (t, m) = (Q::new(1 << 120, 1), Q::new(3i128.pow(70), 5i128.pow(50)));
+        let huge = standing(t, m);
+        let p = huge.pct().unwrap();
+        let want = t.to_f64() / m.to_f64() * 100.0;
+        assert!((p - want).abs() < 1e-9 * want, "{p} vs {want}");
+        assert!(huge.key().0.is_none());
+        let small = standing(Q::int(30), Q::int(60));
+        assert_eq!(small.key().0, Some(Q::new(1, 2)));
+        let mut group = vec![small.clone(), huge.clone(), small];
+        for (i, s) in group.iter_mut().enumerate() {
+            s.participant = i as PId;
+        }
+        let mut keys: Vec<_> = group.iter().map(Standing::key).collect();
+        for k in &mut keys {
+            k.0 = None;
+        }
+        keys.sort_by(cmp_key);
+        assert!(keys[0].1 <= keys[2].1);
     }
 }
