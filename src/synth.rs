@@ -440,6 +440,8 @@ struct BoardModel {
     opp_strain: Strain,
     /// Points of the declaring side (passed-out boards need a weak one).
     strength: i32,
+    /// The other side's fit in its best suit.
+    opp_fit: usize,
 }
 
 const SIDE_SEATS: [[usize; 2]; 2] = [[0, 2], [1, 3]];
@@ -501,9 +503,9 @@ impl BoardModel {
             Strain::S | Strain::H => 10.0,
             _ => 11.0,
         };
-        let level = if h >= 37 || (h >= 34 && e >= 13.0) {
+        let level = if h >= 37 {
             7
-        } else if h >= 33 || (h >= 30 && e >= 12.0) {
+        } else if h >= 33 || (h >= 31 && e >= 12.0) {
             6
         } else if h >= 25 || e >= game_tricks {
             game_tricks as u8 - 6
@@ -535,6 +537,7 @@ impl BoardModel {
             },
             opp_strain: SUIT_STRAIN[opp_suit],
             strength: h,
+            opp_fit: fit(opp, opp_suit),
         }
     }
 
@@ -589,8 +592,8 @@ impl BoardModel {
                 (m.level - 1).max(1)
             };
             Call { level, ..m }
-        } else if u < 0.86 {
-            // The other side competes, sometimes doubled (a sacrifice over a game).
+        } else if u < 0.86 && self.opp_can_compete(m) {
+            // The other side competes with a fit, sometimes doubled (a sacrifice over a game).
             let level = m.level.clamp(2, 5);
             let doubling = if m.level >= 4 || rng.chance(0.2) {
                 Doubling::Doubled
@@ -617,6 +620,13 @@ impl BoardModel {
         } else {
             m
         })
+    }
+
+    /// The other side has a fit and goes at most three down at the level of the main contract.
+    fn opp_can_compete(&self, m: Call) -> bool {
+        let opp = 1 - m.side;
+        let e = self.exp[opp][strain_index(self.opp_strain)];
+        self.opp_fit >= 8 && e + 3.0 >= f64::from(m.level.clamp(2, 5)) + 6.0
     }
 
     /// A table's result: the contract, declarer, tricks, and its NS points.
