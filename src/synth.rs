@@ -694,6 +694,14 @@ struct Played {
     points: i32,
 }
 
+/// The NS points of `n` tables on board `board` of a deal drawn from `seed`: one board's
+/// traveller as the field would fill it (for benchmarks and property tests).
+pub fn board_points(board: u32, n: usize, seed: u64) -> Vec<i32> {
+    let mut rng = Rng::new(seed);
+    let m = BoardModel::new(board, &mut rng);
+    (0..n).map(|_| m.play(&mut rng).points).collect()
+}
+
 // ---------------------------------------------------------------------------------------------
 // Names
 // ---------------------------------------------------------------------------------------------
