@@ -8,6 +8,8 @@
 //!
 //! Whole-process figures (reading, replay, export) are scripts/bench.sh's; see docs/benchmarks.md.
 
+use std::time::Duration;
+
 use criterion::{criterion_group, criterion_main, BenchmarkId, Criterion, Throughput};
 use frekans::adjust::Component;
 use frekans::num::Q;
@@ -47,10 +49,17 @@ fn tables(n: usize, adjusted: bool) -> Vec<TableIn> {
         .collect()
 }
 
-fn bench_form(c: &mut Criterion, name: &str, form: Form, kernel: fn(&BoardIn) -> score::BoardScore) {
+fn bench_form(
+    c: &mut Criterion,
+    name: &str,
+    form: Form,
+    kernel: fn(&BoardIn) -> score::BoardScore,
+) {
     let opts = Options::default();
     let mut g = c.benchmark_group(name);
-    g.sample_size(10);
+    g.sample_size(10)
+        .warm_up_time(Duration::from_secs(1))
+        .measurement_time(Duration::from_secs(3));
     for &n in &[1_000usize, 50_000] {
         for adjusted in [false, true] {
             let board = BoardIn {

@@ -16,7 +16,7 @@
 #
 # Options: --results N (default 1200000), --boards N (24), --tables N (16 per section),
 # --repeat N (best of N, default 1), --threads "1 2", --forms "mp ximp butler napki",
-# --scaling, --dir DIR (work files; default ${TMPDIR:-/tmp}/frekans-bench, removed at the end
+# --scaling, --scaling-only, --sizes "N ...", --dir DIR (work files; default ${TMPDIR:-/tmp}/frekans-bench, removed at the end
 # unless --keep).
 source "$(dirname "${BASH_SOURCE[0]}")/env.sh"
 
@@ -27,6 +27,7 @@ REPEAT=1
 THREADS="1 2"
 FORMS="mp ximp butler napki"
 SCALING=0
+MAIN=1
 KEEP=0
 DIR="${TMPDIR:-/tmp}/frekans-bench"
 SCALING_SIZES="10000 30000 100000 300000 1200000"
@@ -39,6 +40,7 @@ while [ $# -gt 0 ]; do
         --threads) THREADS="$2"; shift 2 ;;
         --forms) FORMS="$2"; shift 2 ;;
         --scaling) SCALING=1; shift ;;
+        --scaling-only) SCALING=1; MAIN=0; shift ;;
         --sizes) SCALING_SIZES="$2"; shift 2 ;;
         --dir) DIR="$2"; shift 2 ;;
         --keep) KEEP=1; shift ;;
@@ -62,8 +64,10 @@ measure() {
         local code
         code=$(python3 -c 'import json,sys; print(json.loads(sys.argv[1])["exit"])' "$line")
         if [ "$code" != 0 ]; then
+            # A failing run is a finding: it is reported in the table, and the rest goes on.
             echo "bench.sh: $label failed (exit $code): $*" >&2
-            exit 1
+            echo "failed(exit-$code) - -"
+            return 0
         fi
         best=$(python3 - "$line" "$best" <<'PY'
 import json, sys
@@ -73,7 +77,7 @@ print(json.dumps(new if old is None or new["wall_s"] < old["wall_s"] else old))
 PY
 )
     done
-    python3 -c 'import json,sys; d=json.loads(sys.argv[1]); print(f"{d[\"wall_s\"]:.2f} {d[\"maxrss_kib\"]/1024:.0f} {d[\"user_s\"]:.2f}")' "$best"
+    python3 -c 'import json,sys; d=json.loads(sys.argv[1]); print("%.2f %.0f %.2f" % (d["wall_s"], d["maxrss_kib"]/1024, d["user_s"] + d["sys_s"]))' "$best"
 }
 
 # synth_log FORM RESULTS → path of a log with about RESULTS results in FORM (one field)
@@ -103,6 +107,7 @@ echo "- load average before: $(cut -d' ' -f1-3 /proc/loadavg)"
 echo "- command: bash scripts/bench.sh $( [ "$SCALING" = 1 ] && echo --scaling ) --results $RESULTS --boards $BOARDS --tables $TABLES --repeat $REPEAT"
 echo
 
+if [ "$MAIN" = 1 ]; then
 # The main log: synth's own time first.
 sections=$(( (RESULTS / BOARDS + TABLES - 1) / TABLES ))
 read -r wall rss _ < <(measure synth 1 "$BIN" synth -q --form mp --compare field --sections "$sections" \
@@ -128,11 +133,12 @@ for t in $THREADS; do
         flog=$(synth_log "$form" "$RESULTS")
         rm -rf "$DIR/out"
         read -r w r u < <(measure "score $form" "$t" "$BIN" -q score "$flog" --out "$DIR/out")
-        ratio=$(python3 -c "print(f'{$w / $cw:.2f}')")
+        ratio=$(python3 -c "import sys; w, c = sys.argv[1:]; print(f'{float(w) / float(c):.2f}' if w[0].isdigit() and c[0].isdigit() else '-')" "$w" "$cw")
         echo "| \`frekans score\` $form | $t | $w | $u | $r | $ratio |"
     done
 done
 rm -rf "$DIR/out"
+fi
 
 if [ "$SCALING" = 1 ]; then
     echo
