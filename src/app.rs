@@ -358,3 +358,125 @@ pub fn bulletin(
         state: l.state,
     })
 }
+
+/// `frekans synth`: the championship of `spec` written to `out` (whole or not at all: written
+/// beside it, then renamed) or to standard output; with `OutFormat::Salliere` the boards go to
+/// `out` and the names to `names`.
+pub fn synth(
+    spec: &crate::synth::Spec,
+    format: crate::synth::OutFormat,
+    out: Option<&Path>,
+    names: Option<&Path>,
+) -> Result<crate::synth::Summary, AppError> {
+    use crate::synth::{self, OutFormat};
+    use std::io::Write as _;
+    spec.validate(format)
+        .map_err(|m| AppError::BadRequest(format!("invalid synth request: {m}")))?;
+    let _s = tracing::info_span!("synth").entered();
+    // Files are written beside their final name, then renamed.
+    let create =
+        |p: &Path| -> Result<(std::path::PathBuf, std::io::BufWriter<std::fs::File>), AppError> {
+            let mut tmp = p.as_os_str().to_owned();
+            tmp.push(".partial");
+            let tmp = std::path::PathBuf::from(tmp);
+            let f = std::fs::File::create(&tmp)
+                .with_context(|| format!("cannot create {}", tmp.display()))?;
+            Ok((tmp, std::io::BufWriter::with_capacity(1 << 20, f)))
+        };
+    let finish =
+        |tmp: &Path, w: std::io::BufWriter<std::fs::File>, to: &Path| -> Result<(), AppError> {
+            let f = w
+                .into_inner()
+                .map_err(|e| anyhow::anyhow!("cannot write {}: {}", tmp.display(), e.error()))?;
+            f.sync_all()
+                .with_context(|| format!("cannot write {}", tmp.display()))?;
+            std::fs::rename(tmp, to)
+                .with_context(|| format!("cannot rename {} to {}", tmp.display(), to.display()))?;
+            Ok(())
+        };
+    match format {
+        OutFormat::Jsonl => match out {
+            Some(path) => {
+                let (tmp, mut w) = create(path)?;
+                let summary = synth::write_log(spec, &mut w);
+                match summary {
+                    Ok(s) => {
+                        finish(&tmp, w, path)?;
+                        Ok(s)
+                    }
+                    Err(e) => {
+                        drop(w);
+                        let _ = std::fs::remove_file(&tmp);
+                        Err(AppError::Other(
+                            anyhow::Error::new(e)
+                                .context(format!("cannot write {}", path.display())),
+                        ))
+                    }
+                }
+            }
+            None => {
+                let stdout = std::io::stdout();
+                let mut w = std::io::BufWriter::with_capacity(1 << 20, stdout.lock());
+                let s = synth::write_log(spec, &mut w)
+                    .and_then(|s| w.flush().map(|_| s))
+                    .context("cannot write to standard output")?;
+                Ok(s)
+            }
+        },
+        OutFormat::Salliere => {
+            let Some(path) = out else {
+                return Err(AppError::BadRequest(
+                    "invalid synth request: --format salliere writes two files: give --out FILE (the boards; the names go to --names or FILE.names.csv)".into(),
+                ));
+            };
+            let names_path = match names {
+                Some(n) => n.to_path_buf(),
+                None => {
+                    let mut n = path.as_os_str().to_owned();
+                    n.push(".names.csv");
+                    std::path::PathBuf::from(n)
+                }
+            };
+            let (btmp, mut bw) = create(path)?;
+            let (ntmp, mut nw) = create(&names_path)?;
+            match synth::write_salliere(spec, &mut bw, &mut nw) {
+                Ok(s) => {
+                    finish(&btmp, bw, path)?;
+                    finish(&ntmp, nw, &names_path)?;
+                    Ok(s)
+                }
+                Err(e) => {
+                    drop(bw);
+                    drop(nw);
+                    let _ = std::fs::remove_file(&btmp);
+                    let _ = std::fs::remove_file(&ntmp);
+                    Err(AppError::Other(
+                        anyhow::Error::new(e).context(format!("cannot write {}", path.display())),
+                    ))
+                }
+            }
+        }
+    }
+}
+
+/// The line `synth` prints on standard error: what was written.
+pub fn synth_summary(s: &crate::synth::Summary, to: &str) -> String {
+    use crate::synth::RulingKind;
+    let kinds: Vec<String> = RulingKind::ALL
+        .iter()
+        .zip(s.rulings.iter())
+        .filter(|(_, n)| **n > 0)
+        .map(|(k, n)| format!("{n} {}", k.name()))
+        .collect();
+    format!(
+        "wrote {} lines ({} bytes) to {to}: {} participants, {} tables, {} results, {} rulings{}, {} corrections",
+        s.events,
+        s.bytes,
+        s.participants,
+        s.tables,
+        s.results,
+        s.ruling_total(),
+        if kinds.is_empty() { String::new() } else { format!(" ({})", kinds.join(", ")) },
+        s.corrections
+    )
+}

@@ -11,6 +11,7 @@ Examples:
   frekans explain events/mazovia-pairs-2026.jsonl --session S1 --board 5 --section A
   frekans score events/mazovia-pairs-2026.jsonl --out reports/mazovia-pairs-2026 --dd
   frekans score big.jsonl --out reports/big --threads 1 -v
+  frekans synth --sections 3125 --tables 16 --boards 24 --compare field --out big.jsonl
 
 Exit status: 0 success; 2 the log is invalid (every problem printed, nothing written);
 1 anything else went wrong.";
@@ -112,6 +113,9 @@ pub enum Command {
         /// The event log (JSON Lines).
         log: PathBuf,
     },
+    /// Write a synthetic but realistic championship log (or salliere's CSV input) of any size.
+    #[command(after_help = SYNTH_EXAMPLES)]
+    Synth(SynthArgs),
     /// Show how one board was scored: frequency tables, adjusted scores, each side's arithmetic.
     #[command(
         after_help = "Example:\n  frekans explain events/mazovia-pairs-2026.jsonl --session S1 --board 5 --section A"
@@ -129,4 +133,64 @@ pub enum Command {
         #[arg(long)]
         section: Option<String>,
     },
+}
+
+const SYNTH_EXAMPLES: &str = "\
+Examples:
+  frekans synth --out small.jsonl
+  frekans synth --sessions 2 --sections 4 --tables 13 --boards 26 --rulings 0.02 --deals --seed 7 > two-days.jsonl
+  frekans synth --sections 3125 --tables 16 --boards 24 --compare field --form ximp --out big.jsonl
+  frekans synth --form teams --sections 2 --tables 8 --boards 28 --sessions 3 --out teams.jsonl
+  frekans synth --format salliere --rulings 0 --corrections 0 --compare field --out boards.csv --names names.csv
+
+The same arguments and seed always write the same bytes. Every log written passes `frekans check`.
+--tables counts tables per section (team forms: matches per section, two tables each); every
+section plays every board at every table, the EW pairs moving one table a round.
+Exit status: 0 written; 2 the arguments are invalid (nothing written); 1 anything else.";
+
+#[derive(Debug, clap::Args)]
+pub struct SynthArgs {
+    /// Sessions (each plays boards 1..=BOARDS; the pairs stay the same).
+    #[arg(long, default_value_t = 1, value_name = "N")]
+    pub sessions: u32,
+    /// Sections (A, B, ..., Z, AA, ...).
+    #[arg(long, default_value_t = 2, value_name = "N")]
+    pub sections: u32,
+    /// Boards per session.
+    #[arg(long, default_value_t = 24, value_name = "N")]
+    pub boards: u32,
+    /// Tables per section (team forms: matches per section).
+    #[arg(long, default_value_t = 12, value_name = "N")]
+    pub tables: u32,
+    /// Scoring form of every session.
+    #[arg(long, default_value = "mp", value_parser = ["mp", "ximp", "butler", "napki", "teams"])]
+    pub form: String,
+    /// Compare each section on its own, or the whole field together.
+    #[arg(long, default_value = "section", value_parser = ["section", "field"])]
+    pub compare: String,
+    /// Share of tables given a ruling (every kind in turn: artificial, not played, assigned,
+    /// weighted, split, mixed, subsequent damage, withdrawn, appealed).
+    #[arg(long, default_value_t = 0.01, value_name = "FRACTION")]
+    pub rulings: f64,
+    /// Share of results corrected (Law 79C: tricks off by one) at the end of their session.
+    #[arg(long, default_value_t = 0.002, value_name = "FRACTION")]
+    pub corrections: f64,
+    /// Seed of the generator: the same seed writes the same bytes.
+    #[arg(long, default_value_t = 1, value_name = "N")]
+    pub seed: u64,
+    /// Also write a `deal` event (PBN hand record) for every board.
+    #[arg(long)]
+    pub deals: bool,
+    /// Scoring options of every session, a JSON object (e.g. '{"ximp_normalize":"comparisons"}').
+    #[arg(long, value_name = "JSON")]
+    pub options: Option<String>,
+    /// `jsonl` (the event log) or `salliere` (its boards CSV, plus the names CSV of --names).
+    #[arg(long, default_value = "jsonl", value_parser = ["jsonl", "salliere"])]
+    pub format: String,
+    /// Output file (written whole or not at all); standard output when not given.
+    #[arg(long, value_name = "FILE")]
+    pub out: Option<PathBuf>,
+    /// With --format salliere: the names file (default: the --out file with `.names.csv`).
+    #[arg(long, value_name = "FILE")]
+    pub names: Option<PathBuf>,
 }

@@ -26,3 +26,4 @@ pub mod replay;
 pub mod report;
 pub mod score;
 pub mod standings;
+pub mod synth;

@@ -184,6 +184,47 @@ fn run(cli: &Cli) -> Result<(), AppError> {
                 let _ = write!(stdout, "{text}");
             }
         }
+        Command::Synth(a) => {
+            let options = match &a.options {
+                None => None,
+                Some(text) => match serde_json::from_str::<serde_json::Value>(text) {
+                    Ok(serde_json::Value::Object(m)) => Some(m),
+                    _ => {
+                        return Err(AppError::BadRequest(format!(
+                            "invalid synth request: --options must be a JSON object such as '{{\"ximp_normalize\":\"comparisons\"}}', found {text:?}"
+                        )))
+                    }
+                },
+            };
+            let spec = frekans::synth::Spec {
+                sessions: a.sessions,
+                sections: a.sections,
+                boards: a.boards,
+                tables: a.tables,
+                form: frekans::synth::SynthForm::parse(&a.form)
+                    .unwrap_or(frekans::synth::SynthForm::Mp),
+                compare_field: a.compare == "field",
+                rulings: a.rulings,
+                corrections: a.corrections,
+                seed: a.seed,
+                deals: a.deals,
+                options,
+            };
+            let format = if a.format == "salliere" {
+                frekans::synth::OutFormat::Salliere
+            } else {
+                frekans::synth::OutFormat::Jsonl
+            };
+            let s = app::synth(&spec, format, a.out.as_deref(), a.names.as_deref())?;
+            if !cli.quiet {
+                let to = a
+                    .out
+                    .as_ref()
+                    .map(|p| p.display().to_string())
+                    .unwrap_or_else(|| "standard output".into());
+                eprintln!("frekans: {}", app::synth_summary(&s, &to));
+            }
+        }
         Command::Explain {
             log,
             session,
