@@ -325,7 +325,7 @@ pub fn bulletin(
     {
         let _s = tracing::info_span!("ruling_effects").entered();
         let _p = crate::progress::stage("auditing the rulings for the appendix");
-        crate::report::model::add_ruling_effects(&mut data, &l.events, &l.state, 200);
+        crate::report::model::add_ruling_effects(&mut data, &l.events, &l.state, &scored, 200);
     }
     let typst = crate::report::find_typst(typst)?;
     let pdf = {

@@ -10,7 +10,7 @@ use std::collections::{BTreeMap, BTreeSet};
 use crate::event::{Envelope, Event};
 use crate::export::rows::{score_rows, ScoreRow};
 use crate::num::Q;
-use crate::pipeline::{self, ScoreError};
+use crate::pipeline::{self, ScoreError, Scored};
 use crate::replay::{replay, ReplayScope, State};
 use crate::score::BoardScore;
 use crate::standings::Standing;
@@ -198,6 +198,18 @@ pub fn audit(events: &[Envelope], full: &State, question: &Question) -> Result<A
     audit_with(events, full, question, true)
 }
 
+/// [`audit`] of a log already scored whole (`scored` is `pipeline::score(full)`): for a
+/// question whose later side is the whole log (`--ruling`, `--as-of`), that scoring is reused
+/// instead of done again (the bulletin audits every ruling this way).
+pub fn audit_scored(
+    events: &[Envelope],
+    full: &State,
+    scored: &Scored,
+    question: &Question,
+) -> Result<Audit, AuditError> {
+    audit_inner(events, full, question, true, Some(scored))
+}
+
 /// [`audit`], with the incremental path on or off (off: both replays scored whole, the
 /// reference the incremental path is tested against).
 pub fn audit_with(
@@ -205,6 +217,16 @@ pub fn audit_with(
     full: &State,
     question: &Question,
     incremental: bool,
+) -> Result<Audit, AuditError> {
+    audit_inner(events, full, question, incremental, None)
+}
+
+fn audit_inner(
+    events: &[Envelope],
+    full: &State,
+    question: &Question,
+    incremental: bool,
+    scored_full: Option<&Scored>,
 ) -> Result<Audit, AuditError> {
     let last = events.last().map_or(0, |e| e.seq);
     let (before_scope, after_scope) = match question {
@@ -264,8 +286,17 @@ pub fn audit_with(
         None
     };
     // What a whole re-scoring would reuse is kept only when one is expected.
-    let (after, prepared, _) =
-        pipeline::score_reusing(after_state, None, touched.is_none()).map_err(AuditError::Score)?;
+    let whole_log = after_scope.upto.is_none() && after_scope.skip.is_empty();
+    let owned_after;
+    let (after, prepared): (&Scored, _) = match scored_full {
+        Some(sc) if whole_log && touched.is_some() => (sc, None),
+        _ => {
+            let (sc, prepared, _) = pipeline::score_reusing(after_state, None, touched.is_none())
+                .map_err(AuditError::Score)?;
+            owned_after = sc;
+            (&owned_after, prepared)
+        }
+    };
     let incremental = match touched {
         Some(keys) => {
             let scope = ReplayScope {

@@ -182,8 +182,12 @@ fn incremental_audit_equals_whole_replays() {
             questions.push(Question::AsOf(k));
             questions.push(Question::Between(k, (k + 7).min(last)));
         }
+        let scored = frekans::pipeline::score(&full).unwrap();
         for q in questions {
             let a = audit_with(&read.events, &full, &q, true).unwrap();
+            // Reusing a whole-log scoring (the bulletin's way) answers the same.
+            let reused = frekans::audit::audit_scored(&read.events, &full, &scored, &q).unwrap();
+            assert_eq!(reused, a, "{} {q:?}: audit_scored", log.display());
             let mut b = audit_with(&read.events, &full, &q, false).unwrap();
             assert!(!b.incremental);
             if a.incremental {

@@ -43,7 +43,7 @@ fn bulletin_view_model_as_worked_by_hand() {
         let scored = frekans::pipeline::score(&l.state).unwrap();
         let deals = frekans::app::double_dummy(&l.state).unwrap();
         let mut data = frekans::report::model::build(&l.state, &scored, &deals, "en");
-        frekans::report::model::add_ruling_effects(&mut data, &l.events, &l.state, 200);
+        frekans::report::model::add_ruling_effects(&mut data, &l.events, &l.state, &scored, 200);
         let want: Value =
             serde_json::from_slice(&std::fs::read(dir.join("bulletin.expected.json")).unwrap())
                 .unwrap();

@@ -434,6 +434,7 @@ pub fn add_ruling_effects(
     data: &mut Value,
     events: &[crate::event::Envelope],
     state: &State,
+    scored: &Scored,
     limit: usize,
 ) {
     let Some(list) = data.get_mut("rulings").and_then(Value::as_array_mut) else {
@@ -452,7 +453,9 @@ pub fn add_ruling_effects(
             continue;
         }
         audited += 1;
-        let Ok(a) = crate::audit::audit(events, state, &crate::audit::Question::Ruling(id)) else {
+        let Ok(a) =
+            crate::audit::audit_scored(events, state, scored, &crate::audit::Question::Ruling(id))
+        else {
             continue;
         };
         // Who moved: a different place or total; per group, the biggest movers first (the
