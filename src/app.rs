@@ -319,7 +319,8 @@ pub fn bulletin(
         ));
         double_dummy(&l.state)?
     };
-    let mut tables = export::rows::build(&l.state, &scored);
+    // The same tables as `score --dd` (scores.parquet straight from the boards).
+    let mut tables = export::rows::build_with(&l.state, &scored, false);
     tables.deals = Some(export::rows::deals(&l.state, &deals));
     let mut data = crate::report::model::build(&l.state, &scored, &deals, lang);
     {
@@ -333,16 +334,7 @@ pub fn bulletin(
         let _p = crate::progress::stage("rendering the bulletin with typst");
         crate::report::render(&typst, &data)?
     };
-    let mut files = Vec::new();
-    for (name, mut df) in anyhow::Context::context(
-        export::parquet::frames(&tables),
-        "cannot build the output tables",
-    )? {
-        files.push((
-            name.to_string(),
-            anyhow::Context::context(export::parquet::to_bytes(&mut df), "cannot serialize")?,
-        ));
-    }
+    let mut files = export::parquet::scored_files(&l.state, &scored, &tables)?;
     files.push((
         "bulletin.json".to_string(),
         serde_json::to_vec_pretty(&data).map_err(anyhow::Error::new)?,

@@ -369,7 +369,8 @@ fn audit_inner(
     };
     let mut rulings = Vec::new();
     let wanted: BTreeSet<usize> = match question {
-        Question::Ruling(id) => ruling_scope(events, id).unwrap_or_default(),
+        // The ruling, what supersedes it and their withdrawals: the events left out.
+        Question::Ruling(_) => before_scope.skip.clone(),
         Question::AsOf(a) => (a + 1..=last).collect(),
         Question::Between(a, b) => (a + 1..=*b).collect(),
     };

@@ -8,6 +8,8 @@
 
 use std::process::Command;
 
+mod common;
+
 use serde_json::Value;
 
 fn audit(args: &[&str]) -> (i32, Value, String) {
@@ -152,13 +154,8 @@ fn readable_report_and_bad_questions() {
 #[test]
 fn incremental_audit_equals_whole_replays() {
     use frekans::audit::{audit_with, Question};
-    let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR"));
-    let mut logs: Vec<std::path::PathBuf> = std::fs::read_dir(root.join("events"))
-        .unwrap()
-        .flatten()
-        .map(|e| e.path())
-        .filter(|p| p.extension().is_some_and(|x| x == "jsonl"))
-        .collect();
+    let root = common::root();
+    let mut logs = common::demo_logs();
     logs.push(root.join("tests/data/audit-small.jsonl"));
     for d in ["EBU-FOULED", "PL-SD-TEAMS-1", "HE-SPLIT-TEAMS"] {
         logs.push(root.join("fixtures").join(d).join("events.jsonl"));

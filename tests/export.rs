@@ -3,22 +3,12 @@
 
 use frekans::export::{parquet, rows};
 
+mod common;
+
 #[test]
 fn scores_frame_from_boards_equals_rows() {
-    let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR"));
-    let mut logs: Vec<std::path::PathBuf> = std::fs::read_dir(root.join("events"))
-        .unwrap()
-        .flatten()
-        .map(|e| e.path())
-        .filter(|p| p.extension().is_some_and(|x| x == "jsonl"))
-        .collect();
-    logs.extend(
-        std::fs::read_dir(root.join("fixtures"))
-            .unwrap()
-            .flatten()
-            .map(|e| e.path().join("events.jsonl"))
-            .filter(|p| p.is_file()),
-    );
+    let mut logs = common::demo_logs();
+    logs.extend(common::fixture_logs());
     let mut compared = 0;
     for log in logs {
         let Ok(l) = frekans::app::load(&log, &Default::default()) else {

@@ -39,14 +39,6 @@ pub fn names(t: &Tables) -> Vec<&'static str> {
     v
 }
 
-/// The Parquet files of a run: (file name, frame).
-pub fn frames(t: &Tables) -> PolarsResult<Vec<(&'static str, DataFrame)>> {
-    names(t)
-        .into_iter()
-        .map(|n| Ok((n, frame_of(t, n)?)))
-        .collect()
-}
-
 /// One table of a run as a frame (strings borrowed from the rows, not copied).
 pub fn frame_of(t: &Tables, name: &str) -> PolarsResult<DataFrame> {
     Ok(match name {
@@ -210,20 +202,6 @@ pub fn write_dir(out: &Path, files: Vec<(String, Vec<u8>)>) -> Result<()> {
         let _ = fs::remove_dir_all(&tmp);
     }
     result
-}
-
-/// Serialize every table and write the directory.
-pub fn write(out: &Path, t: &Tables) -> Result<()> {
-    // One table at a time: only one frame is in memory besides the compressed files.
-    let mut files = Vec::new();
-    for name in names(t) {
-        let mut df = anyhow::Context::context(frame_of(t, name), "cannot build the output tables")?;
-        let bytes = anyhow::Context::with_context(to_bytes(&mut df), || {
-            format!("cannot serialize {name}")
-        })?;
-        files.push((name.to_string(), bytes));
-    }
-    write_dir(out, files)
 }
 
 /// scores.parquet built straight from the scored boards: the same frame as
