@@ -6,10 +6,10 @@ use std::path::Path;
 use anyhow::Context;
 
 use crate::error::{InvalidLog, Notice};
-use crate::event::{read_log, Envelope};
+use crate::event::{read_log, Envelope, EventSink};
 use crate::export;
 use crate::pipeline::{self, Scored};
-use crate::replay::{replay, ReplayScope, State};
+use crate::replay::{replay, Replay, ReplayScope, State};
 use crate::score::BoardScore;
 
 /// Why a command failed: the log is invalid (exit 2), or something else (exit 1).
@@ -84,9 +84,82 @@ pub fn load(path: &Path, scope: &ReplayScope) -> Result<Loaded, AppError> {
     load_bytes(&bytes, scope)
 }
 
+/// A log read, validated and replayed whole without keeping its events (`check`, `score`):
+/// the reader hands each parsed batch to the replay, so a million results never sit in memory
+/// as events next to the state they make.
+pub struct Streamed {
+    pub state: State,
+    /// How many events the log has.
+    pub events: usize,
+}
+
+/// Read, validate and replay a whole log from its bytes, streaming (see [`Streamed`]).
+pub fn load_streamed_bytes(bytes: &[u8]) -> Result<Streamed, AppError> {
+    load_streamed_batched(bytes, crate::event::read::BATCH)
+}
+
+/// [`load_streamed_bytes`] reading `batch` lines at a time (tests: the same for every size).
+pub fn load_streamed_batched(bytes: &[u8], batch: usize) -> Result<Streamed, AppError> {
+    struct Sink<'s> {
+        scope: &'s ReplayScope,
+        replay: Option<Replay<'s>>,
+        events: usize,
+    }
+    impl EventSink for Sink<'_> {
+        fn start(&mut self, declares_participants: bool, _events: usize) {
+            self.replay = Some(Replay::new(self.scope, declares_participants, None));
+            self.events = 0;
+        }
+        fn event(&mut self, env: Envelope) {
+            self.events += 1;
+            if let Some(r) = self.replay.as_mut() {
+                r.apply(&env);
+            }
+        }
+    }
+    let scope = ReplayScope::default();
+    let mut sink = Sink {
+        scope: &scope,
+        replay: None,
+        events: 0,
+    };
+    let read = {
+        let _s = tracing::info_span!("read_replay").entered();
+        let _p = crate::progress::stage(&format!(
+            "reading and replaying the log ({} MB)",
+            bytes.len() >> 20
+        ));
+        crate::event::read_each_batched(bytes, batch, &mut sink)
+    };
+    let (state, mut errors) = match sink.replay {
+        Some(r) => {
+            let _s = tracing::info_span!("replay_finish").entered();
+            r.finish()
+        }
+        None => (State::default(), Vec::new()),
+    };
+    errors.extend(read.errors);
+    if !errors.is_empty() {
+        errors.sort();
+        errors.dedup();
+        return Err(AppError::Invalid(InvalidLog { errors }));
+    }
+    Ok(Streamed {
+        state,
+        events: sink.events,
+    })
+}
+
+/// [`load_streamed_bytes`] of a file; its bytes are freed before this returns.
+pub fn load_streamed(path: &Path) -> Result<Streamed, AppError> {
+    let bytes =
+        std::fs::read(path).with_context(|| format!("cannot read the log {}", path.display()))?;
+    load_streamed_bytes(&bytes)
+}
+
 /// `frekans check`: a one-paragraph report of a valid log.
 pub fn check(path: &Path) -> Result<String, AppError> {
-    let l = load(path, &ReplayScope::default())?;
+    let l = load_streamed(path)?;
     let st = &l.state;
     let mut out = String::new();
     let played = st.tables.values().filter(|t| t.played.is_some()).count();
@@ -99,7 +172,7 @@ pub fn check(path: &Path) -> Result<String, AppError> {
         out,
         "{}: valid, {} events: {} sessions, {} participants, {} results, {} rulings ({} in force), {} penalties",
         path.display(),
-        l.events.len(),
+        l.events,
         st.sessions.len(),
         st.participants.len(),
         played,
@@ -128,9 +201,8 @@ pub fn double_dummy(state: &State) -> Result<Vec<crate::dd::BoardDd>, AppError> 
 /// `frekans score`: replay, score, write the Parquet tables to `out` (with deals.parquet when
 /// `dd`).
 pub fn score(path: &Path, out: &Path, dd: bool) -> Result<ScoreReport, AppError> {
-    let mut l = load(path, &ReplayScope::default())?;
-    // The events are in the state now: free them before scoring (a million results' worth).
-    l.events = Vec::new();
+    // Streamed: no event is kept once replayed, and the log's bytes are freed before scoring.
+    let l = load_streamed(path)?;
     let scored = pipeline::score(&l.state)?;
     let deals = if dd {
         Some(double_dummy(&l.state)?)

@@ -63,7 +63,7 @@ impl std::error::Error for ScoreError {}
 /// The comparison group a table belongs to.
 pub fn group_of(state: &State, t: &Table) -> Option<String> {
     match state.sessions[t.session].def.compare {
-        Compare::Section => t.section.clone(),
+        Compare::Section => t.section.as_deref().map(str::to_string),
         Compare::Field => None,
     }
 }

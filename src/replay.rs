@@ -64,7 +64,8 @@ pub struct Match {
 pub struct Table {
     pub session: usize,
     pub board: u32,
-    pub section: Option<String>,
+    /// Shared by every table of the section (one allocation per section name, not per table).
+    pub section: Option<std::sync::Arc<str>>,
     pub ns: PId,
     pub ew: PId,
     pub round: Option<u32>,
@@ -221,43 +222,70 @@ fn replay_with(
     let declared_mode = events
         .iter()
         .any(|e| matches!(e.event, Event::Pair(_) | Event::Team(_)));
-    let mut r = Replayer {
-        st: State::default(),
-        errors: Vec::new(),
-        declared_mode,
-        plays: FxMap::default(),
-        by_seq: FxMap::default(),
-        corrected_at: FxMap::default(),
-        only: scope.boards.as_ref().map(|keys| {
-            let mut m: FxMap<String, FxSet<u32>> = FxMap::default();
-            for (s, b) in keys {
-                m.entry(s.clone()).or_default().insert(*b);
-            }
-            m
-        }),
-        left_out_rulings: FxSet::default(),
-        seeded: false,
-    };
-    if let (Some(base), false, Some(_)) = (base, declared_mode, &scope.boards) {
-        r.st.participants = base.participants.clone();
-        r.st.pids = base.pids.clone();
-        r.seeded = true;
-    }
+    let mut r = Replay::new(scope, declared_mode, base);
     for env in events {
         if scope.upto.is_some_and(|u| env.seq > u) {
             break;
         }
-        if scope.skip.contains(&env.seq) {
-            continue;
-        }
         r.apply(env);
-        r.st.applied = env.seq;
     }
-    r.finish();
-    let mut errors = r.errors;
-    errors.sort();
-    errors.dedup();
-    (r.st, errors)
+    r.finish()
+}
+
+/// A replay fed one event at a time, in log order (the streaming reader's sink: `check` and
+/// `score` never hold every event of a big log at once). [`replay`] is this over a slice.
+pub struct Replay<'s> {
+    r: Replayer,
+    scope: &'s ReplayScope,
+}
+
+impl<'s> Replay<'s> {
+    /// `declared_mode`: whether the log declares its participants (any `pair` or `team`
+    /// event, C2); `base`: as [`replay_seeded`].
+    pub fn new(scope: &'s ReplayScope, declared_mode: bool, base: Option<&State>) -> Replay<'s> {
+        let mut r = Replayer {
+            st: State::default(),
+            errors: Vec::new(),
+            declared_mode,
+            plays: FxMap::default(),
+            by_seq: FxMap::default(),
+            corrected_at: FxMap::default(),
+            only: scope.boards.as_ref().map(|keys| {
+                let mut m: FxMap<String, FxSet<u32>> = FxMap::default();
+                for (s, b) in keys {
+                    m.entry(s.clone()).or_default().insert(*b);
+                }
+                m
+            }),
+            left_out_rulings: FxSet::default(),
+            seeded: false,
+            section_names: FxSet::default(),
+        };
+        if let (Some(base), false, Some(_)) = (base, declared_mode, &scope.boards) {
+            r.st.participants = base.participants.clone();
+            r.st.pids = base.pids.clone();
+            r.seeded = true;
+        }
+        Replay { r, scope }
+    }
+
+    /// Apply one event (in log order), unless the scope leaves it out.
+    pub fn apply(&mut self, env: &Envelope) {
+        if self.scope.upto.is_some_and(|u| env.seq > u) || self.scope.skip.contains(&env.seq) {
+            return;
+        }
+        self.r.apply(env);
+        self.r.st.applied = env.seq;
+    }
+
+    /// The state, and every error found (sorted, once each).
+    pub fn finish(mut self) -> (State, Vec<LogError>) {
+        self.r.finish();
+        let mut errors = self.r.errors;
+        errors.sort();
+        errors.dedup();
+        (self.r.st, errors)
+    }
 }
 
 struct Replayer {
@@ -278,6 +306,8 @@ struct Replayer {
     left_out_rulings: FxSet<String>,
     /// Participants taken from a whole replay (`replay_seeded`): nothing to register.
     seeded: bool,
+    /// Section names, shared by the tables of each section.
+    section_names: FxSet<std::sync::Arc<str>>,
 }
 
 impl Replayer {
@@ -686,7 +716,6 @@ impl Replayer {
         ew: PId,
     ) -> Option<Option<String>> {
         let team = self.st.sessions[s].def.form.is_team();
-        let sid = self.st.sessions[s].def.id.clone();
         if !team {
             if r.match_id.is_some() || r.room.is_some() {
                 let field = if r.match_id.is_some() {
@@ -694,11 +723,14 @@ impl Replayer {
                 } else {
                     "room"
                 };
-                self.err(line, field, format!("session \"{sid}\" is a pairs session; \"match\" and \"room\" belong to team forms"));
+                let sid = &self.st.sessions[s].def.id;
+                let msg = format!("session \"{sid}\" is a pairs session; \"match\" and \"room\" belong to team forms");
+                self.err(line, field, msg);
                 return None;
             }
             return Some(None);
         }
+        let sid = self.st.sessions[s].def.id.clone();
         let Some(mid) = &r.match_id else {
             self.err(
                 line,
@@ -755,30 +787,39 @@ impl Replayer {
         ns: PId,
         ew: PId,
         given: Option<&str>,
-    ) -> Option<Option<String>> {
-        let ns_sec = self.st.participant(ns).section.clone();
-        let ew_sec = self.st.participant(ew).section.clone();
-        let section = given.map(str::to_string).or_else(|| ns_sec.clone());
-        if let (Some(g), Some(d)) = (given, &ns_sec) {
+    ) -> Option<Option<std::sync::Arc<str>>> {
+        let st = &self.st;
+        let ns_sec = st.participant(ns).section.as_deref();
+        let ew_sec = st.participant(ew).section.as_deref();
+        let section = given.or(ns_sec);
+        if let (Some(g), Some(d)) = (given, ns_sec) {
             if g != d {
-                let id = self.st.participant(ns).id.clone();
-                self.err(
-                    line,
-                    "section",
-                    format!("NS pair \"{id}\" is declared in section \"{d}\", not \"{g}\""),
+                let msg = format!(
+                    "NS pair \"{}\" is declared in section \"{d}\", not \"{g}\"",
+                    st.participant(ns).id
                 );
+                self.err(line, "section", msg);
                 return None;
             }
         }
-        if self.st.sessions[s].def.compare == Compare::Section {
-            if let (Some(t), Some(e)) = (&section, &ew_sec) {
+        if st.sessions[s].def.compare == Compare::Section {
+            if let (Some(t), Some(e)) = (section, ew_sec) {
                 if t != e {
-                    let id = self.st.participant(ew).id.clone();
-                    self.err(line, "ew", format!("EW pair \"{id}\" is declared in section \"{e}\" but plays at a table of section \"{t}\"; with compare \"section\" each section is its own field"));
+                    let id = &st.participant(ew).id;
+                    let msg = format!("EW pair \"{id}\" is declared in section \"{e}\" but plays at a table of section \"{t}\"; with compare \"section\" each section is its own field");
+                    self.err(line, "ew", msg);
                     return None;
                 }
             }
         }
+        let section = section.map(|x| match self.section_names.get(x) {
+            Some(a) => a.clone(),
+            None => {
+                let a: std::sync::Arc<str> = x.into();
+                self.section_names.insert(a.clone());
+                a
+            }
+        });
         Some(section)
     }
 

@@ -31,22 +31,74 @@ pub struct ReadLog {
     pub lines: usize,
 }
 
-/// Read a whole log from its bytes.
-///
-/// One sequential pass splits the lines, checks UTF-8, numbers the events and follows the hash
-/// chain; `session` lines are parsed in order (later lines need their forms); every other line
-/// is parsed in parallel (rayon), `result` lines first by a typed fast path that accepts only
-/// what the full field-by-field reader would accept, falling back to it otherwise.
+/// Read a whole log from its bytes into a `Vec` of events.
 pub fn read_log(bytes: &[u8]) -> ReadLog {
+    struct Collect(Vec<Envelope>);
+    impl EventSink for Collect {
+        fn start(&mut self, _declares_participants: bool, events: usize) {
+            self.0 = Vec::with_capacity(events);
+        }
+        fn event(&mut self, env: Envelope) {
+            self.0.push(env);
+        }
+    }
+    let mut sink = Collect(Vec::new());
+    let s = read_each(bytes, &mut sink);
+    ReadLog {
+        events: sink.0,
+        errors: s.errors,
+        lines: s.lines,
+    }
+}
+
+/// Where [`read_each`] puts the events it reads, in log order.
+pub trait EventSink: Send {
+    /// Called before the first event, and again (forgetting every event given so far) should
+    /// the reader have to start over in strict line order. `declares_participants`: whether
+    /// any line that parses is a `pair` or `team` event (C2); `events`: how many event lines
+    /// the log has (an upper bound on the events to come).
+    fn start(&mut self, declares_participants: bool, events: usize);
+    fn event(&mut self, env: Envelope);
+}
+
+/// What [`read_each`] found besides the events.
+#[derive(Debug, Default)]
+pub struct ReadSummary {
+    pub errors: Vec<LogError>,
+    /// Physical line count, for messages.
+    pub lines: usize,
+}
+
+/// Lines parsed per parallel batch: big enough to keep every core busy, small enough that a
+/// batch's events (a few hundred bytes each) cost little memory next to the replayed state.
+pub const BATCH: usize = 16 * 1024;
+
+/// Read a log from its bytes, handing each event to `sink` in log order, without holding all
+/// of them at once (a streaming reader: `check` and `score` replay each batch as it comes).
+///
+/// One sequential pass splits the lines, checks UTF-8, numbers the events, follows the hash
+/// chain, and parses in order the lines that may declare a session (later lines need their
+/// forms) or a participant (the replay must know whether the log declares its pairs before
+/// the first result); every other line is parsed in parallel (rayon) a batch at a time,
+/// `result` lines by a typed fast path that accepts only what the full field-by-field reader
+/// would accept, falling back to it otherwise.
+pub fn read_each(bytes: &[u8], sink: &mut dyn EventSink) -> ReadSummary {
+    read_each_batched(bytes, BATCH, sink)
+}
+
+/// [`read_each`] with `batch` lines parsed per parallel batch (tests cross batch boundaries
+/// with small batches; the result is the same for every batch size).
+pub fn read_each_batched(bytes: &[u8], batch: usize, sink: &mut dyn EventSink) -> ReadSummary {
     use rayon::prelude::*;
+    let batch = batch.max(1);
     // A byte-order mark (some Windows editors write one) is not part of the first event.
     let bytes = bytes.strip_prefix(b"\xEF\xBB\xBF").unwrap_or(bytes);
-    let mut out = ReadLog::default();
+    let mut out = ReadSummary::default();
     let mut seq = 0usize;
     // The hash chain (chain.rs): the last link, once the chain has started.
     let mut chain: Option<String> = None;
     // (line, seq, text) of every event line.
-    let mut lines: Vec<(usize, usize, &str)> = Vec::new();
+    let mut lines: Vec<(u32, u32, &str)> = Vec::with_capacity(bytes.len() / 128);
     for (i, raw) in bytes.split(|&b| b == b'\n').enumerate() {
         let line_no = i + 1;
         out.lines = line_no;
@@ -84,67 +136,119 @@ pub fn read_log(bytes: &[u8]) -> ReadLog {
         }
         seq += 1;
         check_chain(line_no, trimmed, &mut chain, &mut out.errors);
-        lines.push((line_no, seq, trimmed));
+        lines.push((line_no as u32, seq as u32, trimmed));
     }
-    // Sessions in order: (id, form, line).
+    // Lines parsed in order in this pass: (index in `lines`, parse).
     let mut sessions: Vec<(String, Form)> = Vec::new();
     let mut session_lines: Vec<usize> = Vec::new();
-    let mut parsed: Vec<Option<Result<Envelope, Vec<LogError>>>> = Vec::with_capacity(lines.len());
-    for &(line, sq, text) in &lines {
-        if may_declare_session(text) {
+    let mut early: Vec<(usize, Option<Result<Envelope, Vec<LogError>>>)> = Vec::new();
+    let mut declares = false;
+    for (i, &(line, sq, text)) in lines.iter().enumerate() {
+        let (line, sq) = (line as usize, sq as usize);
+        if may_declare_session(text) || may_declare_participant(text) {
             let before = sessions.len();
             let r = parse_line(line, sq, text, &mut sessions);
             if sessions.len() > before {
                 session_lines.push(line);
             }
-            parsed.push(Some(r));
-        } else {
-            parsed.push(None);
+            declares |= matches!(&r, Ok(e) if matches!(e.event, Event::Pair(_) | Event::Team(_)));
+            early.push((i, Some(r)));
         }
     }
-    // (parse, whether the line declared a session).
-    let rest: Vec<(Result<Envelope, Vec<LogError>>, bool)> = lines
-        .par_iter()
-        .zip(parsed.par_iter())
-        .filter(|(_, p)| p.is_none())
-        .map(|(&(line, sq, text), _)| {
-            if is_type(text, "result") {
-                if let Some(env) = fast_result(line, sq, text) {
-                    return (Ok(env), false);
+    sink.start(declares, lines.len());
+    let early_idx: Vec<usize> = early.iter().map(|e| e.0).collect();
+    let mut early: Vec<Option<Result<Envelope, Vec<LogError>>>> =
+        early.into_iter().map(|e| e.1).collect();
+    // (parse, whether the line declared a session) of a batch's lines; `None` for a line
+    // parsed in the pass above.
+    type Batch = Vec<Option<(Result<Envelope, Vec<LogError>>, bool)>>;
+    let parse_batch = |start: usize| -> Batch {
+        let end = (start + batch).min(lines.len());
+        (start..end)
+            .into_par_iter()
+            .map(|i| {
+                if early_idx.binary_search(&i).is_ok() {
+                    return None;
                 }
+                let (line, sq, text) = lines[i];
+                let (line, sq) = (line as usize, sq as usize);
+                if is_type(text, "result") {
+                    if let Some(env) = fast_result(line, sq, text) {
+                        return Some((Ok(env), false));
+                    }
+                }
+                // Only the sessions declared above this line are known to it.
+                let known = session_lines.partition_point(|&l| l < line);
+                let mut visible = sessions[..known].to_vec();
+                let r = parse_line(line, sq, text, &mut visible);
+                Some((r, visible.len() > known))
+            })
+            .collect()
+    };
+    let mut parse_errors: Vec<LogError> = Vec::new();
+    let mut early_at = 0usize;
+    // Hand a parsed batch to the sink in line order; `false` when a line of it declared a
+    // session the text tests above let through (`may_declare_session` is meant never to).
+    let mut emit = |parsed: Batch, sink: &mut dyn EventSink| -> bool {
+        if parsed.iter().flatten().any(|(_, declared)| *declared) {
+            return false;
+        }
+        for p in parsed {
+            let r = match p {
+                Some((r, _)) => r,
+                None => {
+                    early_at += 1;
+                    early[early_at - 1].take().expect("an early parse a line")
+                }
+            };
+            match r {
+                Ok(env) => sink.event(env),
+                Err(mut errs) => parse_errors.append(&mut errs),
             }
-            // Only the sessions declared above this line are known to it.
-            let known = session_lines.partition_point(|&l| l < line);
-            let mut visible = sessions[..known].to_vec();
-            let r = parse_line(line, sq, text, &mut visible);
-            (r, visible.len() > known)
-        })
-        .collect();
-    let rest: Vec<Result<Envelope, Vec<LogError>>> = if rest.iter().any(|(_, declared)| *declared) {
-        // A session line the text test above let through (`may_declare_session` is meant
-        // never to): parse every line in order, the plain way, rather than read it wrong.
+        }
+        true
+    };
+    // Pipelined: the next batch is parsed (in parallel) while this one is replayed.
+    let mut in_order = false;
+    let mut pending: Option<Batch> = None;
+    let mut next = 0usize;
+    loop {
+        let to_parse = (next < lines.len()).then_some(next);
+        next += batch;
+        let (parsed, ok) = rayon::join(
+            || to_parse.map(parse_batch),
+            || pending.take().is_none_or(|p| emit(p, &mut *sink)),
+        );
+        if !ok {
+            in_order = true;
+            break;
+        }
+        if parsed.is_none() {
+            break;
+        }
+        pending = parsed;
+    }
+    drop(emit);
+    if in_order {
         tracing::warn!("a session line was not recognised by its text; reading the log in order");
         sessions.clear();
-        let mut all = Vec::with_capacity(lines.len());
-        for &(line, sq, text) in &lines {
-            all.push(parse_line(line, sq, text, &mut sessions));
-        }
-        parsed = all.into_iter().map(Some).collect();
-        Vec::new()
-    } else {
-        rest.into_iter().map(|(r, _)| r).collect()
-    };
-    let mut rest = rest.into_iter();
-    for p in parsed {
-        let r = match p {
-            Some(r) => r,
-            None => rest.next().expect("one parse a line"),
-        };
-        match r {
-            Ok(env) => out.events.push(env),
-            Err(mut errs) => out.errors.append(&mut errs),
+        parse_errors.clear();
+        let all: Vec<Result<Envelope, Vec<LogError>>> = lines
+            .iter()
+            .map(|&(line, sq, text)| parse_line(line as usize, sq as usize, text, &mut sessions))
+            .collect();
+        let declares = all
+            .iter()
+            .any(|r| matches!(r, Ok(e) if matches!(e.event, Event::Pair(_) | Event::Team(_))));
+        sink.start(declares, lines.len());
+        for r in all {
+            match r {
+                Ok(env) => sink.event(env),
+                Err(mut errs) => parse_errors.append(&mut errs),
+            }
         }
     }
+    out.errors.append(&mut parse_errors);
     if bytes.last().is_some_and(|&b| b != b'\n') && out.lines > 0 {
         // A last line without its newline is fine when it parsed; a torn one has already
         // failed to parse and gets a hint.
@@ -156,6 +260,14 @@ pub fn read_log(bytes: &[u8]) -> ReadLog {
         }
     }
     out
+}
+
+/// Whether a line may be a `pair` or `team` event, judged on its text so that it can be parsed
+/// in the sequential pass. Sound: such a line names `"pair"` or `"team"` literally unless it
+/// writes them with escapes (a backslash).
+fn may_declare_participant(text: &str) -> bool {
+    !is_type(text, "result")
+        && (text.contains('\\') || text.contains("\"pair\"") || text.contains("\"team\""))
 }
 
 /// Verify this line's link in the hash chain; report the first break only (every later link

@@ -1,0 +1,132 @@
+//! The streaming reader of `check` and `score` (each parsed batch replayed and dropped, the next
+//! batch parsed meanwhile) gives exactly what reading every event first and replaying them gives:
+//! the same state, the same event count, the same errors, whatever the batch size.
+
+mod common;
+
+use frekans::app::{load_bytes, load_streamed_batched, AppError};
+use frekans::replay::ReplayScope;
+
+fn same(bytes: &[u8], what: &str) -> bool {
+    let whole = load_bytes(bytes, &ReplayScope::default());
+    for batch in [1, 2, 3, 7, 64, frekans::event::read::BATCH] {
+        let streamed = load_streamed_batched(bytes, batch);
+        match (&whole, &streamed) {
+            (Ok(w), Ok(s)) => {
+                assert_eq!(
+                    w.events.len(),
+                    s.events,
+                    "{what}, batch {batch}: event count"
+                );
+                assert_eq!(
+                    format!("{:?}", w.state),
+                    format!("{:?}", s.state),
+                    "{what}, batch {batch}: state"
+                );
+            }
+            (Err(AppError::Invalid(a)), Err(AppError::Invalid(b))) => {
+                assert_eq!(a.errors, b.errors, "{what}, batch {batch}: errors");
+            }
+            _ => panic!("{what}, batch {batch}: one path accepts the log and the other does not"),
+        }
+    }
+    whole.is_ok()
+}
+
+#[test]
+fn streamed_equals_whole_on_demos_and_fixtures() {
+    let mut valid = 0;
+    let logs: Vec<_> = common::demo_logs()
+        .into_iter()
+        .chain(common::fixture_logs())
+        .collect();
+    for log in &logs {
+        let bytes = std::fs::read(log).unwrap();
+        valid += same(&bytes, &log.display().to_string()) as usize;
+    }
+    // Most fixtures are valid logs; a few are refused on purpose (the C6 trap).
+    assert!(valid > logs.len() / 2, "{valid} of {} valid", logs.len());
+}
+
+/// Invalid logs: errors found by the reader and by the replay, on lines in different batches.
+#[test]
+fn streamed_equals_whole_on_invalid_logs() {
+    let demo =
+        std::fs::read_to_string(common::root().join("events/mazovia-pairs-2026.jsonl")).unwrap();
+    let lines: Vec<&str> = demo.lines().collect();
+    let results: Vec<usize> = (0..lines.len())
+        .filter(|&i| lines[i].contains("\"type\":\"result\""))
+        .collect();
+    assert!(results.len() > 100);
+    let edit = |f: &dyn Fn(usize, &str) -> String| -> String {
+        let mut out = String::new();
+        for (i, l) in lines.iter().enumerate() {
+            out.push_str(&f(i, l));
+            out.push('\n');
+        }
+        out
+    };
+    let (a, b, c) = (
+        results[3],
+        results[results.len() / 2],
+        results[results.len() - 1],
+    );
+    let cases = [
+        // Not JSON, in three places.
+        edit(&|i, l| {
+            if [a, b, c].contains(&i) {
+                format!("{l}}}")
+            } else {
+                l.to_string()
+            }
+        }),
+        // A board outside the session (a replay error) and a field of the wrong type.
+        edit(&|i, l| {
+            if i == a {
+                l.replace("\"board\":", "\"board\":9000, \"x\":")
+            } else if i == c {
+                l.replace("\"board\":", "\"board\":\"one\", \"y\":")
+            } else {
+                l.to_string()
+            }
+        }),
+        // A result recorded twice (the pair played the board twice).
+        edit(&|i, l| {
+            if i == b {
+                format!("{l}\n{l}")
+            } else {
+                l.to_string()
+            }
+        }),
+        // An undeclared pair in a log that declares its pairs.
+        edit(&|i, l| {
+            if i == b {
+                l.replace("\"ns\":\"", "\"ns\":\"ZZ")
+            } else {
+                l.to_string()
+            }
+        }),
+        // The first lines only (a torn last line without its newline).
+        demo[..demo.len() / 3].to_string(),
+    ];
+    for (k, log) in cases.iter().enumerate() {
+        assert!(
+            !same(log.as_bytes(), &format!("case {k}")),
+            "case {k} should be invalid"
+        );
+    }
+}
+
+/// A log that declares no pairs (participants come from the results, C2), read in batches that
+/// split its sessions, pairs and results differently.
+#[test]
+fn streamed_equals_whole_without_declared_pairs() {
+    let log = "{\"type\":\"session\",\"id\":\"S1\",\"form\":\"mp\",\"boards\":\"1-2\"}\n\
+{\"type\":\"result\",\"session\":\"S1\",\"board\":1,\"ns\":\"1\",\"ew\":\"2\",\"contract\":\"4S\",\"declarer\":\"N\",\"result\":\"=\"}\n\
+{\"type\":\"result\",\"session\":\"S1\",\"board\":1,\"ns\":\"3\",\"ew\":\"4\",\"contract\":\"3NT\",\"declarer\":\"S\",\"result\":\"+1\"}\n\
+{\"type\":\"session\",\"id\":\"S2\",\"form\":\"ximp\",\"boards\":\"1-2\"}\n\
+{\"type\":\"result\",\"session\":\"S2\",\"board\":2,\"ns\":\"1\",\"ew\":\"3\",\"contract\":\"2H\",\"declarer\":\"E\",\"result\":\"-1\"}\n\
+{\"type\":\"ruling\",\"id\":\"R1\",\"session\":\"S1\",\"board\":1,\"ns\":\"3\",\"score\":\"(60% +630 & 40% +600)\"}\n\
+{\"type\":\"penalty\",\"session\":\"S2\",\"participant\":\"1\",\"imp\":3}\n";
+    assert!(same(log.as_bytes(), "undeclared"));
+}
