@@ -106,8 +106,10 @@ pub fn load_streamed_batched(bytes: &[u8], batch: usize) -> Result<Streamed, App
         events: usize,
     }
     impl EventSink for Sink<'_> {
-        fn start(&mut self, declares_participants: bool, _events: usize) {
-            self.replay = Some(Replay::new(self.scope, declares_participants, None));
+        fn start(&mut self, declares_participants: bool, events: usize) {
+            let mut r = Replay::new(self.scope, declares_participants, None);
+            r.reserve(events);
+            self.replay = Some(r);
             self.events = 0;
         }
         fn event(&mut self, env: Envelope) {

@@ -247,8 +247,8 @@ impl<'s> Replay<'s> {
             st: State::default(),
             errors: Vec::new(),
             declared_mode,
-            plays: FxMap::default(),
-            by_seq: FxMap::default(),
+            plays: Plays::default(),
+            by_seq: SeqMap::default(),
             corrected_at: FxMap::default(),
             only: scope.boards.as_ref().map(|keys| {
                 let mut m: FxMap<String, FxSet<u32>> = FxMap::default();
@@ -267,6 +267,11 @@ impl<'s> Replay<'s> {
             r.seeded = true;
         }
         Replay { r, scope }
+    }
+
+    /// Make room for about `events` events (the reader knows how many lines it has).
+    pub fn reserve(&mut self, events: usize) {
+        self.r.by_seq.0.reserve(events + 1);
     }
 
     /// Apply one event (in log order), unless the scope leaves it out.
@@ -288,6 +293,69 @@ impl<'s> Replay<'s> {
     }
 }
 
+/// (session, board, participant, seat) → the NS participant of the table where it played that
+/// board (the table's key is then (session, board, that NS)). Kept per participant, in a short
+/// sorted vector (a pair plays a few dozen boards a championship): a result's two checks touch
+/// two small vectors instead of a hash table of millions of entries.
+#[derive(Default)]
+struct Plays(Vec<Vec<((u32, u32), PId)>>);
+
+impl Plays {
+    fn key(s: usize, board: u32, seat: u8) -> (u32, u32) {
+        // Boards are at most 9999 (the reader's limit), so the seat fits in the low bits.
+        (s as u32, board << 2 | seat as u32)
+    }
+
+    fn insert(&mut self, s: usize, board: u32, p: PId, seat: u8, table: TableKey) {
+        let p = p as usize;
+        if p >= self.0.len() {
+            self.0.resize_with(p + 1, Vec::new);
+        }
+        let v = &mut self.0[p];
+        let k = Self::key(s, board, seat);
+        match v.binary_search_by_key(&k, |e| e.0) {
+            Ok(i) => v[i].1 = table.2,
+            Err(i) => v.insert(i, (k, table.2)),
+        }
+    }
+
+    fn get(&self, s: usize, board: u32, p: PId, seat: u8) -> Option<PId> {
+        let v = self.0.get(p as usize)?;
+        let k = Self::key(s, board, seat);
+        v.binary_search_by_key(&k, |e| e.0).ok().map(|i| v[i].1)
+    }
+
+    fn remove(&mut self, s: usize, board: u32, p: PId, seat: u8) {
+        if let Some(v) = self.0.get_mut(p as usize) {
+            let k = Self::key(s, board, seat);
+            if let Ok(i) = v.binary_search_by_key(&k, |e| e.0) {
+                v.remove(i);
+            }
+        }
+    }
+}
+
+/// `seq` → table, as a vector indexed by `seq` (dense: nearly every event is a result).
+#[derive(Default)]
+struct SeqMap(Vec<Option<TableKey>>);
+
+impl SeqMap {
+    fn insert(&mut self, seq: usize, key: TableKey) {
+        if seq >= self.0.len() {
+            self.0.resize(seq + 1, None);
+        }
+        self.0[seq] = Some(key);
+    }
+
+    fn get(&self, seq: &usize) -> Option<&TableKey> {
+        self.0.get(*seq).and_then(Option::as_ref)
+    }
+
+    fn contains_key(&self, seq: &usize) -> bool {
+        self.get(seq).is_some()
+    }
+}
+
 struct Replayer {
     st: State,
     errors: Vec<LogError>,
@@ -295,9 +363,9 @@ struct Replayer {
     /// (session, board, participant, seat) → the table where it played that board; the seat is
     /// 0 at pairs (a pair plays a board once), 1 (NS) or 2 (EW) at teams (a team plays each
     /// board once in each room).
-    plays: FxMap<(usize, u32, PId, u8), TableKey>,
+    plays: Plays,
     /// `seq` of a `result` event → its table.
-    by_seq: FxMap<usize, TableKey>,
+    by_seq: SeqMap,
     /// Table → line of the last correction that replaced its contract, play or score: a score
     /// that disagrees with the contract is that line's error.
     corrected_at: FxMap<TableKey, usize>,
@@ -669,8 +737,8 @@ impl Replayer {
             return;
         }
         let (sn, se) = self.seats(s);
-        self.plays.insert((s, r.board, ns, sn), key);
-        self.plays.insert((s, r.board, ew, se), key);
+        self.plays.insert(s, r.board, ns, sn, key);
+        self.plays.insert(s, r.board, ew, se, key);
         self.by_seq.insert(env.seq, key);
         self.st.tables.insert(
             key,
@@ -826,7 +894,7 @@ impl Replayer {
     fn check_not_played(&mut self, line: usize, s: usize, board: u32, p: PId, field: &str) -> bool {
         let (sn, se) = self.seats(s);
         let seat = if field == "ns" { sn } else { se };
-        if let Some(&(_, _, other_ns)) = self.plays.get(&(s, board, p, seat)) {
+        if let Some(other_ns) = self.plays.get(s, board, p, seat) {
             let id = self.st.participant(p).id.clone();
             let other = self.st.participant(other_ns).id.clone();
             let session = self.st.sessions[s].def.id.clone();
@@ -921,8 +989,8 @@ impl Replayer {
                     return;
                 }
                 let (sn, se) = self.seats(s);
-                self.plays.insert((s, r.board, ns, sn), key);
-                self.plays.insert((s, r.board, ew, se), key);
+                self.plays.insert(s, r.board, ns, sn, key);
+                self.plays.insert(s, r.board, ew, se, key);
                 self.st.tables.insert(
                     key,
                     Table {
@@ -1027,8 +1095,8 @@ impl Replayer {
             let (ns, ew) = (t.ns, t.ew);
             self.st.tables.remove(&key);
             let (sn, se) = self.seats(key.0);
-            self.plays.remove(&(key.0, key.1, ns, sn));
-            self.plays.remove(&(key.0, key.1, ew, se));
+            self.plays.remove(key.0, key.1, ns, sn);
+            self.plays.remove(key.0, key.1, ew, se);
             self.notice(line, format!("withdrawing \"{id}\" leaves board {} unplayed at the table of NS \"{}\": it is not scored there", key.1, self.st.participant(ns).id));
         }
     }
@@ -1172,18 +1240,16 @@ impl Replayer {
                 }
             }
         }
-        let keys: Vec<TableKey> = self.st.tables.keys().copied().collect();
-        for key in keys {
-            let (dealer_vul, has_play) = {
-                let t = &self.st.tables[&key];
-                (self.st.dealer_vul(t.session, t.board), t.played.is_some())
-            };
-            if !has_play {
+        // One pass over the tables (the deals and the tables are separate fields of the state).
+        let State { tables, deals, .. } = &mut self.st;
+        for (&key, t) in tables.iter_mut() {
+            let Some(played) = t.played.as_mut() else {
                 continue;
-            }
-            let vul = dealer_vul.1;
-            let t = self.st.tables.get_mut(&key).unwrap();
-            let played = t.played.as_mut().unwrap();
+            };
+            let vul = deals
+                .get(&(t.session, t.board))
+                .and_then(|d| d.ev.vul)
+                .unwrap_or_else(|| vul_of(t.board));
             let p = &played.play;
             let from_contract = match p.contract {
                 Some(Bid::Pass) => Some(0),

@@ -94,6 +94,7 @@ pub fn read_each_batched(bytes: &[u8], batch: usize, sink: &mut dyn EventSink) -
     // A byte-order mark (some Windows editors write one) is not part of the first event.
     let bytes = bytes.strip_prefix(b"\xEF\xBB\xBF").unwrap_or(bytes);
     let mut out = ReadSummary::default();
+    let prescan = tracing::info_span!("prescan").entered();
     let mut seq = 0usize;
     // The hash chain (chain.rs): the last link, once the chain has started.
     let mut chain: Option<String> = None;
@@ -155,6 +156,8 @@ pub fn read_each_batched(bytes: &[u8], batch: usize, sink: &mut dyn EventSink) -
             early.push((i, Some(r)));
         }
     }
+    drop(prescan);
+    let _batches = tracing::info_span!("batches").entered();
     sink.start(declares, lines.len());
     let early_idx: Vec<usize> = early.iter().map(|e| e.0).collect();
     let mut early: Vec<Option<Result<Envelope, Vec<LogError>>>> =
