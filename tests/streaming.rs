@@ -130,3 +130,91 @@ fn streamed_equals_whole_without_declared_pairs() {
 {\"type\":\"penalty\",\"session\":\"S2\",\"participant\":\"1\",\"imp\":3}\n";
     assert!(same(log.as_bytes(), "undeclared"));
 }
+
+/// A chained log longer than one batch: the chain (verified in parallel a batch at a time, each
+/// link against the hash written on the line before it) names exactly the first line altered,
+/// removed or inserted, wherever it falls among the batches.
+#[test]
+fn the_hash_chain_is_verified_across_batches() {
+    use frekans::event::chain::{canonical, link, GENESIS};
+    let n = frekans::event::read::BATCH * 2 + 1000;
+    let mut plain = vec![
+        "{\"type\":\"session\",\"id\":\"S1\",\"form\":\"mp\",\"boards\":\"1-9999\"}".to_string(),
+    ];
+    for k in 0..n {
+        plain.push(format!(
+            "{{\"type\":\"result\",\"session\":\"S1\",\"board\":{},\"ns\":\"N{}\",\"ew\":\"E{}\",\"contract\":\"3NT\",\"declarer\":\"N\",\"result\":\"=\"}}",
+            1 + k % 9999,
+            k / 9999,
+            k / 9999
+        ));
+    }
+    // A hand-written head of two lines, then every line hashed.
+    let mut lines = plain[..2].to_vec();
+    let mut prev = GENESIS.to_string();
+    for l in &plain[2..] {
+        let serde_json::Value::Object(mut map) = serde_json::from_str(l).unwrap() else {
+            unreachable!()
+        };
+        let h = link(&prev, &canonical(&map));
+        map.insert("hash".into(), serde_json::Value::String(h.clone()));
+        lines.push(serde_json::to_string(&map).unwrap());
+        prev = h;
+    }
+    let text = |ls: &[String]| ls.join("\n") + "\n";
+    let errors = |log: &str| -> Vec<String> {
+        match load_streamed_batched(log.as_bytes(), frekans::event::read::BATCH) {
+            Ok(_) => Vec::new(),
+            Err(AppError::Invalid(e)) => e.errors.iter().map(|e| e.to_string()).collect(),
+            Err(e) => panic!("{e}"),
+        }
+    };
+    assert_eq!(errors(&text(&lines)), Vec::<String>::new());
+    // Altered in the second batch: that line (line numbers are 1-based).
+    let k = frekans::event::read::BATCH + 77;
+    let mut altered = lines.clone();
+    altered[k] = altered[k].replace("\"result\":\"=\"", "\"result\":\"+1\"");
+    let e = errors(&text(&altered));
+    assert_eq!(e.len(), 1, "{e:?}");
+    assert!(
+        e[0].starts_with(&format!(
+            "line {}: field \"hash\": the hash chain breaks here",
+            k + 1
+        )),
+        "{e:?}"
+    );
+    // Removed at the end of the first batch: the next line breaks.
+    let k = frekans::event::read::BATCH - 1;
+    let mut removed = lines.clone();
+    removed.remove(k);
+    let e = errors(&text(&removed));
+    assert_eq!(e.len(), 1, "{e:?}");
+    assert!(
+        e[0].starts_with(&format!(
+            "line {}: field \"hash\": the hash chain breaks here",
+            k + 1
+        )),
+        "{e:?}"
+    );
+    // An unhashed line inserted in the third batch.
+    let k = 2 * frekans::event::read::BATCH + 5;
+    let mut inserted = lines.clone();
+    inserted.insert(
+        k,
+        plain[1]
+            .replace("\"board\":1,", "\"board\":9999,\"table\":1,")
+            .replace("N0", "X")
+            .replace("E0", "Y"),
+    );
+    let e = errors(&text(&inserted));
+    assert!(
+        e.iter()
+            .any(|m| m.starts_with(&format!("line {}: field \"hash\": missing", k + 1))),
+        "{e:?}"
+    );
+    assert_eq!(
+        e.iter().filter(|m| m.contains("field \"hash\"")).count(),
+        1,
+        "{e:?}"
+    );
+}

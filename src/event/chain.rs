@@ -14,7 +14,8 @@ pub const GENESIS: &str = "00000000000000000000000000000000000000000000000000000
 /// The canonical text of an event: compact JSON without `hash`, keys in their order.
 pub fn canonical(map: &Map<String, Value>) -> String {
     let mut m = map.clone();
-    m.remove("hash");
+    // Order-preserving removal: the keys stay in the order written (docs/integrity.md).
+    m.shift_remove("hash");
     serde_json::to_string(&Value::Object(m)).expect("a JSON object serializes")
 }
 
@@ -24,7 +25,96 @@ pub fn link(prev: &str, canonical: &str) -> String {
     h.update(prev.as_bytes());
     h.update(b"\n");
     h.update(canonical.as_bytes());
-    h.finalize().iter().map(|b| format!("{b:02x}")).collect()
+    const HEX: &[u8; 16] = b"0123456789abcdef";
+    let mut out = String::with_capacity(64);
+    for b in h.finalize() {
+        out.push(HEX[(b >> 4) as usize] as char);
+        out.push(HEX[(b & 15) as usize] as char);
+    }
+    out
+}
+
+/// The hash written on a line and its canonical text, read straight off the line when it is a
+/// flat compact object (what `frekans append` writes: no whitespace between tokens, strings
+/// without escapes, integers without a sign on zero, no nesting): then the canonical text is the
+/// line without its `hash` member. `None` for anything else (the caller parses the line).
+pub fn flat_canonical(text: &str) -> Option<(Option<&str>, String)> {
+    let b = text.as_bytes();
+    if b.first() != Some(&b'{') || b.last() != Some(&b'}') {
+        return None;
+    }
+    let mut out = String::with_capacity(text.len());
+    out.push('{');
+    let mut keys: Vec<&str> = Vec::new();
+    let mut hash = None;
+    let mut i = 1;
+    // A string without escapes or control characters starting at `i` (its opening quote).
+    let string = |i: usize| -> Option<usize> {
+        if b.get(i) != Some(&b'"') {
+            return None;
+        }
+        let mut j = i + 1;
+        loop {
+            match *b.get(j)? {
+                b'"' => return Some(j + 1),
+                b'\\' | 0..=0x1f => return None,
+                _ => j += 1,
+            }
+        }
+    };
+    if b.get(1) == Some(&b'}') {
+        return (b.len() == 2).then(|| (None, "{}".to_string()));
+    }
+    loop {
+        let k_end = string(i)?;
+        let key = &text[i + 1..k_end - 1];
+        if keys.contains(&key) {
+            return None;
+        }
+        keys.push(key);
+        if b.get(k_end) != Some(&b':') {
+            return None;
+        }
+        let v = k_end + 1;
+        let v_end = match *b.get(v)? {
+            b'"' => string(v)?,
+            b'-' | b'0'..=b'9' => {
+                let mut j = v + usize::from(b[v] == b'-');
+                let digits = j;
+                while b.get(j).is_some_and(u8::is_ascii_digit) {
+                    j += 1;
+                }
+                let n = j - digits;
+                // Canonical integers only: serde would print `-0` as `0`, `1.0` as given...
+                if n == 0 || n > 18 || (b[digits] == b'0' && (n > 1 || digits > v)) {
+                    return None;
+                }
+                j
+            }
+            b't' if text[v..].starts_with("true") => v + 4,
+            b'f' if text[v..].starts_with("false") => v + 5,
+            b'n' if text[v..].starts_with("null") => v + 4,
+            _ => return None,
+        };
+        if key == "hash" {
+            if b[v] != b'"' {
+                return None;
+            }
+            hash = Some(&text[v + 1..v_end - 1]);
+        } else {
+            if out.len() > 1 {
+                out.push(',');
+            }
+            out.push_str(&text[i..v_end]);
+        }
+        match b.get(v_end) {
+            Some(b',') => i = v_end + 1,
+            Some(b'}') if v_end + 1 == b.len() => break,
+            _ => return None,
+        }
+    }
+    out.push('}');
+    Some((hash, out))
 }
 
 #[cfg(test)]
@@ -39,5 +129,42 @@ mod tests {
             "5649d09ed68c17156095d175eef152856c5b1a81c117c409c1e00f096aa6838e"
         );
         assert_ne!(link(GENESIS, "{}"), link(GENESIS, "{ }"));
+    }
+
+    /// The canonical text read off a flat compact line is what serializing the parsed line
+    /// gives; anything not flat and compact is left to the parser.
+    #[test]
+    fn flat_canonical_equals_the_parsed_canonical() {
+        let lines = [
+            r#"{"type":"result","session":"S1","board":7,"ns":"A1","ew":"A2","contract":"4S","declarer":"N","result":"=","hash":"ab"}"#,
+            r#"{"hash":"x","type":"ruling","id":"R1","score":"60% 4H= & 40% 4H-1","note":"Żółć","seq":12,"ok":true,"n":null,"neg":-20}"#,
+            r#"{"type":"pair","id":"P1"}"#,
+            r#"{}"#,
+        ];
+        for l in lines {
+            let serde_json::Value::Object(map) = crate::event::json::parse(l).unwrap() else {
+                unreachable!()
+            };
+            let (hash, c) = flat_canonical(l).unwrap_or_else(|| panic!("{l}"));
+            assert_eq!(c, canonical(&map), "{l}");
+            assert_eq!(hash, map.get("hash").and_then(|h| h.as_str()), "{l}");
+        }
+        for l in [
+            r#"{"type": "pair"}"#,
+            r#"{"a":"x\u0041"}"#,
+            r#"{"a":-0}"#,
+            r#"{"a":01}"#,
+            r#"{"a":1.5}"#,
+            r#"{"a":1e3}"#,
+            r#"{"a":{"b":1}}"#,
+            r#"{"a":[1]}"#,
+            r#"{"a":1,"a":2}"#,
+            r#"{"hash":5}"#,
+            r#"{"a":1} "#,
+            r#"{"a":1}}"#,
+            r#"{"a":1,}"#,
+        ] {
+            assert!(flat_canonical(l).is_none(), "{l}");
+        }
     }
 }

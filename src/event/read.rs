@@ -96,8 +96,6 @@ pub fn read_each_batched(bytes: &[u8], batch: usize, sink: &mut dyn EventSink) -
     let mut out = ReadSummary::default();
     let prescan = tracing::info_span!("prescan").entered();
     let mut seq = 0usize;
-    // The hash chain (chain.rs): the last link, once the chain has started.
-    let mut chain: Option<String> = None;
     // (line, seq, text) of every event line.
     let mut lines: Vec<(u32, u32, &str)> = Vec::with_capacity(bytes.len() / 128);
     for (i, raw) in bytes.split(|&b| b == b'\n').enumerate() {
@@ -136,8 +134,15 @@ pub fn read_each_batched(bytes: &[u8], batch: usize, sink: &mut dyn EventSink) -
             continue;
         }
         seq += 1;
-        check_chain(line_no, trimmed, &mut chain, &mut out.errors);
         lines.push((line_no as u32, seq as u32, trimmed));
+    }
+    {
+        let _s = tracing::info_span!("chain").entered();
+        let mut chain_errors = verify_chain(&lines);
+        if !chain_errors.is_empty() {
+            out.errors.append(&mut chain_errors);
+            out.errors.sort_by_key(|e| e.line);
+        }
     }
     // Lines parsed in order in this pass: (index in `lines`, parse).
     let mut sessions: Vec<(String, Form)> = Vec::new();
@@ -275,45 +280,133 @@ fn may_declare_participant(text: &str) -> bool {
         && (text.contains('\\') || text.contains("\"pair\"") || text.contains("\"team\""))
 }
 
-/// Verify this line's link in the hash chain; report the first break only (every later link
-/// would fail too), then follow the chain as written so one alteration is one error.
-fn check_chain(line: usize, text: &str, chain: &mut Option<String>, errors: &mut Vec<LogError>) {
-    // Before the chain starts, only a line that names `hash` can start it; a key written with
-    // escapes (`"h\u0061sh"`) names it too, so such lines are parsed.
-    if chain.is_none() && !text.contains("\"hash\"") && !text.contains('\\') {
-        return;
+/// Verify the hash chain (chain.rs) over the event lines, in order: report the first break
+/// only (every later link would fail too), following the chain as written so that one
+/// alteration is one error. Before the chain starts only a line naming `hash` can start it (a
+/// key written with escapes, `"h\u0061sh"`, names it too, so such lines are parsed); once it
+/// has started every line is a link, and links are parsed and hashed in parallel a batch at a
+/// time, each against the hash written on the link before it.
+fn verify_chain(lines: &[(u32, u32, &str)]) -> Vec<LogError> {
+    use super::chain::{canonical, link, GENESIS};
+    use rayon::prelude::*;
+    enum Link {
+        /// Not a JSON object: the reader reports the line.
+        Skip,
+        NoHash,
+        Hash {
+            hash: String,
+            canonical: String,
+        },
+        NotText(String),
     }
-    let Ok(Value::Object(map)) = super::json::parse(text) else {
-        return;
-    };
-    let already_broken = errors.iter().any(|e| e.field.as_deref() == Some("hash"));
-    match (map.get("hash"), chain.as_ref()) {
-        (None, None) => {}
-        (None, Some(_)) => {
-            if !already_broken {
-                errors.push(LogError::new(line, Some("hash"), "missing: the log's hash chain started earlier, so every later event must carry its hash; this line was inserted or its hash removed"));
-            }
+    let info = |text: &str| -> Link {
+        // What `frekans append` writes is read straight off the line; the rest is parsed.
+        if let Some((hash, canonical)) = super::chain::flat_canonical(text) {
+            return match hash {
+                None => Link::NoHash,
+                Some(h) => Link::Hash {
+                    hash: h.to_string(),
+                    canonical,
+                },
+            };
         }
-        (Some(Value::String(h)), prev) => {
-            let want = super::chain::link(
-                prev.map_or(super::chain::GENESIS, |p| p.as_str()),
-                &super::chain::canonical(&map),
-            );
-            if *h != want && !already_broken {
+        let Ok(Value::Object(map)) = super::json::parse(text) else {
+            return Link::Skip;
+        };
+        match map.get("hash") {
+            None => Link::NoHash,
+            Some(Value::String(h)) => Link::Hash {
+                hash: h.clone(),
+                canonical: canonical(&map),
+            },
+            Some(other) => Link::NotText(describe(other)),
+        }
+    };
+    let mut errors = Vec::new();
+    let mut broken = false;
+    let mut walk = |line: u32, l: &Link, ok: bool, chain: &mut Option<String>| {
+        let line = line as usize;
+        match l {
+            Link::Skip => {}
+            Link::NoHash => {
+                if chain.is_some() && !broken {
+                    errors.push(LogError::new(line, Some("hash"), "missing: the log's hash chain started earlier, so every later event must carry its hash; this line was inserted or its hash removed"));
+                    broken = true;
+                }
+            }
+            Link::Hash { hash, .. } => {
+                if !ok && !broken {
+                    errors.push(LogError::new(
+                        line,
+                        Some("hash"),
+                        "the hash chain breaks here: this line was altered, or a line before it was removed or inserted (frekans append writes the chain; see event-log.md)",
+                    ));
+                    broken = true;
+                }
+                *chain = Some(hash.clone());
+            }
+            Link::NotText(found) => {
                 errors.push(LogError::new(
                     line,
                     Some("hash"),
-                    "the hash chain breaks here: this line was altered, or a line before it was removed or inserted (frekans append writes the chain; see event-log.md)",
+                    format!("expected a 64-digit hex SHA-256, found {found}"),
                 ));
+                broken = true;
             }
-            *chain = Some(h.clone());
         }
-        (Some(other), _) => errors.push(LogError::new(
-            line,
-            Some("hash"),
-            format!("expected a 64-digit hex SHA-256, found {}", describe(other)),
-        )),
+    };
+    // The last link, once the chain has started.
+    let mut chain: Option<String> = None;
+    let mut i = 0;
+    while i < lines.len() && chain.is_none() {
+        let (line, _, text) = lines[i];
+        i += 1;
+        if !text.contains("\"hash\"") && !text.contains('\\') {
+            continue;
+        }
+        let l = info(text);
+        let ok = match &l {
+            Link::Hash { hash, canonical } => *hash == link(GENESIS, canonical),
+            _ => true,
+        };
+        walk(line, &l, ok, &mut chain);
     }
+    while i < lines.len() {
+        let end = (i + BATCH).min(lines.len());
+        let links: Vec<Link> = lines[i..end].par_iter().map(|&(_, _, t)| info(t)).collect();
+        // Each link's previous hash: the last one written before it (in this batch, or the
+        // chain carried over from the batches before).
+        let mut prev: Vec<Option<usize>> = Vec::with_capacity(links.len());
+        let mut last: Option<usize> = None;
+        for (j, l) in links.iter().enumerate() {
+            prev.push(last);
+            if matches!(l, Link::Hash { .. }) {
+                last = Some(j);
+            }
+        }
+        let carried = chain.clone().unwrap_or_else(|| GENESIS.to_string());
+        let ok: Vec<bool> = (0..links.len())
+            .into_par_iter()
+            .map(|j| match &links[j] {
+                Link::Hash { hash, canonical } => {
+                    let p = match prev[j] {
+                        Some(k) => match &links[k] {
+                            Link::Hash { hash, .. } => hash.as_str(),
+                            _ => unreachable!("prev points at a hashed link"),
+                        },
+                        None => carried.as_str(),
+                    };
+                    *hash == link(p, canonical)
+                }
+                _ => true,
+            })
+            .collect();
+        for (j, l) in links.iter().enumerate() {
+            walk(lines[i + j].0, l, ok[j], &mut chain);
+        }
+        i = end;
+    }
+    errors
 }
 
 /// Whether a line may be a `session` event, judged on its text so that it can be parsed in the
