@@ -146,6 +146,7 @@ pub fn load_streamed_batched(bytes: &[u8], batch: usize) -> Result<Streamed, App
         errors.dedup();
         return Err(AppError::Invalid(InvalidLog { errors }));
     }
+    crate::progress::memory("reading and replaying");
     Ok(Streamed {
         state,
         events: sink.events,
@@ -206,6 +207,7 @@ pub fn score(path: &Path, out: &Path, dd: bool) -> Result<ScoreReport, AppError>
     // Streamed: no event is kept once replayed, and the log's bytes are freed before scoring.
     let l = load_streamed(path)?;
     let scored = pipeline::score(&l.state)?;
+    crate::progress::memory("scoring");
     let deals = if dd {
         Some(double_dummy(&l.state)?)
     } else {
@@ -223,6 +225,7 @@ pub fn score(path: &Path, out: &Path, dd: bool) -> Result<ScoreReport, AppError>
         let _p = crate::progress::stage("writing Parquet");
         export::parquet::write_scored(out, &l.state, &scored, &tables)?;
     }
+    crate::progress::memory("writing Parquet");
     Ok(ScoreReport {
         scored,
         state: l.state,

@@ -27,3 +27,4 @@ pub mod report;
 pub mod score;
 pub mod standings;
 pub mod synth;
+pub mod tables;

@@ -69,3 +69,18 @@ pub fn bar(what: &str, len: u64) -> Stage {
     b.enable_steady_tick(Duration::from_millis(200));
     Stage(Some(b))
 }
+
+/// The process's resident memory now, in MiB (Linux; `None` elsewhere), for `-v`: each stage
+/// says how much memory the run holds after it.
+pub fn rss_mib() -> Option<u64> {
+    let statm = std::fs::read_to_string("/proc/self/statm").ok()?;
+    let pages: u64 = statm.split_whitespace().nth(1)?.parse().ok()?;
+    Some(pages * 4096 / (1 << 20))
+}
+
+/// Log the resident memory after a stage (`-v`).
+pub fn memory(after: &str) {
+    if let Some(m) = rss_mib() {
+        tracing::info!(rss_mib = m, "memory after {after}");
+    }
+}

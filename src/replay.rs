@@ -135,7 +135,7 @@ pub struct State {
     pub championship: Championship,
     pub sessions: Vec<Session>,
     pub participants: Vec<Participant>,
-    pub tables: BTreeMap<TableKey, Table>,
+    pub tables: crate::tables::Tables,
     pub rulings: Vec<RulingRecord>,
     pub penalties: Vec<Penalty>,
     pub deals: BTreeMap<(usize, u32), Deal>,
@@ -272,6 +272,7 @@ impl<'s> Replay<'s> {
     /// Make room for about `events` events (the reader knows how many lines it has).
     pub fn reserve(&mut self, events: usize) {
         self.r.by_seq.0.reserve(events + 1);
+        self.r.st.tables.reserve(events);
     }
 
     /// Apply one event (in log order), unless the scope leaves it out.
@@ -1242,7 +1243,7 @@ impl Replayer {
         }
         // One pass over the tables (the deals and the tables are separate fields of the state).
         let State { tables, deals, .. } = &mut self.st;
-        for (&key, t) in tables.iter_mut() {
+        for (&key, t) in tables.values_mut_unordered() {
             let Some(played) = t.played.as_mut() else {
                 continue;
             };
@@ -1309,6 +1310,8 @@ impl Replayer {
             }
         }
         self.errors.extend(errs);
+        // Key order for scoring and output; look-ups by binary search from now on.
+        self.st.tables.seal();
     }
 }
 
