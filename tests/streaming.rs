@@ -58,10 +58,14 @@ fn streamed_equals_whole_on_invalid_logs() {
         .filter(|&i| lines[i].contains("\"type\":\"result\""))
         .collect();
     assert!(results.len() > 100);
-    let edit = |f: &dyn Fn(usize, &str) -> String| -> String {
+    // The demo with some lines replaced: (line index, the new text made from the old).
+    let edit = |changes: &[(usize, &dyn Fn(&str) -> String)]| -> String {
         let mut out = String::new();
         for (i, l) in lines.iter().enumerate() {
-            out.push_str(&f(i, l));
+            match changes.iter().find(|(k, _)| *k == i) {
+                Some((_, f)) => out.push_str(&f(l)),
+                None => out.push_str(l),
+            }
             out.push('\n');
         }
         out
@@ -71,41 +75,19 @@ fn streamed_equals_whole_on_invalid_logs() {
         results[results.len() / 2],
         results[results.len() - 1],
     );
+    let not_json = |l: &str| format!("{l}}}");
     let cases = [
         // Not JSON, in three places.
-        edit(&|i, l| {
-            if [a, b, c].contains(&i) {
-                format!("{l}}}")
-            } else {
-                l.to_string()
-            }
-        }),
+        edit(&[(a, &not_json), (b, &not_json), (c, &not_json)]),
         // A board outside the session (a replay error) and a field of the wrong type.
-        edit(&|i, l| {
-            if i == a {
-                l.replace("\"board\":", "\"board\":9000, \"x\":")
-            } else if i == c {
-                l.replace("\"board\":", "\"board\":\"one\", \"y\":")
-            } else {
-                l.to_string()
-            }
-        }),
+        edit(&[
+            (a, &|l| l.replace("\"board\":", "\"board\":9000, \"x\":")),
+            (c, &|l| l.replace("\"board\":", "\"board\":\"one\", \"y\":")),
+        ]),
         // A result recorded twice (the pair played the board twice).
-        edit(&|i, l| {
-            if i == b {
-                format!("{l}\n{l}")
-            } else {
-                l.to_string()
-            }
-        }),
+        edit(&[(b, &|l| format!("{l}\n{l}"))]),
         // An undeclared pair in a log that declares its pairs.
-        edit(&|i, l| {
-            if i == b {
-                l.replace("\"ns\":\"", "\"ns\":\"ZZ")
-            } else {
-                l.to_string()
-            }
-        }),
+        edit(&[(b, &|l| l.replace("\"ns\":\"", "\"ns\":\"ZZ"))]),
         // The first lines only (a torn last line without its newline).
         demo[..demo.len() / 3].to_string(),
     ];
@@ -170,32 +152,23 @@ fn the_hash_chain_is_verified_across_batches() {
         }
     };
     assert_eq!(errors(&text(&lines)), Vec::<String>::new());
-    // Altered in the second batch: that line (line numbers are 1-based).
+    // One error, the chain breaking at line `line` (1-based).
+    let breaks_at = |log: &[String], line: usize| {
+        let e = errors(&text(log));
+        assert_eq!(e.len(), 1, "{e:?}");
+        let want = format!("line {line}: field \"hash\": the hash chain breaks here");
+        assert!(e[0].starts_with(&want), "{e:?}");
+    };
+    // Altered in the second batch: that line.
     let k = frekans::event::read::BATCH + 77;
     let mut altered = lines.clone();
     altered[k] = altered[k].replace("\"result\":\"=\"", "\"result\":\"+1\"");
-    let e = errors(&text(&altered));
-    assert_eq!(e.len(), 1, "{e:?}");
-    assert!(
-        e[0].starts_with(&format!(
-            "line {}: field \"hash\": the hash chain breaks here",
-            k + 1
-        )),
-        "{e:?}"
-    );
+    breaks_at(&altered, k + 1);
     // Removed at the end of the first batch: the next line breaks.
     let k = frekans::event::read::BATCH - 1;
     let mut removed = lines.clone();
     removed.remove(k);
-    let e = errors(&text(&removed));
-    assert_eq!(e.len(), 1, "{e:?}");
-    assert!(
-        e[0].starts_with(&format!(
-            "line {}: field \"hash\": the hash chain breaks here",
-            k + 1
-        )),
-        "{e:?}"
-    );
+    breaks_at(&removed, k + 1);
     // An unhashed line inserted in the third batch.
     let k = 2 * frekans::event::read::BATCH + 5;
     let mut inserted = lines.clone();

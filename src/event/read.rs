@@ -519,8 +519,6 @@ impl<'a> ResultFields<'a> {
             text[start..j].parse().ok()
         };
         let mut r = ResultFields::default();
-        let (mut have_ty, mut have_session, mut have_board, mut have_ns, mut have_ew) =
-            (false, false, false, false, false);
         // Each key once: a repeated key is refused by the full reader (json.rs).
         let mut seen = 0u32;
         ws(&mut i);
@@ -544,96 +542,35 @@ impl<'a> ResultFields<'a> {
                 *seen |= 1 << k;
                 Some(())
             };
+            // Each key once: `bit` refuses a key seen before.
+            macro_rules! set {
+                ($k:expr, $($assign:tt)*) => {{
+                    bit($k, &mut seen)?;
+                    $($assign)*;
+                }};
+            }
             match key {
-                "type" => {
-                    bit(0, &mut seen)?;
-                    r.ty = string(&mut i)?;
-                    have_ty = true;
-                }
-                "seq" => {
-                    bit(1, &mut seen)?;
-                    r.seq = Some(u64::try_from(int(&mut i)?).ok()?);
-                }
-                "at" => {
-                    bit(2, &mut seen)?;
-                    r.at = Some(string(&mut i)?);
-                }
-                "by" => {
-                    bit(3, &mut seen)?;
-                    r.by = Some(string(&mut i)?);
-                }
-                "note" => {
-                    bit(4, &mut seen)?;
-                    r.note = Some(string(&mut i)?);
-                }
-                "hash" => {
-                    bit(5, &mut seen)?;
-                    r.hash = Some(string(&mut i)?);
-                }
-                "session" => {
-                    bit(6, &mut seen)?;
-                    r.session = string(&mut i)?;
-                    have_session = true;
-                }
-                "section" => {
-                    bit(7, &mut seen)?;
-                    r.section = Some(string(&mut i)?);
-                }
-                "board" => {
-                    bit(8, &mut seen)?;
-                    r.board = int(&mut i)?;
-                    have_board = true;
-                }
-                "round" => {
-                    bit(9, &mut seen)?;
-                    r.round = Some(int(&mut i)?);
-                }
-                "table" => {
-                    bit(10, &mut seen)?;
-                    r.table = Some(int(&mut i)?);
-                }
-                "ns" => {
-                    bit(11, &mut seen)?;
-                    r.ns = string(&mut i)?;
-                    have_ns = true;
-                }
-                "ew" => {
-                    bit(12, &mut seen)?;
-                    r.ew = string(&mut i)?;
-                    have_ew = true;
-                }
-                "contract" => {
-                    bit(13, &mut seen)?;
-                    r.contract = Some(string(&mut i)?);
-                }
-                "declarer" => {
-                    bit(14, &mut seen)?;
-                    r.declarer = Some(string(&mut i)?);
-                }
-                "tricks" => {
-                    bit(15, &mut seen)?;
-                    r.tricks = Some(int(&mut i)?);
-                }
-                "result" => {
-                    bit(16, &mut seen)?;
-                    r.result = Some(string(&mut i)?);
-                }
-                "score" => {
-                    bit(17, &mut seen)?;
-                    r.score = Some(int(&mut i)?);
-                }
-                "lead" => {
-                    bit(18, &mut seen)?;
-                    r.lead = Some(string(&mut i)?);
-                }
-                "match" => {
-                    bit(19, &mut seen)?;
-                    r.match_id = Some(string(&mut i)?);
-                }
-                "room" => {
-                    bit(20, &mut seen)?;
-                    r.room = Some(string(&mut i)?);
-                }
+                "type" => set!(0, r.ty = string(&mut i)?),
+                "seq" => set!(1, r.seq = Some(u64::try_from(int(&mut i)?).ok()?)),
+                "at" => set!(2, r.at = Some(string(&mut i)?)),
+                "by" => set!(3, r.by = Some(string(&mut i)?)),
+                "note" => set!(4, r.note = Some(string(&mut i)?)),
+                "hash" => set!(5, r.hash = Some(string(&mut i)?)),
+                "session" => set!(6, r.session = string(&mut i)?),
+                "section" => set!(7, r.section = Some(string(&mut i)?)),
+                "board" => set!(8, r.board = int(&mut i)?),
+                "round" => set!(9, r.round = Some(int(&mut i)?)),
+                "table" => set!(10, r.table = Some(int(&mut i)?)),
+                "ns" => set!(11, r.ns = string(&mut i)?),
+                "ew" => set!(12, r.ew = string(&mut i)?),
+                "contract" => set!(13, r.contract = Some(string(&mut i)?)),
+                "declarer" => set!(14, r.declarer = Some(string(&mut i)?)),
+                "tricks" => set!(15, r.tricks = Some(int(&mut i)?)),
+                "result" => set!(16, r.result = Some(string(&mut i)?)),
+                "score" => set!(17, r.score = Some(int(&mut i)?)),
+                "lead" => set!(18, r.lead = Some(string(&mut i)?)),
+                "match" => set!(19, r.match_id = Some(string(&mut i)?)),
+                "room" => set!(20, r.room = Some(string(&mut i)?)),
                 _ => return None,
             }
             ws(&mut i);
@@ -647,7 +584,9 @@ impl<'a> ResultFields<'a> {
             }
         }
         ws(&mut i);
-        (i == b.len() && have_ty && have_session && have_board && have_ns && have_ew).then_some(r)
+        // type, session, board, ns and ew are required.
+        const REQUIRED: u32 = 1 | 1 << 6 | 1 << 8 | 1 << 11 | 1 << 12;
+        (i == b.len() && seen & REQUIRED == REQUIRED).then_some(r)
     }
 }
 
