@@ -112,10 +112,12 @@ pub fn load_streamed_batched(bytes: &[u8], batch: usize) -> Result<Streamed, App
             self.replay = Some(r);
             self.events = 0;
         }
-        fn event(&mut self, env: Envelope) {
-            self.events += 1;
+        fn events(&mut self, events: &mut Vec<Envelope>) {
+            self.events += events.len();
             if let Some(r) = self.replay.as_mut() {
-                r.apply(&env);
+                for env in events.iter() {
+                    r.apply(env);
+                }
             }
         }
     }

@@ -38,8 +38,8 @@ pub fn read_log(bytes: &[u8]) -> ReadLog {
         fn start(&mut self, _declares_participants: bool, events: usize) {
             self.0 = Vec::with_capacity(events);
         }
-        fn event(&mut self, env: Envelope) {
-            self.0.push(env);
+        fn events(&mut self, events: &mut Vec<Envelope>) {
+            self.0.append(events);
         }
     }
     let mut sink = Collect(Vec::new());
@@ -58,7 +58,9 @@ pub trait EventSink: Send {
     /// any line that parses is a `pair` or `team` event (C2); `events`: how many event lines
     /// the log has (an upper bound on the events to come).
     fn start(&mut self, declares_participants: bool, events: usize);
-    fn event(&mut self, env: Envelope);
+    /// The next events, in log order. The sink may take them or only read them: what it
+    /// leaves is dropped by the reader, off the sink's thread.
+    fn events(&mut self, events: &mut Vec<Envelope>);
 }
 
 /// What [`read_each`] found besides the events.
@@ -199,10 +201,14 @@ pub fn read_each_batched(bytes: &[u8], batch: usize, sink: &mut dyn EventSink) -
     let mut early_at = 0usize;
     // Hand a parsed batch to the sink in line order; `false` when a line of it declared a
     // session the text tests above let through (`may_declare_session` is meant never to).
-    let mut emit = |parsed: Batch, sink: &mut dyn EventSink| -> bool {
+    // Hand a parsed batch to the sink in line order, and give back what the sink left of it
+    // (dropped on the other thread); `None` when a line of it declared a session the text
+    // tests above let through (`may_declare_session` is meant never to).
+    let mut emit = |parsed: Batch, sink: &mut dyn EventSink| -> Option<Vec<Envelope>> {
         if parsed.iter().flatten().any(|(_, declared)| *declared) {
-            return false;
+            return None;
         }
+        let mut events = Vec::with_capacity(parsed.len());
         for p in parsed {
             let r = match p {
                 Some((r, _)) => r,
@@ -212,27 +218,38 @@ pub fn read_each_batched(bytes: &[u8], batch: usize, sink: &mut dyn EventSink) -
                 }
             };
             match r {
-                Ok(env) => sink.event(env),
+                Ok(env) => events.push(env),
                 Err(mut errs) => parse_errors.append(&mut errs),
             }
         }
-        true
+        sink.events(&mut events);
+        Some(events)
     };
-    // Pipelined: the next batch is parsed (in parallel) while this one is replayed.
+    // Pipelined: the next batch is parsed (in parallel), and the one before dropped, while
+    // this one is replayed.
     let mut in_order = false;
     let mut pending: Option<Batch> = None;
+    let mut spent: Option<Vec<Envelope>> = None;
     let mut next = 0usize;
     loop {
         let to_parse = (next < lines.len()).then_some(next);
         next += batch;
-        let (parsed, ok) = rayon::join(
-            || to_parse.map(parse_batch),
-            || pending.take().is_none_or(|p| emit(p, &mut *sink)),
+        let old = spent.take();
+        let (parsed, emitted) = rayon::join(
+            || {
+                drop(old);
+                to_parse.map(parse_batch)
+            },
+            || match pending.take() {
+                None => Some(None),
+                Some(p) => emit(p, &mut *sink).map(Some),
+            },
         );
-        if !ok {
+        let Some(emitted) = emitted else {
             in_order = true;
             break;
-        }
+        };
+        spent = emitted;
         if parsed.is_none() {
             break;
         }
@@ -251,12 +268,14 @@ pub fn read_each_batched(bytes: &[u8], batch: usize, sink: &mut dyn EventSink) -
             .iter()
             .any(|r| matches!(r, Ok(e) if matches!(e.event, Event::Pair(_) | Event::Team(_))));
         sink.start(declares, lines.len());
+        let mut events = Vec::with_capacity(all.len());
         for r in all {
             match r {
-                Ok(env) => sink.event(env),
+                Ok(env) => events.push(env),
                 Err(mut errs) => parse_errors.append(&mut errs),
             }
         }
+        sink.events(&mut events);
     }
     out.errors.append(&mut parse_errors);
     if bytes.last().is_some_and(|&b| b != b'\n') && out.lines > 0 {
