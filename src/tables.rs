@@ -104,9 +104,16 @@ impl Tables {
         if self.sealed {
             return;
         }
-        let mut order: Vec<u32> = (0..self.entries.len() as u32).collect();
-        order.sort_unstable_by_key(|&i| self.entries[i as usize].0);
-        self.order = order;
+        use rayon::prelude::*;
+        // Keys copied next to their positions, so the sort reads contiguous memory.
+        let mut keyed: Vec<(TableKey, u32)> = self
+            .entries
+            .iter()
+            .enumerate()
+            .map(|(i, (k, _))| (*k, i as u32))
+            .collect();
+        keyed.par_sort_unstable();
+        self.order = keyed.into_iter().map(|(_, i)| i).collect();
         self.index = FxMap::default();
         self.sealed = true;
     }

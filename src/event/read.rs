@@ -97,46 +97,77 @@ pub fn read_each_batched(bytes: &[u8], batch: usize, sink: &mut dyn EventSink) -
     let bytes = bytes.strip_prefix(b"\xEF\xBB\xBF").unwrap_or(bytes);
     let mut out = ReadSummary::default();
     let prescan = tracing::info_span!("prescan").entered();
-    let mut seq = 0usize;
-    // (line, seq, text) of every event line.
-    let mut lines: Vec<(u32, u32, &str)> = Vec::with_capacity(bytes.len() / 128);
-    for (i, raw) in bytes.split(|&b| b == b'\n').enumerate() {
-        let line_no = i + 1;
-        out.lines = line_no;
-        let raw = raw.strip_suffix(b"\r").unwrap_or(raw);
-        if raw.len() > MAX_LINE {
-            out.errors.push(LogError::new(
-                line_no,
-                None,
-                format!(
-                    "the line is {} bytes long; an event line is at most {MAX_LINE} bytes (1 MiB)",
-                    raw.len()
-                ),
-            ));
-            seq += 1;
-            continue;
-        }
-        let text = match std::str::from_utf8(raw) {
-            Ok(t) => t,
-            Err(e) => {
-                out.errors.push(LogError::new(
+    // Each physical line classified in parallel (UTF-8, length, blank or comment, whether it
+    // is a result, may declare a session or a participant), then numbered in order.
+    enum Kind<'a> {
+        Error(Box<LogError>),
+        Blank,
+        /// The text, and whether it is a `result`, may declare a session, a participant.
+        Event(&'a str, bool, bool, bool),
+    }
+    let raws: Vec<&[u8]> = bytes.split(|&b| b == b'\n').collect();
+    out.lines = raws.len();
+    let kinds: Vec<Kind> = raws
+        .par_iter()
+        .enumerate()
+        .map(|(i, raw)| {
+            let line_no = i + 1;
+            let raw = raw.strip_suffix(b"\r").unwrap_or(raw);
+            if raw.len() > MAX_LINE {
+                return Kind::Error(Box::new(LogError::new(
+                    line_no,
+                    None,
+                    format!(
+                        "the line is {} bytes long; an event line is at most {MAX_LINE} bytes (1 MiB)",
+                        raw.len()
+                    ),
+                )));
+            }
+            match std::str::from_utf8(raw) {
+                Err(e) => Kind::Error(Box::new(LogError::new(
                     line_no,
                     None,
                     format!(
                         "invalid UTF-8 at byte {} of the line; the log must be UTF-8",
                         e.valid_up_to() + 1
                     ),
-                ));
-                seq += 1;
-                continue;
+                ))),
+                Ok(text) => {
+                    let t = text.trim();
+                    if t.is_empty() || t.starts_with("//") {
+                        Kind::Blank
+                    } else {
+                        let ty = line_type(t);
+                        Kind::Event(
+                            t,
+                            ty == Some("result"),
+                            may_declare_session(t, ty),
+                            may_declare_participant(t, ty),
+                        )
+                    }
+                }
             }
-        };
-        let trimmed = text.trim();
-        if trimmed.is_empty() || trimmed.starts_with("//") {
-            continue;
+        })
+        .collect();
+    drop(raws);
+    let mut seq = 0usize;
+    // (line, seq, text) of every event line, and whether it may declare a session or a
+    // participant.
+    let mut lines: Vec<(u32, u32, &str)> = Vec::with_capacity(kinds.len());
+    let mut flags: Vec<(bool, bool, bool)> = Vec::with_capacity(kinds.len());
+    for (i, k) in kinds.into_iter().enumerate() {
+        match k {
+            Kind::Blank => {}
+            Kind::Error(e) => {
+                out.errors.push(*e);
+                seq += 1;
+            }
+            Kind::Event(text, result, session, participant) => {
+                seq += 1;
+                lines.push(((i + 1) as u32, seq as u32, text));
+                flags.push((result, session, participant));
+            }
         }
-        seq += 1;
-        lines.push((line_no as u32, seq as u32, trimmed));
     }
     {
         let _s = tracing::info_span!("chain").entered();
@@ -155,7 +186,8 @@ pub fn read_each_batched(bytes: &[u8], batch: usize, sink: &mut dyn EventSink) -
         let (line, sq) = (line as usize, sq as usize);
         // Participant lines need parsing here only until one is found: after that the log
         // is known to declare its pairs, and the rest are parsed in parallel with the others.
-        if may_declare_session(text) || (!declares && may_declare_participant(text)) {
+        let (_, session, participant) = flags[i];
+        if session || (!declares && participant) {
             let before = sessions.len();
             let r = parse_line(line, sq, text, &mut sessions);
             if sessions.len() > before {
@@ -184,7 +216,7 @@ pub fn read_each_batched(bytes: &[u8], batch: usize, sink: &mut dyn EventSink) -
                 }
                 let (line, sq, text) = lines[i];
                 let (line, sq) = (line as usize, sq as usize);
-                if is_type(text, "result") {
+                if flags[i].0 {
                     if let Some(env) = fast_result(line, sq, text) {
                         return Some((Ok(env), false));
                     }
@@ -294,8 +326,8 @@ pub fn read_each_batched(bytes: &[u8], batch: usize, sink: &mut dyn EventSink) -
 /// Whether a line may be a `pair` or `team` event, judged on its text so that it can be parsed
 /// in the sequential pass. Sound: such a line names `"pair"` or `"team"` literally unless it
 /// writes them with escapes (a backslash).
-fn may_declare_participant(text: &str) -> bool {
-    !is_type(text, "result")
+fn may_declare_participant(text: &str, ty: Option<&str>) -> bool {
+    ty != Some("result")
         && (text.contains('\\') || text.contains("\"pair\"") || text.contains("\"team\""))
 }
 
@@ -433,30 +465,26 @@ fn verify_chain(lines: &[(u32, u32, &str)]) -> Vec<LogError> {
 /// session line names `"session"` and `"form"` literally unless it writes them with escapes
 /// (a backslash); a line whose first `"type"` key says `result` or `penalty` is one (another
 /// `type` key, escaped or not, is a duplicate key, refused by [`super::json::parse`]).
-fn may_declare_session(text: &str) -> bool {
-    is_type(text, "session")
-        || (!is_type(text, "result")
-            && !is_type(text, "penalty")
+fn may_declare_session(text: &str, ty: Option<&str>) -> bool {
+    ty == Some("session")
+        || (ty != Some("result")
+            && ty != Some("penalty")
             && (text.contains('\\') || (text.contains("\"session\"") && text.contains("\"form\""))))
 }
 
-/// Whether a line's `type` is `ty`, judged on the text (`"type":"result"` with or without a
-/// space), for choosing a path; the parser decides.
-fn is_type(text: &str, ty: &str) -> bool {
-    let Some(i) = text.find("\"type\"") else {
-        return false;
-    };
-    let rest = text[i + 6..].trim_start();
-    let Some(rest) = rest.strip_prefix(':') else {
-        return false;
-    };
-    let rest = rest.trim_start();
-    rest.strip_prefix('"')
-        .is_some_and(|r| r.starts_with(ty) && r[ty.len()..].starts_with('"'))
+/// The value after a line's first `"type"` key, as written (no escapes), judged on the text
+/// (`"type":"result"` with or without spaces), for choosing a path; the parser decides.
+fn line_type(text: &str) -> Option<&str> {
+    let b = text.as_bytes();
+    // Nearly every line starts with it: a byte scan finds it at once (`str::find` would build
+    // a substring searcher for every line).
+    let i = (0..b.len().saturating_sub(5)).find(|&i| &b[i..i + 6] == b"\"type\"")?;
+    let rest = text[i + 6..].trim_start().strip_prefix(':')?.trim_start();
+    let rest = rest.strip_prefix('"')?;
+    let end = rest.find(['"', '\\'])?;
+    (rest.as_bytes()[end] == b'"').then(|| &rest[..end])
 }
 
-/// A `result` line exactly as the full reader would accept it, parsed without building a JSON
-/// tree; `None` sends the line to the full reader (which also writes every error message).
 /// The fields of a `result` line, as slices of the line: a hand-written scanner for the plain
 /// shape every result line has (one flat object; strings without escapes; integers), about
 /// three times faster than a general JSON parser and allocation-free. Anything else — an
