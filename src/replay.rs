@@ -260,6 +260,7 @@ impl<'s> Replay<'s> {
             left_out_rulings: FxSet::default(),
             seeded: false,
             section_names: FxSet::default(),
+            last_session: None,
         };
         if let (Some(base), false, Some(_)) = (base, declared_mode, &scope.boards) {
             r.st.participants = base.participants.clone();
@@ -377,6 +378,8 @@ struct Replayer {
     seeded: bool,
     /// Section names, shared by the tables of each section.
     section_names: FxSet<std::sync::Arc<str>>,
+    /// The session found last (id, index).
+    last_session: Option<(String, usize)>,
 }
 
 impl Replayer {
@@ -393,7 +396,16 @@ impl Replayer {
     }
 
     fn session(&mut self, line: usize, id: &str) -> Option<usize> {
+        // Results come session by session: the last one found is nearly always the one.
+        if let Some(&(ref last, s)) = self.last_session.as_ref() {
+            if last.as_str() == id {
+                return Some(s);
+            }
+        }
         let s = self.st.session_index(id);
+        if let Some(s) = s {
+            self.last_session = Some((id.to_string(), s));
+        }
         if s.is_none() {
             let known: Vec<_> = self
                 .st
