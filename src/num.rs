@@ -126,23 +126,45 @@ impl Q {
         self.num.div_euclid(self.den)
     }
 
+    /// The sum, in lowest terms without reducing it afresh (Knuth, TAOCP 4.5.1): for a/b + c/d
+    /// with g = gcd(b, d) and t = a·(d/g) + c·(b/g), no prime of b/g or d/g divides t, so the
+    /// only common factor left is g2 = gcd(t, g) and the sum is (t/g2) / ((b/g)·(d/g2)). Most
+    /// sums of scores have coprime or equal denominators, and then that gcd is one or cheap.
     pub fn checked_add(self, o: Q) -> Option<Q> {
-        if self.den == o.den {
-            return Some(Q::new(self.num.checked_add(o.num)?, self.den));
+        if self.den == 1 && o.den == 1 {
+            return Some(Q {
+                num: self.num.checked_add(o.num)?,
+                den: 1,
+            });
         }
-        let g = gcd(self.den, o.den);
-        let a = self.num.checked_mul(o.den / g)?;
-        let b = o.num.checked_mul(self.den / g)?;
-        let d = (self.den / g).checked_mul(o.den)?;
-        Some(Q::new(a.checked_add(b)?, d))
+        let g = if self.den == o.den {
+            self.den
+        } else {
+            gcd(self.den, o.den)
+        };
+        let t = self
+            .num
+            .checked_mul(o.den / g)?
+            .checked_add(o.num.checked_mul(self.den / g)?)?;
+        if t == 0 {
+            return Some(Q::ZERO);
+        }
+        let g2 = if g == 1 { 1 } else { gcd(t, g) };
+        let d = (self.den / g).checked_mul(o.den / g2)?;
+        Some(Q {
+            num: t / g2,
+            den: d,
+        })
     }
 
+    /// The product, in lowest terms by cancelling across first: with both factors reduced,
+    /// (a/g1)·(c/g2) over (b/g2)·(d/g1) has no common factor left.
     pub fn checked_mul(self, o: Q) -> Option<Q> {
         let g1 = gcd(self.num, o.den).max(1);
         let g2 = gcd(o.num, self.den).max(1);
         let n = (self.num / g1).checked_mul(o.num / g2)?;
         let d = (self.den / g2).checked_mul(o.den / g1)?;
-        Some(Q::new(n, d))
+        Some(Q { num: n, den: d })
     }
 
     pub fn recip(self) -> Q {
@@ -365,13 +387,13 @@ impl fmt::Display for Q {
             let scaled = self.num * (scale / self.den);
             let sign = if scaled < 0 { "-" } else { "" };
             let a = scaled.abs();
-            let s = format!(
-                "{}.{:0width$}",
+            return write!(
+                f,
+                "{sign}{}.{:0width$}",
                 a / scale,
                 a % scale,
                 width = places as usize
             );
-            return write!(f, "{sign}{s}");
         }
         write!(f, "{}/{}", self.num, self.den)
     }
@@ -490,6 +512,27 @@ mod tests {
         assert_eq!(Q::from_f64(-3.0), Q::int(-3));
         assert_eq!(Q::from_f64(0.1).to_f64(), 0.1);
         assert_eq!(Q::from_f64(2.8867513459481287).to_f64(), 2.8867513459481287);
+    }
+
+    /// Sums and products come out exactly as reducing the plain cross-multiplied fraction gives.
+    #[test]
+    fn sums_and_products_are_reduced() {
+        let mut vals = vec![Q::ZERO, Q::ONE, Q::int(-7), Q::new(1 << 40, 3)];
+        for n in [-30i128, -12, -5, -1, 0, 1, 2, 3, 7, 12, 45, 99_999] {
+            for d in [1i128, 2, 3, 4, 6, 8, 9, 12, 15, 36, 99_998, 4987, 37398] {
+                vals.push(Q::new(n, d));
+            }
+        }
+        for &a in &vals {
+            for &b in &vals {
+                let sum = a.checked_add(b).unwrap();
+                let want = Q::new(a.num * b.den + b.num * a.den, a.den * b.den);
+                assert_eq!((sum.num, sum.den), (want.num, want.den), "{a:?} + {b:?}");
+                let prod = a.checked_mul(b).unwrap();
+                let want = Q::new(a.num * b.num, a.den * b.den);
+                assert_eq!((prod.num, prod.den), (want.num, want.den), "{a:?} * {b:?}");
+            }
+        }
     }
 
     #[test]
