@@ -26,3 +26,36 @@ fn scores_frame_from_boards_equals_rows() {
     }
     assert!(compared > 80, "{compared}");
 }
+
+/// scores.parquet written one row group at a time (`scores_bytes`) is the same bytes as the
+/// whole frame written at once with the same row group size: with polars's default (one row
+/// group on these logs) and with row groups of a few rows (many batches, a remainder), on
+/// every demo log and fixture.
+#[test]
+fn scores_written_in_row_groups_equal_the_whole_frame() {
+    use polars::prelude::{ParquetCompression, ParquetWriter};
+    let mut logs = common::demo_logs();
+    logs.extend(common::fixture_logs());
+    let mut compared = 0;
+    for log in logs {
+        let Ok(l) = frekans::app::load(&log, &Default::default()) else {
+            continue;
+        };
+        let Ok(scored) = frekans::pipeline::score(&l.state) else {
+            continue;
+        };
+        for size in [parquet::ROW_GROUP, 4, 64] {
+            let mut df = parquet::scores_frame(&l.state, &scored).unwrap();
+            let mut whole = Vec::new();
+            ParquetWriter::new(&mut whole)
+                .with_compression(ParquetCompression::Zstd(None))
+                .with_row_group_size(Some(size))
+                .finish(&mut df)
+                .unwrap();
+            let batched = parquet::scores_bytes(&l.state, &scored, size).unwrap();
+            assert!(whole == batched, "{} (row groups of {size})", log.display());
+        }
+        compared += 1;
+    }
+    assert!(compared > 80, "{compared}");
+}
