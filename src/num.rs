@@ -7,13 +7,26 @@
 
 use std::cmp::Ordering;
 use std::fmt;
+use std::num::NonZeroI128;
 use std::ops::{Add, AddAssign, Div, Mul, Neg, Sub, SubAssign};
 
 /// An exact rational number, always in lowest terms with a positive denominator.
 #[derive(Clone, Copy, PartialEq, Eq, Hash)]
 pub struct Q {
     num: i128,
-    den: i128,
+    /// Non-zero, so that an `Option<Q>` is no bigger than a `Q` (millions of sides hold one).
+    den: NonZeroI128,
+}
+
+const NZ_ONE: NonZeroI128 = match NonZeroI128::new(1) {
+    Some(one) => one,
+    None => unreachable!(),
+};
+
+/// A denominator known to be non-zero (a product of non-zero values, or checked before).
+#[inline]
+fn nz(d: i128) -> NonZeroI128 {
+    NonZeroI128::new(d).expect("rational with zero denominator")
 }
 
 fn gcd(a: i128, b: i128) -> i128 {
@@ -55,14 +68,20 @@ fn gcd64(mut a: u64, mut b: u64) -> u64 {
 }
 
 impl Q {
-    pub const ZERO: Q = Q { num: 0, den: 1 };
-    pub const ONE: Q = Q { num: 1, den: 1 };
+    pub const ZERO: Q = Q {
+        num: 0,
+        den: NZ_ONE,
+    };
+    pub const ONE: Q = Q {
+        num: 1,
+        den: NZ_ONE,
+    };
 
     /// `num / den`; panics when `den` is zero (a programming error, never user input).
     pub fn new(num: i128, den: i128) -> Q {
         assert!(den != 0, "rational with zero denominator");
         if den == 1 {
-            return Q { num, den: 1 };
+            return Q { num, den: NZ_ONE };
         }
         let g = gcd(num, den);
         let (mut n, mut d) = if g > 1 {
@@ -74,13 +93,13 @@ impl Q {
             n = -n;
             d = -d;
         }
-        Q { num: n, den: d }
+        Q { num: n, den: nz(d) }
     }
 
     pub const fn int(n: i64) -> Q {
         Q {
             num: n as i128,
-            den: 1,
+            den: NZ_ONE,
         }
     }
 
@@ -89,7 +108,7 @@ impl Q {
     }
 
     pub fn denom(self) -> i128 {
-        self.den
+        self.den.get()
     }
 
     pub fn is_zero(self) -> bool {
@@ -97,7 +116,7 @@ impl Q {
     }
 
     pub fn is_integer(self) -> bool {
-        self.den == 1
+        self.den.get() == 1
     }
 
     pub fn abs(self) -> Q {
@@ -112,18 +131,18 @@ impl Q {
     }
 
     pub fn to_f64(self) -> f64 {
-        if self.den == 1 {
+        if self.den.get() == 1 {
             return self.num as f64;
         }
         // Split off the integer part first so large values keep their fractional precision.
-        let int = self.num.div_euclid(self.den);
-        let rem = self.num.rem_euclid(self.den);
-        int as f64 + (rem as f64 / self.den as f64)
+        let int = self.num.div_euclid(self.den.get());
+        let rem = self.num.rem_euclid(self.den.get());
+        int as f64 + (rem as f64 / self.den.get() as f64)
     }
 
     /// Largest integer not above `self`.
     pub fn floor(self) -> i128 {
-        self.num.div_euclid(self.den)
+        self.num.div_euclid(self.den.get())
     }
 
     /// The sum, in lowest terms without reducing it afresh (Knuth, TAOCP 4.5.1): for a/b + c/d
@@ -131,44 +150,44 @@ impl Q {
     /// only common factor left is g2 = gcd(t, g) and the sum is (t/g2) / ((b/g)·(d/g2)). Most
     /// sums of scores have coprime or equal denominators, and then that gcd is one or cheap.
     pub fn checked_add(self, o: Q) -> Option<Q> {
-        if self.den == 1 && o.den == 1 {
+        if self.den.get() == 1 && o.den.get() == 1 {
             return Some(Q {
                 num: self.num.checked_add(o.num)?,
-                den: 1,
+                den: NZ_ONE,
             });
         }
-        let g = if self.den == o.den {
-            self.den
+        let g = if self.den.get() == o.den.get() {
+            self.den.get()
         } else {
-            gcd(self.den, o.den)
+            gcd(self.den.get(), o.den.get())
         };
         let t = self
             .num
-            .checked_mul(o.den / g)?
-            .checked_add(o.num.checked_mul(self.den / g)?)?;
+            .checked_mul(o.den.get() / g)?
+            .checked_add(o.num.checked_mul(self.den.get() / g)?)?;
         if t == 0 {
             return Some(Q::ZERO);
         }
         let g2 = if g == 1 { 1 } else { gcd(t, g) };
-        let d = (self.den / g).checked_mul(o.den / g2)?;
+        let d = (self.den.get() / g).checked_mul(o.den.get() / g2)?;
         Some(Q {
             num: t / g2,
-            den: d,
+            den: nz(d),
         })
     }
 
     /// The product, in lowest terms by cancelling across first: with both factors reduced,
     /// (a/g1)·(c/g2) over (b/g2)·(d/g1) has no common factor left.
     pub fn checked_mul(self, o: Q) -> Option<Q> {
-        let g1 = gcd(self.num, o.den).max(1);
-        let g2 = gcd(o.num, self.den).max(1);
+        let g1 = gcd(self.num, o.den.get()).max(1);
+        let g2 = gcd(o.num, self.den.get()).max(1);
         let n = (self.num / g1).checked_mul(o.num / g2)?;
-        let d = (self.den / g2).checked_mul(o.den / g1)?;
-        Some(Q { num: n, den: d })
+        let d = (self.den.get() / g2).checked_mul(o.den.get() / g1)?;
+        Some(Q { num: n, den: nz(d) })
     }
 
     pub fn recip(self) -> Q {
-        Q::new(self.den, self.num)
+        Q::new(self.den.get(), self.num)
     }
 
     /// The exact value of a finite float (a dyadic rational), its denominator capped at 2^80
@@ -329,10 +348,13 @@ impl std::iter::Sum for Q {
 
 impl Ord for Q {
     fn cmp(&self, o: &Q) -> Ordering {
-        if self.den == o.den {
+        if self.den.get() == o.den.get() {
             return self.num.cmp(&o.num);
         }
-        match (self.num.checked_mul(o.den), o.num.checked_mul(self.den)) {
+        match (
+            self.num.checked_mul(o.den.get()),
+            o.num.checked_mul(self.den.get()),
+        ) {
             (Some(a), Some(b)) => a.cmp(&b),
             _ => {
                 // Compare integer parts, then the fractions' reciprocals (continued fractions).
@@ -368,10 +390,10 @@ impl fmt::Debug for Q {
 /// Prints integers plainly, terminating decimals exactly, and anything else as `a/b`.
 impl fmt::Display for Q {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        if self.den == 1 {
+        if self.den.get() == 1 {
             return write!(f, "{}", self.num);
         }
-        let (mut d, mut k) = (self.den, 0u32);
+        let (mut d, mut k) = (self.den.get(), 0u32);
         while d % 2 == 0 {
             d /= 2;
             k += 1;
@@ -384,7 +406,7 @@ impl fmt::Display for Q {
         if d == 1 && k.max(m) <= 12 {
             let places = k.max(m);
             let scale = 10i128.pow(places);
-            let scaled = self.num * (scale / self.den);
+            let scaled = self.num * (scale / self.den.get());
             let sign = if scaled < 0 { "-" } else { "" };
             let a = scaled.abs();
             return write!(
@@ -395,7 +417,7 @@ impl fmt::Display for Q {
                 width = places as usize
             );
         }
-        write!(f, "{}/{}", self.num, self.den)
+        write!(f, "{}/{}", self.num, self.den.get())
     }
 }
 
@@ -526,13 +548,29 @@ mod tests {
         for &a in &vals {
             for &b in &vals {
                 let sum = a.checked_add(b).unwrap();
-                let want = Q::new(a.num * b.den + b.num * a.den, a.den * b.den);
-                assert_eq!((sum.num, sum.den), (want.num, want.den), "{a:?} + {b:?}");
+                let want = Q::new(
+                    a.num * b.den.get() + b.num * a.den.get(),
+                    a.den.get() * b.den.get(),
+                );
+                assert_eq!(
+                    (sum.num, sum.den.get()),
+                    (want.num, want.den.get()),
+                    "{a:?} + {b:?}"
+                );
                 let prod = a.checked_mul(b).unwrap();
-                let want = Q::new(a.num * b.num, a.den * b.den);
-                assert_eq!((prod.num, prod.den), (want.num, want.den), "{a:?} * {b:?}");
+                let want = Q::new(a.num * b.num, a.den.get() * b.den.get());
+                assert_eq!(
+                    (prod.num, prod.den.get()),
+                    (want.num, want.den.get()),
+                    "{a:?} * {b:?}"
+                );
             }
         }
+    }
+
+    #[test]
+    fn optional_values_take_no_more_room() {
+        assert_eq!(std::mem::size_of::<Option<Q>>(), std::mem::size_of::<Q>());
     }
 
     #[test]

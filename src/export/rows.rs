@@ -172,10 +172,24 @@ pub fn each_score<'a>(state: &'a State, b: &'a BoardScore, mut f: impl FnMut(Sco
     }
 }
 
+/// score · 100 / top, exactly: one reduction when the top is a whole number (it is, but for
+/// full entries on a line of fractional weight).
+fn percent(score: Q, top: Q) -> Q {
+    if top.is_integer() {
+        if let (Some(n), Some(d)) = (
+            score.numer().checked_mul(100),
+            score.denom().checked_mul(top.numer()),
+        ) {
+            return Q::new(n, d);
+        }
+    }
+    score * Q::int(100) / top
+}
+
 /// The row of scores.parquet of one side of a board.
 pub fn score_view<'a>(state: &'a State, b: &'a BoardScore, s: &'a SideScore) -> ScoreView<'a> {
     let pct = match s.top {
-        Some(top) if !top.is_zero() => Some((s.score * Q::int(100) / top).to_f64()),
+        Some(top) if !top.is_zero() => Some(percent(s.score, top).to_f64()),
         _ => None,
     };
     let me = state.participant(s.participant);
