@@ -59,3 +59,43 @@ fn scores_written_in_row_groups_equal_the_whole_frame() {
     }
     assert!(compared > 80, "{compared}");
 }
+
+/// The standings' sums added up in parallel over participants are the same whatever the number
+/// of threads (one thread adds everything in board order), on every demo log and fixture.
+#[test]
+fn standings_sums_do_not_depend_on_threads() {
+    let mut logs = common::demo_logs();
+    logs.extend(common::fixture_logs());
+    let mut compared = 0;
+    for log in logs {
+        let Ok(l) = frekans::app::load(&log, &Default::default()) else {
+            continue;
+        };
+        let Ok(scored) = frekans::pipeline::score(&l.state) else {
+            continue;
+        };
+        let standings = |threads: usize| {
+            let pool = rayon::ThreadPoolBuilder::new()
+                .num_threads(threads)
+                .build()
+                .unwrap();
+            pool.install(|| {
+                let sums = frekans::standings::sums(&l.state, &scored.boards, &scored.matches);
+                let mut notices = Vec::new();
+                let st = frekans::standings::finish(&l.state, sums, &scored.fields, &mut notices);
+                (st, notices)
+            })
+        };
+        let one = standings(1);
+        assert_eq!(one.0, scored.standings, "{}", log.display());
+        for threads in [2, 3, 5] {
+            assert!(
+                one == standings(threads),
+                "{} ({threads} threads)",
+                log.display()
+            );
+        }
+        compared += 1;
+    }
+    assert!(compared > 80, "{compared}");
+}
