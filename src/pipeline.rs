@@ -140,8 +140,11 @@ pub fn board_tasks<'s>(
     state: &'s State,
 ) -> Result<(Vec<BoardTask<'s>>, BTreeMap<(usize, Option<String>), u32>), ScoreError> {
     let mut fields: BTreeMap<(usize, Option<String>), u32> = BTreeMap::new();
-    // (session, group, board) → tables, in table-key order.
-    let mut grouped: BTreeMap<(usize, Option<String>, u32), Vec<&'s Table>> = BTreeMap::new();
+    // (session, group, board) → tables, in table-key order. Tables come board by board, so a
+    // table is most often in the same group as the one before it: no map look-up then.
+    let mut index: BTreeMap<(usize, Option<String>, u32), usize> = BTreeMap::new();
+    let mut lists: Vec<Vec<&'s Table>> = Vec::new();
+    let mut last: Option<(&Table, usize)> = None;
     for t in state.tables.values() {
         let form = state.sessions[t.session].def.form;
         if form.is_team() {
@@ -153,11 +156,28 @@ pub fn board_tasks<'s>(
                 state.sessions[t.session].def.id,
             )));
         }
-        grouped
-            .entry((t.session, group_of(state, t), t.board))
-            .or_default()
-            .push(t);
+        let i = match last {
+            Some((prev, i))
+                if prev.session == t.session
+                    && prev.board == t.board
+                    && group_of(state, prev) == group_of(state, t) =>
+            {
+                i
+            }
+            _ => *index
+                .entry((t.session, group_of(state, t), t.board))
+                .or_insert_with(|| {
+                    lists.push(Vec::new());
+                    lists.len() - 1
+                }),
+        };
+        lists[i].push(t);
+        last = Some((t, i));
     }
+    let grouped: BTreeMap<(usize, Option<String>, u32), Vec<&'s Table>> = index
+        .into_iter()
+        .map(|(k, i)| (k, std::mem::take(&mut lists[i])))
+        .collect();
     for ((s, g, _), tables) in &grouped {
         let n = fields.entry((*s, g.clone())).or_insert(0);
         *n = (*n).max(tables.len() as u32);
