@@ -53,6 +53,9 @@ fn gcd64(mut a: u64, mut b: u64) -> u64 {
     if b == 0 {
         return a;
     }
+    if a == 1 || b == 1 {
+        return 1;
+    }
     let shift = (a | b).trailing_zeros();
     a >>= a.trailing_zeros();
     loop {
@@ -135,6 +138,10 @@ impl Q {
             return self.num as f64;
         }
         // Split off the integer part first so large values keep their fractional precision.
+        if let (Ok(n), Ok(d)) = (i64::try_from(self.num), i64::try_from(self.den.get())) {
+            // The same quotient and remainder, without 128-bit division.
+            return n.div_euclid(d) as f64 + (n.rem_euclid(d) as f64 / d as f64);
+        }
         let int = self.num.div_euclid(self.den.get());
         let rem = self.num.rem_euclid(self.den.get());
         int as f64 + (rem as f64 / self.den.get() as f64)
@@ -179,6 +186,12 @@ impl Q {
     /// The product, in lowest terms by cancelling across first: with both factors reduced,
     /// (a/g1)·(c/g2) over (b/g2)·(d/g1) has no common factor left.
     pub fn checked_mul(self, o: Q) -> Option<Q> {
+        if self.den.get() == 1 && o.den.get() == 1 {
+            return Some(Q {
+                num: self.num.checked_mul(o.num)?,
+                den: NZ_ONE,
+            });
+        }
         let g1 = gcd(self.num, o.den.get()).max(1);
         let g2 = gcd(o.num, self.den.get()).max(1);
         let n = (self.num / g1).checked_mul(o.num / g2)?;
@@ -564,6 +577,30 @@ mod tests {
                     (want.num, want.den.get()),
                     "{a:?} * {b:?}"
                 );
+            }
+        }
+    }
+
+    /// The 64-bit shortcut converts as the 128-bit division does.
+    #[test]
+    fn converts_to_floats_as_128_bit_division_does() {
+        fn slow(q: Q) -> f64 {
+            let (n, d) = (q.num, q.den.get());
+            n.div_euclid(d) as f64 + (n.rem_euclid(d) as f64 / d as f64)
+        }
+        for n in [
+            -99_999_999_999i128,
+            -7,
+            -1,
+            1,
+            3,
+            49,
+            2_322_096_977,
+            i64::MAX as i128,
+        ] {
+            for d in [2i128, 3, 7, 37_398, 1 << 32, 1 << 62] {
+                let q = Q::new(n, d);
+                assert_eq!(q.to_f64().to_bits(), slow(q).to_bits(), "{n}/{d}");
             }
         }
     }
