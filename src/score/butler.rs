@@ -169,11 +169,13 @@ pub fn score_board(b: &BoardIn) -> BoardScore {
                         };
                         let imps = Q::int(imp_of_q(Q::int(x as i64) - dat, o.imp_lookup) as i64);
                         sum += w * imps;
-                        comps.push(ComponentScore {
-                            weight: w,
-                            points: x,
-                            raw: sign * imps,
-                        });
+                        if t.adjusted {
+                            comps.push(ComponentScore {
+                                weight: w,
+                                points: x,
+                                raw: sign * imps,
+                            });
+                        }
                     });
                     let detail = t.adjusted.then(|| Detail {
                         components: comps,
