@@ -1,6 +1,7 @@
 //! The pipeline: replayed state → boards scored in parallel → standings.
 //!
-//! The only rayon user. Each board of each comparison group is one task; results are collected
+//! The scoring's rayon user (the standings' sums and scores.parquet's row groups are the others).
+//! Each board of each comparison group is one task; results are collected
 //! in board order, so the output is the same bytes whatever the thread count.
 
 use std::collections::BTreeMap;
