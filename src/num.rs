@@ -7,13 +7,26 @@
 
 use std::cmp::Ordering;
 use std::fmt;
+use std::num::NonZeroI128;
 use std::ops::{Add, AddAssign, Div, Mul, Neg, Sub, SubAssign};
 
 /// An exact rational number, always in lowest terms with a positive denominator.
 #[derive(Clone, Copy, PartialEq, Eq, Hash)]
 pub struct Q {
     num: i128,
-    den: i128,
+    /// Non-zero, so that an `Option<Q>` is no bigger than a `Q` (millions of sides hold one).
+    den: NonZeroI128,
+}
+
+const NZ_ONE: NonZeroI128 = match NonZeroI128::new(1) {
+    Some(one) => one,
+    None => unreachable!(),
+};
+
+/// A denominator known to be non-zero (a product of non-zero values, or checked before).
+#[inline]
+fn nz(d: i128) -> NonZeroI128 {
+    NonZeroI128::new(d).expect("rational with zero denominator")
 }
 
 fn gcd(a: i128, b: i128) -> i128 {
@@ -40,6 +53,9 @@ fn gcd64(mut a: u64, mut b: u64) -> u64 {
     if b == 0 {
         return a;
     }
+    if a == 1 || b == 1 {
+        return 1;
+    }
     let shift = (a | b).trailing_zeros();
     a >>= a.trailing_zeros();
     loop {
@@ -55,14 +71,20 @@ fn gcd64(mut a: u64, mut b: u64) -> u64 {
 }
 
 impl Q {
-    pub const ZERO: Q = Q { num: 0, den: 1 };
-    pub const ONE: Q = Q { num: 1, den: 1 };
+    pub const ZERO: Q = Q {
+        num: 0,
+        den: NZ_ONE,
+    };
+    pub const ONE: Q = Q {
+        num: 1,
+        den: NZ_ONE,
+    };
 
     /// `num / den`; panics when `den` is zero (a programming error, never user input).
     pub fn new(num: i128, den: i128) -> Q {
         assert!(den != 0, "rational with zero denominator");
         if den == 1 {
-            return Q { num, den: 1 };
+            return Q { num, den: NZ_ONE };
         }
         let g = gcd(num, den);
         let (mut n, mut d) = if g > 1 {
@@ -74,13 +96,13 @@ impl Q {
             n = -n;
             d = -d;
         }
-        Q { num: n, den: d }
+        Q { num: n, den: nz(d) }
     }
 
     pub const fn int(n: i64) -> Q {
         Q {
             num: n as i128,
-            den: 1,
+            den: NZ_ONE,
         }
     }
 
@@ -89,7 +111,7 @@ impl Q {
     }
 
     pub fn denom(self) -> i128 {
-        self.den
+        self.den.get()
     }
 
     pub fn is_zero(self) -> bool {
@@ -97,7 +119,7 @@ impl Q {
     }
 
     pub fn is_integer(self) -> bool {
-        self.den == 1
+        self.den.get() == 1
     }
 
     pub fn abs(self) -> Q {
@@ -112,41 +134,73 @@ impl Q {
     }
 
     pub fn to_f64(self) -> f64 {
-        if self.den == 1 {
+        if self.den.get() == 1 {
             return self.num as f64;
         }
         // Split off the integer part first so large values keep their fractional precision.
-        let int = self.num.div_euclid(self.den);
-        let rem = self.num.rem_euclid(self.den);
-        int as f64 + (rem as f64 / self.den as f64)
+        if let (Ok(n), Ok(d)) = (i64::try_from(self.num), i64::try_from(self.den.get())) {
+            // The same quotient and remainder, without 128-bit division.
+            return n.div_euclid(d) as f64 + (n.rem_euclid(d) as f64 / d as f64);
+        }
+        let int = self.num.div_euclid(self.den.get());
+        let rem = self.num.rem_euclid(self.den.get());
+        int as f64 + (rem as f64 / self.den.get() as f64)
     }
 
     /// Largest integer not above `self`.
     pub fn floor(self) -> i128 {
-        self.num.div_euclid(self.den)
+        self.num.div_euclid(self.den.get())
     }
 
+    /// The sum, in lowest terms without reducing it afresh (Knuth, TAOCP 4.5.1): for a/b + c/d
+    /// with g = gcd(b, d) and t = a·(d/g) + c·(b/g), no prime of b/g or d/g divides t, so the
+    /// only common factor left is g2 = gcd(t, g) and the sum is (t/g2) / ((b/g)·(d/g2)). Most
+    /// sums of scores have coprime or equal denominators, and then that gcd is one or cheap.
     pub fn checked_add(self, o: Q) -> Option<Q> {
-        if self.den == o.den {
-            return Some(Q::new(self.num.checked_add(o.num)?, self.den));
+        if self.den.get() == 1 && o.den.get() == 1 {
+            return Some(Q {
+                num: self.num.checked_add(o.num)?,
+                den: NZ_ONE,
+            });
         }
-        let g = gcd(self.den, o.den);
-        let a = self.num.checked_mul(o.den / g)?;
-        let b = o.num.checked_mul(self.den / g)?;
-        let d = (self.den / g).checked_mul(o.den)?;
-        Some(Q::new(a.checked_add(b)?, d))
+        let g = if self.den.get() == o.den.get() {
+            self.den.get()
+        } else {
+            gcd(self.den.get(), o.den.get())
+        };
+        let t = self
+            .num
+            .checked_mul(o.den.get() / g)?
+            .checked_add(o.num.checked_mul(self.den.get() / g)?)?;
+        if t == 0 {
+            return Some(Q::ZERO);
+        }
+        let g2 = if g == 1 { 1 } else { gcd(t, g) };
+        let d = (self.den.get() / g).checked_mul(o.den.get() / g2)?;
+        Some(Q {
+            num: t / g2,
+            den: nz(d),
+        })
     }
 
+    /// The product, in lowest terms by cancelling across first: with both factors reduced,
+    /// (a/g1)·(c/g2) over (b/g2)·(d/g1) has no common factor left.
     pub fn checked_mul(self, o: Q) -> Option<Q> {
-        let g1 = gcd(self.num, o.den).max(1);
-        let g2 = gcd(o.num, self.den).max(1);
+        if self.den.get() == 1 && o.den.get() == 1 {
+            return Some(Q {
+                num: self.num.checked_mul(o.num)?,
+                den: NZ_ONE,
+            });
+        }
+        let g1 = gcd(self.num, o.den.get()).max(1);
+        let g2 = gcd(o.num, self.den.get()).max(1);
         let n = (self.num / g1).checked_mul(o.num / g2)?;
-        let d = (self.den / g2).checked_mul(o.den / g1)?;
-        Some(Q::new(n, d))
+        let d = (self.den.get() / g2).checked_mul(o.den.get() / g1)?;
+        Some(Q { num: n, den: nz(d) })
     }
 
     pub fn recip(self) -> Q {
-        Q::new(self.den, self.num)
+        Q::new(self.den.get(), self.num)
     }
 
     /// The exact value of a finite float (a dyadic rational), its denominator capped at 2^80
@@ -307,10 +361,13 @@ impl std::iter::Sum for Q {
 
 impl Ord for Q {
     fn cmp(&self, o: &Q) -> Ordering {
-        if self.den == o.den {
+        if self.den.get() == o.den.get() {
             return self.num.cmp(&o.num);
         }
-        match (self.num.checked_mul(o.den), o.num.checked_mul(self.den)) {
+        match (
+            self.num.checked_mul(o.den.get()),
+            o.num.checked_mul(self.den.get()),
+        ) {
             (Some(a), Some(b)) => a.cmp(&b),
             _ => {
                 // Compare integer parts, then the fractions' reciprocals (continued fractions).
@@ -346,10 +403,10 @@ impl fmt::Debug for Q {
 /// Prints integers plainly, terminating decimals exactly, and anything else as `a/b`.
 impl fmt::Display for Q {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        if self.den == 1 {
+        if self.den.get() == 1 {
             return write!(f, "{}", self.num);
         }
-        let (mut d, mut k) = (self.den, 0u32);
+        let (mut d, mut k) = (self.den.get(), 0u32);
         while d % 2 == 0 {
             d /= 2;
             k += 1;
@@ -362,18 +419,18 @@ impl fmt::Display for Q {
         if d == 1 && k.max(m) <= 12 {
             let places = k.max(m);
             let scale = 10i128.pow(places);
-            let scaled = self.num * (scale / self.den);
+            let scaled = self.num * (scale / self.den.get());
             let sign = if scaled < 0 { "-" } else { "" };
             let a = scaled.abs();
-            let s = format!(
-                "{}.{:0width$}",
+            return write!(
+                f,
+                "{sign}{}.{:0width$}",
                 a / scale,
                 a % scale,
                 width = places as usize
             );
-            return write!(f, "{sign}{s}");
         }
-        write!(f, "{}/{}", self.num, self.den)
+        write!(f, "{}/{}", self.num, self.den.get())
     }
 }
 
@@ -490,6 +547,67 @@ mod tests {
         assert_eq!(Q::from_f64(-3.0), Q::int(-3));
         assert_eq!(Q::from_f64(0.1).to_f64(), 0.1);
         assert_eq!(Q::from_f64(2.8867513459481287).to_f64(), 2.8867513459481287);
+    }
+
+    /// Sums and products come out exactly as reducing the plain cross-multiplied fraction gives.
+    #[test]
+    fn sums_and_products_are_reduced() {
+        let mut vals = vec![Q::ZERO, Q::ONE, Q::int(-7), Q::new(1 << 40, 3)];
+        for n in [-30i128, -12, -5, -1, 0, 1, 2, 3, 7, 12, 45, 99_999] {
+            for d in [1i128, 2, 3, 4, 6, 8, 9, 12, 15, 36, 99_998, 4987, 37398] {
+                vals.push(Q::new(n, d));
+            }
+        }
+        for &a in &vals {
+            for &b in &vals {
+                let sum = a.checked_add(b).unwrap();
+                let want = Q::new(
+                    a.num * b.den.get() + b.num * a.den.get(),
+                    a.den.get() * b.den.get(),
+                );
+                assert_eq!(
+                    (sum.num, sum.den.get()),
+                    (want.num, want.den.get()),
+                    "{a:?} + {b:?}"
+                );
+                let prod = a.checked_mul(b).unwrap();
+                let want = Q::new(a.num * b.num, a.den.get() * b.den.get());
+                assert_eq!(
+                    (prod.num, prod.den.get()),
+                    (want.num, want.den.get()),
+                    "{a:?} * {b:?}"
+                );
+            }
+        }
+    }
+
+    /// The 64-bit shortcut converts as the 128-bit division does.
+    #[test]
+    fn converts_to_floats_as_128_bit_division_does() {
+        fn slow(q: Q) -> f64 {
+            let (n, d) = (q.num, q.den.get());
+            n.div_euclid(d) as f64 + (n.rem_euclid(d) as f64 / d as f64)
+        }
+        for n in [
+            -99_999_999_999i128,
+            -7,
+            -1,
+            1,
+            3,
+            49,
+            2_322_096_977,
+            i64::MAX as i128,
+        ] {
+            for d in [2i128, 3, 7, 37_398, 1 << 32, 1 << 62] {
+                let q = Q::new(n, d);
+                assert_eq!(q.to_f64().to_bits(), slow(q).to_bits(), "{n}/{d}");
+            }
+        }
+    }
+
+    #[test]
+    fn optional_values_take_no_more_room() {
+        assert_eq!(std::mem::size_of::<Option<Q>>(), std::mem::size_of::<Q>());
     }
 
     #[test]

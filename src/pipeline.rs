@@ -1,6 +1,7 @@
 //! The pipeline: replayed state → boards scored in parallel → standings.
 //!
-//! The only rayon user. Each board of each comparison group is one task; results are collected
+//! The scoring's rayon user (the standings' sums and scores.parquet's row groups are the others).
+//! Each board of each comparison group is one task; results are collected
 //! in board order, so the output is the same bytes whatever the thread count.
 
 use std::collections::BTreeMap;
@@ -105,14 +106,46 @@ pub fn table_in(state: &State, t: &Table) -> TableIn {
     }
 }
 
-/// The boards of `state` ready to score, in (session, group, board) order, and each comparison
-/// group's N.
-pub fn board_inputs(
-    state: &State,
-) -> Result<(Vec<BoardIn<'_>>, BTreeMap<(usize, Option<String>), u32>), ScoreError> {
+/// One board of one comparison group to score: its tables as references into the state, resolved
+/// into `TableIn`s only when the board is scored ([`BoardTask::input`]), so that a scoring run
+/// holds the `TableIn`s of the boards being scored, not of every board at once.
+pub struct BoardTask<'s> {
+    pub session: usize,
+    pub section: Option<String>,
+    pub board: u32,
+    pub field: u32,
+    pub part: u32,
+    pub tables: Vec<&'s Table>,
+}
+
+impl<'s> BoardTask<'s> {
+    /// The board ready to score.
+    pub fn input(&self, state: &'s State) -> BoardIn<'s> {
+        let def = &state.sessions[self.session].def;
+        BoardIn {
+            session: self.session,
+            field: self.field,
+            form: def.form,
+            section: self.section.clone(),
+            board: self.board,
+            options: &def.options,
+            tables: self.tables.iter().map(|t| table_in(state, t)).collect(),
+            part: self.part,
+        }
+    }
+}
+
+/// The pair-form boards of `state` to score, in (session, group, board) order, and each
+/// comparison group's N.
+pub fn board_tasks<'s>(
+    state: &'s State,
+) -> Result<(Vec<BoardTask<'s>>, BTreeMap<(usize, Option<String>), u32>), ScoreError> {
     let mut fields: BTreeMap<(usize, Option<String>), u32> = BTreeMap::new();
-    // (session, group, board) → tables, in table-key order.
-    let mut grouped: BTreeMap<(usize, Option<String>, u32), Vec<TableIn>> = BTreeMap::new();
+    // (session, group, board) → tables, in table-key order. Tables come board by board, so a
+    // table is most often in the same group as the one before it: no map look-up then.
+    let mut index: BTreeMap<(usize, Option<String>, u32), usize> = BTreeMap::new();
+    let mut lists: Vec<Vec<&'s Table>> = Vec::new();
+    let mut last: Option<(&Table, usize)> = None;
     for t in state.tables.values() {
         let form = state.sessions[t.session].def.form;
         if form.is_team() {
@@ -124,11 +157,28 @@ pub fn board_inputs(
                 state.sessions[t.session].def.id,
             )));
         }
-        grouped
-            .entry((t.session, group_of(state, t), t.board))
-            .or_default()
-            .push(table_in(state, t));
+        let i = match last {
+            Some((prev, i))
+                if prev.session == t.session
+                    && prev.board == t.board
+                    && group_of(state, prev) == group_of(state, t) =>
+            {
+                i
+            }
+            _ => *index
+                .entry((t.session, group_of(state, t), t.board))
+                .or_insert_with(|| {
+                    lists.push(Vec::new());
+                    lists.len() - 1
+                }),
+        };
+        lists[i].push(t);
+        last = Some((t, i));
     }
+    let grouped: BTreeMap<(usize, Option<String>, u32), Vec<&'s Table>> = index
+        .into_iter()
+        .map(|(k, i)| (k, std::mem::take(&mut lists[i])))
+        .collect();
     for ((s, g, _), tables) in &grouped {
         let n = fields.entry((*s, g.clone())).or_insert(0);
         *n = (*n).max(tables.len() as u32);
@@ -136,22 +186,19 @@ pub fn board_inputs(
     let mut tasks = Vec::with_capacity(grouped.len());
     for ((session, section, board), tables) in grouped {
         let field = fields[&(session, section.clone())];
-        let def = &state.sessions[session].def;
-        let make = |tables: Vec<TableIn>, part: u32| BoardIn {
+        let make = |tables: Vec<&'s Table>, part: u32| BoardTask {
             session,
-            field,
-            form: def.form,
             section: section.clone(),
             board,
-            options: &def.options,
-            tables,
+            field,
             part,
+            tables,
         };
         match state.fouled.get(&(session, board)) {
             // C31–C33: each group of the fouled board is its own field, within the comparison
             // group; the pairs no group lists form one more group.
             Some((_, groups)) => {
-                let mut parts: BTreeMap<usize, Vec<TableIn>> = BTreeMap::new();
+                let mut parts: BTreeMap<usize, Vec<&'s Table>> = BTreeMap::new();
                 for t in tables {
                     let g = groups
                         .iter()
@@ -171,6 +218,15 @@ pub fn board_inputs(
         }
     }
     Ok((tasks, fields))
+}
+
+/// The boards of `state` ready to score, in (session, group, board) order, and each comparison
+/// group's N (every board's `TableIn`s at once: for a few boards, as `rescore` scores).
+pub fn board_inputs(
+    state: &State,
+) -> Result<(Vec<BoardIn<'_>>, BTreeMap<(usize, Option<String>), u32>), ScoreError> {
+    let (tasks, fields) = board_tasks(state)?;
+    Ok((tasks.iter().map(|t| t.input(state)).collect(), fields))
 }
 
 /// Score one board of one comparison group in its session's form.
@@ -210,45 +266,43 @@ pub fn score_reusing(
     keep: bool,
 ) -> Result<(Scored, Option<Prepared>, usize), ScoreError> {
     let _span = tracing::info_span!("score").entered();
-    let (tasks, fields) = board_inputs(state)?;
-    let reuse: Vec<Option<BoardScore>> = tasks
-        .iter()
-        .map(|t| {
-            let (f, tables, b) =
-                base?
-                    .boards
-                    .get(&(t.session, t.section.clone(), t.board, t.part))?;
-            (*f == t.field && *tables == t.tables).then(|| b.clone())
-        })
-        .collect();
-    let fresh = reuse.iter().filter(|r| r.is_none()).count();
-    let bar = crate::progress::bar("scoring boards", fresh as u64);
-    let boards: Vec<BoardScore> = tasks
+    let (tasks, fields) = board_tasks(state)?;
+    let bar = crate::progress::bar("scoring boards", tasks.len() as u64);
+    // Each board's tables are resolved inside its task and dropped once it is scored, unless a
+    // later re-scoring is to reuse them (`keep`).
+    let done: Vec<(BoardScore, Option<Vec<TableIn>>, bool)> = tasks
         .par_iter()
-        .zip(reuse.into_par_iter())
-        .map(|(t, r)| {
-            r.unwrap_or_else(|| {
-                let b = score_board(t);
-                bar.inc(1);
-                b
-            })
+        .map(|task| {
+            let t = task.input(state);
+            let reused = base
+                .and_then(|p| {
+                    p.boards
+                        .get(&(t.session, t.section.clone(), t.board, t.part))
+                })
+                .filter(|(f, tables, _)| *f == t.field && *tables == t.tables)
+                .map(|(_, _, b)| b.clone());
+            let fresh = reused.is_none();
+            let b = reused.unwrap_or_else(|| score_board(&t));
+            bar.inc(1);
+            (b, keep.then_some(t.tables), fresh)
         })
         .collect();
     drop(bar);
+    let fresh = done.iter().filter(|d| d.2).count();
     // A copy of every board (for a later re-scoring to reuse) only when asked: it doubles the
     // memory of a scoring run.
-    let prepared = keep.then(|| Prepared {
-        boards: tasks
-            .into_iter()
-            .zip(&boards)
-            .map(|(t, b)| {
-                (
-                    (t.session, t.section, t.board, t.part),
-                    (t.field, t.tables, b.clone()),
-                )
-            })
-            .collect(),
-    });
+    let mut boards = Vec::with_capacity(done.len());
+    let mut kept = BTreeMap::new();
+    for (task, (b, tables, _)) in tasks.into_iter().zip(done) {
+        if let Some(tables) = tables {
+            kept.insert(
+                (task.session, task.section, task.board, task.part),
+                (task.field, tables, b.clone()),
+            );
+        }
+        boards.push(b);
+    }
+    let prepared = keep.then_some(Prepared { boards: kept });
     let mut boards = merge_fouled(boards);
     session_bounded(state, &mut boards);
     let (team_boards, matches, team_notices) = score_matches(state);

@@ -151,6 +151,11 @@ impl Sums {
 
     /// Add a pair-form board (team boards count through their matches).
     pub fn add_board(&mut self, state: &State, b: &BoardScore) {
+        self.add_board_of(state, b, |_| true);
+    }
+
+    /// Add the sides of a pair-form board whose participant `mine` accepts.
+    fn add_board_of(&mut self, state: &State, b: &BoardScore, mine: impl Fn(PId) -> bool) {
         if b.team.is_some() {
             return;
         }
@@ -159,7 +164,7 @@ impl Sums {
             .groups
             .entry((b.session, b.section.clone()))
             .or_default();
-        for s in &b.sides {
+        for s in b.sides.iter().filter(|s| mine(s.participant)) {
             let e = g.entry(s.participant).or_insert_with(|| Standing {
                 session: Some(b.session),
                 section: None,
@@ -215,15 +220,47 @@ impl Sums {
 }
 
 /// The sums of the scored boards and matches.
+///
+/// In parallel over participants: each worker adds up the sides of its share of the participants
+/// over every board in board order. A participant's sum is then the same additions in the same
+/// order as one thread makes (the same exact value, or the same float once beyond exact
+/// arithmetic), whatever the number of threads.
 pub fn sums<'b>(
     state: &State,
     boards: impl IntoIterator<Item = &'b BoardScore>,
     matches: &[crate::pipeline::MatchResult],
 ) -> Sums {
+    use rayon::prelude::*;
     let mut s = Sums::default();
     s.add_matches(matches);
-    for b in boards {
-        s.add_board(state, b);
+    let boards: Vec<&BoardScore> = boards.into_iter().filter(|b| b.team.is_none()).collect();
+    let shares = rayon::current_num_threads().max(1);
+    if shares == 1 {
+        for b in boards {
+            s.add_board(state, b);
+        }
+        return s;
+    }
+    let parts: Vec<Sums> = (0..shares)
+        .into_par_iter()
+        .map(|share| {
+            let mut part = Sums::default();
+            for b in &boards {
+                part.add_board_of(state, b, |p| p as usize % shares == share);
+            }
+            part
+        })
+        .collect();
+    for part in parts {
+        for (key, members) in part.groups {
+            let g = s.groups.entry(key).or_default();
+            g.reserve(members.len());
+            for (p, st) in members {
+                // Shares are disjoint, and team matches have no pair-form boards.
+                let clash = g.insert(p, st);
+                debug_assert!(clash.is_none());
+            }
+        }
     }
     s
 }

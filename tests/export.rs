@@ -26,3 +26,76 @@ fn scores_frame_from_boards_equals_rows() {
     }
     assert!(compared > 80, "{compared}");
 }
+
+/// scores.parquet written one row group at a time (`scores_bytes`) is the same bytes as the
+/// whole frame written at once with the same row group size: with polars's default (one row
+/// group on these logs) and with row groups of a few rows (many batches, a remainder), on
+/// every demo log and fixture.
+#[test]
+fn scores_written_in_row_groups_equal_the_whole_frame() {
+    use polars::prelude::{ParquetCompression, ParquetWriter};
+    let mut logs = common::demo_logs();
+    logs.extend(common::fixture_logs());
+    let mut compared = 0;
+    for log in logs {
+        let Ok(l) = frekans::app::load(&log, &Default::default()) else {
+            continue;
+        };
+        let Ok(scored) = frekans::pipeline::score(&l.state) else {
+            continue;
+        };
+        for size in [parquet::ROW_GROUP, 4, 64] {
+            let mut df = parquet::scores_frame(&l.state, &scored).unwrap();
+            let mut whole = Vec::new();
+            ParquetWriter::new(&mut whole)
+                .with_compression(ParquetCompression::Zstd(None))
+                .with_row_group_size(Some(size))
+                .finish(&mut df)
+                .unwrap();
+            let batched = parquet::scores_bytes(&l.state, &scored, size).unwrap();
+            assert!(whole == batched, "{} (row groups of {size})", log.display());
+        }
+        compared += 1;
+    }
+    assert!(compared > 80, "{compared}");
+}
+
+/// The standings' sums added up in parallel over participants are the same whatever the number
+/// of threads (one thread adds everything in board order), on every demo log and fixture.
+#[test]
+fn standings_sums_do_not_depend_on_threads() {
+    let mut logs = common::demo_logs();
+    logs.extend(common::fixture_logs());
+    let mut compared = 0;
+    for log in logs {
+        let Ok(l) = frekans::app::load(&log, &Default::default()) else {
+            continue;
+        };
+        let Ok(scored) = frekans::pipeline::score(&l.state) else {
+            continue;
+        };
+        let standings = |threads: usize| {
+            let pool = rayon::ThreadPoolBuilder::new()
+                .num_threads(threads)
+                .build()
+                .unwrap();
+            pool.install(|| {
+                let sums = frekans::standings::sums(&l.state, &scored.boards, &scored.matches);
+                let mut notices = Vec::new();
+                let st = frekans::standings::finish(&l.state, sums, &scored.fields, &mut notices);
+                (st, notices)
+            })
+        };
+        let one = standings(1);
+        assert_eq!(one.0, scored.standings, "{}", log.display());
+        for threads in [2, 3, 5] {
+            assert!(
+                one == standings(threads),
+                "{} ({threads} threads)",
+                log.display()
+            );
+        }
+        compared += 1;
+    }
+    assert!(compared > 80, "{compared}");
+}

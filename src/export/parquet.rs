@@ -204,10 +204,30 @@ pub fn write_dir(out: &Path, files: Vec<(String, Vec<u8>)>) -> Result<()> {
     result
 }
 
-/// scores.parquet built straight from the scored boards: the same frame as
-/// `frame_of(&build(state, scored), "scores.parquet")` without a row struct per side.
-pub fn scores_frame(state: &State, scored: &Scored) -> PolarsResult<DataFrame> {
-    let n: usize = scored.boards.iter().map(|b| b.sides.len()).sum();
+/// The rows of scores.parquet, board after board, side after side, from side `start.1` of
+/// board `start.0` on.
+fn score_views<'a>(
+    state: &'a State,
+    scored: &'a Scored,
+    start: (usize, usize),
+) -> impl Iterator<Item = super::rows::ScoreView<'a>> + 'a {
+    scored.boards[start.0..]
+        .iter()
+        .enumerate()
+        .flat_map(move |(k, b)| {
+            let from = if k == 0 { start.1 } else { 0 };
+            b.sides[from..]
+                .iter()
+                .map(move |s| super::rows::score_view(state, b, s))
+        })
+}
+
+/// A frame of the next `n` rows of `views`.
+fn scores_batch<'a>(
+    views: &mut impl Iterator<Item = super::rows::ScoreView<'a>>,
+    n: usize,
+) -> PolarsResult<DataFrame> {
+    use std::fmt::Write;
     let mut session = Vec::with_capacity(n);
     let mut section = Vec::with_capacity(n);
     let mut board = Vec::with_capacity(n);
@@ -219,25 +239,35 @@ pub fn scores_frame(state: &State, scored: &Scored) -> PolarsResult<DataFrame> {
     let mut pct = Vec::with_capacity(n);
     let mut adjusted = Vec::with_capacity(n);
     let mut ns_points = Vec::with_capacity(n);
-    let mut exact = Vec::with_capacity(n);
+    // The exact scores printed into one buffer (not a String each), cut up afterwards.
+    let mut exact_text = String::with_capacity(n * 8);
+    let mut exact_end = Vec::with_capacity(n);
     let mut artificial = Vec::with_capacity(n);
-    for b in &scored.boards {
-        super::rows::each_score(state, b, |v| {
-            session.push(v.session);
-            section.push(v.section);
-            board.push(v.board);
-            participant.push(v.participant);
-            side.push(v.side);
-            opponent.push(v.opponent);
-            score.push(v.score);
-            top.push(v.top);
-            pct.push(v.pct);
-            adjusted.push(v.adjusted);
-            ns_points.push(v.ns_points);
-            exact.push(v.exact.to_string());
-            artificial.push(v.artificial_pct);
-        });
+    for v in views.take(n) {
+        session.push(v.session);
+        section.push(v.section);
+        board.push(v.board);
+        participant.push(v.participant);
+        side.push(v.side);
+        opponent.push(v.opponent);
+        score.push(v.score);
+        top.push(v.top);
+        pct.push(v.pct);
+        adjusted.push(v.adjusted);
+        ns_points.push(v.ns_points);
+        let _ = write!(exact_text, "{}", v.exact);
+        exact_end.push(exact_text.len());
+        artificial.push(v.artificial_pct);
     }
+    let mut start = 0;
+    let exact: Vec<&str> = exact_end
+        .iter()
+        .map(|&end| {
+            let s = &exact_text[start..end];
+            start = end;
+            s
+        })
+        .collect();
     let columns: Vec<Column> = vec![
         Series::new("session".into(), session).into_column(),
         Series::new("section".into(), section).into_column(),
@@ -253,7 +283,75 @@ pub fn scores_frame(state: &State, scored: &Scored) -> PolarsResult<DataFrame> {
         Series::new("score_exact".into(), exact).into_column(),
         Series::new("artificial_pct".into(), artificial).into_column(),
     ];
-    DataFrame::new(n, columns)
+    DataFrame::new(exact_end.len(), columns)
+}
+
+/// scores.parquet built straight from the scored boards: the same frame as
+/// `frame_of(&build(state, scored), "scores.parquet")` without a row struct per side.
+pub fn scores_frame(state: &State, scored: &Scored) -> PolarsResult<DataFrame> {
+    let n: usize = scored.boards.iter().map(|b| b.sides.len()).sum();
+    scores_batch(&mut score_views(state, scored, (0, 0)), n)
+}
+
+/// The row groups polars's `ParquetWriter::finish` makes of a one-chunk frame of `height` rows
+/// with row groups of `size`: `height / size` groups (at least one) of equal length, the last
+/// taking the remainder.
+fn row_groups(height: usize, size: usize) -> Vec<usize> {
+    let target = height / size;
+    if target <= 1 {
+        return vec![height];
+    }
+    let len = height / target;
+    let mut v = vec![len; target - 1];
+    v.push(height - len * (target - 1));
+    v
+}
+
+/// polars's row group size when none is given (`ParquetWriter::finish`).
+pub const ROW_GROUP: usize = 512 * 512;
+
+/// scores.parquet as bytes, one row group at a time: only the row group being written and the
+/// next one (built meanwhile, on a second thread when there is one) are in memory, whatever the
+/// number of results. The row groups are those `to_bytes(scores_frame(..))` makes (`row_group`
+/// rows at most, [`ROW_GROUP`] there), so the bytes are the same.
+pub fn scores_bytes(state: &State, scored: &Scored, row_group: usize) -> PolarsResult<Vec<u8>> {
+    let n: usize = scored.boards.iter().map(|b| b.sides.len()).sum();
+    let groups = row_groups(n, row_group);
+    // Where each row group starts: (board, side).
+    let mut starts = Vec::with_capacity(groups.len());
+    let (mut board, mut before) = (0, 0);
+    let mut row = 0;
+    for len in &groups {
+        while board < scored.boards.len() && before + scored.boards[board].sides.len() <= row {
+            before += scored.boards[board].sides.len();
+            board += 1;
+        }
+        starts.push((board, row - before));
+        row += len;
+    }
+    let build = |i: usize| scores_batch(&mut score_views(state, scored, starts[i]), groups[i]);
+    let mut next = build(0)?;
+    let mut buf = Vec::new();
+    let mut writer = ParquetWriter::new(&mut buf)
+        .with_compression(ParquetCompression::Zstd(None))
+        .batched(next.schema())?;
+    for i in 0..groups.len() {
+        let current = next;
+        // Write this row group while the next one is built.
+        let (written, built) = rayon::join(
+            || writer.write_batch(&current),
+            || (i + 1 < groups.len()).then(|| build(i + 1)).transpose(),
+        );
+        written?;
+        drop(current);
+        match built? {
+            Some(df) => next = df,
+            None => break,
+        }
+    }
+    writer.finish()?;
+    drop(writer);
+    Ok(buf)
 }
 
 /// Serialize every table of a scoring run and write the directory; `t` is built without its
@@ -262,15 +360,15 @@ pub fn scores_frame(state: &State, scored: &Scored) -> PolarsResult<DataFrame> {
 pub fn scored_files(state: &State, scored: &Scored, t: &Tables) -> Result<Vec<(String, Vec<u8>)>> {
     let mut files = Vec::new();
     for name in names(t) {
-        let built = if name == "scores.parquet" {
-            scores_frame(state, scored)
+        let bytes = if name == "scores.parquet" {
+            anyhow::Context::with_context(scores_bytes(state, scored, ROW_GROUP), || {
+                format!("cannot serialize {name}")
+            })?
         } else {
-            frame_of(t, name)
+            let built = frame_of(t, name);
+            let mut df = anyhow::Context::context(built, "cannot build the output tables")?;
+            anyhow::Context::with_context(to_bytes(&mut df), || format!("cannot serialize {name}"))?
         };
-        let mut df = anyhow::Context::context(built, "cannot build the output tables")?;
-        let bytes = anyhow::Context::with_context(to_bytes(&mut df), || {
-            format!("cannot serialize {name}")
-        })?;
         files.push((name.to_string(), bytes));
     }
     Ok(files)

@@ -5,7 +5,7 @@ use crate::adjust::Side;
 use crate::num::Q;
 use crate::pipeline::Scored;
 use crate::replay::{RulingStatus, State};
-use crate::score::BoardScore;
+use crate::score::{BoardScore, SideScore};
 use crate::standings::Standing;
 
 #[derive(Clone, Debug, PartialEq)]
@@ -167,28 +167,46 @@ pub struct ScoreView<'a> {
 
 /// Each row of scores.parquet for one board.
 pub fn each_score<'a>(state: &'a State, b: &'a BoardScore, mut f: impl FnMut(ScoreView<'a>)) {
-    let session = state.sessions[b.session].def.id.as_str();
     for s in &b.sides {
-        let pct = match s.top {
-            Some(top) if !top.is_zero() => Some((s.score * Q::int(100) / top).to_f64()),
-            _ => None,
-        };
-        let me = state.participant(s.participant);
-        f(ScoreView {
-            session,
-            section: b.section.as_deref().or(me.section.as_deref()),
-            board: b.board as i32,
-            participant: &me.id,
-            side: side_str(s.side),
-            opponent: &state.participant(s.opponent).id,
-            score: s.score.to_f64(),
-            top: opt(s.top),
-            pct,
-            adjusted: s.adjusted,
-            ns_points: s.ns_points.map(f64::from),
-            exact: s.score,
-            artificial_pct: opt(s.artificial),
-        });
+        f(score_view(state, b, s));
+    }
+}
+
+/// score · 100 / top, exactly: one reduction when the top is a whole number (it is, but for
+/// full entries on a line of fractional weight).
+fn percent(score: Q, top: Q) -> Q {
+    if top.is_integer() {
+        if let (Some(n), Some(d)) = (
+            score.numer().checked_mul(100),
+            score.denom().checked_mul(top.numer()),
+        ) {
+            return Q::new(n, d);
+        }
+    }
+    score * Q::int(100) / top
+}
+
+/// The row of scores.parquet of one side of a board.
+pub fn score_view<'a>(state: &'a State, b: &'a BoardScore, s: &'a SideScore) -> ScoreView<'a> {
+    let pct = match s.top {
+        Some(top) if !top.is_zero() => Some(percent(s.score, top).to_f64()),
+        _ => None,
+    };
+    let me = state.participant(s.participant);
+    ScoreView {
+        session: state.sessions[b.session].def.id.as_str(),
+        section: b.section.as_deref().or(me.section.as_deref()),
+        board: b.board as i32,
+        participant: &me.id,
+        side: side_str(s.side),
+        opponent: &state.participant(s.opponent).id,
+        score: s.score.to_f64(),
+        top: opt(s.top),
+        pct,
+        adjusted: s.adjusted,
+        ns_points: s.ns_points.map(f64::from),
+        exact: s.score,
+        artificial_pct: opt(s.artificial),
     }
 }
 

@@ -19,6 +19,10 @@ use super::*;
 
 /// One table's (normalised value, weight), or nothing when both sides are artificial.
 fn table_value(t: &TableIn) -> Option<(Q, Q)> {
+    if let (Dist::Plain(x), Dist::Plain(y)) = (&t.ns_freq, &t.ew_freq) {
+        // Weights ½ + ½: the value is the mean of the two, with weight 1.
+        return Some((Q::new(*x as i128 + *y as i128, 2), Q::ONE));
+    }
     let half = Q::new(1, 2);
     let (mut w, mut s) = (Q::ZERO, Q::ZERO);
     for d in [&t.ns_freq, &t.ew_freq] {
@@ -165,11 +169,13 @@ pub fn score_board(b: &BoardIn) -> BoardScore {
                         };
                         let imps = Q::int(imp_of_q(Q::int(x as i64) - dat, o.imp_lookup) as i64);
                         sum += w * imps;
-                        comps.push(ComponentScore {
-                            weight: w,
-                            points: x,
-                            raw: sign * imps,
-                        });
+                        if t.adjusted {
+                            comps.push(ComponentScore {
+                                weight: w,
+                                points: x,
+                                raw: sign * imps,
+                            });
+                        }
                     });
                     let detail = t.adjusted.then(|| Detail {
                         components: comps,
@@ -214,6 +220,21 @@ pub fn score_board(b: &BoardIn) -> BoardScore {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// The plain table's shortcut gives what the weighted sum gives.
+    #[test]
+    fn plain_table_value_is_the_weighted_one() {
+        for (x, y) in [(420, 420), (-100, 620), (0, 0), (-1430, -1430), (90, 110)] {
+            let mut t = TableIn::plain(1, 2, x);
+            t.ew_freq = Dist::Plain(y);
+            let mut w = t.clone();
+            w.ns_freq = Dist::Weighted(vec![crate::adjust::Component {
+                weight: Q::ONE,
+                points: x,
+            }]);
+            assert_eq!(table_value(&t), table_value(&w), "{x} {y}");
+        }
+    }
 
     #[test]
     fn rounds_datums() {

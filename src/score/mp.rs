@@ -179,6 +179,13 @@ pub fn score_board(b: &BoardIn) -> BoardScore {
         rows(&ew_tab, &ew_f, Line::EW)
     };
 
+    // §5.6(3)'s check compares with the line's tables at their plain weights: under the default
+    // method those are the line tables themselves, otherwise built once, when first needed.
+    let mut raw = if method == MpAdjustedMethod::PerLineWeighted {
+        RawLines::Given(&ns_tab, &ew_tab)
+    } else {
+        RawLines::Lazy(None)
+    };
     let mut sides = Vec::with_capacity(b.tables.len() * 2);
     let mut notices = Vec::new();
     for t in &b.tables {
@@ -304,7 +311,14 @@ pub fn score_board(b: &BoardIn) -> BoardScore {
             sides.push(s);
         }
         if t.adjusted {
-            check_split(b, t, &sides[sides.len() - 2..], ftop, &mut notices);
+            check_split(
+                b,
+                t,
+                &sides[sides.len() - 2..],
+                ftop,
+                &mut raw,
+                &mut notices,
+            );
         }
     }
 
@@ -322,7 +336,14 @@ pub fn score_board(b: &BoardIn) -> BoardScore {
 
 /// N6: a split's two sides should not together earn more than top; and §5.6(3): a score with
 /// negative weights should leave the NOS between its table result and full redress.
-fn check_split(b: &BoardIn, t: &TableIn, pair: &[SideScore], top: Q, notices: &mut Vec<Notice>) {
+fn check_split(
+    b: &BoardIn,
+    t: &TableIn,
+    pair: &[SideScore],
+    top: Q,
+    raw: &mut RawLines<'_>,
+    notices: &mut Vec<Notice>,
+) {
     let (id, line) = t.ruling.clone().unwrap_or_default();
     let line = (line > 0).then_some(line);
     if b.options.split_check == SplitCheck::Warn && t.ns_score != t.ew_score {
@@ -348,22 +369,16 @@ fn check_split(b: &BoardIn, t: &TableIn, pair: &[SideScore], top: Q, notices: &m
         };
         // Score A and the table result C for this side as plain results in its line.
         let side = if k == 0 { Side::NS } else { Side::EW };
-        let alone = |x: i32| -> Q {
-            let mut others = Vec::new();
-            for u in &b.tables {
-                if std::ptr::eq(u, t) {
-                    continue;
-                }
-                let d = if side == Side::NS {
-                    &u.ns_freq
-                } else {
-                    &u.ew_freq
-                };
-                d.for_each(|w, y| others.push((y, w)));
-            }
-            FreqTable::build(others).beats(x, side)
+        let own_d = if side == Side::NS {
+            &t.ns_freq
+        } else {
+            &t.ew_freq
         };
-        let (pa, pc) = (alone(*a), alone(c));
+        let line_tab = raw.line(b, side);
+        let (pa, pc) = (
+            beats_without(line_tab, own_d, *a, side),
+            beats_without(line_tab, own_d, c, side),
+        );
         let n_side = pair[k]
             .detail
             .as_ref()
@@ -382,6 +397,163 @@ fn check_split(b: &BoardIn, t: &TableIn, pair: &[SideScore], top: Q, notices: &m
                     pa
                 ),
             });
+        }
+    }
+}
+
+/// Each line's table of every table's contribution at its plain weights (what
+/// `per_line_weighted` builds), for §5.6(3)'s check.
+enum RawLines<'t> {
+    Given(&'t FreqTable, &'t FreqTable),
+    Lazy(Option<(FreqTable, FreqTable)>),
+}
+
+impl RawLines<'_> {
+    fn line(&mut self, b: &BoardIn, side: Side) -> &FreqTable {
+        let (ns, ew) = match self {
+            RawLines::Given(ns, ew) => (*ns, *ew),
+            RawLines::Lazy(built) => {
+                let (ns, ew) = built.get_or_insert_with(|| raw_line_tables(b));
+                (&*ns, &*ew)
+            }
+        };
+        match side {
+            Side::NS => ns,
+            Side::EW => ew,
+        }
+    }
+}
+
+/// Each line's table with every table's frequency distribution at its plain weights.
+fn raw_line_tables(b: &BoardIn) -> (FreqTable, FreqTable) {
+    let (mut ns, mut ew) = (Vec::new(), Vec::new());
+    for u in &b.tables {
+        u.ns_freq.for_each(|w, y| ns.push((y, w)));
+        u.ew_freq.for_each(|w, y| ew.push((y, w)));
+    }
+    (FreqTable::build(ns), FreqTable::build(ew))
+}
+
+/// `2·beaten + tied` of a plain result `x` among a line's other tables: the line's whole table
+/// (`line`, every table at its plain weights) less the table's own contribution `own`. Counts
+/// are linear, so this is exactly the table of the others, in O(components · log) instead of
+/// building it again.
+fn beats_without(line: &FreqTable, own: &Dist, x: i32, side: Side) -> Q {
+    let mut v = Vec::new();
+    own.for_each(|w, y| v.push((y, w)));
+    line.beats(x, side) - FreqTable::build(v).beats(x, side)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::adjust::Component;
+
+    /// The O(n) computation `beats_without` replaces: the table of every other table, built
+    /// afresh.
+    fn alone_by_rebuilding(tables: &[TableIn], skip: usize, x: i32, side: Side) -> Q {
+        let mut others = Vec::new();
+        for (i, u) in tables.iter().enumerate() {
+            if i == skip {
+                continue;
+            }
+            let d = if side == Side::NS {
+                &u.ns_freq
+            } else {
+                &u.ew_freq
+            };
+            d.for_each(|w, y| others.push((y, w)));
+        }
+        FreqTable::build(others).beats(x, side)
+    }
+
+    /// SplitMix64, so the boards are the same on every run.
+    struct Rng(u64);
+    impl Rng {
+        fn next(&mut self) -> u64 {
+            self.0 = self.0.wrapping_add(0x9e37_79b9_7f4a_7c15);
+            let mut z = self.0;
+            z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
+            z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
+            z ^ (z >> 31)
+        }
+        fn below(&mut self, n: u64) -> u64 {
+            self.next() % n
+        }
+    }
+
+    fn random_dist(r: &mut Rng, scores: &[i32]) -> Dist {
+        let pick = |r: &mut Rng| scores[r.below(scores.len() as u64) as usize];
+        match r.below(4) {
+            0 => Dist::Artificial(Q::int(60), crate::adjust::ArtLabel::Plus),
+            1 | 2 => Dist::Plain(pick(r)),
+            _ => {
+                // Weights summing to 1, some negative (subsequent damage), points possibly
+                // repeated or shared with the field.
+                let k = 2 + r.below(3) as usize;
+                let mut comps = Vec::new();
+                let mut left = Q::ONE;
+                for _ in 0..k - 1 {
+                    let w = Q::new(r.below(200) as i128 - 60, 100);
+                    comps.push(Component {
+                        weight: w,
+                        points: pick(r),
+                    });
+                    left -= w;
+                }
+                comps.push(Component {
+                    weight: left,
+                    points: pick(r),
+                });
+                Dist::Weighted(comps)
+            }
+        }
+    }
+
+    /// The line table less one table's contribution gives exactly what rebuilding the table of
+    /// the others gives, for every table, both sides and results in, between and outside the
+    /// rows (random boards with weighted, negative, artificial and repeated components).
+    #[test]
+    fn beats_without_equals_rebuilding_the_others() {
+        let mut r = Rng(2026);
+        let scores = [-1400, -620, -100, -50, 90, 110, 140, 420, 450, 620, 1430];
+        for _ in 0..200 {
+            let n = 1 + r.below(12) as usize;
+            let tables: Vec<TableIn> = (0..n)
+                .map(|i| {
+                    let mut t = TableIn::plain(i as u32, 100 + i as u32, scores[i % scores.len()]);
+                    t.ns_freq = random_dist(&mut r, &scores);
+                    t.ew_freq = if r.below(2) == 0 {
+                        t.ns_freq.clone()
+                    } else {
+                        random_dist(&mut r, &scores)
+                    };
+                    t
+                })
+                .collect();
+            let b = BoardIn {
+                session: 0,
+                section: None,
+                board: 1,
+                field: n as u32,
+                form: Form::Mp,
+                options: &Options::default(),
+                tables: tables.clone(),
+                part: 0,
+            };
+            let (ns, ew) = raw_line_tables(&b);
+            for (i, t) in tables.iter().enumerate() {
+                for (side, line, own) in [(Side::NS, &ns, &t.ns_freq), (Side::EW, &ew, &t.ew_freq)]
+                {
+                    for x in [-2000, -1400, -200, -100, 0, 100, 130, 450, 1430, 3000] {
+                        assert_eq!(
+                            beats_without(line, own, x, side),
+                            alone_by_rebuilding(&tables, i, x, side),
+                            "table {i}, {side:?}, x = {x}"
+                        );
+                    }
+                }
+            }
         }
     }
 }

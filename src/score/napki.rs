@@ -14,7 +14,7 @@ use crate::bridge::imp_of_q;
 use crate::num::Q;
 use crate::options::{NapFormula, NapOutput, NapVariant, Options};
 
-use super::stats::{board_stats, pooled};
+use super::stats::{board_stats_of, pooled};
 use super::*;
 
 /// The multiplier for dispersion `s` (> 0).
@@ -75,8 +75,8 @@ fn pairwise_dispersion(tables: &[TableIn]) -> Q {
 /// Score one board of one comparison group at napki.
 pub fn score_board(b: &BoardIn) -> BoardScore {
     let o = b.options;
-    let stats = board_stats(&b.tables, b.field, o, true);
     let p = pooled(&b.tables);
+    let stats = board_stats_of(&p, b.field, o, true);
     let n = p.n;
     let mean = stats.mean.unwrap_or(Q::ZERO);
     let s = match o.nap_variant {
@@ -98,14 +98,18 @@ pub fn score_board(b: &BoardIn) -> BoardScore {
     let half = Q::new(1, 2);
     let mut sides = Vec::with_capacity(b.tables.len() * 2);
     for t in &b.tables {
-        // The other tables, for the pairwise variants: pooled minus this table.
+        // The other tables, for the pairwise variants: pooled minus this table (not needed
+        // against the mean).
         let mut own = Vec::new();
-        t.ns_freq.for_each(|w, x| own.push((x, w * half)));
-        t.ew_freq.for_each(|w, x| own.push((x, w * half)));
-        let own_w: Q = own.iter().map(|e| e.1).sum();
-        let others_w = (n - own_w).to_f64();
-        let others_sum =
-            (total_sum - own.iter().map(|&(x, c)| c * Q::int(x as i64)).sum::<Q>()).to_f64();
+        let (mut others_w, mut others_sum) = (0.0, 0.0);
+        if o.nap_variant != NapVariant::MeanDeviation {
+            t.ns_freq.for_each(|w, x| own.push((x, w * half)));
+            t.ew_freq.for_each(|w, x| own.push((x, w * half)));
+            let own_w: Q = own.iter().map(|e| e.1).sum();
+            others_w = (n - own_w).to_f64();
+            others_sum =
+                (total_sum - own.iter().map(|&(x, c)| c * Q::int(x as i64)).sum::<Q>()).to_f64();
+        }
         let value_of = |x: i32| -> f64 {
             let xf = x as f64;
             if m == 0.0 {
@@ -144,11 +148,13 @@ pub fn score_board(b: &BoardIn) -> BoardScore {
                     score_d.for_each(|w, x| {
                         let v = value_of(x);
                         sum += w.to_f64() * v;
-                        comps.push(ComponentScore {
-                            weight: w,
-                            points: x,
-                            raw: sign * Q::from_f64_rounded(v),
-                        });
+                        if t.adjusted {
+                            comps.push(ComponentScore {
+                                weight: w,
+                                points: x,
+                                raw: sign * Q::from_f64_rounded(v),
+                            });
+                        }
                     });
                     let sum = sign * Q::from_f64_rounded(sum);
                     let detail = t.adjusted.then(|| Detail {

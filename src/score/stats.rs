@@ -12,20 +12,28 @@ use crate::num::Q;
 use crate::options::Options;
 
 use super::mp::{apply, factoring, FreqTable};
-use super::{BoardStats, TableIn};
+use super::{BoardStats, Dist, TableIn};
 
 pub fn pooled(tables: &[TableIn]) -> FreqTable {
     let half = Q::new(1, 2);
     let mut v = Vec::with_capacity(tables.len() * 2);
     for t in tables {
-        t.ns_freq.for_each(|w, x| v.push((x, w * half)));
-        t.ew_freq.for_each(|w, x| v.push((x, w * half)));
+        for d in [&t.ns_freq, &t.ew_freq] {
+            match d {
+                Dist::Plain(x) => v.push((*x, half)),
+                _ => d.for_each(|w, x| v.push((x, w * half))),
+            }
+        }
     }
     FreqTable::build(v)
 }
 
 pub fn board_stats(tables: &[TableIn], field: u32, opts: &Options, with_mp: bool) -> BoardStats {
-    let p = pooled(tables);
+    board_stats_of(&pooled(tables), field, opts, with_mp)
+}
+
+/// [`board_stats`] of a board's pooled table.
+pub fn board_stats_of(p: &FreqTable, field: u32, opts: &Options, with_mp: bool) -> BoardStats {
     let n = p.n;
     if n <= Q::ZERO {
         return BoardStats {

@@ -143,14 +143,15 @@ pub fn score_board(b: &BoardIn) -> BoardScore {
                 Side::NS => (&ns_tab, 0),
                 Side::EW => (&ew_tab, 1),
             };
-            let own_line: Vec<(i32, Q)> = if pooled {
-                own.clone()
-            } else {
-                contribution(freq_d, false)
+            // What this side's table put into its line (only adjusted sides and
+            // `ximp_normalize: comparisons` need it).
+            let own_line = || -> Vec<(i32, Q)> {
+                if pooled {
+                    own.clone()
+                } else {
+                    contribution(freq_d, false)
+                }
             };
-            let own_weight: Q = own_line.iter().map(|e| e.1).sum();
-            // Results this side is compared with: the line's, less its own table.
-            let compared = tab.n - own_weight;
             let sign = if side == Side::NS { Q::ONE } else { -Q::ONE };
             let (raw, artificial, detail) = match score_d {
                 Dist::Artificial(pct, _) => {
@@ -180,7 +181,7 @@ pub fn score_board(b: &BoardIn) -> BoardScore {
                             raw: sign * r,
                         });
                     });
-                    let st = self_term(score_d, &own_line);
+                    let st = self_term(score_d, &own_line());
                     let raw = sign * (sum - st);
                     (
                         raw,
@@ -204,7 +205,9 @@ pub fn score_board(b: &BoardIn) -> BoardScore {
                         let c = if artificial.is_some() {
                             tab.n - Q::ONE
                         } else {
-                            compared
+                            // Results this side is compared with: the line's, less its own
+                            // table.
+                            tab.n - own_line().iter().map(|e| e.1).sum::<Q>()
                         };
                         if c > Q::ZERO {
                             raw / c
