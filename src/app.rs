@@ -208,7 +208,10 @@ pub fn double_dummy(state: &State) -> Result<Vec<crate::dd::BoardDd>, AppError> 
 pub fn score(path: &Path, out: &Path, dd: bool) -> Result<ScoreReport, AppError> {
     // Streamed: no event is kept once replayed, and the log's bytes are freed before scoring.
     let l = load_streamed(path)?;
+    crate::progress::release_freed_memory();
+    crate::progress::memory("freeing the log's bytes");
     let scored = pipeline::score(&l.state)?;
+    crate::progress::release_freed_memory();
     crate::progress::memory("scoring");
     let deals = if dd {
         Some(double_dummy(&l.state)?)

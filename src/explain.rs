@@ -529,7 +529,7 @@ pub fn explain(state: &State, boards: &[&BoardScore], section: Option<&str>) -> 
                     if side.side == Side::NS { "NS" } else { "EW" },
                     state.participant(side.participant).id
                 );
-                if let Some(p) = side.artificial {
+                if let Some(p) = side.artificial.as_deref().copied() {
                     match side.top {
                         Some(top) => {
                             let _ = writeln!(

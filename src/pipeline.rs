@@ -69,6 +69,14 @@ pub fn group_of(state: &State, t: &Table) -> Option<String> {
     }
 }
 
+/// Whether two tables of one session are in the same comparison group (no string made).
+fn same_group(state: &State, a: &Table, b: &Table) -> bool {
+    match state.sessions[a.session].def.compare {
+        Compare::Section => a.section == b.section,
+        Compare::Field => true,
+    }
+}
+
 /// How a table enters scoring: the ruling in force resolved into each side's distribution.
 pub fn table_in(state: &State, t: &Table) -> TableIn {
     let played = t.played.as_ref().map(|p| p.ns_points);
@@ -161,7 +169,7 @@ pub fn board_tasks<'s>(
             Some((prev, i))
                 if prev.session == t.session
                     && prev.board == t.board
-                    && group_of(state, prev) == group_of(state, t) =>
+                    && same_group(state, prev, t) =>
             {
                 i
             }
@@ -532,7 +540,7 @@ fn session_bounded(state: &State, boards: &mut [BoardScore]) {
     }
     for b in boards.iter_mut().filter(|b| bounded.contains(&b.session)) {
         for s in b.sides.iter_mut() {
-            let (Some(p), Some(top)) = (s.artificial, s.top) else {
+            let (Some(p), Some(top)) = (s.artificial.as_deref().copied(), s.top) else {
                 continue;
             };
             let Some(&(sum, max)) = own.get(&(b.session, s.participant)) else {

@@ -84,3 +84,20 @@ pub fn memory(after: &str) {
         tracing::info!(rss_mib = m, "memory after {after}");
     }
 }
+
+/// Give the memory freed so far back to the operating system (glibc keeps freed blocks in its
+/// arenas; after a million events are parsed on one thread and freed on another, hundreds of
+/// MB of them). A no-op elsewhere.
+pub fn release_freed_memory() {
+    #[cfg(all(target_os = "linux", target_env = "gnu"))]
+    {
+        extern "C" {
+            fn malloc_trim(pad: usize) -> i32;
+        }
+        // SAFETY: malloc_trim only returns free heap pages to the kernel; it takes no
+        // pointers and is thread-safe (glibc locks each arena).
+        unsafe {
+            malloc_trim(0);
+        }
+    }
+}

@@ -206,7 +206,7 @@ pub fn score_view<'a>(state: &'a State, b: &'a BoardScore, s: &'a SideScore) -> 
         adjusted: s.adjusted,
         ns_points: s.ns_points.map(f64::from),
         exact: s.score,
-        artificial_pct: opt(s.artificial),
+        artificial_pct: opt(s.artificial.as_deref().copied()),
     }
 }
 

@@ -205,8 +205,9 @@ pub struct SideScore {
     pub adjusted: bool,
     /// The played result's NS points; `None` when not played here or artificial (C21).
     pub ns_points: Option<i32>,
-    /// Percent of an artificial score (re-valued by `mp_artificial: session_bounded`).
-    pub artificial: Option<Q>,
+    /// Percent of an artificial score (re-valued by `mp_artificial: session_bounded`); boxed,
+    /// as few sides have one.
+    pub artificial: Option<Box<Q>>,
     /// Boxed: most sides have none, and a board can have 100,000 sides.
     pub detail: Option<Box<Detail>>,
 }
@@ -269,7 +270,7 @@ impl SideScore {
             } else {
                 t.played
             },
-            artificial,
+            artificial: artificial.map(Box::new),
             detail: detail.map(Box::new),
         }
     }

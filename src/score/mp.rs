@@ -226,7 +226,7 @@ pub fn score_board(b: &BoardIn) -> BoardScore {
                     top: Some(ftop),
                     adjusted: t.adjusted,
                     ns_points,
-                    artificial: Some(*pct),
+                    artificial: Some(Box::new(*pct)),
                     detail: None,
                 },
                 Dist::Plain(x) if score_d == freq_d => {
