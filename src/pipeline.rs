@@ -1,6 +1,6 @@
 //! The pipeline: replayed state → boards scored in parallel → standings.
 //!
-//! The scoring's rayon user (the standings' sums and scores.parquet's row groups are the others).
+//! The scoring's rayon user (the standings' sums are the other).
 //! Each board of each comparison group is one task; results are collected
 //! in board order, so the output is the same bytes whatever the thread count.
 

@@ -204,22 +204,16 @@ pub fn write_dir(out: &Path, files: Vec<(String, Vec<u8>)>) -> Result<()> {
     result
 }
 
-/// The rows of scores.parquet, board after board, side after side, from side `start.1` of
-/// board `start.0` on.
+/// The rows of scores.parquet, board after board, side after side.
 fn score_views<'a>(
     state: &'a State,
     scored: &'a Scored,
-    start: (usize, usize),
 ) -> impl Iterator<Item = super::rows::ScoreView<'a>> + 'a {
-    scored.boards[start.0..]
-        .iter()
-        .enumerate()
-        .flat_map(move |(k, b)| {
-            let from = if k == 0 { start.1 } else { 0 };
-            b.sides[from..]
-                .iter()
-                .map(move |s| super::rows::score_view(state, b, s))
-        })
+    scored.boards.iter().flat_map(move |b| {
+        b.sides
+            .iter()
+            .map(move |s| super::rows::score_view(state, b, s))
+    })
 }
 
 /// A frame of the next `n` rows of `views`.
@@ -290,7 +284,7 @@ fn scores_batch<'a>(
 /// `frame_of(&build(state, scored), "scores.parquet")` without a row struct per side.
 pub fn scores_frame(state: &State, scored: &Scored) -> PolarsResult<DataFrame> {
     let n: usize = scored.boards.iter().map(|b| b.sides.len()).sum();
-    scores_batch(&mut score_views(state, scored, (0, 0)), n)
+    scores_batch(&mut score_views(state, scored), n)
 }
 
 /// The row groups polars's `ParquetWriter::finish` makes of a one-chunk frame of `height` rows
@@ -310,44 +304,22 @@ fn row_groups(height: usize, size: usize) -> Vec<usize> {
 /// polars's row group size when none is given (`ParquetWriter::finish`).
 pub const ROW_GROUP: usize = 512 * 512;
 
-/// scores.parquet as bytes, one row group at a time: only the row group being written and the
-/// next one (built meanwhile, on a second thread when there is one) are in memory, whatever the
-/// number of results. The row groups are those `to_bytes(scores_frame(..))` makes (`row_group`
-/// rows at most, [`ROW_GROUP`] there), so the bytes are the same.
+/// scores.parquet as bytes, one row group at a time: only one row group's frame is in memory,
+/// whatever the number of results. The row groups are those `to_bytes(scores_frame(..))` makes
+/// (`row_group` rows at most, [`ROW_GROUP`] there), so the bytes are the same.
 pub fn scores_bytes(state: &State, scored: &Scored, row_group: usize) -> PolarsResult<Vec<u8>> {
     let n: usize = scored.boards.iter().map(|b| b.sides.len()).sum();
-    let groups = row_groups(n, row_group);
-    // Where each row group starts: (board, side).
-    let mut starts = Vec::with_capacity(groups.len());
-    let (mut board, mut before) = (0, 0);
-    let mut row = 0;
-    for len in &groups {
-        while board < scored.boards.len() && before + scored.boards[board].sides.len() <= row {
-            before += scored.boards[board].sides.len();
-            board += 1;
-        }
-        starts.push((board, row - before));
-        row += len;
-    }
-    let build = |i: usize| scores_batch(&mut score_views(state, scored, starts[i]), groups[i]);
-    let mut next = build(0)?;
+    let mut views = score_views(state, scored);
+    let mut groups = row_groups(n, row_group).into_iter();
+    let first = scores_batch(&mut views, groups.next().unwrap_or(0))?;
     let mut buf = Vec::new();
     let mut writer = ParquetWriter::new(&mut buf)
         .with_compression(ParquetCompression::Zstd(None))
-        .batched(next.schema())?;
-    for i in 0..groups.len() {
-        let current = next;
-        // Write this row group while the next one is built.
-        let (written, built) = rayon::join(
-            || writer.write_batch(&current),
-            || (i + 1 < groups.len()).then(|| build(i + 1)).transpose(),
-        );
-        written?;
-        drop(current);
-        match built? {
-            Some(df) => next = df,
-            None => break,
-        }
+        .batched(first.schema())?;
+    writer.write_batch(&first)?;
+    drop(first);
+    for len in groups {
+        writer.write_batch(&scores_batch(&mut views, len)?)?;
     }
     writer.finish()?;
     drop(writer);
