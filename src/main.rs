@@ -72,6 +72,9 @@ fn run(cli: &Cli) -> Result<(), AppError> {
                 let _ = write!(stdout, "{}", app::summary(&report, *top));
                 let _ = writeln!(stdout, "\nwrote the Parquet tables to {}", out.display());
             }
+            // The process ends here: a million tables and two million scores need not be
+            // freed one by one (the files are written and synced; the OS takes the memory back).
+            std::mem::forget(report);
         }
         Command::Audit {
             log,

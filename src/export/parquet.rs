@@ -330,16 +330,38 @@ pub fn scores_bytes(state: &State, scored: &Scored, row_group: usize) -> PolarsR
 /// scores rows (`rows::build_with(.., false)`), scores.parquet coming from the boards. Returns
 /// the files written, for a caller that adds its own (the bulletin).
 pub fn scored_files(state: &State, scored: &Scored, t: &Tables) -> Result<Vec<(String, Vec<u8>)>> {
+    // scores.parquet (millions of rows) is serialized while the small tables are, on the other
+    // thread; each file's bytes are its own, so the order of work changes nothing.
+    let names = names(t);
+    let (scores, others) = rayon::join(
+        || {
+            names.contains(&"scores.parquet").then(|| {
+                anyhow::Context::with_context(scores_bytes(state, scored, ROW_GROUP), || {
+                    "cannot serialize scores.parquet".to_string()
+                })
+            })
+        },
+        || -> Result<Vec<(&str, Vec<u8>)>> {
+            let mut files = Vec::new();
+            for &name in names.iter().filter(|&&n| n != "scores.parquet") {
+                let built = frame_of(t, name);
+                let mut df = anyhow::Context::context(built, "cannot build the output tables")?;
+                let bytes = anyhow::Context::with_context(to_bytes(&mut df), || {
+                    format!("cannot serialize {name}")
+                })?;
+                files.push((name, bytes));
+            }
+            Ok(files)
+        },
+    );
+    let mut scores = scores.transpose()?;
+    let mut others = others?.into_iter();
     let mut files = Vec::new();
-    for name in names(t) {
+    for name in names {
         let bytes = if name == "scores.parquet" {
-            anyhow::Context::with_context(scores_bytes(state, scored, ROW_GROUP), || {
-                format!("cannot serialize {name}")
-            })?
+            scores.take().expect("scores.parquet serialized once")
         } else {
-            let built = frame_of(t, name);
-            let mut df = anyhow::Context::context(built, "cannot build the output tables")?;
-            anyhow::Context::with_context(to_bytes(&mut df), || format!("cannot serialize {name}"))?
+            others.next().expect("one file a name").1
         };
         files.push((name.to_string(), bytes));
     }
