@@ -223,6 +223,9 @@ fn replay_with(
         .iter()
         .any(|e| matches!(e.event, Event::Pair(_) | Event::Team(_)));
     let mut r = Replay::new(scope, declared_mode, base);
+    if scope.boards.is_none() {
+        r.reserve(events.len());
+    }
     for env in events {
         if scope.upto.is_some_and(|u| env.seq > u) {
             break;
