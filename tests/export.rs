@@ -5,8 +5,11 @@ use frekans::export::{parquet, rows};
 
 mod common;
 
-#[test]
-fn scores_frame_from_boards_equals_rows() {
+/// Every demo log and fixture that scores, loaded and scored, handed to `check` (at least 80:
+/// the fixtures of refused logs are left out).
+fn each_scored(
+    mut check: impl FnMut(&std::path::Path, &frekans::app::Loaded, &frekans::pipeline::Scored),
+) {
     let mut logs = common::demo_logs();
     logs.extend(common::fixture_logs());
     let mut compared = 0;
@@ -17,14 +20,21 @@ fn scores_frame_from_boards_equals_rows() {
         let Ok(scored) = frekans::pipeline::score(&l.state) else {
             continue;
         };
-        let t = rows::build(&l.state, &scored);
-        let a = parquet::frame_of(&t, "scores.parquet").unwrap();
-        let b = parquet::scores_frame(&l.state, &scored).unwrap();
-        assert!(a.equals_missing(&b), "{}:\n{a}\n{b}", log.display());
-        assert_eq!(a.height(), t.scores.len());
+        check(&log, &l, &scored);
         compared += 1;
     }
     assert!(compared > 80, "{compared}");
+}
+
+#[test]
+fn scores_frame_from_boards_equals_rows() {
+    each_scored(|log, l, scored| {
+        let t = rows::build(&l.state, scored);
+        let a = parquet::frame_of(&t, "scores.parquet").unwrap();
+        let b = parquet::scores_frame(&l.state, scored).unwrap();
+        assert!(a.equals_missing(&b), "{}:\n{a}\n{b}", log.display());
+        assert_eq!(a.height(), t.scores.len());
+    });
 }
 
 /// scores.parquet written one row group at a time (`scores_bytes`) is the same bytes as the
@@ -34,46 +44,26 @@ fn scores_frame_from_boards_equals_rows() {
 #[test]
 fn scores_written_in_row_groups_equal_the_whole_frame() {
     use polars::prelude::{ParquetCompression, ParquetWriter};
-    let mut logs = common::demo_logs();
-    logs.extend(common::fixture_logs());
-    let mut compared = 0;
-    for log in logs {
-        let Ok(l) = frekans::app::load(&log, &Default::default()) else {
-            continue;
-        };
-        let Ok(scored) = frekans::pipeline::score(&l.state) else {
-            continue;
-        };
+    each_scored(|log, l, scored| {
         for size in [parquet::ROW_GROUP, 4, 64] {
-            let mut df = parquet::scores_frame(&l.state, &scored).unwrap();
+            let mut df = parquet::scores_frame(&l.state, scored).unwrap();
             let mut whole = Vec::new();
             ParquetWriter::new(&mut whole)
                 .with_compression(ParquetCompression::Zstd(None))
                 .with_row_group_size(Some(size))
                 .finish(&mut df)
                 .unwrap();
-            let batched = parquet::scores_bytes(&l.state, &scored, size).unwrap();
+            let batched = parquet::scores_bytes(&l.state, scored, size).unwrap();
             assert!(whole == batched, "{} (row groups of {size})", log.display());
         }
-        compared += 1;
-    }
-    assert!(compared > 80, "{compared}");
+    });
 }
 
 /// The standings' sums added up in parallel over participants are the same whatever the number
 /// of threads (one thread adds everything in board order), on every demo log and fixture.
 #[test]
 fn standings_sums_do_not_depend_on_threads() {
-    let mut logs = common::demo_logs();
-    logs.extend(common::fixture_logs());
-    let mut compared = 0;
-    for log in logs {
-        let Ok(l) = frekans::app::load(&log, &Default::default()) else {
-            continue;
-        };
-        let Ok(scored) = frekans::pipeline::score(&l.state) else {
-            continue;
-        };
+    each_scored(|log, l, scored| {
         let standings = |threads: usize| {
             let pool = rayon::ThreadPoolBuilder::new()
                 .num_threads(threads)
@@ -95,7 +85,5 @@ fn standings_sums_do_not_depend_on_threads() {
                 log.display()
             );
         }
-        compared += 1;
-    }
-    assert!(compared > 80, "{compared}");
+    });
 }
