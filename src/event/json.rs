@@ -129,3 +129,44 @@ mod tests {
         }
     }
 }
+
+/// Scanning the plain tokens of a flat, compact line without building a tree (the reader's fast
+/// path for `result` lines, the hash chain's canonical text): each function takes the line's
+/// bytes and where the token starts, and gives where it ends, or `None` for anything it does
+/// not vouch for (the caller then parses the line).
+pub mod plain {
+    /// A string at `i` (its opening quote) without escapes or control characters: the index
+    /// after its closing quote. Its text is `i + 1 .. end - 1` (quotes are ASCII, so both ends
+    /// are character boundaries).
+    pub fn string_end(b: &[u8], i: usize) -> Option<usize> {
+        if b.get(i) != Some(&b'"') {
+            return None;
+        }
+        let mut j = i + 1;
+        loop {
+            match *b.get(j)? {
+                b'"' => return Some(j + 1),
+                b'\\' | 0..=0x1f => return None,
+                _ => j += 1,
+            }
+        }
+    }
+
+    /// An integer at `i` as serde_json writes it back: no leading zeros, no `-0`, no fraction
+    /// or exponent, at most 18 digits (so it fits an i64): the index after it.
+    pub fn int_end(b: &[u8], i: usize) -> Option<usize> {
+        let digits = i + usize::from(b.get(i) == Some(&b'-'));
+        let mut j = digits;
+        while b.get(j).is_some_and(u8::is_ascii_digit) {
+            j += 1;
+        }
+        let n = j - digits;
+        if n == 0 || n > 18 || (b[digits] == b'0' && (n > 1 || digits > i)) {
+            return None;
+        }
+        if matches!(b.get(j), Some(b'.' | b'e' | b'E')) {
+            return None;
+        }
+        Some(j)
+    }
+}
