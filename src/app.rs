@@ -5,7 +5,7 @@ use std::path::Path;
 
 use anyhow::Context;
 
-use crate::error::{InvalidLog, Notice};
+use crate::error::{InvalidLog, LogError, Notice};
 use crate::event::{read_log, Envelope, EventSink};
 use crate::export;
 use crate::pipeline::{self, Scored};
@@ -43,6 +43,23 @@ impl From<pipeline::ScoreError> for AppError {
     }
 }
 
+/// The replay's errors and the reader's: a log with any is refused (exit 2), every error once,
+/// in line order.
+fn refuse_if_any(mut errors: Vec<LogError>, read: Vec<LogError>) -> Result<(), AppError> {
+    errors.extend(read);
+    if errors.is_empty() {
+        return Ok(());
+    }
+    errors.sort();
+    errors.dedup();
+    Err(AppError::Invalid(InvalidLog { errors }))
+}
+
+/// The bytes of a log file.
+fn read_file(path: &Path) -> Result<Vec<u8>, AppError> {
+    Ok(std::fs::read(path).with_context(|| format!("cannot read the log {}", path.display()))?)
+}
+
 /// A log read and validated whole, replayed within a scope.
 pub struct Loaded {
     pub events: Vec<Envelope>,
@@ -56,17 +73,12 @@ pub fn load_bytes(bytes: &[u8], scope: &ReplayScope) -> Result<Loaded, AppError>
         let _p = crate::progress::stage(&format!("reading the log ({} MB)", bytes.len() >> 20));
         read_log(bytes)
     };
-    let (full, mut errors) = {
+    let (full, errors) = {
         let _s = tracing::info_span!("replay").entered();
         let _p = crate::progress::stage(&format!("replaying {} events", read.events.len()));
         replay(&read.events, &ReplayScope::default())
     };
-    errors.extend(read.errors);
-    if !errors.is_empty() {
-        errors.sort();
-        errors.dedup();
-        return Err(AppError::Invalid(InvalidLog { errors }));
-    }
+    refuse_if_any(errors, read.errors)?;
     let state = if scope.upto.is_none() && scope.skip.is_empty() {
         full
     } else {
@@ -79,8 +91,7 @@ pub fn load_bytes(bytes: &[u8], scope: &ReplayScope) -> Result<Loaded, AppError>
 }
 
 pub fn load(path: &Path, scope: &ReplayScope) -> Result<Loaded, AppError> {
-    let bytes =
-        std::fs::read(path).with_context(|| format!("cannot read the log {}", path.display()))?;
+    let bytes = read_file(path)?;
     load_bytes(&bytes, scope)
 }
 
@@ -135,19 +146,14 @@ pub fn load_streamed_batched(bytes: &[u8], batch: usize) -> Result<Streamed, App
         ));
         crate::event::read_each_batched(bytes, batch, &mut sink)
     };
-    let (state, mut errors) = match sink.replay {
+    let (state, errors) = match sink.replay {
         Some(r) => {
             let _s = tracing::info_span!("replay_finish").entered();
             r.finish()
         }
         None => (State::default(), Vec::new()),
     };
-    errors.extend(read.errors);
-    if !errors.is_empty() {
-        errors.sort();
-        errors.dedup();
-        return Err(AppError::Invalid(InvalidLog { errors }));
-    }
+    refuse_if_any(errors, read.errors)?;
     crate::progress::memory("reading and replaying");
     Ok(Streamed {
         state,
@@ -157,8 +163,7 @@ pub fn load_streamed_batched(bytes: &[u8], batch: usize) -> Result<Streamed, App
 
 /// [`load_streamed_bytes`] of a file; its bytes are freed before this returns.
 pub fn load_streamed(path: &Path) -> Result<Streamed, AppError> {
-    let bytes =
-        std::fs::read(path).with_context(|| format!("cannot read the log {}", path.display()))?;
+    let bytes = read_file(path)?;
     load_streamed_bytes(&bytes)
 }
 

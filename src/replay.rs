@@ -219,9 +219,7 @@ fn replay_with(
     scope: &ReplayScope,
     base: Option<&State>,
 ) -> (State, Vec<LogError>) {
-    let declared_mode = events
-        .iter()
-        .any(|e| matches!(e.event, Event::Pair(_) | Event::Team(_)));
+    let declared_mode = events.iter().any(|e| e.event.declares_participant());
     let mut r = Replay::new(scope, declared_mode, base);
     if scope.boards.is_none() {
         r.reserve(events.len());

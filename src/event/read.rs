@@ -193,7 +193,7 @@ pub fn read_each_batched(bytes: &[u8], batch: usize, sink: &mut dyn EventSink) -
             if sessions.len() > before {
                 session_lines.push(line);
             }
-            declares |= matches!(&r, Ok(e) if matches!(e.event, Event::Pair(_) | Event::Team(_)));
+            declares |= matches!(&r, Ok(e) if e.event.declares_participant());
             early.push((i, Some(r)));
         }
     }
@@ -298,7 +298,7 @@ pub fn read_each_batched(bytes: &[u8], batch: usize, sink: &mut dyn EventSink) -
             .collect();
         let declares = all
             .iter()
-            .any(|r| matches!(r, Ok(e) if matches!(e.event, Event::Pair(_) | Event::Team(_))));
+            .any(|r| matches!(r, Ok(e) if e.event.declares_participant()));
         sink.start(declares, lines.len());
         let mut events = Vec::with_capacity(all.len());
         for r in all {

@@ -34,6 +34,13 @@ pub enum Event {
     Fouled(FouledEv),
 }
 
+impl Event {
+    /// A `pair` or `team` event: a log with one declares its participants (C2).
+    pub fn declares_participant(&self) -> bool {
+        matches!(self, Event::Pair(_) | Event::Team(_))
+    }
+}
+
 /// Law 87: a fouled board; each group lists the NS participants that played one version.
 #[derive(Clone, Debug)]
 pub struct FouledEv {
