@@ -372,21 +372,81 @@ pub fn explain(
     Ok(text)
 }
 
-/// `frekans audit`: the two replays compared; optionally Parquet in `out`.
+/// `frekans audit`: the two replays compared; optionally Parquet in `out`. With a cache
+/// directory, a `--ruling` or `--as-of` audit is answered from the log's audit cache when there
+/// is one (only the touched boards read, replayed and scored), and an audit answered the long
+/// way leaves one for the next (see `audit::cache`).
 pub fn audit(
     path: &Path,
     q: &crate::audit::Question,
     out: Option<&Path>,
+    cache: Option<&Path>,
 ) -> Result<crate::audit::Audit, AppError> {
-    let l = load(path, &ReplayScope::default())?;
-    let a = crate::audit::audit(&l.events, &l.state, q).map_err(|e| match e {
-        crate::audit::AuditError::BadQuestion(m) => AppError::BadRequest(m),
-        crate::audit::AuditError::Score(e) => AppError::Other(anyhow::Error::new(e)),
-    })?;
+    let bytes = read_file(path)?;
+    let a = audit_bytes(&bytes, q, cache)?;
     if let Some(dir) = out {
         export::parquet::write_audit(dir, &a)?;
     }
     Ok(a)
+}
+
+/// [`audit`] of a log's bytes.
+pub fn audit_bytes(
+    bytes: &[u8],
+    q: &crate::audit::Question,
+    cache: Option<&Path>,
+) -> Result<crate::audit::Audit, AppError> {
+    use crate::audit::{cache::AuditCache, AuditError, Question};
+    let err = |e: AuditError| match e {
+        AuditError::BadQuestion(m) => AppError::BadRequest(m),
+        AuditError::Score(e) => AppError::Other(anyhow::Error::new(e)),
+    };
+    let cacheable = matches!(q, Question::Ruling(_) | Question::AsOf(_));
+    let dir_key = match cache {
+        Some(dir) if cacheable => {
+            let _s = tracing::info_span!("hash").entered();
+            Some((dir, crate::audit::cache::log_key(bytes)))
+        }
+        _ => None,
+    };
+    let mut have_cache = false;
+    if let Some((dir, key)) = &dir_key {
+        let c = {
+            let _s = tracing::info_span!("cache").entered();
+            AuditCache::load(dir, key)
+        };
+        if let Some(c) = c {
+            have_cache = true;
+            if let Some(a) = crate::audit::audit_cached(bytes, &c, q).map_err(err)? {
+                tracing::info!("audit: answered from the audit cache");
+                return Ok(a);
+            }
+            tracing::info!("audit: the cache cannot answer this question; reading the whole log");
+        }
+    }
+    let l = load_bytes(bytes, &ReplayScope::default())?;
+    match dir_key {
+        Some((dir, key)) => {
+            // The later side of `--ruling` and `--as-of` is the whole log: scored once, for the
+            // audit and for the cache the next audit reads.
+            let scored = pipeline::score(&l.state)?;
+            if !have_cache {
+                let _s = tracing::info_span!("cache_write").entered();
+                match AuditCache::build(bytes, &l.events, &l.state, &scored) {
+                    Some(c) => {
+                        if let Err(e) = c.save(dir, &key) {
+                            tracing::warn!("audit cache not written to {}: {e}", dir.display());
+                        }
+                    }
+                    None => tracing::info!(
+                        "audit cache not kept: the log names its participants only in its results"
+                    ),
+                }
+            }
+            crate::audit::audit_scored(&l.events, &l.state, &scored, q).map_err(err)
+        }
+        None => crate::audit::audit(&l.events, &l.state, q).map_err(err),
+    }
 }
 
 /// `frekans bulletin`: everything `score` writes, plus bulletin.json, bulletin.typ and

@@ -5,10 +5,11 @@
 //! `--as-of SEQ` compares the first SEQ events with the whole log; `--between A B` two prefixes.
 //! The comparison is made on the export rows, so it covers every form.
 
+pub mod cache;
+
 use std::collections::{BTreeMap, BTreeSet};
 
 use crate::event::{Envelope, Event};
-use crate::export::rows::{score_rows, ScoreRow};
 use crate::num::Q;
 use crate::pipeline::{self, ScoreError, Scored};
 use crate::replay::{replay, ReplayScope, State};
@@ -207,7 +208,8 @@ pub fn audit_scored(
     scored: &Scored,
     question: &Question,
 ) -> Result<Audit, AuditError> {
-    audit_inner(events, full, question, true, Some(scored))
+    audit_inner(events, full, question, true, Base::Whole(scored))
+        .map(|a| a.expect("a whole base always answers"))
 }
 
 /// [`audit`], with the incremental path on or off (off: both replays scored whole, the
@@ -218,21 +220,140 @@ pub fn audit_with(
     question: &Question,
     incremental: bool,
 ) -> Result<Audit, AuditError> {
-    audit_inner(events, full, question, incremental, None)
+    audit_inner(events, full, question, incremental, Base::None)
+        .map(|a| a.expect("a whole base always answers"))
 }
 
+/// Answer `question` from the audit cache of the log whose bytes are `bytes`: only the
+/// declarations and the boards the question touches are parsed, replayed and scored; the
+/// standings of every other board come from the cache. `Ok(None)` when the question cannot be
+/// answered that way (`--between`, a team session, a fouled board, a question that changes
+/// declarations, ...): the caller answers it the long way, with the same result.
+pub fn audit_cached(
+    bytes: &[u8],
+    c: &cache::AuditCache,
+    question: &Question,
+) -> Result<Option<Audit>, AuditError> {
+    let which: Vec<usize> = match question {
+        Question::Between(..) => return Ok(None),
+        Question::Ruling(id) => match c.rulings.iter().find(|r| r.0 == *id) {
+            Some(r) => vec![r.1 as usize],
+            None => return Err(AuditError::BadQuestion(no_ruling(id))),
+        },
+        Question::AsOf(seq) => {
+            if *seq > c.last_seq {
+                return Err(AuditError::BadQuestion(as_of_past(*seq, c.last_seq)));
+            }
+            (0..c.boards.len())
+                .filter(|&i| c.boards[i].1.last().is_some_and(|l| l.seq as usize > *seq))
+                .collect()
+        }
+    };
+    let (sub, state) = {
+        let _span = tracing::info_span!("replay", boards = which.len()).entered();
+        let Some(lines) = c.lines(bytes, &which) else {
+            return Ok(None);
+        };
+        let Ok(sub) = crate::event::read::parse_lines(&lines) else {
+            return Ok(None);
+        };
+        let (state, errors) = replay(&sub, &ReplayScope::default());
+        if !errors.is_empty() || !cache::same_numbering(c, &state) {
+            return Ok(None);
+        }
+        (sub, state)
+    };
+    // The boards' scores in the whole log: each scored with its comparison group's N there.
+    let boards = {
+        let _span = tracing::info_span!("score", boards = which.len()).entered();
+        let (mut tasks, _) = pipeline::board_tasks(&state).map_err(AuditError::Score)?;
+        for t in &mut tasks {
+            let s = &state.sessions[t.session];
+            if t.part != 0
+                || s.def.options.mp_artificial == crate::options::MpArtificial::SessionBounded
+            {
+                return Ok(None);
+            }
+            match c.fields.get(&(t.session, t.section.clone())) {
+                Some(&n) => t.field = n,
+                None => return Ok(None),
+            }
+        }
+        use rayon::prelude::*;
+        tasks
+            .par_iter()
+            .map(|t| pipeline::score_board(&t.input(&state)))
+            .collect::<Vec<BoardScore>>()
+    };
+    let scored = Scored {
+        boards,
+        matches: Vec::new(),
+        standings: c.standings.clone(),
+        fields: c.fields.clone(),
+        notices: Vec::new(),
+        sums: c.sums.clone(),
+    };
+    audit_inner(
+        &sub,
+        &state,
+        question,
+        true,
+        Base::Partial {
+            scored: &scored,
+            board_ns: &c.board_ns,
+            last: c.last_seq,
+        },
+    )
+}
+
+fn no_ruling(id: &str) -> String {
+    format!("no ruling \"{id}\" in the log")
+}
+
+fn as_of_past(seq: usize, last: usize) -> String {
+    format!("--as-of {seq}: the log has only {last} events")
+}
+
+/// What an audit starts from besides the log.
+#[derive(Clone, Copy)]
+enum Base<'a> {
+    /// Nothing: each side is scored as needed.
+    None,
+    /// The whole log scored.
+    Whole(&'a Scored),
+    /// The audit cache's: the events and the replay are the log's declarations and a few
+    /// boards; `scored` holds those boards' scores with the whole log's sums, standings and
+    /// fields, `board_ns` every board's number of tables, `last` the log's last seq.
+    Partial {
+        scored: &'a Scored,
+        board_ns: &'a [cache::BoardN],
+        last: usize,
+    },
+}
+
+/// The audit; `None` only for a `Base::Partial` that cannot answer it.
 fn audit_inner(
     events: &[Envelope],
     full: &State,
     question: &Question,
     incremental: bool,
-    scored_full: Option<&Scored>,
-) -> Result<Audit, AuditError> {
-    let last = events.last().map_or(0, |e| e.seq);
+    base: Base,
+) -> Result<Option<Audit>, AuditError> {
+    let (scored_full, board_ns, partial_base) = match base {
+        Base::None => (None, None, false),
+        Base::Whole(s) => (Some(s), None, false),
+        Base::Partial {
+            scored, board_ns, ..
+        } => (Some(scored), Some(board_ns), true),
+    };
+    let last = match base {
+        Base::Partial { last, .. } => last,
+        _ => events.last().map_or(0, |e| e.seq),
+    };
     let (before_scope, after_scope) = match question {
         Question::Ruling(id) => {
-            let skip = ruling_scope(events, id)
-                .ok_or_else(|| AuditError::BadQuestion(format!("no ruling \"{id}\" in the log")))?;
+            let skip =
+                ruling_scope(events, id).ok_or_else(|| AuditError::BadQuestion(no_ruling(id)))?;
             (
                 ReplayScope {
                     skip,
@@ -243,9 +364,7 @@ fn audit_inner(
         }
         Question::AsOf(seq) => {
             if *seq > last {
-                return Err(AuditError::BadQuestion(format!(
-                    "--as-of {seq}: the log has only {last} events"
-                )));
+                return Err(AuditError::BadQuestion(as_of_past(*seq, last)));
             }
             (
                 ReplayScope {
@@ -255,6 +374,7 @@ fn audit_inner(
                 ReplayScope::default(),
             )
         }
+        Question::Between(..) if partial_base => return Ok(None),
         Question::Between(a, b) => {
             if *a > last || *b > last || a > b {
                 return Err(AuditError::BadQuestion(format!("--between {a} {b}: expected two seqs with {a} ≤ {b} ≤ {last} (the log's events)")));
@@ -285,6 +405,9 @@ fn audit_inner(
     } else {
         None
     };
+    if partial_base && touched.is_none() {
+        return Ok(None);
+    }
     // What a whole re-scoring would reuse is kept only when one is expected.
     let whole_log = after_scope.upto.is_none() && after_scope.skip.is_empty();
     let owned_after;
@@ -307,12 +430,15 @@ fn audit_inner(
                 let _span = tracing::info_span!("replay", boards = keys.len()).entered();
                 crate::replay::replay_seeded(events, &scope, after_state).0
             };
-            pipeline::rescore(after_state, &after, &partial, &keys)
+            pipeline::rescore_with(after_state, after, board_ns, &partial, &keys)
                 .map_err(AuditError::Score)?
                 .map(|r| (partial, r, keys))
         }
         None => None,
     };
+    if partial_base && incremental.is_none() {
+        return Ok(None);
+    }
     let sid = |st: &State, b: &BoardScore| st.sessions[b.session].def.id.clone();
     let answered_incrementally = incremental.is_some();
     let _span = tracing::info_span!("compare").entered();
@@ -388,115 +514,135 @@ fn audit_inner(
             });
         }
     }
-    Ok(Audit {
+    Ok(Some(Audit {
         question: question.clone(),
         standings,
         boards,
         rulings,
         incremental: answered_incrementally,
-    })
+    }))
 }
 
-/// The score rows of the boards that differ between two replays (a board of one only, or
-/// whose sides' scores differ), each replay's rows for them.
-fn changed_rows(
-    before_state: &State,
-    before: &[&BoardScore],
-    after_state: &State,
-    after: &[&BoardScore],
-) -> (Vec<ScoreRow>, Vec<ScoreRow>) {
-    type Key = (String, Option<String>, u32, Option<String>);
-    let index = |st: &State, boards: &[&BoardScore]| -> BTreeMap<Key, Vec<usize>> {
-        let mut m: BTreeMap<Key, Vec<usize>> = BTreeMap::new();
-        for (i, b) in boards.iter().enumerate() {
-            let key = (
-                st.sessions[b.session].def.id.clone(),
-                b.section.clone(),
-                b.board,
-                b.team.as_ref().map(|t| t.0.clone()),
-            );
-            m.entry(key).or_default().push(i);
-        }
-        m
-    };
-    let (bi, ai) = (index(before_state, before), index(after_state, after));
-    let sides = |st: &State, boards: &[&BoardScore], ix: Option<&Vec<usize>>| {
-        let mut v: Vec<(String, crate::num::Q)> = ix
-            .into_iter()
-            .flatten()
-            .flat_map(|&i| boards[i].sides.iter())
-            .map(|s| (st.participant(s.participant).id.clone(), s.score))
-            .collect();
-        v.sort();
-        v
-    };
-    let (mut rb, mut ra) = (Vec::new(), Vec::new());
-    let keys: BTreeSet<&Key> = bi.keys().chain(ai.keys()).collect();
-    for k in keys {
-        let (b, a) = (bi.get(k), ai.get(k));
-        if b.is_some()
-            && a.is_some()
-            && sides(before_state, before, b) == sides(after_state, after, a)
-        {
-            continue;
-        }
-        for &i in b.into_iter().flatten() {
-            score_rows(before_state, before[i], &mut rb);
-        }
-        for &i in a.into_iter().flatten() {
-            score_rows(after_state, after[i], &mut ra);
-        }
-    }
-    (rb, ra)
-}
-
-type BoardKey = (String, Option<String>, i32);
-
+/// Each participant's score on every board whose scores differ between two replays (a board of
+/// one replay only, or one where any side's score differs), in (session, section, board,
+/// participant) order. Boards are matched by (session id, section, board, match), participants
+/// by id: the two replays may number them apart. A board's rows are those of scores.parquet
+/// (`export::rows::score_view`: the section is the participant's own in a field comparison).
 fn board_deltas(
     before_state: &State,
     before: &[&BoardScore],
     after_state: &State,
     after: &[&BoardScore],
 ) -> Vec<BoardDelta> {
+    use rayon::prelude::*;
     let _span = tracing::debug_span!("board_deltas").entered();
-    let (before, after) = changed_rows(before_state, before, after_state, after);
-    let index = |rows: &[ScoreRow]| -> BTreeMap<(BoardKey, String), (String, f64)> {
-        rows.iter()
-            .map(|r| {
-                (
-                    (
-                        (r.session.clone(), r.section.clone(), r.board),
-                        r.participant.clone(),
-                    ),
-                    (r.side.to_string(), r.score),
-                )
-            })
-            .collect()
-    };
-    let (b, a) = (index(&before), index(&after));
-    let keys: BTreeSet<&(BoardKey, String)> = b.keys().chain(a.keys()).collect();
-    let changed: BTreeSet<&BoardKey> = keys
-        .iter()
-        .filter(|k| b.get(k).map(|x| x.1) != a.get(k).map(|x| x.1))
-        .map(|k| &k.0)
-        .collect();
-    keys.iter()
-        .filter(|k| changed.contains(&k.0))
-        .map(|k| {
-            let side = a
-                .get(k)
-                .or_else(|| b.get(k))
-                .map(|x| x.0.clone())
-                .unwrap_or_default();
-            BoardDelta {
-                session: k.0 .0.clone(),
-                section: k.0 .1.clone(),
-                board: k.0 .2,
-                participant: k.1.clone(),
-                side,
-                score_before: b.get(k).map(|x| x.1),
-                score_after: a.get(k).map(|x| x.1),
+    type Key<'a> = (&'a str, Option<&'a str>, u32, Option<&'a str>);
+    fn index<'a>(st: &'a State, boards: &[&'a BoardScore]) -> BTreeMap<Key<'a>, Vec<usize>> {
+        let mut m: BTreeMap<Key<'a>, Vec<usize>> = BTreeMap::new();
+        for (i, b) in boards.iter().enumerate() {
+            let key = (
+                st.sessions[b.session].def.id.as_str(),
+                b.section.as_deref(),
+                b.board,
+                b.team.as_ref().map(|t| t.0.as_str()),
+            );
+            m.entry(key).or_default().push(i);
+        }
+        m
+    }
+    let (bi, ai) = (index(before_state, before), index(after_state, after));
+    fn sides<'a>(st: &'a State, boards: &[&'a BoardScore], ix: &[usize]) -> Vec<(&'a str, Q)> {
+        let mut v: Vec<(&str, Q)> = ix
+            .iter()
+            .flat_map(|&i| boards[i].sides.iter())
+            .map(|s| (st.participant(s.participant).id.as_str(), s.score))
+            .collect();
+        v.par_sort_unstable();
+        v
+    }
+    // Each replay's rows of the changed boards: ((session, section, board), participant) →
+    // (side, score), the later row winning for a participant listed twice.
+    type Row<'a> = (((&'a str, Option<&'a str>, i32), &'a str), (&'static str, f64));
+    let (mut rb, mut ra): (Vec<Row>, Vec<Row>) = (Vec::new(), Vec::new());
+    let keys: BTreeSet<&Key> = bi.keys().chain(ai.keys()).collect();
+    for k in keys {
+        let (b, a) = (bi.get(k), ai.get(k));
+        if let (Some(b), Some(a)) = (b, a) {
+            if sides(before_state, before, b) == sides(after_state, after, a) {
+                continue;
             }
+        }
+        for (st, boards, ix, out) in [
+            (before_state, before, b, &mut rb),
+            (after_state, after, a, &mut ra),
+        ] {
+            for &i in ix.into_iter().flatten() {
+                crate::export::rows::each_score(st, boards[i], |v| {
+                    out.push((((v.session, v.section, v.board), v.participant), (v.side, v.score)));
+                });
+            }
+        }
+    }
+    // Sorted by key, the last row of a key kept (a stable sort keeps the rows' order).
+    fn sorted(mut rows: Vec<Row<'_>>) -> Vec<Row<'_>> {
+        rows.par_sort_by(|x, y| x.0.cmp(&y.0));
+        let mut out: Vec<Row> = Vec::with_capacity(rows.len());
+        for r in rows {
+            match out.last_mut() {
+                Some(last) if last.0 == r.0 => *last = r,
+                _ => out.push(r),
+            }
+        }
+        out
+    }
+    let (rb, ra) = rayon::join(|| sorted(rb), || sorted(ra));
+    // The union of the keys in order, each with its row of either side.
+    type Pair<'a> = (
+        &'a ((&'a str, Option<&'a str>, i32), &'a str),
+        Option<(&'static str, f64)>,
+        Option<(&'static str, f64)>,
+    );
+    let mut merged: Vec<Pair> = Vec::with_capacity(ra.len().max(rb.len()));
+    let (mut i, mut j) = (0, 0);
+    while i < rb.len() || j < ra.len() {
+        let ord = match (rb.get(i), ra.get(j)) {
+            (Some(x), Some(y)) => x.0.cmp(&y.0),
+            (Some(_), None) => std::cmp::Ordering::Less,
+            _ => std::cmp::Ordering::Greater,
+        };
+        match ord {
+            std::cmp::Ordering::Less => {
+                merged.push((&rb[i].0, Some(rb[i].1), None));
+                i += 1;
+            }
+            std::cmp::Ordering::Greater => {
+                merged.push((&ra[j].0, None, Some(ra[j].1)));
+                j += 1;
+            }
+            std::cmp::Ordering::Equal => {
+                merged.push((&rb[i].0, Some(rb[i].1), Some(ra[j].1)));
+                i += 1;
+                j += 1;
+            }
+        }
+    }
+    // A (session, section, board) is listed whole when any of its scores changed.
+    let changed: BTreeSet<&(&str, Option<&str>, i32)> = merged
+        .iter()
+        .filter(|(_, b, a)| b.map(|x| x.1) != a.map(|x| x.1))
+        .map(|(k, _, _)| &k.0)
+        .collect();
+    merged
+        .par_iter()
+        .filter(|(k, _, _)| changed.contains(&k.0))
+        .map(|(k, b, a)| BoardDelta {
+            session: k.0 .0.to_string(),
+            section: k.0 .1.map(str::to_string),
+            board: k.0 .2,
+            participant: k.1.to_string(),
+            side: a.or(*b).map(|x| x.0.to_string()).unwrap_or_default(),
+            score_before: b.map(|x| x.1),
+            score_after: a.map(|x| x.1),
         })
         .collect()
 }
@@ -508,6 +654,7 @@ fn standing_deltas(
     after: &[Standing],
 ) -> Vec<StandingDelta> {
     use crate::hash::FxMap;
+    use rayon::prelude::*;
     let _span = tracing::debug_span!("standing_deltas").entered();
     // Participants and sessions are matched by id (the two replays may number them apart):
     // each standing is keyed by the later replay's numbers, or, for one the later replay does
@@ -520,6 +667,20 @@ fn standing_deltas(
             None => (None, None),
         }
     }
+    // Replays that number participants and sessions alike (an audit's replay of a few boards
+    // is seeded with the other's participants) need no look-up by id.
+    let same_numbers = before_state.participants.len() == after_state.participants.len()
+        && before_state.sessions.len() == after_state.sessions.len()
+        && before_state
+            .sessions
+            .iter()
+            .zip(&after_state.sessions)
+            .all(|(b, a)| b.def.id == a.def.id)
+        && before_state
+            .participants
+            .par_iter()
+            .zip(&after_state.participants)
+            .all(|(b, a)| b.id == a.id);
     let ai: FxMap<Key, usize> = after
         .iter()
         .enumerate()
@@ -530,6 +691,9 @@ fn standing_deltas(
         .iter()
         .enumerate()
         .map(|(i, s)| {
+            if same_numbers {
+                return ((s.session, s.participant), i);
+            }
             let session = s
                 .session
                 .map(|x| after_state.session_index(&before_state.sessions[x].def.id));
@@ -602,40 +766,38 @@ fn standing_deltas(
         })();
         (q, f)
     };
-    let mut out: Vec<((Option<Q>, f64), StandingDelta)> = Vec::new();
-    for (k, &j) in &ai {
-        let a = &after[j];
-        if in_changed(after_state, a) {
-            let b = bi.get(k).map(|&i| &before[i]);
-            out.push((moved(b, Some(a)), delta(b, Some(a))));
-        }
-    }
-    for (k, &i) in &bi {
-        let b = &before[i];
-        if !ai.contains_key(k) && in_changed(before_state, b) {
-            out.push((moved(Some(b), None), delta(Some(b), None)));
-        }
-    }
-    // Each group together (sessions by id, overall last), who moved most first.
-    let mut keyed: Vec<(
-        (bool, String, Option<String>),
-        (Option<Q>, f64),
-        StandingDelta,
-    )> = out
-        .into_iter()
-        .map(|(m, d)| {
-            let overall = d.session == "overall";
-            let g = (
-                overall,
-                d.session.clone(),
-                if overall { None } else { d.section.clone() },
-            );
-            (g, m, d)
+    // (group: overall last, then session and section; how far it moved; the delta)
+    type Keyed<'s> = ((bool, &'s str, Option<&'s str>), (Option<Q>, f64), StandingDelta);
+    let mut keyed: Vec<Keyed> = after
+        .par_iter()
+        .enumerate()
+        // (one standing a key: should a key come twice, the last one, as `ai` keeps)
+        .filter(|(j, a)| ai[&(a.session, a.participant)] == *j && in_changed(after_state, a))
+        .map(|(_, a)| {
+            let b = bi.get(&(a.session, a.participant)).map(|&i| &before[i]);
+            (Some(a), b)
+        })
+        .chain(
+            bi.par_iter()
+                .filter(|(k, &i)| !ai.contains_key(k) && in_changed(before_state, &before[i]))
+                .map(|(_, &i)| (None, Some(&before[i]))),
+        )
+        .map(|(a, b)| {
+            let (st, r) = match a {
+                Some(a) => (after_state, a),
+                None => (before_state, b.unwrap()),
+            };
+            let g = match r.session {
+                None => (true, "overall", None),
+                Some(i) => (false, st.sessions[i].def.id.as_str(), r.section.as_deref()),
+            };
+            (g, moved(b, a), delta(b, a))
         })
         .collect();
+    // Each group together (sessions by id, overall last), who moved most first.
     // Exact when every move is (a consistent order for the sort), by floats otherwise.
     let exact = keyed.iter().all(|k| (k.1).0.is_some());
-    keyed.sort_by(|x, y| {
+    keyed.par_sort_by(|x, y| {
         let most = match ((x.1).0, (y.1).0) {
             (Some(a), Some(b)) if exact => b.cmp(&a),
             _ => ((y.1).1 + 0.0)

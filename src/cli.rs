@@ -90,6 +90,10 @@ pub enum Command {
         /// Also write audit_standings.parquet and audit_boards.parquet to DIR.
         #[arg(long, value_name = "DIR")]
         out: Option<PathBuf>,
+        /// Neither read nor write the audit cache (FREKANS_AUDIT_CACHE, else
+        /// ~/.cache/frekans/audit): read, replay and score the whole log. The answer is the same.
+        #[arg(long)]
+        no_cache: bool,
     },
     /// Validate one new event against the whole log and append it durably (seq, time, hash).
     #[command(

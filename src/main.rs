@@ -83,6 +83,7 @@ fn run(cli: &Cli) -> Result<(), AppError> {
             between,
             format,
             out,
+            no_cache,
         } => {
             let question = match (ruling, as_of, between) {
                 (Some(r), _, _) => frekans::audit::Question::Ruling(r.clone()),
@@ -94,7 +95,12 @@ fn run(cli: &Cli) -> Result<(), AppError> {
                     )));
                 }
             };
-            let a = app::audit(log, &question, out.as_deref())?;
+            let cache = if *no_cache {
+                None
+            } else {
+                frekans::audit::cache::default_dir()
+            };
+            let a = app::audit(log, &question, out.as_deref(), cache.as_deref())?;
             let _span = tracing::info_span!("print").entered();
             if format == "json" {
                 let _ = frekans::audit::write_json(&a, &mut stdout);

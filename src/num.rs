@@ -473,6 +473,16 @@ impl Total {
         }
     }
 
+    /// The exact sum and, once beyond exact arithmetic, the float (stored by the audit cache).
+    pub fn parts(&self) -> (Q, Option<f64>) {
+        (self.exact, self.overflow)
+    }
+
+    /// A total from its [`parts`](Total::parts).
+    pub fn from_parts(exact: Q, overflow: Option<f64>) -> Total {
+        Total { exact, overflow }
+    }
+
     /// A total known only approximately.
     pub fn from_f64_sum(f: f64) -> Total {
         Total {

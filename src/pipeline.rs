@@ -373,6 +373,19 @@ pub fn rescore(
     partial: &State,
     keys: &std::collections::BTreeSet<(String, u32)>,
 ) -> Result<Option<Rescored>, ScoreError> {
+    rescore_with(base_state, base, None, partial, keys)
+}
+
+/// [`rescore`] of a base whose `boards` hold only the boards of `keys` (and whose `sums`,
+/// `standings` and `fields` are the whole scoring's): `board_ns` gives every pair-form board's
+/// number of tables in the base (the audit cache keeps them).
+pub fn rescore_with(
+    base_state: &State,
+    base: &Scored,
+    board_ns: Option<&[crate::audit::cache::BoardN]>,
+    partial: &State,
+    keys: &std::collections::BTreeSet<(String, u32)>,
+) -> Result<Option<Rescored>, ScoreError> {
     let _span = tracing::info_span!("rescore", boards = keys.len()).entered();
     let sid = |st: &State, s: usize| st.sessions[s].def.id.clone();
     for (session, board) in keys {
@@ -403,10 +416,22 @@ pub fn rescore(
     let (mut tasks, _) = board_inputs(partial)?;
     // Each comparison group's N over every board: the boards kept from `base` and the new ones.
     let mut fields: BTreeMap<(usize, Option<String>), u32> = BTreeMap::new();
-    for b in base.boards.iter().filter(|b| b.team.is_none()) {
-        if !in_keys(base_state, b) && b.session < partial.sessions.len() {
-            let n = fields.entry((b.session, b.section.clone())).or_insert(0);
-            *n = (*n).max((b.sides.len() / 2) as u32);
+    match board_ns {
+        None => {
+            for b in base.boards.iter().filter(|b| b.team.is_none()) {
+                if !in_keys(base_state, b) && b.session < partial.sessions.len() {
+                    let n = fields.entry((b.session, b.section.clone())).or_insert(0);
+                    *n = (*n).max((b.sides.len() / 2) as u32);
+                }
+            }
+        }
+        Some(ns) => {
+            for ((s, g, board), tables) in ns {
+                if *s < partial.sessions.len() && !keys.contains(&(sid(base_state, *s), *board)) {
+                    let n = fields.entry((*s, g.clone())).or_insert(0);
+                    *n = (*n).max(*tables);
+                }
+            }
         }
     }
     for t in &tasks {
@@ -428,18 +453,8 @@ pub fn rescore(
         .filter(|b| b.team.is_none() && in_keys(base_state, b))
     {
         if !sums.remove_board(b) {
-            // Beyond exact arithmetic: add everything up again.
-            let kept = base.boards.iter().filter(|b| {
-                b.team.is_none() && b.session < partial.sessions.len() && !in_keys(base_state, b)
-            });
-            let matches: Vec<MatchResult> = base
-                .matches
-                .iter()
-                .filter(|m| m.session < partial.sessions.len())
-                .cloned()
-                .collect();
-            sums = crate::standings::sums(partial, kept, &matches);
-            break;
+            // (a board of `base` is always in its sums)
+            return Ok(None);
         }
     }
     for b in &boards {

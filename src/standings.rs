@@ -184,8 +184,33 @@ impl Sums {
         }
     }
 
-    /// Take a pair-form board added before out again, exactly: `false` when that cannot be done
-    /// exactly (a sum already beyond exact arithmetic), and the sums must be made afresh.
+    /// Every group's sums, groups in key order, participants in number order (the audit cache
+    /// stores them this way).
+    pub fn to_groups(&self) -> Vec<((usize, Option<String>), Vec<&Standing>)> {
+        self.groups
+            .iter()
+            .map(|(k, m)| {
+                let mut v: Vec<&Standing> = m.values().collect();
+                v.sort_unstable_by_key(|s| s.participant);
+                (k.clone(), v)
+            })
+            .collect()
+    }
+
+    /// Sums from [`to_groups`](Sums::to_groups)'s groups.
+    pub fn from_groups(groups: Vec<((usize, Option<String>), Vec<Standing>)>) -> Sums {
+        Sums {
+            groups: groups
+                .into_iter()
+                .map(|(k, v)| (k, v.into_iter().map(|s| (s.participant, s)).collect()))
+                .collect(),
+        }
+    }
+
+    /// Take a pair-form board added before out again: exactly while a participant's sums are
+    /// exact; a sum already beyond exact arithmetic (kept as a float, see `Total`) has the
+    /// board's scores taken off in floats, as adding up the other boards would, within rounding.
+    /// `false` when the board was never added (its group or one of its sides is not there).
     pub fn remove_board(&mut self, b: &BoardScore) -> bool {
         if b.team.is_some() {
             return true;
@@ -197,17 +222,11 @@ impl Sums {
             let Some(e) = g.get_mut(&s.participant) else {
                 return false;
             };
-            if e.total.exact().is_none() || e.max.as_ref().is_some_and(|m| m.exact().is_none()) {
-                return false;
-            }
             e.total.add(-s.score);
             if let (Some(m), Some(top)) = (e.max.as_mut(), s.top) {
                 m.add(-top);
             }
             e.boards -= 1;
-            if e.total.exact().is_none() || e.max.as_ref().is_some_and(|m| m.exact().is_none()) {
-                return false;
-            }
             if e.boards == 0 {
                 g.remove(&s.participant);
             }

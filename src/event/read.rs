@@ -323,6 +323,48 @@ pub fn read_each_batched(bytes: &[u8], batch: usize, sink: &mut dyn EventSink) -
     out
 }
 
+/// Parse chosen event lines of a log already read whole without errors, each exactly as
+/// [`read_each`] would: `(line, seq, raw bytes of the line)` in log order (the audit cache hands
+/// over the declarations and a few boards' lines this way). A line that does not parse, or is
+/// not UTF-8, gives its errors: the bytes are not those the lines were chosen from.
+pub fn parse_lines(lines: &[(usize, usize, &[u8])]) -> Result<Vec<Envelope>, Vec<LogError>> {
+    use rayon::prelude::*;
+    fn text(line: usize, raw: &[u8]) -> Result<&str, Vec<LogError>> {
+        let raw = raw.strip_suffix(b"\r").unwrap_or(raw);
+        std::str::from_utf8(raw)
+            .map(str::trim)
+            .map_err(|_| vec![LogError::new(line, None, "invalid UTF-8".to_string())])
+    }
+    // Sessions first, in order: a line knows the forms of the sessions declared above it.
+    let mut sessions: Vec<(String, Form)> = Vec::new();
+    let mut session_lines: Vec<usize> = Vec::new();
+    for &(line, seq, raw) in lines {
+        let t = text(line, raw)?;
+        if may_declare_session(t, line_type(t)) {
+            let before = sessions.len();
+            parse_line(line, seq, t, &mut sessions)?;
+            if sessions.len() > before {
+                session_lines.push(line);
+            }
+        }
+    }
+    let parsed: Vec<Result<Envelope, Vec<LogError>>> = lines
+        .par_iter()
+        .map(|&(line, seq, raw)| {
+            let t = text(line, raw)?;
+            if line_type(t) == Some("result") {
+                if let Some(env) = fast_result(line, seq, t) {
+                    return Ok(env);
+                }
+            }
+            let known = session_lines.partition_point(|&l| l < line);
+            let mut visible = sessions[..known].to_vec();
+            parse_line(line, seq, t, &mut visible)
+        })
+        .collect();
+    parsed.into_iter().collect()
+}
+
 /// Whether a line may be a `pair` or `team` event, judged on its text so that it can be parsed
 /// in the sequential pass. Sound: such a line names `"pair"` or `"team"` literally unless it
 /// writes them with escapes (a backslash).

@@ -1,0 +1,571 @@
+//! The audit cache: what an audit of a log keeps of its whole scoring, so that the next audit of
+//! the same log reads, replays and scores only the boards its question touches.
+//!
+//! An audit of a million-result log spends almost all its time reading, replaying and scoring
+//! the whole log (the "after" side of `--ruling` and `--as-of` is the whole log). The cache keeps,
+//! for one log's exact bytes:
+//! - the whole log's standings, their sums (`standings::Sums`, exact) and each comparison
+//!   group's N, and every pair-form board's number of tables;
+//! - where every event line is: the lines of each board (results, rulings, deals, fouled-board
+//!   events, corrections of its results, withdrawals of its rulings) and the lines that declare
+//!   (championship, sessions, participants, matches, penalties);
+//! - which board each ruling is on, the participants and sessions in their numbering.
+//!
+//! A later audit hashes the log (SHA-256, in parallel chunks) and, when a cache file of that
+//! hash exists and is whole, parses only the declarations and the touched boards' lines,
+//! replays and scores those boards, and takes the standings from the cache with those boards
+//! taken out and their other versions put in (`pipeline::rescore`). Anything it cannot answer
+//! that way, it answers the long way. The file's own SHA-256 is its last 32 bytes: a cache cut
+//! short or altered is not used.
+//!
+//! The file is `<cache dir>/<hash of the log>.audit`, written to a temporary file and renamed;
+//! the newest [`KEEP`] files are kept. It holds nothing that is not in the log or computed from
+//! it, and is never needed: `--no-cache` (or a missing or unusable file) gives the same answer.
+
+use std::collections::BTreeMap;
+use std::path::{Path, PathBuf};
+
+use sha2::{Digest, Sha256};
+
+use crate::event::{Envelope, Event};
+use crate::num::{Total, Q};
+use crate::replay::State;
+use crate::standings::{Standing, Sums};
+
+/// Cache files kept in the directory (the newest by modification time).
+pub const KEEP: usize = 8;
+
+const MAGIC: &[u8; 16] = b"frekans-audit\0\0\x01";
+
+/// What the cache's numbers are only valid with: the program that computed them.
+fn program() -> String {
+    format!("frekans {} audit cache 1", env!("CARGO_PKG_VERSION"))
+}
+
+/// Where an event line is in the log's bytes (after a byte-order mark, as the reader sees them).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct LineRef {
+    pub offset: u64,
+    pub len: u32,
+    pub line: u32,
+    pub seq: u32,
+}
+
+/// A pair-form board of the whole scoring: (session, comparison group, board) and its tables.
+pub type BoardN = ((usize, Option<String>, u32), u32);
+
+/// What an audit keeps of a log's whole scoring (see the module's documentation).
+#[derive(Clone, Debug)]
+pub struct AuditCache {
+    /// The log's last `seq`.
+    pub last_seq: usize,
+    pub participants: Vec<String>,
+    pub sessions: Vec<String>,
+    pub fields: BTreeMap<(usize, Option<String>), u32>,
+    pub board_ns: Vec<BoardN>,
+    pub sums: Sums,
+    pub standings: Vec<Standing>,
+    /// Each ruling's id and the index of its board in `boards`.
+    pub rulings: Vec<(String, u32)>,
+    /// (session id, board) and its lines, in log order.
+    pub boards: Vec<((String, u32), Vec<LineRef>)>,
+    /// Every other event line, in log order.
+    pub decl: Vec<LineRef>,
+}
+
+/// The cache key of a log: SHA-256 over its length and the SHA-256 of each 4 MiB chunk (the
+/// chunks hashed in parallel), as hex.
+pub fn log_key(bytes: &[u8]) -> String {
+    use rayon::prelude::*;
+    const CHUNK: usize = 4 << 20;
+    let parts: Vec<[u8; 32]> = bytes
+        .par_chunks(CHUNK)
+        .map(|c| Sha256::digest(c).into())
+        .collect();
+    let mut h = Sha256::new();
+    h.update(b"frekans log key 1\n");
+    h.update((bytes.len() as u64).to_le_bytes());
+    for p in &parts {
+        h.update(p);
+    }
+    hex(&h.finalize())
+}
+
+fn hex(b: &[u8]) -> String {
+    b.iter().map(|x| format!("{x:02x}")).collect()
+}
+
+/// The default cache directory: `FREKANS_AUDIT_CACHE`, else `$XDG_CACHE_HOME/frekans/audit`,
+/// else `~/.cache/frekans/audit`; `None` when none can be named.
+pub fn default_dir() -> Option<PathBuf> {
+    let env = |k: &str| std::env::var_os(k).filter(|v| !v.is_empty()).map(PathBuf::from);
+    env("FREKANS_AUDIT_CACHE")
+        .or_else(|| env("XDG_CACHE_HOME").map(|d| d.join("frekans").join("audit")))
+        .or_else(|| env("HOME").map(|d| d.join(".cache").join("frekans").join("audit")))
+}
+
+fn file_of(dir: &Path, key: &str) -> PathBuf {
+    dir.join(format!("{key}.audit"))
+}
+
+/// Start offset of every physical line of `bytes` (the reader's lines: split at `\n`).
+fn line_starts(bytes: &[u8]) -> Vec<u64> {
+    let mut v = Vec::with_capacity(bytes.len() / 64 + 1);
+    v.push(0);
+    v.extend(
+        bytes
+            .iter()
+            .enumerate()
+            .filter(|(_, &b)| b == b'\n')
+            .map(|(i, _)| i as u64 + 1),
+    );
+    v
+}
+
+/// The reader's view of a log's bytes (a byte-order mark is not part of the first line).
+pub fn body(bytes: &[u8]) -> &[u8] {
+    bytes.strip_prefix(b"\xEF\xBB\xBF").unwrap_or(bytes)
+}
+
+impl AuditCache {
+    /// What to keep of a whole log (`bytes`, its events and whole replay `state`, validated
+    /// without errors) scored whole into `scored`; `None` for a log this cache cannot serve (one
+    /// that names its participants only in its results: a replay of a few boards would number
+    /// them otherwise).
+    pub fn build(
+        bytes: &[u8],
+        events: &[Envelope],
+        state: &State,
+        scored: &crate::pipeline::Scored,
+    ) -> Option<AuditCache> {
+        if !events.iter().any(|e| e.event.declares_participant()) {
+            return None;
+        }
+        let starts = line_starts(body(bytes));
+        let at = |e: &Envelope| -> Option<LineRef> {
+            let i = e.line.checked_sub(1)?;
+            let start = *starts.get(i)?;
+            let end = starts.get(i + 1).map_or(body(bytes).len() as u64, |&s| s - 1);
+            Some(LineRef {
+                offset: start,
+                len: u32::try_from(end - start).ok()?,
+                line: u32::try_from(e.line).ok()?,
+                seq: u32::try_from(e.seq).ok()?,
+            })
+        };
+        let mut board_index: BTreeMap<(String, u32), usize> = BTreeMap::new();
+        let mut boards: Vec<((String, u32), Vec<LineRef>)> = Vec::new();
+        let mut result_board: crate::hash::FxMap<usize, usize> = Default::default();
+        let mut ruling_board: BTreeMap<String, usize> = BTreeMap::new();
+        let mut rulings = Vec::new();
+        let mut decl = Vec::new();
+        for e in events {
+            let key = match &e.event {
+                Event::Result(r) => Some((r.session.clone(), r.board)),
+                Event::Ruling(r) => Some((r.session.clone(), r.board)),
+                Event::Deal(d) => Some((d.session.clone(), d.board)),
+                Event::Fouled(f) => Some((f.session.clone(), f.board)),
+                Event::Correction(c) => Some(boards[*result_board.get(&c.result)?].0.clone()),
+                Event::RulingWithdrawn { ruling } => {
+                    Some(boards[*ruling_board.get(ruling)?].0.clone())
+                }
+                _ => None,
+            };
+            let r = at(e)?;
+            match key {
+                None => decl.push(r),
+                Some(k) => {
+                    let i = *board_index.entry(k.clone()).or_insert_with(|| {
+                        boards.push((k, Vec::new()));
+                        boards.len() - 1
+                    });
+                    boards[i].1.push(r);
+                    match &e.event {
+                        Event::Result(_) => {
+                            result_board.insert(e.seq, i);
+                        }
+                        Event::Ruling(r) => {
+                            ruling_board.insert(r.id.clone(), i);
+                            rulings.push((r.id.clone(), i as u32));
+                        }
+                        _ => {}
+                    }
+                }
+            }
+        }
+        let board_ns = scored
+            .boards
+            .iter()
+            .filter(|b| b.team.is_none())
+            .map(|b| ((b.session, b.section.clone(), b.board), (b.sides.len() / 2) as u32))
+            .collect();
+        Some(AuditCache {
+            last_seq: events.last().map_or(0, |e| e.seq),
+            participants: state.participants.iter().map(|p| p.id.clone()).collect(),
+            sessions: state.sessions.iter().map(|s| s.def.id.clone()).collect(),
+            fields: scored.fields.clone(),
+            board_ns,
+            sums: scored.sums.clone(),
+            standings: scored.standings.clone(),
+            rulings,
+            boards,
+            decl,
+        })
+    }
+
+    /// The cache of the log whose key is `key`, when `dir` has a whole one written by this
+    /// program; `None` otherwise (a damaged or foreign file is not an error: the audit is then
+    /// answered the long way and the file written again).
+    pub fn load(dir: &Path, key: &str) -> Option<AuditCache> {
+        let path = file_of(dir, key);
+        let bytes = std::fs::read(&path).ok()?;
+        let c = decode(&bytes, key);
+        if c.is_none() {
+            tracing::warn!(file = %path.display(), "audit cache not usable; answering the long way");
+        }
+        c
+    }
+
+    /// Write the cache of the log `key` into `dir` (a temporary file renamed into place), and
+    /// remove all but the newest [`KEEP`] cache files there.
+    pub fn save(&self, dir: &Path, key: &str) -> std::io::Result<()> {
+        std::fs::create_dir_all(dir)?;
+        let bytes = encode(self, key);
+        let path = file_of(dir, key);
+        let tmp = dir.join(format!(".{key}.{}.tmp", std::process::id()));
+        std::fs::write(&tmp, &bytes)?;
+        if let Err(e) = std::fs::rename(&tmp, &path) {
+            let _ = std::fs::remove_file(&tmp);
+            return Err(e);
+        }
+        prune(dir);
+        Ok(())
+    }
+
+    /// The lines of the declarations and of the boards `which` (indexes into `boards`), in log
+    /// order, as the reader's `(line, seq, bytes)`; `None` when a line falls outside `bytes`.
+    pub fn lines<'b>(&self, bytes: &'b [u8], which: &[usize]) -> Option<Vec<(usize, usize, &'b [u8])>> {
+        let body = body(bytes);
+        let mut refs: Vec<LineRef> = self.decl.clone();
+        for &i in which {
+            refs.extend_from_slice(&self.boards.get(i)?.1);
+        }
+        refs.sort_unstable_by_key(|r| r.seq);
+        refs.iter()
+            .map(|r| {
+                let s = usize::try_from(r.offset).ok()?;
+                let e = s.checked_add(r.len as usize)?;
+                Some((r.line as usize, r.seq as usize, body.get(s..e)?))
+            })
+            .collect()
+    }
+}
+
+/// Remove all but the newest [`KEEP`] `.audit` files of `dir`.
+fn prune(dir: &Path) {
+    let Ok(rd) = std::fs::read_dir(dir) else {
+        return;
+    };
+    let mut files: Vec<(std::time::SystemTime, PathBuf)> = rd
+        .flatten()
+        .filter(|e| e.path().extension().is_some_and(|x| x == "audit"))
+        .filter_map(|e| Some((e.metadata().ok()?.modified().ok()?, e.path())))
+        .collect();
+    files.sort_by(|a, b| b.0.cmp(&a.0));
+    for (_, p) in files.into_iter().skip(KEEP) {
+        let _ = std::fs::remove_file(p);
+    }
+}
+
+// ---- the file format: little-endian fields, strings as length + UTF-8 ----
+
+struct Enc(Vec<u8>);
+
+impl Enc {
+    fn u8(&mut self, x: u8) {
+        self.0.push(x);
+    }
+    fn u32(&mut self, x: u32) {
+        self.0.extend_from_slice(&x.to_le_bytes());
+    }
+    fn u64(&mut self, x: u64) {
+        self.0.extend_from_slice(&x.to_le_bytes());
+    }
+    fn len(&mut self, n: usize) {
+        self.u64(n as u64);
+    }
+    fn str(&mut self, s: &str) {
+        self.len(s.len());
+        self.0.extend_from_slice(s.as_bytes());
+    }
+    fn opt_str(&mut self, s: Option<&str>) {
+        match s {
+            None => self.u8(0),
+            Some(s) => {
+                self.u8(1);
+                self.str(s);
+            }
+        }
+    }
+    fn q(&mut self, q: Q) {
+        self.0.extend_from_slice(&q.numer().to_le_bytes());
+        self.0.extend_from_slice(&q.denom().to_le_bytes());
+    }
+    fn total(&mut self, t: &Total) {
+        let (q, f) = t.parts();
+        self.q(q);
+        match f {
+            None => self.u8(0),
+            Some(f) => {
+                self.u8(1);
+                self.u64(f.to_bits());
+            }
+        }
+    }
+    fn standing(&mut self, s: &Standing) {
+        match s.session {
+            None => self.u8(0),
+            Some(x) => {
+                self.u8(1);
+                self.u32(x as u32);
+            }
+        }
+        self.opt_str(s.section.as_deref());
+        self.u32(s.participant);
+        self.u32(s.rank);
+        self.u32(s.rank_to);
+        self.total(&s.total);
+        match &s.max {
+            None => self.u8(0),
+            Some(m) => {
+                self.u8(1);
+                self.total(m);
+            }
+        }
+        self.u32(s.boards);
+        self.total(&s.penalties);
+    }
+    fn line(&mut self, r: &LineRef) {
+        self.u64(r.offset);
+        self.u32(r.len);
+        self.u32(r.line);
+        self.u32(r.seq);
+    }
+}
+
+struct Dec<'a> {
+    b: &'a [u8],
+}
+
+impl<'a> Dec<'a> {
+    fn take(&mut self, n: usize) -> Option<&'a [u8]> {
+        if n > self.b.len() {
+            return None;
+        }
+        let (h, t) = self.b.split_at(n);
+        self.b = t;
+        Some(h)
+    }
+    fn u8(&mut self) -> Option<u8> {
+        Some(self.take(1)?[0])
+    }
+    fn u32(&mut self) -> Option<u32> {
+        Some(u32::from_le_bytes(self.take(4)?.try_into().ok()?))
+    }
+    fn u64(&mut self) -> Option<u64> {
+        Some(u64::from_le_bytes(self.take(8)?.try_into().ok()?))
+    }
+    fn i128(&mut self) -> Option<i128> {
+        Some(i128::from_le_bytes(self.take(16)?.try_into().ok()?))
+    }
+    /// A count of items at least `min` bytes each: no more than the bytes left could hold.
+    fn len(&mut self, min: usize) -> Option<usize> {
+        let n = usize::try_from(self.u64()?).ok()?;
+        (n.checked_mul(min.max(1))? <= self.b.len()).then_some(n)
+    }
+    fn str(&mut self) -> Option<String> {
+        let n = self.len(1)?;
+        String::from_utf8(self.take(n)?.to_vec()).ok()
+    }
+    fn opt<T>(&mut self, f: impl FnOnce(&mut Self) -> Option<T>) -> Option<Option<T>> {
+        match self.u8()? {
+            0 => Some(None),
+            1 => Some(Some(f(self)?)),
+            _ => None,
+        }
+    }
+    fn opt_str(&mut self) -> Option<Option<String>> {
+        self.opt(Dec::str)
+    }
+    fn q(&mut self) -> Option<Q> {
+        let (n, d) = (self.i128()?, self.i128()?);
+        (d > 0).then(|| Q::new(n, d))
+    }
+    fn total(&mut self) -> Option<Total> {
+        let q = self.q()?;
+        let f = self.opt(|d| d.u64().map(f64::from_bits))?;
+        Some(Total::from_parts(q, f))
+    }
+    fn standing(&mut self) -> Option<Standing> {
+        Some(Standing {
+            session: self.opt(|d| d.u32().map(|x| x as usize))?,
+            section: self.opt_str()?,
+            participant: self.u32()?,
+            rank: self.u32()?,
+            rank_to: self.u32()?,
+            total: self.total()?,
+            max: self.opt(Dec::total)?,
+            boards: self.u32()?,
+            penalties: self.total()?,
+        })
+    }
+    fn line(&mut self) -> Option<LineRef> {
+        Some(LineRef {
+            offset: self.u64()?,
+            len: self.u32()?,
+            line: self.u32()?,
+            seq: self.u32()?,
+        })
+    }
+}
+
+fn encode(c: &AuditCache, key: &str) -> Vec<u8> {
+    let mut e = Enc(Vec::with_capacity(
+        64 + c.decl.len() * 20 + c.boards.iter().map(|b| b.1.len() * 20).sum::<usize>(),
+    ));
+    e.0.extend_from_slice(MAGIC);
+    e.str(&program());
+    e.str(key);
+    e.len(c.last_seq);
+    e.len(c.participants.len());
+    for p in &c.participants {
+        e.str(p);
+    }
+    e.len(c.sessions.len());
+    for s in &c.sessions {
+        e.str(s);
+    }
+    e.len(c.fields.len());
+    for ((s, g), n) in &c.fields {
+        e.u32(*s as u32);
+        e.opt_str(g.as_deref());
+        e.u32(*n);
+    }
+    e.len(c.board_ns.len());
+    for ((s, g, b), n) in &c.board_ns {
+        e.u32(*s as u32);
+        e.opt_str(g.as_deref());
+        e.u32(*b);
+        e.u32(*n);
+    }
+    let groups = c.sums.to_groups();
+    e.len(groups.len());
+    for ((s, g), members) in &groups {
+        e.u32(*s as u32);
+        e.opt_str(g.as_deref());
+        e.len(members.len());
+        for m in members {
+            e.standing(m);
+        }
+    }
+    e.len(c.standings.len());
+    for s in &c.standings {
+        e.standing(s);
+    }
+    e.len(c.rulings.len());
+    for (id, b) in &c.rulings {
+        e.str(id);
+        e.u32(*b);
+    }
+    e.len(c.boards.len());
+    for ((s, b), lines) in &c.boards {
+        e.str(s);
+        e.u32(*b);
+        e.len(lines.len());
+        for r in lines {
+            e.line(r);
+        }
+    }
+    e.len(c.decl.len());
+    for r in &c.decl {
+        e.line(r);
+    }
+    let digest = Sha256::digest(&e.0);
+    e.0.extend_from_slice(&digest);
+    e.0
+}
+
+fn decode(bytes: &[u8], key: &str) -> Option<AuditCache> {
+    let (body, digest) = bytes.split_at(bytes.len().checked_sub(32)?);
+    if Sha256::digest(body).as_slice() != digest {
+        return None;
+    }
+    let mut d = Dec { b: body };
+    if d.take(MAGIC.len())? != MAGIC || d.str()? != program() || d.str()? != key {
+        return None;
+    }
+    let last_seq = usize::try_from(d.u64()?).ok()?;
+    let participants = (0..d.len(8)?).map(|_| d.str()).collect::<Option<Vec<_>>>()?;
+    let sessions = (0..d.len(8)?).map(|_| d.str()).collect::<Option<Vec<_>>>()?;
+    let mut fields = BTreeMap::new();
+    for _ in 0..d.len(9)? {
+        fields.insert((d.u32()? as usize, d.opt_str()?), d.u32()?);
+    }
+    let board_ns = (0..d.len(13)?)
+        .map(|_| Some(((d.u32()? as usize, d.opt_str()?, d.u32()?), d.u32()?)))
+        .collect::<Option<Vec<_>>>()?;
+    let mut groups = Vec::new();
+    for _ in 0..d.len(13)? {
+        let k = (d.u32()? as usize, d.opt_str()?);
+        let members = (0..d.len(40)?)
+            .map(|_| d.standing())
+            .collect::<Option<Vec<_>>>()?;
+        groups.push((k, members));
+    }
+    let standings = (0..d.len(40)?)
+        .map(|_| d.standing())
+        .collect::<Option<Vec<_>>>()?;
+    let rulings = (0..d.len(12)?)
+        .map(|_| Some((d.str()?, d.u32()?)))
+        .collect::<Option<Vec<_>>>()?;
+    let boards = (0..d.len(20)?)
+        .map(|_| {
+            let k = (d.str()?, d.u32()?);
+            let lines = (0..d.len(20)?).map(|_| d.line()).collect::<Option<Vec<_>>>()?;
+            Some((k, lines))
+        })
+        .collect::<Option<Vec<_>>>()?;
+    let decl = (0..d.len(20)?).map(|_| d.line()).collect::<Option<Vec<_>>>()?;
+    if !d.b.is_empty() || rulings.iter().any(|r| r.1 as usize >= boards.len()) {
+        return None;
+    }
+    Some(AuditCache {
+        last_seq,
+        participants,
+        sessions,
+        fields,
+        board_ns,
+        sums: Sums::from_groups(groups),
+        standings,
+        rulings,
+        boards,
+        decl,
+    })
+}
+
+/// Whether `state` numbers its participants and sessions as the cache does (a replay of the
+/// declarations and some boards must, for the cached standings to be read with its numbers).
+pub fn same_numbering(c: &AuditCache, state: &State) -> bool {
+    state.participants.len() == c.participants.len()
+        && state
+            .participants
+            .iter()
+            .zip(&c.participants)
+            .all(|(p, id)| p.id == *id)
+        && state.sessions.len() == c.sessions.len()
+        && state
+            .sessions
+            .iter()
+            .zip(&c.sessions)
+            .all(|(s, id)| s.def.id == *id)
+}
