@@ -438,9 +438,7 @@ pub fn audit_bytes(
                             tracing::warn!("audit cache not written to {}: {e}", dir.display());
                         }
                     }
-                    None => tracing::info!(
-                        "audit cache not kept: the log names its participants only in its results"
-                    ),
+                    None => tracing::warn!("audit cache not kept: a line could not be placed"),
                 }
             }
             crate::audit::audit_scored(&l.events, &l.state, &scored, q).map_err(err)

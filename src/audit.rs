@@ -257,7 +257,18 @@ pub fn audit_cached(
         let Ok(sub) = crate::event::read::parse_lines(&lines) else {
             return Ok(None);
         };
-        let (state, errors) = replay(&sub, &ReplayScope::default());
+        // A log that names its participants only in its results: they are numbered as the
+        // whole replay numbered them, from the cache.
+        let (state, errors) = if sub.iter().any(|e| e.event.declares_participant()) {
+            replay(&sub, &ReplayScope::default())
+        } else {
+            let scope = ReplayScope {
+                boards: Some(which.iter().map(|&i| c.boards[i].0.clone()).collect()),
+                ..Default::default()
+            };
+            let base = State::with_participants(c.participants.clone());
+            crate::replay::replay_seeded(&sub, &scope, &base)
+        };
         if !errors.is_empty() || !cache::same_numbering(c, &state) {
             return Ok(None);
         }
@@ -562,7 +573,10 @@ fn board_deltas(
     }
     // Each replay's rows of the changed boards: ((session, section, board), participant) →
     // (side, score), the later row winning for a participant listed twice.
-    type Row<'a> = (((&'a str, Option<&'a str>, i32), &'a str), (&'static str, f64));
+    type Row<'a> = (
+        ((&'a str, Option<&'a str>, i32), &'a str),
+        (&'static str, f64),
+    );
     let (mut rb, mut ra): (Vec<Row>, Vec<Row>) = (Vec::new(), Vec::new());
     let keys: BTreeSet<&Key> = bi.keys().chain(ai.keys()).collect();
     for k in keys {
@@ -578,7 +592,10 @@ fn board_deltas(
         ] {
             for &i in ix.into_iter().flatten() {
                 crate::export::rows::each_score(st, boards[i], |v| {
-                    out.push((((v.session, v.section, v.board), v.participant), (v.side, v.score)));
+                    out.push((
+                        ((v.session, v.section, v.board), v.participant),
+                        (v.side, v.score),
+                    ));
                 });
             }
         }
@@ -767,7 +784,11 @@ fn standing_deltas(
         (q, f)
     };
     // (group: overall last, then session and section; how far it moved; the delta)
-    type Keyed<'s> = ((bool, &'s str, Option<&'s str>), (Option<Q>, f64), StandingDelta);
+    type Keyed<'s> = (
+        (bool, &'s str, Option<&'s str>),
+        (Option<Q>, f64),
+        StandingDelta,
+    );
     let mut keyed: Vec<Keyed> = after
         .par_iter()
         .enumerate()

@@ -153,6 +153,22 @@ pub struct State {
 }
 
 impl State {
+    /// A state knowing only these participants, numbered in order: the base of a replay of a
+    /// few boards of a log that names its participants only in its results, when they are known
+    /// from elsewhere (the audit cache; see [`replay_seeded`]).
+    pub fn with_participants(participants: Vec<Participant>) -> State {
+        let pids = participants
+            .iter()
+            .enumerate()
+            .map(|(i, p)| (p.id.clone(), i as PId))
+            .collect();
+        State {
+            participants,
+            pids,
+            ..Default::default()
+        }
+    }
+
     pub fn pid(&self, id: &str) -> Option<PId> {
         self.pids.get(id).copied()
     }

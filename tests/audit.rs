@@ -14,7 +14,10 @@ use serde_json::Value;
 
 fn audit(args: &[&str]) -> (i32, Value, String) {
     let log = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/data/audit-small.jsonl");
+    // (the audit cache in a directory of the test's own, not the user's)
+    let cache = std::env::temp_dir().join(format!("frekans-audit-cli-{}", std::process::id()));
     let o = Command::new(env!("CARGO_BIN_EXE_frekans"))
+        .env("FREKANS_AUDIT_CACHE", &cache)
         .arg("audit")
         .arg(log)
         .args(args)

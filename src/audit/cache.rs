@@ -29,7 +29,7 @@ use sha2::{Digest, Sha256};
 
 use crate::event::{Envelope, Event};
 use crate::num::{Total, Q};
-use crate::replay::State;
+use crate::replay::{Participant, State};
 use crate::standings::{Standing, Sums};
 
 /// Cache files kept in the directory (the newest by modification time).
@@ -59,7 +59,8 @@ pub type BoardN = ((usize, Option<String>, u32), u32);
 pub struct AuditCache {
     /// The log's last `seq`.
     pub last_seq: usize,
-    pub participants: Vec<String>,
+    /// The whole replay's participants, in their numbering.
+    pub participants: Vec<Participant>,
     pub sessions: Vec<String>,
     pub fields: BTreeMap<(usize, Option<String>), u32>,
     pub board_ns: Vec<BoardN>,
@@ -98,7 +99,11 @@ fn hex(b: &[u8]) -> String {
 /// The default cache directory: `FREKANS_AUDIT_CACHE`, else `$XDG_CACHE_HOME/frekans/audit`,
 /// else `~/.cache/frekans/audit`; `None` when none can be named.
 pub fn default_dir() -> Option<PathBuf> {
-    let env = |k: &str| std::env::var_os(k).filter(|v| !v.is_empty()).map(PathBuf::from);
+    let env = |k: &str| {
+        std::env::var_os(k)
+            .filter(|v| !v.is_empty())
+            .map(PathBuf::from)
+    };
     env("FREKANS_AUDIT_CACHE")
         .or_else(|| env("XDG_CACHE_HOME").map(|d| d.join("frekans").join("audit")))
         .or_else(|| env("HOME").map(|d| d.join(".cache").join("frekans").join("audit")))
@@ -129,23 +134,20 @@ pub fn body(bytes: &[u8]) -> &[u8] {
 
 impl AuditCache {
     /// What to keep of a whole log (`bytes`, its events and whole replay `state`, validated
-    /// without errors) scored whole into `scored`; `None` for a log this cache cannot serve (one
-    /// that names its participants only in its results: a replay of a few boards would number
-    /// them otherwise).
+    /// without errors) scored whole into `scored`; `None` when an event's line cannot be placed.
     pub fn build(
         bytes: &[u8],
         events: &[Envelope],
         state: &State,
         scored: &crate::pipeline::Scored,
     ) -> Option<AuditCache> {
-        if !events.iter().any(|e| e.event.declares_participant()) {
-            return None;
-        }
         let starts = line_starts(body(bytes));
         let at = |e: &Envelope| -> Option<LineRef> {
             let i = e.line.checked_sub(1)?;
             let start = *starts.get(i)?;
-            let end = starts.get(i + 1).map_or(body(bytes).len() as u64, |&s| s - 1);
+            let end = starts
+                .get(i + 1)
+                .map_or(body(bytes).len() as u64, |&s| s - 1);
             Some(LineRef {
                 offset: start,
                 len: u32::try_from(end - start).ok()?,
@@ -197,11 +199,16 @@ impl AuditCache {
             .boards
             .iter()
             .filter(|b| b.team.is_none())
-            .map(|b| ((b.session, b.section.clone(), b.board), (b.sides.len() / 2) as u32))
+            .map(|b| {
+                (
+                    (b.session, b.section.clone(), b.board),
+                    (b.sides.len() / 2) as u32,
+                )
+            })
             .collect();
         Some(AuditCache {
             last_seq: events.last().map_or(0, |e| e.seq),
-            participants: state.participants.iter().map(|p| p.id.clone()).collect(),
+            participants: state.participants.clone(),
             sessions: state.sessions.iter().map(|s| s.def.id.clone()).collect(),
             fields: scored.fields.clone(),
             board_ns,
@@ -244,7 +251,11 @@ impl AuditCache {
 
     /// The lines of the declarations and of the boards `which` (indexes into `boards`), in log
     /// order, as the reader's `(line, seq, bytes)`; `None` when a line falls outside `bytes`.
-    pub fn lines<'b>(&self, bytes: &'b [u8], which: &[usize]) -> Option<Vec<(usize, usize, &'b [u8])>> {
+    pub fn lines<'b>(
+        &self,
+        bytes: &'b [u8],
+        which: &[usize],
+    ) -> Option<Vec<(usize, usize, &'b [u8])>> {
         let body = body(bytes);
         let mut refs: Vec<LineRef> = self.decl.clone();
         for &i in which {
@@ -439,7 +450,14 @@ fn encode(c: &AuditCache, key: &str) -> Vec<u8> {
     e.len(c.last_seq);
     e.len(c.participants.len());
     for p in &c.participants {
-        e.str(p);
+        e.str(&p.id);
+        e.opt_str(p.section.as_deref());
+        e.opt_str(p.name.as_deref());
+        e.len(p.players.len());
+        for x in &p.players {
+            e.str(x);
+        }
+        e.u8(u8::from(p.team));
     }
     e.len(c.sessions.len());
     for s in &c.sessions {
@@ -505,8 +523,22 @@ fn decode(bytes: &[u8], key: &str) -> Option<AuditCache> {
         return None;
     }
     let last_seq = usize::try_from(d.u64()?).ok()?;
-    let participants = (0..d.len(8)?).map(|_| d.str()).collect::<Option<Vec<_>>>()?;
-    let sessions = (0..d.len(8)?).map(|_| d.str()).collect::<Option<Vec<_>>>()?;
+    let participants = (0..d.len(19)?)
+        .map(|_| {
+            Some(Participant {
+                id: d.str()?,
+                section: d.opt_str()?,
+                name: d.opt_str()?,
+                players: (0..d.len(8)?)
+                    .map(|_| d.str())
+                    .collect::<Option<Vec<_>>>()?,
+                team: d.u8()? != 0,
+            })
+        })
+        .collect::<Option<Vec<_>>>()?;
+    let sessions = (0..d.len(8)?)
+        .map(|_| d.str())
+        .collect::<Option<Vec<_>>>()?;
     let mut fields = BTreeMap::new();
     for _ in 0..d.len(9)? {
         fields.insert((d.u32()? as usize, d.opt_str()?), d.u32()?);
@@ -531,11 +563,15 @@ fn decode(bytes: &[u8], key: &str) -> Option<AuditCache> {
     let boards = (0..d.len(20)?)
         .map(|_| {
             let k = (d.str()?, d.u32()?);
-            let lines = (0..d.len(20)?).map(|_| d.line()).collect::<Option<Vec<_>>>()?;
+            let lines = (0..d.len(20)?)
+                .map(|_| d.line())
+                .collect::<Option<Vec<_>>>()?;
             Some((k, lines))
         })
         .collect::<Option<Vec<_>>>()?;
-    let decl = (0..d.len(20)?).map(|_| d.line()).collect::<Option<Vec<_>>>()?;
+    let decl = (0..d.len(20)?)
+        .map(|_| d.line())
+        .collect::<Option<Vec<_>>>()?;
     if !d.b.is_empty() || rulings.iter().any(|r| r.1 as usize >= boards.len()) {
         return None;
     }
@@ -561,7 +597,7 @@ pub fn same_numbering(c: &AuditCache, state: &State) -> bool {
             .participants
             .iter()
             .zip(&c.participants)
-            .all(|(p, id)| p.id == *id)
+            .all(|(p, q)| p.id == q.id)
         && state.sessions.len() == c.sessions.len()
         && state
             .sessions
