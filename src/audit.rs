@@ -257,18 +257,14 @@ pub fn audit_cached(
         let Ok(sub) = crate::event::read::parse_lines(&lines) else {
             return Ok(None);
         };
-        // A log that names its participants only in its results: they are numbered as the
-        // whole replay numbered them, from the cache.
-        let (state, errors) = if sub.iter().any(|e| e.event.declares_participant()) {
-            replay(&sub, &ReplayScope::default())
-        } else {
-            let scope = ReplayScope {
-                boards: Some(which.iter().map(|&i| c.boards[i].0.clone()).collect()),
-                ..Default::default()
-            };
-            let base = State::with_participants(c.participants.clone());
-            crate::replay::replay_seeded(&sub, &scope, &base)
+        // The participants as the whole replay numbered them, from the cache: their lines are
+        // not among these.
+        let scope = ReplayScope {
+            boards: Some(which.iter().map(|&i| c.boards[i].0.clone()).collect()),
+            ..Default::default()
         };
+        let base = State::with_participants(c.participants.clone());
+        let (state, errors) = crate::replay::replay_seeded(&sub, &scope, &base);
         if !errors.is_empty() || !cache::same_numbering(c, &state) {
             return Ok(None);
         }
@@ -693,11 +689,12 @@ fn standing_deltas(
             .iter()
             .zip(&after_state.sessions)
             .all(|(b, a)| b.def.id == a.def.id)
-        && before_state
-            .participants
-            .par_iter()
-            .zip(&after_state.participants)
-            .all(|(b, a)| b.id == a.id);
+        && (std::sync::Arc::ptr_eq(&before_state.participants, &after_state.participants)
+            || before_state
+                .participants
+                .par_iter()
+                .zip(after_state.participants.par_iter())
+                .all(|(b, a)| b.id == a.id));
     let ai: FxMap<Key, usize> = after
         .iter()
         .enumerate()
@@ -726,6 +723,7 @@ fn standing_deltas(
             (key, i)
         })
         .collect();
+    let _g = tracing::debug_span!("groups").entered();
     let same = |b: &Standing, a: &Standing| {
         b.total == a.total && b.max == a.max && b.rank == a.rank && b.rank_to == a.rank_to
     };
@@ -748,6 +746,7 @@ fn standing_deltas(
     if changed.is_empty() {
         return Vec::new();
     }
+    drop(_g);
     let in_changed = |st: &State, s: &Standing| changed.contains(&group(st, s));
     let delta = |b: Option<&Standing>, a: Option<&Standing>| -> StandingDelta {
         let (st, r) = match a {
@@ -789,7 +788,8 @@ fn standing_deltas(
         (Option<Q>, f64),
         StandingDelta,
     );
-    let mut keyed: Vec<Keyed> = after
+    let _d = tracing::debug_span!("deltas").entered();
+    let keyed: Vec<Keyed> = after
         .par_iter()
         .enumerate()
         // (one standing a key: should a key come twice, the last one, as `ai` keeps)
@@ -815,21 +815,47 @@ fn standing_deltas(
             (g, moved(b, a), delta(b, a))
         })
         .collect();
+    drop(_d);
+    let _s = tracing::debug_span!("sort").entered();
     // Each group together (sessions by id, overall last), who moved most first.
     // Exact when every move is (a consistent order for the sort), by floats otherwise.
     let exact = keyed.iter().all(|k| (k.1).0.is_some());
-    keyed.par_sort_by(|x, y| {
+    // The groups (a few) numbered in their order, and the deltas sorted by number: (group, how
+    // far it moved, position in `keyed`).
+    let groups: Vec<(bool, &str, Option<&str>)> = keyed
+        .iter()
+        .map(|k| k.0)
+        .collect::<BTreeSet<_>>()
+        .into_iter()
+        .collect();
+    let mut order: Vec<(usize, (Option<Q>, f64), usize)> = keyed
+        .par_iter()
+        .enumerate()
+        .map(|(i, k)| {
+            (
+                groups.binary_search(&k.0).expect("a group of the deltas"),
+                k.1,
+                i,
+            )
+        })
+        .collect();
+    order.par_sort_unstable_by(|x, y| {
         let most = match ((x.1).0, (y.1).0) {
             (Some(a), Some(b)) if exact => b.cmp(&a),
             _ => ((y.1).1 + 0.0)
                 .partial_cmp(&((x.1).1 + 0.0))
                 .unwrap_or(std::cmp::Ordering::Equal),
         };
+        // (a participant is once in a group: the order is total)
         x.0.cmp(&y.0)
             .then(most)
-            .then_with(|| x.2.participant.cmp(&y.2.participant))
+            .then_with(|| keyed[x.2].2.participant.cmp(&keyed[y.2].2.participant))
     });
-    keyed.into_iter().map(|(_, _, d)| d).collect()
+    let mut slots: Vec<Option<StandingDelta>> = keyed.into_iter().map(|k| Some(k.2)).collect();
+    order
+        .iter()
+        .map(|&(_, _, i)| slots[i].take().expect("each delta once"))
+        .collect()
 }
 
 /// Write the audit as the JSON object of interface.md (the same as [`to_json`], streamed: an

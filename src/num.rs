@@ -99,6 +99,13 @@ impl Q {
         Q { num: n, den: nz(d) }
     }
 
+    /// `num / den` already in lowest terms with `den > 0` (as [`numer`](Q::numer) and
+    /// [`denom`](Q::denom) gave them: the audit cache reads back what it wrote, its integrity
+    /// checked by a digest); `None` when `den` is not positive.
+    pub fn from_lowest_terms(num: i128, den: i128) -> Option<Q> {
+        (den > 0).then(|| Q { num, den: nz(den) })
+    }
+
     pub const fn int(n: i64) -> Q {
         Q {
             num: n as i128,

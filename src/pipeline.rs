@@ -444,8 +444,12 @@ pub fn rescore_with(
     for t in &mut tasks {
         t.field = fields[&(t.session, t.section.clone())];
     }
-    let boards: Vec<BoardScore> = tasks.par_iter().map(score_board).collect();
+    let boards: Vec<BoardScore> = {
+        let _s = tracing::debug_span!("score").entered();
+        tasks.par_iter().map(score_board).collect()
+    };
     // The standings' sums: the boards of `keys` taken out, their new versions put in.
+    let _s = tracing::debug_span!("sums").entered();
     let mut sums = base.sums.clone();
     for b in base
         .boards
@@ -461,6 +465,7 @@ pub fn rescore_with(
         sums.add_board(partial, b);
     }
     let mut notices = Vec::new();
+    let _f = tracing::debug_span!("finish").entered();
     let standings = finish(partial, sums, &fields, &mut notices);
     Ok(Some(Rescored { boards, standings }))
 }

@@ -134,7 +134,8 @@ pub struct Deal {
 pub struct State {
     pub championship: Championship,
     pub sessions: Vec<Session>,
-    pub participants: Vec<Participant>,
+    /// Shared (an audit's replays of a few boards are seeded with another replay's).
+    pub participants: std::sync::Arc<Vec<Participant>>,
     pub tables: crate::tables::Tables,
     pub rulings: Vec<RulingRecord>,
     pub penalties: Vec<Penalty>,
@@ -146,7 +147,7 @@ pub struct State {
     pub notices: Vec<Notice>,
     /// How many events were applied (the `seq` of the last one).
     pub applied: usize,
-    pids: FxMap<String, PId>,
+    pids: std::sync::Arc<FxMap<String, PId>>,
     session_ids: FxMap<String, usize>,
     /// Ruling id → index in `rulings`.
     ruling_ids: FxMap<String, usize>,
@@ -156,15 +157,15 @@ impl State {
     /// A state knowing only these participants, numbered in order: the base of a replay of a
     /// few boards of a log that names its participants only in its results, when they are known
     /// from elsewhere (the audit cache; see [`replay_seeded`]).
-    pub fn with_participants(participants: Vec<Participant>) -> State {
+    pub fn with_participants(participants: std::sync::Arc<Vec<Participant>>) -> State {
         let pids = participants
             .iter()
             .enumerate()
             .map(|(i, p)| (p.id.clone(), i as PId))
-            .collect();
+            .collect::<FxMap<String, PId>>();
         State {
             participants,
-            pids,
+            pids: std::sync::Arc::new(pids),
             ..Default::default()
         }
     }
@@ -481,8 +482,8 @@ impl Replayer {
 
     fn add_participant(&mut self, p: Participant) -> PId {
         let pid = self.st.participants.len() as PId;
-        self.st.pids.insert(p.id.clone(), pid);
-        self.st.participants.push(p);
+        std::sync::Arc::make_mut(&mut self.st.pids).insert(p.id.clone(), pid);
+        std::sync::Arc::make_mut(&mut self.st.participants).push(p);
         pid
     }
 

@@ -7,9 +7,11 @@
 //! - the whole log's standings, their sums (`standings::Sums`, exact) and each comparison
 //!   group's N, and every pair-form board's number of tables;
 //! - where every event line is: the lines of each board (results, rulings, deals, fouled-board
-//!   events, corrections of its results, withdrawals of its rulings) and the lines that declare
-//!   (championship, sessions, participants, matches, penalties);
-//! - which board each ruling is on, the participants and sessions in their numbering.
+//!   events, corrections of its results, withdrawals of its rulings) and the other lines
+//!   (championship, sessions, matches, penalties);
+//! - the participants as the whole replay has them (a replay of a few boards is seeded with
+//!   them, so the pairs' lines are not read again), the sessions' ids, which board each ruling
+//!   is on.
 //!
 //! A later audit hashes the log (SHA-256, in parallel chunks) and, when a cache file of that
 //! hash exists and is whole, parses only the declarations and the touched boards' lines,
@@ -60,7 +62,7 @@ pub struct AuditCache {
     /// The log's last `seq`.
     pub last_seq: usize,
     /// The whole replay's participants, in their numbering.
-    pub participants: Vec<Participant>,
+    pub participants: std::sync::Arc<Vec<Participant>>,
     pub sessions: Vec<String>,
     pub fields: BTreeMap<(usize, Option<String>), u32>,
     pub board_ns: Vec<BoardN>,
@@ -70,7 +72,7 @@ pub struct AuditCache {
     pub rulings: Vec<(String, u32)>,
     /// (session id, board) and its lines, in log order.
     pub boards: Vec<((String, u32), Vec<LineRef>)>,
-    /// Every other event line, in log order.
+    /// Every other event line but the participants' declarations, in log order.
     pub decl: Vec<LineRef>,
 }
 
@@ -162,6 +164,10 @@ impl AuditCache {
         let mut rulings = Vec::new();
         let mut decl = Vec::new();
         for e in events {
+            if e.event.declares_participant() {
+                // (the participants are kept whole, below)
+                continue;
+            }
             let key = match &e.event {
                 Event::Result(r) => Some((r.session.clone(), r.board)),
                 Event::Ruling(r) => Some((r.session.clone(), r.board)),
@@ -225,7 +231,11 @@ impl AuditCache {
     /// answered the long way and the file written again).
     pub fn load(dir: &Path, key: &str) -> Option<AuditCache> {
         let path = file_of(dir, key);
-        let bytes = std::fs::read(&path).ok()?;
+        let bytes = {
+            let _s = tracing::debug_span!("read").entered();
+            std::fs::read(&path).ok()?
+        };
+        let _s = tracing::debug_span!("decode").entered();
         let c = decode(&bytes, key);
         if c.is_none() {
             tracing::warn!(file = %path.display(), "audit cache not usable; answering the long way");
@@ -410,7 +420,7 @@ impl<'a> Dec<'a> {
     }
     fn q(&mut self) -> Option<Q> {
         let (n, d) = (self.i128()?, self.i128()?);
-        (d > 0).then(|| Q::new(n, d))
+        Q::from_lowest_terms(n, d)
     }
     fn total(&mut self) -> Option<Total> {
         let q = self.q()?;
@@ -449,7 +459,7 @@ fn encode(c: &AuditCache, key: &str) -> Vec<u8> {
     e.str(key);
     e.len(c.last_seq);
     e.len(c.participants.len());
-    for p in &c.participants {
+    for p in c.participants.iter() {
         e.str(&p.id);
         e.opt_str(p.section.as_deref());
         e.opt_str(p.name.as_deref());
@@ -515,8 +525,11 @@ fn encode(c: &AuditCache, key: &str) -> Vec<u8> {
 
 fn decode(bytes: &[u8], key: &str) -> Option<AuditCache> {
     let (body, digest) = bytes.split_at(bytes.len().checked_sub(32)?);
-    if Sha256::digest(body).as_slice() != digest {
-        return None;
+    {
+        let _s = tracing::debug_span!("digest").entered();
+        if Sha256::digest(body).as_slice() != digest {
+            return None;
+        }
     }
     let mut d = Dec { b: body };
     if d.take(MAGIC.len())? != MAGIC || d.str()? != program() || d.str()? != key {
@@ -535,7 +548,8 @@ fn decode(bytes: &[u8], key: &str) -> Option<AuditCache> {
                 team: d.u8()? != 0,
             })
         })
-        .collect::<Option<Vec<_>>>()?;
+        .collect::<Option<Vec<_>>>()
+        .map(std::sync::Arc::new)?;
     let sessions = (0..d.len(8)?)
         .map(|_| d.str())
         .collect::<Option<Vec<_>>>()?;
@@ -596,7 +610,7 @@ pub fn same_numbering(c: &AuditCache, state: &State) -> bool {
         && state
             .participants
             .iter()
-            .zip(&c.participants)
+            .zip(c.participants.iter())
             .all(|(p, q)| p.id == q.id)
         && state.sessions.len() == c.sessions.len()
         && state
