@@ -904,67 +904,109 @@ pub fn write_json(a: &Audit, w: impl std::io::Write) -> std::io::Result<()> {
         AsOf(usize),
         Between([usize; 2]),
     }
-    #[derive(Serialize)]
-    struct All<'a> {
-        audit: Asked<'a>,
-        standings: Vec<Standing<'a>>,
-        boards: Vec<Board<'a>>,
-        rulings: Vec<Ruling<'a>>,
-    }
-    let all = All {
-        audit: match &a.question {
-            Question::Ruling(id) => Asked::Ruling(id),
-            Question::AsOf(s) => Asked::AsOf(*s),
-            Question::Between(x, y) => Asked::Between([*x, *y]),
-        },
-        standings: a
-            .standings
-            .iter()
-            .map(|s| Standing {
-                session: &s.session,
-                section: &s.section,
-                participant: &s.participant,
-                total_before: s.total_before,
-                total_after: s.total_after,
-                pct_before: s.pct_before,
-                pct_after: s.pct_after,
-                rank_before: s.rank_before,
-                rank_after: s.rank_after,
-                delta: s.delta(),
-            })
-            .collect(),
-        boards: a
-            .boards
-            .iter()
-            .map(|b| Board {
-                session: &b.session,
-                section: &b.section,
-                board: b.board,
-                participant: &b.participant,
-                side: &b.side,
-                score_before: b.score_before,
-                score_after: b.score_after,
-            })
-            .collect(),
-        rulings: a
-            .rulings
-            .iter()
-            .map(|r| Ruling {
-                ruling: &r.id,
-                session: &r.session,
-                board: r.board,
-                score: &r.score,
-                law: &r.law,
-                by: &r.by,
-                note: &r.note,
-                seq: r.seq,
-            })
-            .collect(),
+    // The object written piece by piece, the long arrays serialized in parallel (a big field's
+    // audit is tens of megabytes): the same bytes as serializing it whole.
+    let asked = match &a.question {
+        Question::Ruling(id) => Asked::Ruling(id),
+        Question::AsOf(s) => Asked::AsOf(*s),
+        Question::Between(x, y) => Asked::Between([*x, *y]),
     };
+    let standing = |s: &'_ StandingDelta, out: &mut Vec<u8>| {
+        let x = Standing {
+            session: &s.session,
+            section: &s.section,
+            participant: &s.participant,
+            total_before: s.total_before,
+            total_after: s.total_after,
+            pct_before: s.pct_before,
+            pct_after: s.pct_after,
+            rank_before: s.rank_before,
+            rank_after: s.rank_after,
+            delta: s.delta(),
+        };
+        serde_json::to_writer(out, &x)
+    };
+    let board = |b: &'_ BoardDelta, out: &mut Vec<u8>| {
+        let x = Board {
+            session: &b.session,
+            section: &b.section,
+            board: b.board,
+            participant: &b.participant,
+            side: &b.side,
+            score_before: b.score_before,
+            score_after: b.score_after,
+        };
+        serde_json::to_writer(out, &x)
+    };
+    let rulings: Vec<Ruling> = a
+        .rulings
+        .iter()
+        .map(|r| Ruling {
+            ruling: &r.id,
+            session: &r.session,
+            board: r.board,
+            score: &r.score,
+            law: &r.law,
+            by: &r.by,
+            note: &r.note,
+            seq: r.seq,
+        })
+        .collect();
+    let (standings, boards) = rayon::join(
+        || json_array(&a.standings, standing),
+        || json_array(&a.boards, board),
+    );
     let mut w = std::io::BufWriter::with_capacity(1 << 16, w);
-    serde_json::to_writer(&mut w, &all)?;
-    w.write_all(b"\n")?;
+    w.write_all(b"{\"audit\":")?;
+    serde_json::to_writer(&mut w, &asked)?;
+    w.write_all(b",\"standings\":")?;
+    for chunk in standings? {
+        w.write_all(&chunk)?;
+    }
+    w.write_all(b",\"boards\":")?;
+    for chunk in boards? {
+        w.write_all(&chunk)?;
+    }
+    w.write_all(b",\"rulings\":")?;
+    serde_json::to_writer(&mut w, &rulings)?;
+    w.write_all(b"}\n")?;
     w.flush()
+}
+
+/// A JSON array of `items`, each serialized by `one`, as chunks of text serialized in
+/// parallel (in order: the brackets and commas included).
+fn json_array<T: Sync>(
+    items: &[T],
+    one: impl Fn(&T, &mut Vec<u8>) -> serde_json::Result<()> + Sync,
+) -> std::io::Result<Vec<Vec<u8>>> {
+    use rayon::prelude::*;
+    const CHUNK: usize = 4096;
+    let last = items.len().div_ceil(CHUNK).max(1) - 1;
+    let mut chunks: Vec<Vec<u8>> = items
+        .par_chunks(CHUNK)
+        .enumerate()
+        .map(|(i, c)| {
+            let mut out = Vec::with_capacity(c.len() * 200 + 2);
+            if i == 0 {
+                out.push(b'[');
+            }
+            for (j, x) in c.iter().enumerate() {
+                if i > 0 || j > 0 {
+                    out.push(b',');
+                }
+                one(x, &mut out)?;
+            }
+            if i == last {
+                out.push(b']');
+            }
+            Ok(out)
+        })
+        .collect::<serde_json::Result<_>>()
+        .map_err(std::io::Error::from)?;
+    if chunks.is_empty() {
+        chunks.push(b"[]".to_vec());
+    }
+    Ok(chunks)
 }
 
 /// The audit as the JSON object of interface.md.

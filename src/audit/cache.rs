@@ -41,7 +41,7 @@ const MAGIC: &[u8; 16] = b"frekans-audit\0\0\x01";
 
 /// What the cache's numbers are only valid with: the program that computed them.
 fn program() -> String {
-    format!("frekans {} audit cache 1", env!("CARGO_PKG_VERSION"))
+    format!("frekans {} audit cache 2", env!("CARGO_PKG_VERSION"))
 }
 
 /// Where an event line is in the log's bytes (after a byte-order mark, as the reader sees them).
@@ -450,73 +450,89 @@ impl<'a> Dec<'a> {
     }
 }
 
+// The file: MAGIC, the program, the log's key, the lengths of four parts, the parts (decoded
+// in parallel), then the SHA-256 of everything before it.
+//   0: last seq, participants, sessions, fields, boards' N, rulings
+//   1: the sums     2: the standings     3: each board's lines, the other lines
+
 fn encode(c: &AuditCache, key: &str) -> Vec<u8> {
+    let mut p0 = Enc(Vec::new());
+    p0.len(c.last_seq);
+    p0.len(c.participants.len());
+    for p in c.participants.iter() {
+        p0.str(&p.id);
+        p0.opt_str(p.section.as_deref());
+        p0.opt_str(p.name.as_deref());
+        p0.len(p.players.len());
+        for x in &p.players {
+            p0.str(x);
+        }
+        p0.u8(u8::from(p.team));
+    }
+    p0.len(c.sessions.len());
+    for s in &c.sessions {
+        p0.str(s);
+    }
+    p0.len(c.fields.len());
+    for ((s, g), n) in &c.fields {
+        p0.u32(*s as u32);
+        p0.opt_str(g.as_deref());
+        p0.u32(*n);
+    }
+    p0.len(c.board_ns.len());
+    for ((s, g, b), n) in &c.board_ns {
+        p0.u32(*s as u32);
+        p0.opt_str(g.as_deref());
+        p0.u32(*b);
+        p0.u32(*n);
+    }
+    p0.len(c.rulings.len());
+    for (id, b) in &c.rulings {
+        p0.str(id);
+        p0.u32(*b);
+    }
+    let mut p1 = Enc(Vec::new());
+    let groups = c.sums.to_groups();
+    p1.len(groups.len());
+    for ((s, g), members) in &groups {
+        p1.u32(*s as u32);
+        p1.opt_str(g.as_deref());
+        p1.len(members.len());
+        for m in members {
+            p1.standing(m);
+        }
+    }
+    let mut p2 = Enc(Vec::new());
+    p2.len(c.standings.len());
+    for s in &c.standings {
+        p2.standing(s);
+    }
+    let mut p3 = Enc(Vec::new());
+    p3.len(c.boards.len());
+    for ((s, b), lines) in &c.boards {
+        p3.str(s);
+        p3.u32(*b);
+        p3.len(lines.len());
+        for r in lines {
+            p3.line(r);
+        }
+    }
+    p3.len(c.decl.len());
+    for r in &c.decl {
+        p3.line(r);
+    }
+    let parts = [p0.0, p1.0, p2.0, p3.0];
     let mut e = Enc(Vec::with_capacity(
-        64 + c.decl.len() * 20 + c.boards.iter().map(|b| b.1.len() * 20).sum::<usize>(),
+        256 + parts.iter().map(Vec::len).sum::<usize>(),
     ));
     e.0.extend_from_slice(MAGIC);
     e.str(&program());
     e.str(key);
-    e.len(c.last_seq);
-    e.len(c.participants.len());
-    for p in c.participants.iter() {
-        e.str(&p.id);
-        e.opt_str(p.section.as_deref());
-        e.opt_str(p.name.as_deref());
-        e.len(p.players.len());
-        for x in &p.players {
-            e.str(x);
-        }
-        e.u8(u8::from(p.team));
+    for p in &parts {
+        e.len(p.len());
     }
-    e.len(c.sessions.len());
-    for s in &c.sessions {
-        e.str(s);
-    }
-    e.len(c.fields.len());
-    for ((s, g), n) in &c.fields {
-        e.u32(*s as u32);
-        e.opt_str(g.as_deref());
-        e.u32(*n);
-    }
-    e.len(c.board_ns.len());
-    for ((s, g, b), n) in &c.board_ns {
-        e.u32(*s as u32);
-        e.opt_str(g.as_deref());
-        e.u32(*b);
-        e.u32(*n);
-    }
-    let groups = c.sums.to_groups();
-    e.len(groups.len());
-    for ((s, g), members) in &groups {
-        e.u32(*s as u32);
-        e.opt_str(g.as_deref());
-        e.len(members.len());
-        for m in members {
-            e.standing(m);
-        }
-    }
-    e.len(c.standings.len());
-    for s in &c.standings {
-        e.standing(s);
-    }
-    e.len(c.rulings.len());
-    for (id, b) in &c.rulings {
-        e.str(id);
-        e.u32(*b);
-    }
-    e.len(c.boards.len());
-    for ((s, b), lines) in &c.boards {
-        e.str(s);
-        e.u32(*b);
-        e.len(lines.len());
-        for r in lines {
-            e.line(r);
-        }
-    }
-    e.len(c.decl.len());
-    for r in &c.decl {
-        e.line(r);
+    for p in &parts {
+        e.0.extend_from_slice(p);
     }
     let digest = Sha256::digest(&e.0);
     e.0.extend_from_slice(&digest);
@@ -525,16 +541,66 @@ fn encode(c: &AuditCache, key: &str) -> Vec<u8> {
 
 fn decode(bytes: &[u8], key: &str) -> Option<AuditCache> {
     let (body, digest) = bytes.split_at(bytes.len().checked_sub(32)?);
-    {
-        let _s = tracing::debug_span!("digest").entered();
-        if Sha256::digest(body).as_slice() != digest {
-            return None;
-        }
-    }
     let mut d = Dec { b: body };
     if d.take(MAGIC.len())? != MAGIC || d.str()? != program() || d.str()? != key {
         return None;
     }
+    let mut parts: Vec<&[u8]> = Vec::with_capacity(4);
+    let lens = [d.u64()?, d.u64()?, d.u64()?, d.u64()?];
+    for n in lens {
+        parts.push(d.take(usize::try_from(n).ok()?)?);
+    }
+    if !d.b.is_empty() {
+        return None;
+    }
+    // The digest checked while the parts are decoded; nothing decoded is used unless it holds.
+    let ((ok, p0), (p1, (p2, p3))) = rayon::join(
+        || {
+            rayon::join(
+                || {
+                    let _s = tracing::debug_span!("digest").entered();
+                    Sha256::digest(body).as_slice() == digest
+                },
+                || decode_head(parts[0]),
+            )
+        },
+        || {
+            rayon::join(
+                || decode_sums(parts[1]),
+                || rayon::join(|| decode_standings(parts[2]), || decode_lines(parts[3])),
+            )
+        },
+    );
+    let (last_seq, participants, sessions, fields, board_ns, rulings) = p0?;
+    let (boards, decl) = p3?;
+    if !ok || rulings.iter().any(|r| r.1 as usize >= boards.len()) {
+        return None;
+    }
+    Some(AuditCache {
+        last_seq,
+        participants,
+        sessions,
+        fields,
+        board_ns,
+        sums: p1?,
+        standings: p2?,
+        rulings,
+        boards,
+        decl,
+    })
+}
+
+type Head = (
+    usize,
+    std::sync::Arc<Vec<Participant>>,
+    Vec<String>,
+    BTreeMap<(usize, Option<String>), u32>,
+    Vec<BoardN>,
+    Vec<(String, u32)>,
+);
+
+fn decode_head(b: &[u8]) -> Option<Head> {
+    let mut d = Dec { b };
     let last_seq = usize::try_from(d.u64()?).ok()?;
     let participants = (0..d.len(19)?)
         .map(|_| {
@@ -560,6 +626,15 @@ fn decode(bytes: &[u8], key: &str) -> Option<AuditCache> {
     let board_ns = (0..d.len(13)?)
         .map(|_| Some(((d.u32()? as usize, d.opt_str()?, d.u32()?), d.u32()?)))
         .collect::<Option<Vec<_>>>()?;
+    let rulings = (0..d.len(12)?)
+        .map(|_| Some((d.str()?, d.u32()?)))
+        .collect::<Option<Vec<_>>>()?;
+    d.b.is_empty()
+        .then_some((last_seq, participants, sessions, fields, board_ns, rulings))
+}
+
+fn decode_sums(b: &[u8]) -> Option<Sums> {
+    let mut d = Dec { b };
     let mut groups = Vec::new();
     for _ in 0..d.len(13)? {
         let k = (d.u32()? as usize, d.opt_str()?);
@@ -568,12 +643,21 @@ fn decode(bytes: &[u8], key: &str) -> Option<AuditCache> {
             .collect::<Option<Vec<_>>>()?;
         groups.push((k, members));
     }
-    let standings = (0..d.len(40)?)
+    d.b.is_empty().then(|| Sums::from_groups(groups))
+}
+
+fn decode_standings(b: &[u8]) -> Option<Vec<Standing>> {
+    let mut d = Dec { b };
+    let v = (0..d.len(40)?)
         .map(|_| d.standing())
         .collect::<Option<Vec<_>>>()?;
-    let rulings = (0..d.len(12)?)
-        .map(|_| Some((d.str()?, d.u32()?)))
-        .collect::<Option<Vec<_>>>()?;
+    d.b.is_empty().then_some(v)
+}
+
+type Lines = (Vec<((String, u32), Vec<LineRef>)>, Vec<LineRef>);
+
+fn decode_lines(b: &[u8]) -> Option<Lines> {
+    let mut d = Dec { b };
     let boards = (0..d.len(20)?)
         .map(|_| {
             let k = (d.str()?, d.u32()?);
@@ -586,21 +670,7 @@ fn decode(bytes: &[u8], key: &str) -> Option<AuditCache> {
     let decl = (0..d.len(20)?)
         .map(|_| d.line())
         .collect::<Option<Vec<_>>>()?;
-    if !d.b.is_empty() || rulings.iter().any(|r| r.1 as usize >= boards.len()) {
-        return None;
-    }
-    Some(AuditCache {
-        last_seq,
-        participants,
-        sessions,
-        fields,
-        board_ns,
-        sums: Sums::from_groups(groups),
-        standings,
-        rulings,
-        boards,
-        decl,
-    })
+    d.b.is_empty().then_some((boards, decl))
 }
 
 /// Whether `state` numbers its participants and sessions as the cache does (a replay of the
