@@ -69,7 +69,20 @@ impl Standing {
 
 fn cmp_key(a: &(Option<Q>, f64), b: &(Option<Q>, f64)) -> Ordering {
     match (a.0, b.0) {
-        (Some(x), Some(y)) => x.cmp(&y),
+        // Each float is its exact value rounded (a few units in the last place, well within a
+        // part in 10^12): floats further apart than that order as the exact values do, and only
+        // close ones need the exact comparison (slow for the long denominators of factored
+        // sums: 128-bit products overflow and it goes by continued fractions).
+        (Some(x), Some(y)) => {
+            let tol = 1e-12 * a.1.abs().max(b.1.abs());
+            if a.1 - b.1 > tol {
+                Ordering::Greater
+            } else if b.1 - a.1 > tol {
+                Ordering::Less
+            } else {
+                x.cmp(&y)
+            }
+        }
         // (+ 0.0 makes −0.0 equal 0.0; the values are finite)
         _ => (a.1 + 0.0)
             .partial_cmp(&(b.1 + 0.0))
