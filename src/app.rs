@@ -382,8 +382,26 @@ pub fn audit(
     out: Option<&Path>,
     cache: Option<&Path>,
 ) -> Result<crate::audit::Audit, AppError> {
-    let bytes = read_file(path)?;
-    let a = audit_bytes(&bytes, q, cache)?;
+    // The log read through a read-only map: a million-result log is a few hundred megabytes,
+    // and an audit answered from the cache reads only a few boards' lines and the hash.
+    let file = std::fs::File::open(path)
+        .with_context(|| format!("cannot read the log {}", path.display()))?;
+    // frekans only ever appends to a log (past the mapped length) and `repair`, the one writer
+    // that truncates, locks it exclusively as `append` does: a shared lock keeps the mapped
+    // bytes as they are while the audit reads them.
+    let _ = file.lock_shared();
+    // SAFETY: read-only, and the bytes are not truncated or rewritten in place while the
+    // shared lock is held (see above); should the map fail, the file is read instead.
+    let map = unsafe { memmap2::Mmap::map(&file) };
+    let owned;
+    let bytes: &[u8] = match &map {
+        Ok(m) => m,
+        Err(_) => {
+            owned = read_file(path)?;
+            &owned
+        }
+    };
+    let a = audit_bytes(bytes, q, cache)?;
     if let Some(dir) = out {
         export::parquet::write_audit(dir, &a)?;
     }

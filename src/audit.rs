@@ -639,15 +639,24 @@ fn board_deltas(
             }
         }
     }
-    // A (session, section, board) is listed whole when any of its scores changed.
-    let changed: BTreeSet<&(&str, Option<&str>, i32)> = merged
-        .iter()
-        .filter(|(_, b, a)| b.map(|x| x.1) != a.map(|x| x.1))
-        .map(|(k, _, _)| &k.0)
-        .collect();
+    // A (session, section, board) is listed whole when any of its scores changed: each one's
+    // rows are a run of `merged` (sorted by it first).
+    let mut listed = vec![false; merged.len()];
+    let mut start = 0;
+    while start < merged.len() {
+        let board = &merged[start].0 .0;
+        let end = start + merged[start..].partition_point(|(k, _, _)| &k.0 == board);
+        let changed = merged[start..end]
+            .iter()
+            .any(|(_, b, a)| b.map(|x| x.1) != a.map(|x| x.1));
+        listed[start..end].fill(changed);
+        start = end;
+    }
     merged
         .par_iter()
-        .filter(|(k, _, _)| changed.contains(&k.0))
+        .zip(listed.par_iter())
+        .filter(|(_, &l)| l)
+        .map(|(m, _)| m)
         .map(|(k, b, a)| BoardDelta {
             session: k.0 .0.to_string(),
             section: k.0 .1.map(str::to_string),
@@ -822,12 +831,15 @@ fn standing_deltas(
     let exact = keyed.iter().all(|k| (k.1).0.is_some());
     // The groups (a few) numbered in their order, and the deltas sorted by number: (group, how
     // far it moved, position in `keyed`).
-    let groups: Vec<(bool, &str, Option<&str>)> = keyed
-        .iter()
-        .map(|k| k.0)
-        .collect::<BTreeSet<_>>()
-        .into_iter()
-        .collect();
+    let mut groups: Vec<(bool, &str, Option<&str>)> = Vec::new();
+    for k in &keyed {
+        // (the deltas of a group mostly come together)
+        if groups.last() != Some(&k.0) {
+            groups.push(k.0);
+        }
+    }
+    groups.sort_unstable();
+    groups.dedup();
     let mut order: Vec<(usize, (Option<Q>, f64), usize)> = keyed
         .par_iter()
         .enumerate()
