@@ -78,8 +78,13 @@ fn cmp_key(a: &(Option<Q>, f64), b: &(Option<Q>, f64)) -> Ordering {
 }
 
 /// Sort a group best first and give shared places.
-fn rank(group: &mut [Standing], state: &State) {
-    let mut keys: Vec<_> = group.iter().map(Standing::key).collect();
+///
+/// The keys are computed and the group sorted in parallel; two standings of a group never
+/// compare equal (ties are broken by the participant's id, unique in a group), so the order is
+/// the one a sequential sort gives, whatever the number of threads.
+fn rank(group: Vec<Standing>, state: &State) -> Vec<Standing> {
+    use rayon::prelude::*;
+    let mut keys: Vec<_> = group.par_iter().map(Standing::key).collect();
     // One order for the whole group: exact when every key is, floats otherwise (a sort needs a
     // consistent order).
     if keys.iter().any(|k| k.0.is_none()) {
@@ -87,8 +92,9 @@ fn rank(group: &mut [Standing], state: &State) {
             k.0 = None;
         }
     }
-    let mut idx: Vec<usize> = (0..group.len()).collect();
-    idx.sort_by(|&a, &b| {
+    let mut idx: Vec<u32> = (0..group.len() as u32).collect();
+    idx.par_sort_by(|&a, &b| {
+        let (a, b) = (a as usize, b as usize);
         cmp_key(&keys[b], &keys[a]).then_with(|| {
             state
                 .participant(group[a].participant)
@@ -96,10 +102,14 @@ fn rank(group: &mut [Standing], state: &State) {
                 .cmp(&state.participant(group[b].participant).id)
         })
     });
-    let sorted: Vec<Standing> = idx.iter().map(|&i| group[i].clone()).collect();
-    let skeys: Vec<_> = idx.iter().map(|&i| keys[i]).collect();
+    let skeys: Vec<_> = idx.iter().map(|&i| keys[i as usize]).collect();
+    // The standings moved (not copied) into their places.
+    let mut slots: Vec<Option<Standing>> = group.into_iter().map(Some).collect();
+    let mut out: Vec<Standing> = idx
+        .iter()
+        .map(|&i| slots[i as usize].take().expect("each index once"))
+        .collect();
     let mut i = 0;
-    let mut out = sorted;
     while i < out.len() {
         let mut j = i + 1;
         while j < out.len() && cmp_key(&skeys[i], &skeys[j]) == Ordering::Equal {
@@ -111,7 +121,68 @@ fn rank(group: &mut [Standing], state: &State) {
         }
         i = j;
     }
-    group.clone_from_slice(&out);
+    out
+}
+
+/// The overall standings' sums: each participant's standings of the carried groups added up in
+/// group order, in participant order. `groups` are in (session, group) order, each sorted by
+/// participant. In parallel over ranges of participants: a participant's additions are the same
+/// and in the same order whatever the number of threads.
+fn overall_sums(
+    state: &State,
+    groups: &[((usize, Option<String>), Vec<Standing>)],
+    all_mp: bool,
+) -> Vec<Standing> {
+    use rayon::prelude::*;
+    let carried: Vec<&[Standing]> = groups
+        .iter()
+        .filter(|((s, _), _)| state.sessions[*s].def.carry)
+        .map(|(_, members)| members.as_slice())
+        .collect();
+    if carried.is_empty() {
+        return Vec::new();
+    }
+    let n = state.participants.len();
+    let chunk = n.div_ceil(rayon::current_num_threads().max(1) * 8).max(1024);
+    let ranges: Vec<(PId, PId)> = (0..n)
+        .step_by(chunk)
+        .map(|lo| (lo as PId, (lo + chunk).min(n) as PId))
+        .collect();
+    let parts: Vec<Vec<Standing>> = ranges
+        .into_par_iter()
+        .map(|(lo, hi)| {
+            let mut acc: Vec<Option<Standing>> = Vec::new();
+            acc.resize_with((hi - lo) as usize, || None);
+            for members in &carried {
+                let start = members.partition_point(|m| m.participant < lo);
+                for st in members[start..].iter().take_while(|m| m.participant < hi) {
+                    let o = acc[(st.participant - lo) as usize].get_or_insert_with(|| Standing {
+                        session: None,
+                        section: state
+                            .participant(st.participant)
+                            .section
+                            .clone()
+                            .or_else(|| st.section.clone()),
+                        participant: st.participant,
+                        rank: 0,
+                        rank_to: 0,
+                        total: Total::default(),
+                        max: all_mp.then(Total::default),
+                        boards: 0,
+                        penalties: Total::default(),
+                    });
+                    add_total(&mut o.total, &st.total);
+                    add_total(&mut o.penalties, &st.penalties);
+                    if let (Some(om), Some(m)) = (o.max.as_mut(), st.max.as_ref()) {
+                        add_total(om, m);
+                    }
+                    o.boards += st.boards;
+                }
+            }
+            acc.into_iter().flatten().collect()
+        })
+        .collect();
+    parts.concat()
 }
 
 /// What standings are computed from: each participant's sums (total, maximum, boards) in each
@@ -284,13 +355,14 @@ pub fn finish(
     fields: &BTreeMap<(usize, Option<String>), u32>,
     notices: &mut Vec<Notice>,
 ) -> Vec<Standing> {
+    use rayon::prelude::*;
     let hashed = sums.groups;
     let mut groups: BTreeMap<(usize, Option<String>), Vec<Standing>> = hashed
         .into_iter()
         .filter(|(_, m)| !m.is_empty())
         .map(|(k, m)| {
             let mut v: Vec<Standing> = m.into_values().collect();
-            v.sort_unstable_by_key(|s| s.participant);
+            v.par_sort_unstable_by_key(|s| s.participant);
             (k, v)
         })
         .collect();
@@ -360,55 +432,35 @@ pub fn finish(
         s.total.add(-amount);
         s.penalties.add(amount);
     }
-    let mut out = Vec::new();
     // Overall: every carried session.
     let carried: Vec<usize> = (0..state.sessions.len())
         .filter(|&i| state.sessions[i].def.carry)
         .collect();
     let all_mp = carried.iter().all(|&i| state.sessions[i].def.form.is_mp());
-    let mut overall: BTreeMap<PId, Standing> = BTreeMap::new();
-    for ((s, section), members) in groups {
-        let compare = state.sessions[s].def.compare;
-        let mut list: Vec<Standing> = members;
-        for st in &mut list {
+    let mut groups: Vec<((usize, Option<String>), Vec<Standing>)> = groups.into_iter().collect();
+    groups.par_iter_mut().for_each(|((s, section), members)| {
+        let compare = state.sessions[*s].def.compare;
+        members.par_iter_mut().for_each(|st| {
             st.section = match compare {
                 Compare::Section => section.clone(),
                 Compare::Field => state.participant(st.participant).section.clone(),
             };
-        }
-        rank(&mut list, state);
-        if state.sessions[s].def.carry {
-            for st in &list {
-                let o = overall.entry(st.participant).or_insert_with(|| Standing {
-                    session: None,
-                    section: state
-                        .participant(st.participant)
-                        .section
-                        .clone()
-                        .or_else(|| st.section.clone()),
-                    participant: st.participant,
-                    rank: 0,
-                    rank_to: 0,
-                    total: Total::default(),
-                    max: all_mp.then(Total::default),
-                    boards: 0,
-                    penalties: Total::default(),
-                });
-                add_total(&mut o.total, &st.total);
-                add_total(&mut o.penalties, &st.penalties);
-                if let (Some(om), Some(m)) = (o.max.as_mut(), st.max.as_ref()) {
-                    add_total(om, m);
-                }
-                o.boards += st.boards;
-            }
-        }
-        out.extend(list);
-    }
-    if !overall.is_empty() {
-        let mut list: Vec<Standing> = overall.into_values().collect();
-        rank(&mut list, state);
-        out.extend(list);
-    }
+        });
+    });
+    // The overall sums need no ranks: taken from the groups while they are still in
+    // participant order, then every group and the overall ranked, in parallel.
+    let overall = overall_sums(state, &groups, all_mp);
+    let (ranked, overall) = rayon::join(
+        || {
+            groups
+                .into_par_iter()
+                .map(|(_, members)| rank(members, state))
+                .collect::<Vec<_>>()
+        },
+        || rank(overall, state),
+    );
+    let mut out = ranked.concat();
+    out.extend(overall);
     out
 }
 
