@@ -186,10 +186,34 @@ fn percent(score: Q, top: Q) -> Q {
     score * Q::int(100) / top
 }
 
+/// `percent(score, top).to_f64()` without reducing the fraction when that gives the same
+/// float: `Q::to_f64` of a/b is ⌊a/b⌋ + (a mod b)/b, and for a = k·a', b = k·b' with every
+/// number below 2^53 (exact as floats) the integer part, and the correctly rounded quotient of
+/// the same rational, are the same as for a'/b'.
+fn percent_f64(score: Q, top: Q) -> f64 {
+    const EXACT: i128 = 1 << 53;
+    if top.is_integer() {
+        if let (Some(n), Some(d)) = (
+            score.numer().checked_mul(100),
+            score.denom().checked_mul(top.numer()),
+        ) {
+            if d > 0 && d <= EXACT && n.abs() <= EXACT {
+                let (n, d) = (n as i64, d as i64);
+                let (int, rem) = (n.div_euclid(d), n.rem_euclid(d));
+                if rem == 0 {
+                    return int as f64;
+                }
+                return int as f64 + (rem as f64 / d as f64);
+            }
+        }
+    }
+    percent(score, top).to_f64()
+}
+
 /// The row of scores.parquet of one side of a board.
 pub fn score_view<'a>(state: &'a State, b: &'a BoardScore, s: &'a SideScore) -> ScoreView<'a> {
     let pct = match s.top {
-        Some(top) if !top.is_zero() => Some(percent(s.score, top).to_f64()),
+        Some(top) if !top.is_zero() => Some(percent_f64(s.score, top)),
         _ => None,
     };
     let me = state.participant(s.participant);
@@ -362,4 +386,43 @@ pub fn deals(state: &State, dd: &[crate::dd::BoardDd]) -> Vec<DealRow> {
             par_contracts: d.dd.par.contracts_text(),
         })
         .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The unreduced percentage is the same float as the reduced one, bit for bit, on scores
+    /// and tops of every kind (whole, halves, factored with odd denominators, negative, large
+    /// enough to take the reducing path).
+    #[test]
+    fn percent_without_reducing_is_the_same_float() {
+        let mut seed = 0x9e37_79b9_7f4a_7c15u64;
+        let mut next = || {
+            seed ^= seed << 13;
+            seed ^= seed >> 7;
+            seed ^= seed << 17;
+            seed
+        };
+        let mut checked = 0;
+        for i in 0..200_000 {
+            let den = match i % 4 {
+                0 => 1,
+                1 => 2,
+                2 => (next() % 10_000 + 1) as i128,
+                _ => (next() % (1 << 40) + 1) as i128,
+            };
+            let num = (next() % (1 << 20)) as i128 - (1 << 19);
+            let num = if i % 7 == 0 { num << 30 } else { num };
+            let top = Q::int((next() % 100_000 + 1) as i64);
+            let score = Q::new(num, den);
+            let want = percent(score, top).to_f64();
+            assert_eq!(percent_f64(score, top).to_bits(), want.to_bits(), "{score} / {top}");
+            checked += 1;
+        }
+        // A fractional top takes the general path.
+        let (score, top) = (Q::new(7, 3), Q::new(9, 2));
+        assert_eq!(percent_f64(score, top), percent(score, top).to_f64());
+        assert_eq!(checked, 200_000);
+    }
 }
