@@ -304,23 +304,32 @@ fn row_groups(height: usize, size: usize) -> Vec<usize> {
 /// polars's row group size when none is given (`ParquetWriter::finish`).
 pub const ROW_GROUP: usize = 512 * 512;
 
-/// scores.parquet as bytes, one row group at a time: only one row group's frame is in memory,
-/// whatever the number of results. The row groups are those `to_bytes(scores_frame(..))` makes
-/// (`row_group` rows at most, [`ROW_GROUP`] there), so the bytes are the same.
+/// scores.parquet as bytes, one row group at a time: only the row group being written and the
+/// next one, built meanwhile on another thread (`rayon::join`), are in memory, whatever the
+/// number of results. The row groups are those `to_bytes(scores_frame(..))` makes (`row_group`
+/// rows at most, [`ROW_GROUP`] there), so the bytes are the same, whatever the number of
+/// threads (with one, the next row group is built after the current one is written).
 pub fn scores_bytes(state: &State, scored: &Scored, row_group: usize) -> PolarsResult<Vec<u8>> {
     let n: usize = scored.boards.iter().map(|b| b.sides.len()).sum();
     let mut views = score_views(state, scored);
     let mut groups = row_groups(n, row_group).into_iter();
-    let first = scores_batch(&mut views, groups.next().unwrap_or(0))?;
-    let mut buf = Vec::new();
+    let mut current = scores_batch(&mut views, groups.next().unwrap_or(0))?;
+    // The output's final size is about 6 bytes a row: reserved so that it is not copied as
+    // it grows.
+    let mut buf = Vec::with_capacity(n * 8);
     let mut writer = ParquetWriter::new(&mut buf)
         .with_compression(ParquetCompression::Zstd(None))
-        .batched(first.schema())?;
-    writer.write_batch(&first)?;
-    drop(first);
+        .batched(current.schema())?;
     for len in groups {
-        writer.write_batch(&scores_batch(&mut views, len)?)?;
+        let (written, next) = rayon::join(
+            || writer.write_batch(&current),
+            || scores_batch(&mut views, len),
+        );
+        written?;
+        current = next?;
     }
+    writer.write_batch(&current)?;
+    drop(current);
     writer.finish()?;
     drop(writer);
     Ok(buf)
