@@ -191,9 +191,59 @@ fn overall_sums(
 /// (`pipeline::rescore`) instead of adding up every board again.
 #[derive(Clone, Debug, Default)]
 pub struct Sums {
-    // (session, group) → participant → standing (hashed while adding up millions of sides,
-    // put in participant order by `finish`).
-    groups: BTreeMap<(usize, Option<String>), FxMap<PId, Standing>>,
+    // (session, group) → participant → standing (put in participant order by `finish`).
+    groups: BTreeMap<(usize, Option<String>), Group>,
+}
+
+/// One comparison group's standings while they are added up: in the order their participants
+/// were first seen, found through a small index. Boards come in order and list their sides in
+/// about the same order, so adding up a board reads the standings nearly in sequence, and the
+/// index of a field of 100,000 pairs (a few MB less than the standings themselves) stays in cache.
+#[derive(Clone, Debug, Default)]
+struct Group {
+    index: FxMap<PId, u32>,
+    members: Vec<Standing>,
+}
+
+impl Group {
+    fn entry(&mut self, p: PId, make: impl FnOnce() -> Standing) -> &mut Standing {
+        let i = *self.index.entry(p).or_insert_with(|| {
+            self.members.push(make());
+            (self.members.len() - 1) as u32
+        });
+        &mut self.members[i as usize]
+    }
+
+    fn get_mut(&mut self, p: PId) -> Option<&mut Standing> {
+        let i = *self.index.get(&p)?;
+        Some(&mut self.members[i as usize])
+    }
+
+    fn remove(&mut self, p: PId) {
+        if let Some(i) = self.index.remove(&p) {
+            let i = i as usize;
+            self.members.swap_remove(i);
+            if let Some(moved) = self.members.get(i) {
+                self.index.insert(moved.participant, i as u32);
+            }
+        }
+    }
+
+    fn is_empty(&self) -> bool {
+        self.members.is_empty()
+    }
+
+    fn reserve(&mut self, n: usize) {
+        self.index.reserve(n);
+        self.members.reserve(n);
+    }
+
+    fn insert(&mut self, st: Standing) {
+        let fresh = self.index.insert(st.participant, self.members.len() as u32);
+        // Shares are disjoint, and team matches have no pair-form boards.
+        debug_assert!(fresh.is_none());
+        self.members.push(st);
+    }
 }
 
 impl Sums {
@@ -203,7 +253,7 @@ impl Sums {
         for m in matches {
             let g = self.groups.entry((m.session, None)).or_default();
             for (team, pts) in [(m.home, m.vp_home), (m.away, m.vp_away)] {
-                let e = g.entry(team).or_insert_with(|| Standing {
+                let e = g.entry(team, || Standing {
                     session: Some(m.session),
                     section: None,
                     participant: team,
@@ -236,7 +286,7 @@ impl Sums {
             .entry((b.session, b.section.clone()))
             .or_default();
         for s in b.sides.iter().filter(|s| mine(s.participant)) {
-            let e = g.entry(s.participant).or_insert_with(|| Standing {
+            let e = g.entry(s.participant, || Standing {
                 session: Some(b.session),
                 section: None,
                 participant: s.participant,
@@ -265,7 +315,7 @@ impl Sums {
             return false;
         };
         for s in &b.sides {
-            let Some(e) = g.get_mut(&s.participant) else {
+            let Some(e) = g.get_mut(s.participant) else {
                 return false;
             };
             if e.total.exact().is_none() || e.max.as_ref().is_some_and(|m| m.exact().is_none()) {
@@ -280,7 +330,7 @@ impl Sums {
                 return false;
             }
             if e.boards == 0 {
-                g.remove(&s.participant);
+                g.remove(s.participant);
             }
         }
         if g.is_empty() {
@@ -325,11 +375,9 @@ pub fn sums<'b>(
     for part in parts {
         for (key, members) in part.groups {
             let g = s.groups.entry(key).or_default();
-            g.reserve(members.len());
-            for (p, st) in members {
-                // Shares are disjoint, and team matches have no pair-form boards.
-                let clash = g.insert(p, st);
-                debug_assert!(clash.is_none());
+            g.reserve(members.members.len());
+            for st in members.members {
+                g.insert(st);
             }
         }
     }
@@ -361,7 +409,7 @@ pub fn finish(
         .into_iter()
         .filter(|(_, m)| !m.is_empty())
         .map(|(k, m)| {
-            let mut v: Vec<Standing> = m.into_values().collect();
+            let mut v: Vec<Standing> = m.members;
             v.par_sort_unstable_by_key(|s| s.participant);
             (k, v)
         })
