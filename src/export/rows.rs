@@ -283,8 +283,52 @@ pub fn build(state: &State, scored: &Scored) -> Tables {
 /// [`build`], with or without the scores rows (the biggest table: the Parquet writer can build
 /// it straight from the boards, [`super::parquet::write_scored`]).
 pub fn build_with(state: &State, scored: &Scored, with_scores: bool) -> Tables {
-    let mut t = Tables::default();
+    use rayon::prelude::*;
+    // The boards' tables, the standings and the rulings are built at once, each in its order.
+    let (mut t, (standings, rulings)) = rayon::join(
+        || board_tables(state, scored, with_scores),
+        || {
+            rayon::join(
+                || {
+                    scored
+                        .standings
+                        .par_iter()
+                        .map(|s| standing_row(state, s))
+                        .collect::<Vec<_>>()
+                },
+                || ruling_rows(state),
+            )
+        },
+    );
+    t.standings = standings;
+    t.rulings = rulings;
     let pid = |p| state.participant(p).id.clone();
+    if state.sessions.iter().any(|s| s.def.form.is_team()) {
+        t.matches = Some(
+            scored
+                .matches
+                .iter()
+                .map(|m| MatchRow {
+                    session: state.sessions[m.session].def.id.clone(),
+                    match_id: m.match_id.clone(),
+                    home: pid(m.home),
+                    away: pid(m.away),
+                    imp_home: opt(m.imp_home),
+                    imp_away: opt(m.imp_away),
+                    vp_home: m.vp_home.to_f64(),
+                    vp_away: m.vp_away.to_f64(),
+                    boards: m.boards as i32,
+                    scored: m.scored as i32,
+                })
+                .collect(),
+        );
+    }
+    t
+}
+
+/// The rows of every board: scores (when asked), frequencies and statistics.
+fn board_tables(state: &State, scored: &Scored, with_scores: bool) -> Tables {
+    let mut t = Tables::default();
     for b in &scored.boards {
         let session = state.sessions[b.session].def.id.clone();
         if with_scores {
@@ -321,51 +365,35 @@ pub fn build_with(state: &State, scored: &Scored, with_scores: bool) -> Tables {
             tables: (b.sides.len() / 2) as i32,
         });
     }
-    if state.sessions.iter().any(|s| s.def.form.is_team()) {
-        t.matches = Some(
-            scored
-                .matches
-                .iter()
-                .map(|m| MatchRow {
-                    session: state.sessions[m.session].def.id.clone(),
-                    match_id: m.match_id.clone(),
-                    home: pid(m.home),
-                    away: pid(m.away),
-                    imp_home: opt(m.imp_home),
-                    imp_away: opt(m.imp_away),
-                    vp_home: m.vp_home.to_f64(),
-                    vp_away: m.vp_away.to_f64(),
-                    boards: m.boards as i32,
-                    scored: m.scored as i32,
-                })
-                .collect(),
-        );
-    }
-    for s in &scored.standings {
-        t.standings.push(standing_row(state, s));
-    }
-    for r in state
-        .rulings
-        .iter()
-        .filter(|r| r.status == RulingStatus::InForce)
-    {
-        let table = &state.tables[&r.key];
-        t.rulings.push(RulingRow {
-            ruling: r.ev.id.clone(),
-            session: state.sessions[r.key.0].def.id.clone(),
-            board: r.key.1 as i32,
-            ns: pid(table.ns),
-            ew: pid(table.ew),
-            score: r.ev.score.normalised(),
-            law: r.ev.law.clone(),
-            seq: r.seq as i64,
-            by: r.by.clone(),
-            at: r.at.clone(),
-            note: r.note.clone(),
-            supersedes: r.ev.supersedes.clone(),
-        });
-    }
     t
+}
+
+/// The rulings in force, in the order they were given.
+fn ruling_rows(state: &State) -> Vec<RulingRow> {
+    use rayon::prelude::*;
+    let pid = |p| state.participant(p).id.clone();
+    state
+        .rulings
+        .par_iter()
+        .filter(|r| r.status == RulingStatus::InForce)
+        .map(|r| {
+            let table = &state.tables[&r.key];
+            RulingRow {
+                ruling: r.ev.id.clone(),
+                session: state.sessions[r.key.0].def.id.clone(),
+                board: r.key.1 as i32,
+                ns: pid(table.ns),
+                ew: pid(table.ew),
+                score: r.ev.score.normalised(),
+                law: r.ev.law.clone(),
+                seq: r.seq as i64,
+                by: r.by.clone(),
+                at: r.at.clone(),
+                note: r.note.clone(),
+                supersedes: r.ev.supersedes.clone(),
+            }
+        })
+        .collect()
 }
 
 /// deals.parquet's rows, in (session, board) order.
