@@ -212,18 +212,67 @@ fn percent_f64(score: Q, top: Q) -> f64 {
 
 /// The row of scores.parquet of one side of a board.
 pub fn score_view<'a>(state: &'a State, b: &'a BoardScore, s: &'a SideScore) -> ScoreView<'a> {
-    let pct = match s.top {
-        Some(top) if !top.is_zero() => Some(percent_f64(s.score, top)),
-        _ => None,
-    };
-    let me = state.participant(s.participant);
+    let n = score_names(state, b, s);
+    let v = score_values(s);
     ScoreView {
+        session: n.session,
+        section: n.section,
+        board: n.board,
+        participant: n.participant,
+        side: n.side,
+        opponent: n.opponent,
+        score: v.score,
+        top: v.top,
+        pct: v.pct,
+        adjusted: v.adjusted,
+        ns_points: v.ns_points,
+        exact: v.exact,
+        artificial_pct: v.artificial_pct,
+    }
+}
+
+/// The columns of a scores.parquet row that name things ([`score_view`]'s first six).
+pub struct ScoreNames<'a> {
+    pub session: &'a str,
+    pub section: Option<&'a str>,
+    pub board: i32,
+    pub participant: &'a str,
+    pub side: &'static str,
+    pub opponent: &'a str,
+}
+
+/// The columns of a scores.parquet row that are numbers ([`score_view`]'s others).
+pub struct ScoreValues {
+    pub score: f64,
+    pub top: Option<f64>,
+    pub pct: Option<f64>,
+    pub adjusted: bool,
+    pub ns_points: Option<f64>,
+    pub exact: Q,
+    pub artificial_pct: Option<f64>,
+}
+
+/// The naming columns of one side's row (the Parquet writer builds them apart from the numbers,
+/// on another thread).
+pub fn score_names<'a>(state: &'a State, b: &'a BoardScore, s: &'a SideScore) -> ScoreNames<'a> {
+    let me = state.participant(s.participant);
+    ScoreNames {
         session: state.sessions[b.session].def.id.as_str(),
         section: b.section.as_deref().or(me.section.as_deref()),
         board: b.board as i32,
         participant: &me.id,
         side: side_str(s.side),
         opponent: &state.participant(s.opponent).id,
+    }
+}
+
+/// The number columns of one side's row.
+pub fn score_values(s: &SideScore) -> ScoreValues {
+    let pct = match s.top {
+        Some(top) if !top.is_zero() => Some(percent_f64(s.score, top)),
+        _ => None,
+    };
+    ScoreValues {
         score: s.score.to_f64(),
         top: opt(s.top),
         pct,
