@@ -584,3 +584,108 @@ mod tests {
         assert!(keys[0].1 <= keys[2].1);
     }
 }
+
+#[cfg(test)]
+mod rank_tests {
+    use super::*;
+    use crate::replay::Participant;
+
+    /// Ranks as a plain sequential sort gives them (the order and shared places before the
+    /// ranking was made parallel).
+    fn rank_sequential(group: &[Standing], state: &State) -> Vec<Standing> {
+        let mut keys: Vec<_> = group.iter().map(Standing::key).collect();
+        if keys.iter().any(|k| k.0.is_none()) {
+            for k in &mut keys {
+                k.0 = None;
+            }
+        }
+        let mut idx: Vec<usize> = (0..group.len()).collect();
+        idx.sort_by(|&a, &b| {
+            cmp_key(&keys[b], &keys[a]).then_with(|| {
+                state
+                    .participant(group[a].participant)
+                    .id
+                    .cmp(&state.participant(group[b].participant).id)
+            })
+        });
+        let mut out: Vec<Standing> = idx.iter().map(|&i| group[i].clone()).collect();
+        let mut i = 0;
+        while i < out.len() {
+            let mut j = i + 1;
+            while j < out.len() && cmp_key(&keys[idx[i]], &keys[idx[j]]) == Ordering::Equal {
+                j += 1;
+            }
+            for s in &mut out[i..j] {
+                s.rank = i as u32 + 1;
+                s.rank_to = j as u32;
+            }
+            i = j;
+        }
+        out
+    }
+
+    /// 6,000 standings (the parallel sort splits them) with many shared places, ids in another
+    /// order than the participants' numbers: the same ranks as the sequential sort for 1 to 4
+    /// threads, with exact keys and with float keys (one percentage beyond i128).
+    #[test]
+    fn parallel_ranking_equals_the_sequential_sort() {
+        let n = 6_000u32;
+        let mut state = State::default();
+        for p in 0..n {
+            state.participants.push(Participant {
+                id: format!("P{:05}", (p * 7_919) % n),
+                section: None,
+                name: None,
+                players: Vec::new(),
+                team: false,
+            });
+        }
+        let mut seed = 0x2545_f491_4f6c_dd1du64;
+        let mut next = move || {
+            seed ^= seed << 13;
+            seed ^= seed >> 7;
+            seed ^= seed << 17;
+            seed
+        };
+        let mut group: Vec<Standing> = (0..n)
+            .map(|p| {
+                let boards = 20 + (next() % 5) as i128;
+                let mut total = Total::default();
+                total.add(Q::new((next() % 300) as i128, 2));
+                let mut max = Total::default();
+                max.add(Q::int((boards * 10) as i64));
+                Standing {
+                    session: Some(0),
+                    section: None,
+                    participant: p,
+                    rank: 0,
+                    rank_to: 0,
+                    total,
+                    max: Some(max),
+                    boards: boards as u32,
+                    penalties: Total::default(),
+                }
+            })
+            .collect();
+        for floats in [false, true] {
+            if floats {
+                let mut huge = Total::default();
+                huge.add(Q::new(1 << 120, 1));
+                let mut m = Total::default();
+                m.add(Q::new(3i128.pow(70), 5i128.pow(50)));
+                group[17].total = huge;
+                group[17].max = Some(m);
+            }
+            let want = rank_sequential(&group, &state);
+            assert!(want.windows(2).any(|w| w[0].rank == w[1].rank), "ties");
+            for threads in [1, 2, 3, 4] {
+                let got = rayon::ThreadPoolBuilder::new()
+                    .num_threads(threads)
+                    .build()
+                    .unwrap()
+                    .install(|| rank(group.clone(), &state));
+                assert!(got == want, "floats {floats}, {threads} threads");
+            }
+        }
+    }
+}
