@@ -199,7 +199,11 @@ pub fn check(path: &Path) -> Result<String, AppError> {
 /// What `score` did, for the terminal.
 pub struct ScoreReport {
     pub scored: Scored,
+    /// The replayed state; `score` frees its tables once the output rows are built (the
+    /// Parquet files need only the boards and the participants), `results` says how many.
     pub state: State,
+    /// The tables (results) of the log.
+    pub results: usize,
 }
 
 /// The double-dummy table and par of every board with a `deal` event (deals.parquet).
@@ -212,7 +216,7 @@ pub fn double_dummy(state: &State) -> Result<Vec<crate::dd::BoardDd>, AppError> 
 /// `dd`).
 pub fn score(path: &Path, out: &Path, dd: bool) -> Result<ScoreReport, AppError> {
     // Streamed: no event is kept once replayed, and the log's bytes are freed before scoring.
-    let l = load_streamed(path)?;
+    let mut l = load_streamed(path)?;
     crate::progress::release_freed_memory();
     crate::progress::memory("freeing the log's bytes");
     let scored = pipeline::score(&l.state)?;
@@ -230,6 +234,10 @@ pub fn score(path: &Path, out: &Path, dd: bool) -> Result<ScoreReport, AppError>
         t.deals = deals.map(|d| export::rows::deals(&l.state, &d));
         t
     };
+    // The tables (a million results: about a quarter of the memory) are not needed any more:
+    // freed before the Parquet stage, the run's peak.
+    let results = l.state.tables.len();
+    drop(std::mem::take(&mut l.state.tables));
     {
         let _s = tracing::info_span!("parquet").entered();
         let _p = crate::progress::stage("writing Parquet");
@@ -239,6 +247,7 @@ pub fn score(path: &Path, out: &Path, dd: bool) -> Result<ScoreReport, AppError>
     Ok(ScoreReport {
         scored,
         state: l.state,
+        results,
     })
 }
 
@@ -252,7 +261,7 @@ pub fn summary(r: &ScoreReport, lines_per_group: usize) -> String {
         "scored {} sessions, {} boards (per comparison group), {} results, {} rulings in force",
         st.sessions.len(),
         boards,
-        st.tables.len(),
+        r.results,
         st.rulings
             .iter()
             .filter(|x| x.status == crate::replay::RulingStatus::InForce)
@@ -510,6 +519,7 @@ pub fn bulletin(
     export::parquet::write_dir(out, files)?;
     Ok(ScoreReport {
         scored,
+        results: l.state.tables.len(),
         state: l.state,
     })
 }

@@ -149,22 +149,58 @@ pub fn board_tasks<'s>(
     state: &'s State,
 ) -> Result<(Vec<BoardTask<'s>>, BTreeMap<(usize, Option<String>), u32>), ScoreError> {
     let mut fields: BTreeMap<(usize, Option<String>), u32> = BTreeMap::new();
-    // (session, group, board) → tables, in table-key order. Tables come board by board, so a
-    // table is most often in the same group as the one before it: no map look-up then.
+    let all = state.tables.values_vec();
+    // Runs of consecutive tables (in key order) of one pair-form board of one comparison group,
+    // found in parallel; the first table of an aggregate session (in key order) is an error.
+    let scorable = |t: &Table| !state.sessions[t.session].def.form.is_team();
+    let aggregate = |t: &Table| state.sessions[t.session].def.form == Form::Aggregate;
+    const CHUNK: usize = 1 << 14;
+    let found: Vec<(Vec<(usize, usize)>, Option<usize>)> = all
+        .par_chunks(CHUNK)
+        .enumerate()
+        .map(|(c, ts)| {
+            let base = c * CHUNK;
+            let mut runs: Vec<(usize, usize)> = Vec::new();
+            let mut open: Option<usize> = None;
+            for (k, t) in ts.iter().enumerate() {
+                if aggregate(t) {
+                    return (runs, Some(base + k));
+                }
+                // (A run is open only after a scorable table of this chunk.)
+                let continues = open.is_some() && {
+                    let prev = ts[k - 1];
+                    prev.session == t.session
+                        && prev.board == t.board
+                        && same_group(state, prev, t)
+                };
+                if !continues {
+                    if let Some(s) = open.take() {
+                        runs.push((s, base + k));
+                    }
+                    if scorable(t) {
+                        open = Some(base + k);
+                    }
+                }
+            }
+            if let Some(s) = open {
+                runs.push((s, base + ts.len()));
+            }
+            (runs, None)
+        })
+        .collect();
+    if let Some(i) = found.iter().find_map(|(_, a)| *a) {
+        return Err(ScoreError(format!(
+            "session \"{}\" has form \"aggregate\", which this version of frekans does not score yet",
+            state.sessions[all[i].session].def.id,
+        )));
+    }
+    // (session, group, board) → tables, in table-key order. Runs come board by board, so a run
+    // is most often in the same group as the one before it: no map look-up then.
     let mut index: BTreeMap<(usize, Option<String>, u32), usize> = BTreeMap::new();
     let mut lists: Vec<Vec<&'s Table>> = Vec::new();
     let mut last: Option<(&Table, usize)> = None;
-    for t in state.tables.values() {
-        let form = state.sessions[t.session].def.form;
-        if form.is_team() {
-            continue;
-        }
-        if form == Form::Aggregate {
-            return Err(ScoreError(format!(
-                "session \"{}\" has form \"aggregate\", which this version of frekans does not score yet",
-                state.sessions[t.session].def.id,
-            )));
-        }
+    for &(start, end) in found.iter().flat_map(|(runs, _)| runs) {
+        let t = all[start];
         let i = match last {
             Some((prev, i))
                 if prev.session == t.session
@@ -180,8 +216,8 @@ pub fn board_tasks<'s>(
                     lists.len() - 1
                 }),
         };
-        lists[i].push(t);
-        last = Some((t, i));
+        lists[i].extend_from_slice(&all[start..end]);
+        last = Some((all[end - 1], i));
     }
     let grouped: BTreeMap<(usize, Option<String>, u32), Vec<&'s Table>> = index
         .into_iter()
@@ -274,7 +310,9 @@ pub fn score_reusing(
     keep: bool,
 ) -> Result<(Scored, Option<Prepared>, usize), ScoreError> {
     let _span = tracing::info_span!("score").entered();
-    let (tasks, fields) = board_tasks(state)?;
+    // The parts of the stage as spans at -vv.
+    let (tasks, fields) = tracing::debug_span!("tasks").in_scope(|| board_tasks(state))?;
+    let _boards = tracing::debug_span!("boards").entered();
     let bar = crate::progress::bar("scoring boards", tasks.len() as u64);
     // Each board's tables are resolved inside its task and dropped once it is scored, unless a
     // later re-scoring is to reuse them (`keep`).
@@ -296,6 +334,7 @@ pub fn score_reusing(
         })
         .collect();
     drop(bar);
+    drop(_boards);
     let fresh = done.iter().filter(|d| d.2).count();
     // A copy of every board (for a later re-scoring to reuse) only when asked: it doubles the
     // memory of a scoring run.
@@ -337,8 +376,10 @@ pub fn score_reusing(
         }
         notices.extend(b.notices.iter().cloned());
     }
-    let sums = crate::standings::sums(state, &boards, &matches);
-    let standings = finish(state, sums.clone(), &fields, &mut notices);
+    let sums = tracing::debug_span!("sums")
+        .in_scope(|| crate::standings::sums(state, &boards, &matches));
+    let standings = tracing::debug_span!("standings")
+        .in_scope(|| finish(state, sums.clone(), &fields, &mut notices));
     Ok((
         Scored {
             boards,
@@ -586,6 +627,11 @@ fn session_bounded(state: &State, boards: &mut [BoardScore]) {
 /// Score every team match: its boards in parallel, then the match totals and VPs.
 fn score_matches(state: &State) -> (Vec<BoardScore>, Vec<MatchResult>, Vec<Notice>) {
     let mut notices = Vec::new();
+    // No team session and no match: nothing below would find anything (and a pairs log of a
+    // million tables is not walked for it).
+    if state.matches.is_empty() && !state.sessions.iter().any(|s| s.def.form.is_team()) {
+        return (Vec::new(), Vec::new(), notices);
+    }
     // (session, match, board) → (open, closed)
     let mut rooms: BTreeMap<(usize, String, u32), (Option<TableIn>, Option<TableIn>)> =
         BTreeMap::new();

@@ -91,8 +91,13 @@ fn cmp_key(a: &(Option<Q>, f64), b: &(Option<Q>, f64)) -> Ordering {
 }
 
 /// Sort a group best first and give shared places.
-fn rank(group: &mut [Standing], state: &State) {
-    let mut keys: Vec<_> = group.iter().map(Standing::key).collect();
+///
+/// The keys are computed and the group sorted in parallel; two standings of a group never
+/// compare equal (ties are broken by the participant's id, unique in a group), so the order is
+/// the one a sequential sort gives, whatever the number of threads.
+fn rank(group: Vec<Standing>, state: &State) -> Vec<Standing> {
+    use rayon::prelude::*;
+    let mut keys: Vec<_> = group.par_iter().map(Standing::key).collect();
     // One order for the whole group: exact when every key is, floats otherwise (a sort needs a
     // consistent order).
     if keys.iter().any(|k| k.0.is_none()) {
@@ -100,8 +105,9 @@ fn rank(group: &mut [Standing], state: &State) {
             k.0 = None;
         }
     }
-    let mut idx: Vec<usize> = (0..group.len()).collect();
-    idx.sort_by(|&a, &b| {
+    let mut idx: Vec<u32> = (0..group.len() as u32).collect();
+    idx.par_sort_by(|&a, &b| {
+        let (a, b) = (a as usize, b as usize);
         cmp_key(&keys[b], &keys[a]).then_with(|| {
             state
                 .participant(group[a].participant)
@@ -109,10 +115,14 @@ fn rank(group: &mut [Standing], state: &State) {
                 .cmp(&state.participant(group[b].participant).id)
         })
     });
-    let sorted: Vec<Standing> = idx.iter().map(|&i| group[i].clone()).collect();
-    let skeys: Vec<_> = idx.iter().map(|&i| keys[i]).collect();
+    let skeys: Vec<_> = idx.par_iter().map(|&i| keys[i as usize]).collect();
+    // The standings moved (not copied) into their places.
+    let mut slots: Vec<Option<Standing>> = group.into_iter().map(Some).collect();
+    let mut out: Vec<Standing> = idx
+        .iter()
+        .map(|&i| slots[i as usize].take().expect("each index once"))
+        .collect();
     let mut i = 0;
-    let mut out = sorted;
     while i < out.len() {
         let mut j = i + 1;
         while j < out.len() && cmp_key(&skeys[i], &skeys[j]) == Ordering::Equal {
@@ -124,7 +134,79 @@ fn rank(group: &mut [Standing], state: &State) {
         }
         i = j;
     }
-    group.clone_from_slice(&out);
+    out
+}
+
+/// The overall standings' sums: each participant's standings of the carried groups added up in
+/// group order, in participant order. `groups` are in (session, group) order, each sorted by
+/// participant. In parallel over ranges of participants: a participant's additions are the same
+/// and in the same order whatever the number of threads.
+fn overall_sums(
+    state: &State,
+    groups: &[((usize, Option<String>), Vec<Standing>)],
+    all_mp: bool,
+) -> Vec<Standing> {
+    use rayon::prelude::*;
+    let carried: Vec<&[Standing]> = groups
+        .iter()
+        .filter(|((s, _), _)| state.sessions[*s].def.carry)
+        .map(|(_, members)| members.as_slice())
+        .collect();
+    if carried.is_empty() {
+        return Vec::new();
+    }
+    let n = state.participants.len();
+    let chunk = n.div_ceil(rayon::current_num_threads().max(1) * 8).max(1024);
+    let ranges: Vec<(PId, PId)> = (0..n)
+        .step_by(chunk)
+        .map(|lo| (lo as PId, (lo + chunk).min(n) as PId))
+        .collect();
+    let parts: Vec<Vec<Standing>> = ranges
+        .into_par_iter()
+        .map(|(lo, hi)| {
+            let mut acc: Vec<Option<Standing>> = Vec::new();
+            acc.resize_with((hi - lo) as usize, || None);
+            for members in &carried {
+                let start = members.partition_point(|m| m.participant < lo);
+                for st in members[start..].iter().take_while(|m| m.participant < hi) {
+                    let o = acc[(st.participant - lo) as usize].get_or_insert_with(|| Standing {
+                        session: None,
+                        section: state
+                            .participant(st.participant)
+                            .section
+                            .clone()
+                            .or_else(|| st.section.clone()),
+                        participant: st.participant,
+                        rank: 0,
+                        rank_to: 0,
+                        total: Total::default(),
+                        max: all_mp.then(Total::default),
+                        boards: 0,
+                        penalties: Total::default(),
+                    });
+                    add_total(&mut o.total, &st.total);
+                    add_total(&mut o.penalties, &st.penalties);
+                    if let (Some(om), Some(m)) = (o.max.as_mut(), st.max.as_ref()) {
+                        add_total(om, m);
+                    }
+                    o.boards += st.boards;
+                }
+            }
+            acc.into_iter().flatten().collect()
+        })
+        .collect();
+    concat(parts)
+}
+
+/// The lists one after the other, moved into place in parallel (a field of 100,000 pairs is
+/// 20 MB of standings).
+fn concat(parts: Vec<Vec<Standing>>) -> Vec<Standing> {
+    use rayon::prelude::*;
+    let mut out = Vec::with_capacity(parts.iter().map(Vec::len).sum());
+    for part in parts {
+        out.par_extend(part);
+    }
+    out
 }
 
 /// What standings are computed from: each participant's sums (total, maximum, boards) in each
@@ -133,9 +215,59 @@ fn rank(group: &mut [Standing], state: &State) {
 /// (`pipeline::rescore`) instead of adding up every board again.
 #[derive(Clone, Debug, Default)]
 pub struct Sums {
-    // (session, group) → participant → standing (hashed while adding up millions of sides,
-    // put in participant order by `finish`).
-    groups: BTreeMap<(usize, Option<String>), FxMap<PId, Standing>>,
+    // (session, group) → participant → standing (put in participant order by `finish`).
+    groups: BTreeMap<(usize, Option<String>), Group>,
+}
+
+/// One comparison group's standings while they are added up: in the order their participants
+/// were first seen, found through a small index. Boards come in order and list their sides in
+/// about the same order, so adding up a board reads the standings nearly in sequence, and the
+/// index of a field of 100,000 pairs (a few MB less than the standings themselves) stays in cache.
+#[derive(Clone, Debug, Default)]
+struct Group {
+    index: FxMap<PId, u32>,
+    members: Vec<Standing>,
+}
+
+impl Group {
+    fn entry(&mut self, p: PId, make: impl FnOnce() -> Standing) -> &mut Standing {
+        let i = *self.index.entry(p).or_insert_with(|| {
+            self.members.push(make());
+            (self.members.len() - 1) as u32
+        });
+        &mut self.members[i as usize]
+    }
+
+    fn get_mut(&mut self, p: PId) -> Option<&mut Standing> {
+        let i = *self.index.get(&p)?;
+        Some(&mut self.members[i as usize])
+    }
+
+    fn remove(&mut self, p: PId) {
+        if let Some(i) = self.index.remove(&p) {
+            let i = i as usize;
+            self.members.swap_remove(i);
+            if let Some(moved) = self.members.get(i) {
+                self.index.insert(moved.participant, i as u32);
+            }
+        }
+    }
+
+    fn is_empty(&self) -> bool {
+        self.members.is_empty()
+    }
+
+    fn reserve(&mut self, n: usize) {
+        self.index.reserve(n);
+        self.members.reserve(n);
+    }
+
+    fn insert(&mut self, st: Standing) {
+        let fresh = self.index.insert(st.participant, self.members.len() as u32);
+        // Shares are disjoint, and team matches have no pair-form boards.
+        debug_assert!(fresh.is_none());
+        self.members.push(st);
+    }
 }
 
 impl Sums {
@@ -145,7 +277,7 @@ impl Sums {
         for m in matches {
             let g = self.groups.entry((m.session, None)).or_default();
             for (team, pts) in [(m.home, m.vp_home), (m.away, m.vp_away)] {
-                let e = g.entry(team).or_insert_with(|| Standing {
+                let e = g.entry(team, || Standing {
                     session: Some(m.session),
                     section: None,
                     participant: team,
@@ -178,7 +310,7 @@ impl Sums {
             .entry((b.session, b.section.clone()))
             .or_default();
         for s in b.sides.iter().filter(|s| mine(s.participant)) {
-            let e = g.entry(s.participant).or_insert_with(|| Standing {
+            let e = g.entry(s.participant, || Standing {
                 session: Some(b.session),
                 section: None,
                 participant: s.participant,
@@ -232,7 +364,7 @@ impl Sums {
             return false;
         };
         for s in &b.sides {
-            let Some(e) = g.get_mut(&s.participant) else {
+            let Some(e) = g.get_mut(s.participant) else {
                 return false;
             };
             e.total.add(-s.score);
@@ -241,7 +373,7 @@ impl Sums {
             }
             e.boards -= 1;
             if e.boards == 0 {
-                g.remove(&s.participant);
+                g.remove(s.participant);
             }
         }
         if g.is_empty() {
@@ -286,11 +418,9 @@ pub fn sums<'b>(
     for part in parts {
         for (key, members) in part.groups {
             let g = s.groups.entry(key).or_default();
-            g.reserve(members.len());
-            for (p, st) in members {
-                // Shares are disjoint, and team matches have no pair-form boards.
-                let clash = g.insert(p, st);
-                debug_assert!(clash.is_none());
+            g.reserve(members.members.len());
+            for st in members.members {
+                g.insert(st);
             }
         }
     }
@@ -316,13 +446,14 @@ pub fn finish(
     fields: &BTreeMap<(usize, Option<String>), u32>,
     notices: &mut Vec<Notice>,
 ) -> Vec<Standing> {
+    use rayon::prelude::*;
     let hashed = sums.groups;
     let mut groups: BTreeMap<(usize, Option<String>), Vec<Standing>> = hashed
         .into_iter()
         .filter(|(_, m)| !m.is_empty())
         .map(|(k, m)| {
-            let mut v: Vec<Standing> = m.into_values().collect();
-            v.sort_unstable_by_key(|s| s.participant);
+            let mut v: Vec<Standing> = m.members;
+            v.par_sort_unstable_by_key(|s| s.participant);
             (k, v)
         })
         .collect();
@@ -392,55 +523,36 @@ pub fn finish(
         s.total.add(-amount);
         s.penalties.add(amount);
     }
-    let mut out = Vec::new();
     // Overall: every carried session.
     let carried: Vec<usize> = (0..state.sessions.len())
         .filter(|&i| state.sessions[i].def.carry)
         .collect();
     let all_mp = carried.iter().all(|&i| state.sessions[i].def.form.is_mp());
-    let mut overall: BTreeMap<PId, Standing> = BTreeMap::new();
-    for ((s, section), members) in groups {
-        let compare = state.sessions[s].def.compare;
-        let mut list: Vec<Standing> = members;
-        for st in &mut list {
+    let mut groups: Vec<((usize, Option<String>), Vec<Standing>)> = groups.into_iter().collect();
+    groups.par_iter_mut().for_each(|((s, section), members)| {
+        let compare = state.sessions[*s].def.compare;
+        members.par_iter_mut().for_each(|st| {
             st.section = match compare {
                 Compare::Section => section.clone(),
                 Compare::Field => state.participant(st.participant).section.clone(),
             };
-        }
-        rank(&mut list, state);
-        if state.sessions[s].def.carry {
-            for st in &list {
-                let o = overall.entry(st.participant).or_insert_with(|| Standing {
-                    session: None,
-                    section: state
-                        .participant(st.participant)
-                        .section
-                        .clone()
-                        .or_else(|| st.section.clone()),
-                    participant: st.participant,
-                    rank: 0,
-                    rank_to: 0,
-                    total: Total::default(),
-                    max: all_mp.then(Total::default),
-                    boards: 0,
-                    penalties: Total::default(),
-                });
-                add_total(&mut o.total, &st.total);
-                add_total(&mut o.penalties, &st.penalties);
-                if let (Some(om), Some(m)) = (o.max.as_mut(), st.max.as_ref()) {
-                    add_total(om, m);
-                }
-                o.boards += st.boards;
-            }
-        }
-        out.extend(list);
-    }
-    if !overall.is_empty() {
-        let mut list: Vec<Standing> = overall.into_values().collect();
-        rank(&mut list, state);
-        out.extend(list);
-    }
+        });
+    });
+    // The overall sums need no ranks: taken from the groups while they are still in
+    // participant order, then every group and the overall ranked, in parallel.
+    let overall = overall_sums(state, &groups, all_mp);
+    let (ranked, overall) = rayon::join(
+        || {
+            groups
+                .into_par_iter()
+                .map(|(_, members)| rank(members, state))
+                .collect::<Vec<_>>()
+        },
+        || rank(overall, state),
+    );
+    let mut parts = ranked;
+    parts.push(overall);
+    let out = concat(parts);
     out
 }
 
@@ -502,5 +614,110 @@ mod tests {
         }
         keys.sort_by(cmp_key);
         assert!(keys[0].1 <= keys[2].1);
+    }
+}
+
+#[cfg(test)]
+mod rank_tests {
+    use super::*;
+    use crate::replay::Participant;
+
+    /// Ranks as a plain sequential sort gives them (the order and shared places before the
+    /// ranking was made parallel).
+    fn rank_sequential(group: &[Standing], state: &State) -> Vec<Standing> {
+        let mut keys: Vec<_> = group.iter().map(Standing::key).collect();
+        if keys.iter().any(|k| k.0.is_none()) {
+            for k in &mut keys {
+                k.0 = None;
+            }
+        }
+        let mut idx: Vec<usize> = (0..group.len()).collect();
+        idx.sort_by(|&a, &b| {
+            cmp_key(&keys[b], &keys[a]).then_with(|| {
+                state
+                    .participant(group[a].participant)
+                    .id
+                    .cmp(&state.participant(group[b].participant).id)
+            })
+        });
+        let mut out: Vec<Standing> = idx.iter().map(|&i| group[i].clone()).collect();
+        let mut i = 0;
+        while i < out.len() {
+            let mut j = i + 1;
+            while j < out.len() && cmp_key(&keys[idx[i]], &keys[idx[j]]) == Ordering::Equal {
+                j += 1;
+            }
+            for s in &mut out[i..j] {
+                s.rank = i as u32 + 1;
+                s.rank_to = j as u32;
+            }
+            i = j;
+        }
+        out
+    }
+
+    /// 6,000 standings (the parallel sort splits them) with many shared places, ids in another
+    /// order than the participants' numbers: the same ranks as the sequential sort for 1 to 4
+    /// threads, with exact keys and with float keys (one percentage beyond i128).
+    #[test]
+    fn parallel_ranking_equals_the_sequential_sort() {
+        let n = 6_000u32;
+        let mut state = State::default();
+        for p in 0..n {
+            state.participants.push(Participant {
+                id: format!("P{:05}", (p * 7_919) % n),
+                section: None,
+                name: None,
+                players: Vec::new(),
+                team: false,
+            });
+        }
+        let mut seed = 0x2545_f491_4f6c_dd1du64;
+        let mut next = move || {
+            seed ^= seed << 13;
+            seed ^= seed >> 7;
+            seed ^= seed << 17;
+            seed
+        };
+        let mut group: Vec<Standing> = (0..n)
+            .map(|p| {
+                let boards = 20 + (next() % 5) as i128;
+                let mut total = Total::default();
+                total.add(Q::new((next() % 300) as i128, 2));
+                let mut max = Total::default();
+                max.add(Q::int((boards * 10) as i64));
+                Standing {
+                    session: Some(0),
+                    section: None,
+                    participant: p,
+                    rank: 0,
+                    rank_to: 0,
+                    total,
+                    max: Some(max),
+                    boards: boards as u32,
+                    penalties: Total::default(),
+                }
+            })
+            .collect();
+        for floats in [false, true] {
+            if floats {
+                let mut huge = Total::default();
+                huge.add(Q::new(1 << 120, 1));
+                let mut m = Total::default();
+                m.add(Q::new(3i128.pow(70), 5i128.pow(50)));
+                group[17].total = huge;
+                group[17].max = Some(m);
+            }
+            let want = rank_sequential(&group, &state);
+            assert!(want.windows(2).any(|w| w[0].rank == w[1].rank), "ties");
+            for threads in [1, 2, 3, 4] {
+                let got = rayon::ThreadPoolBuilder::new()
+                    .num_threads(threads)
+                    .build()
+                    .unwrap()
+                    .install(|| rank(group.clone(), &state));
+                assert!(got == want, "floats {floats}, {threads} threads");
+            }
+        }
     }
 }

@@ -144,6 +144,20 @@ impl Tables {
         })
     }
 
+    /// Every table in key order, gathered in parallel (the tables lie in the order they were
+    /// recorded, so this is a million scattered reads for a million results).
+    pub fn values_vec(&self) -> Vec<&Table> {
+        use rayon::prelude::*;
+        if self.sealed {
+            self.order
+                .par_iter()
+                .map(|&i| &self.entries[i as usize].1)
+                .collect()
+        } else {
+            self.values().collect()
+        }
+    }
+
     pub fn keys(&self) -> impl Iterator<Item = &TableKey> + '_ {
         self.iter().map(|(k, _)| k)
     }
@@ -225,6 +239,9 @@ mod tests {
             let a: Vec<(TableKey, u32)> = t.iter().map(|(k, x)| (*k, x.ns)).collect();
             let b: Vec<(TableKey, u32)> = m.iter().map(|(k, x)| (*k, x.ns)).collect();
             assert_eq!(a, b);
+            let v: Vec<u32> = t.values_vec().iter().map(|x| x.ns).collect();
+            let w: Vec<u32> = m.values().map(|x| x.ns).collect();
+            assert_eq!(v, w);
             for k in m.keys() {
                 assert_eq!(t[k].ns, m[k].ns);
             }

@@ -10,6 +10,7 @@ use polars::prelude::*;
 use super::rows::Tables;
 use crate::pipeline::Scored;
 use crate::replay::State;
+use crate::score::{BoardScore, SideScore};
 
 macro_rules! frame {
     ($rows:expr, { $($name:literal : $get:expr),+ $(,)? }) => {{
@@ -204,87 +205,95 @@ pub fn write_dir(out: &Path, files: Vec<(String, Vec<u8>)>) -> Result<()> {
     result
 }
 
-/// The rows of scores.parquet, board after board, side after side.
-fn score_views<'a>(
-    state: &'a State,
-    scored: &'a Scored,
-) -> impl Iterator<Item = super::rows::ScoreView<'a>> + 'a {
-    scored.boards.iter().flat_map(move |b| {
-        b.sides
-            .iter()
-            .map(move |s| super::rows::score_view(state, b, s))
-    })
+/// The sides of every board, board after board: the rows of scores.parquet.
+fn score_sides(scored: &Scored) -> impl Iterator<Item = (&BoardScore, &SideScore)> + '_ {
+    scored
+        .boards
+        .iter()
+        .flat_map(|b| b.sides.iter().map(move |s| (b, s)))
 }
 
-/// A frame of the next `n` rows of `views`.
-fn scores_batch<'a>(
-    views: &mut impl Iterator<Item = super::rows::ScoreView<'a>>,
-    n: usize,
-) -> PolarsResult<DataFrame> {
-    use std::fmt::Write;
-    let mut session = Vec::with_capacity(n);
-    let mut section = Vec::with_capacity(n);
-    let mut board = Vec::with_capacity(n);
-    let mut participant = Vec::with_capacity(n);
-    let mut side = Vec::with_capacity(n);
-    let mut opponent = Vec::with_capacity(n);
-    let mut score = Vec::with_capacity(n);
-    let mut top = Vec::with_capacity(n);
-    let mut pct = Vec::with_capacity(n);
-    let mut adjusted = Vec::with_capacity(n);
-    let mut ns_points = Vec::with_capacity(n);
-    // The exact scores printed into one buffer (not a String each), cut up afterwards.
-    let mut exact_text = String::with_capacity(n * 8);
-    let mut exact_end = Vec::with_capacity(n);
-    let mut artificial = Vec::with_capacity(n);
-    for v in views.take(n) {
-        session.push(v.session);
-        section.push(v.section);
-        board.push(v.board);
-        participant.push(v.participant);
-        side.push(v.side);
-        opponent.push(v.opponent);
-        score.push(v.score);
-        top.push(v.top);
-        pct.push(v.pct);
-        adjusted.push(v.adjusted);
-        ns_points.push(v.ns_points);
-        let _ = write!(exact_text, "{}", v.exact);
-        exact_end.push(exact_text.len());
-        artificial.push(v.artificial_pct);
-    }
-    let mut start = 0;
-    let exact: Vec<&str> = exact_end
-        .iter()
-        .map(|&end| {
-            let s = &exact_text[start..end];
-            start = end;
-            s
-        })
-        .collect();
-    let columns: Vec<Column> = vec![
-        Series::new("session".into(), session).into_column(),
-        Series::new("section".into(), section).into_column(),
-        Series::new("board".into(), board).into_column(),
-        Series::new("participant".into(), participant).into_column(),
-        Series::new("side".into(), side).into_column(),
-        Series::new("opponent".into(), opponent).into_column(),
-        Series::new("score".into(), score).into_column(),
-        Series::new("top".into(), top).into_column(),
-        Series::new("pct".into(), pct).into_column(),
-        Series::new("adjusted".into(), adjusted).into_column(),
-        Series::new("ns_points".into(), ns_points).into_column(),
-        Series::new("score_exact".into(), exact).into_column(),
-        Series::new("artificial_pct".into(), artificial).into_column(),
-    ];
-    DataFrame::new(exact_end.len(), columns)
+/// A frame of these rows: the naming columns and the number columns built at once, each
+/// column one array built in row order (the same frame whatever the number of threads).
+fn scores_batch(state: &State, sides: &[(&BoardScore, &SideScore)]) -> PolarsResult<DataFrame> {
+    let n = sides.len();
+    let (mut columns, values) = rayon::join(
+        || {
+            let mut session = Vec::with_capacity(n);
+            let mut section = Vec::with_capacity(n);
+            let mut board = Vec::with_capacity(n);
+            let mut participant = Vec::with_capacity(n);
+            let mut side = Vec::with_capacity(n);
+            let mut opponent = Vec::with_capacity(n);
+            for &(b, s) in sides {
+                let v = super::rows::score_names(state, b, s);
+                session.push(v.session);
+                section.push(v.section);
+                board.push(v.board);
+                participant.push(v.participant);
+                side.push(v.side);
+                opponent.push(v.opponent);
+            }
+            vec![
+                Series::new("session".into(), session).into_column(),
+                Series::new("section".into(), section).into_column(),
+                Series::new("board".into(), board).into_column(),
+                Series::new("participant".into(), participant).into_column(),
+                Series::new("side".into(), side).into_column(),
+                Series::new("opponent".into(), opponent).into_column(),
+            ]
+        },
+        || {
+            use std::fmt::Write;
+            let mut score = Vec::with_capacity(n);
+            let mut top = Vec::with_capacity(n);
+            let mut pct = Vec::with_capacity(n);
+            let mut adjusted = Vec::with_capacity(n);
+            let mut ns_points = Vec::with_capacity(n);
+            // The exact scores printed into one buffer (not a String each), cut up afterwards.
+            let mut exact_text = String::with_capacity(n * 16);
+            let mut exact_end = Vec::with_capacity(n);
+            let mut artificial = Vec::with_capacity(n);
+            for &(_, s) in sides {
+                let v = super::rows::score_values(s);
+                score.push(v.score);
+                top.push(v.top);
+                pct.push(v.pct);
+                adjusted.push(v.adjusted);
+                ns_points.push(v.ns_points);
+                let _ = write!(exact_text, "{}", v.exact);
+                exact_end.push(exact_text.len());
+                artificial.push(v.artificial_pct);
+            }
+            let mut start = 0;
+            let exact: Vec<&str> = exact_end
+                .iter()
+                .map(|&end| {
+                    let s = &exact_text[start..end];
+                    start = end;
+                    s
+                })
+                .collect();
+            vec![
+                Series::new("score".into(), score).into_column(),
+                Series::new("top".into(), top).into_column(),
+                Series::new("pct".into(), pct).into_column(),
+                Series::new("adjusted".into(), adjusted).into_column(),
+                Series::new("ns_points".into(), ns_points).into_column(),
+                Series::new("score_exact".into(), exact).into_column(),
+                Series::new("artificial_pct".into(), artificial).into_column(),
+            ]
+        },
+    );
+    columns.extend(values);
+    DataFrame::new(n, columns)
 }
 
 /// scores.parquet built straight from the scored boards: the same frame as
 /// `frame_of(&build(state, scored), "scores.parquet")` without a row struct per side.
 pub fn scores_frame(state: &State, scored: &Scored) -> PolarsResult<DataFrame> {
-    let n: usize = scored.boards.iter().map(|b| b.sides.len()).sum();
-    scores_batch(&mut score_views(state, scored), n)
+    let sides: Vec<_> = score_sides(scored).collect();
+    scores_batch(state, &sides)
 }
 
 /// The row groups polars's `ParquetWriter::finish` makes of a one-chunk frame of `height` rows
@@ -304,23 +313,33 @@ fn row_groups(height: usize, size: usize) -> Vec<usize> {
 /// polars's row group size when none is given (`ParquetWriter::finish`).
 pub const ROW_GROUP: usize = 512 * 512;
 
-/// scores.parquet as bytes, one row group at a time: only one row group's frame is in memory,
-/// whatever the number of results. The row groups are those `to_bytes(scores_frame(..))` makes
-/// (`row_group` rows at most, [`ROW_GROUP`] there), so the bytes are the same.
+/// scores.parquet as bytes, one row group at a time: only the row group being written and the
+/// next one, built meanwhile on another thread (`rayon::join`), are in memory, whatever the
+/// number of results. The row groups are those `to_bytes(scores_frame(..))` makes (`row_group`
+/// rows at most, [`ROW_GROUP`] there), so the bytes are the same, whatever the number of
+/// threads (with one, the next row group is built after the current one is written).
 pub fn scores_bytes(state: &State, scored: &Scored, row_group: usize) -> PolarsResult<Vec<u8>> {
     let n: usize = scored.boards.iter().map(|b| b.sides.len()).sum();
-    let mut views = score_views(state, scored);
+    let mut sides = score_sides(scored);
+    let mut next_sides = |len: usize| -> Vec<_> { sides.by_ref().take(len).collect() };
     let mut groups = row_groups(n, row_group).into_iter();
-    let first = scores_batch(&mut views, groups.next().unwrap_or(0))?;
-    let mut buf = Vec::new();
+    let mut current = scores_batch(state, &next_sides(groups.next().unwrap_or(0)))?;
+    // The output's final size is about 6 bytes a row: reserved so that it is not copied as
+    // it grows.
+    let mut buf = Vec::with_capacity(n * 8);
     let mut writer = ParquetWriter::new(&mut buf)
         .with_compression(ParquetCompression::Zstd(None))
-        .batched(first.schema())?;
-    writer.write_batch(&first)?;
-    drop(first);
+        .batched(current.schema())?;
     for len in groups {
-        writer.write_batch(&scores_batch(&mut views, len)?)?;
+        let (written, next) = rayon::join(
+            || writer.write_batch(&current),
+            || scores_batch(state, &next_sides(len)),
+        );
+        written?;
+        current = next?;
     }
+    writer.write_batch(&current)?;
+    drop(current);
     writer.finish()?;
     drop(writer);
     Ok(buf)

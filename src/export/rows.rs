@@ -186,20 +186,93 @@ fn percent(score: Q, top: Q) -> Q {
     score * Q::int(100) / top
 }
 
+/// `percent(score, top).to_f64()` without reducing the fraction when that gives the same
+/// float: `Q::to_f64` of a/b is ⌊a/b⌋ + (a mod b)/b, and for a = k·a', b = k·b' with every
+/// number below 2^53 (exact as floats) the integer part, and the correctly rounded quotient of
+/// the same rational, are the same as for a'/b'.
+fn percent_f64(score: Q, top: Q) -> f64 {
+    const EXACT: i128 = 1 << 53;
+    if top.is_integer() {
+        if let (Some(n), Some(d)) = (
+            score.numer().checked_mul(100),
+            score.denom().checked_mul(top.numer()),
+        ) {
+            if d > 0 && d <= EXACT && n.abs() <= EXACT {
+                let (n, d) = (n as i64, d as i64);
+                let (int, rem) = (n.div_euclid(d), n.rem_euclid(d));
+                if rem == 0 {
+                    return int as f64;
+                }
+                return int as f64 + (rem as f64 / d as f64);
+            }
+        }
+    }
+    percent(score, top).to_f64()
+}
+
 /// The row of scores.parquet of one side of a board.
 pub fn score_view<'a>(state: &'a State, b: &'a BoardScore, s: &'a SideScore) -> ScoreView<'a> {
-    let pct = match s.top {
-        Some(top) if !top.is_zero() => Some(percent(s.score, top).to_f64()),
-        _ => None,
-    };
-    let me = state.participant(s.participant);
+    let n = score_names(state, b, s);
+    let v = score_values(s);
     ScoreView {
+        session: n.session,
+        section: n.section,
+        board: n.board,
+        participant: n.participant,
+        side: n.side,
+        opponent: n.opponent,
+        score: v.score,
+        top: v.top,
+        pct: v.pct,
+        adjusted: v.adjusted,
+        ns_points: v.ns_points,
+        exact: v.exact,
+        artificial_pct: v.artificial_pct,
+    }
+}
+
+/// The columns of a scores.parquet row that name things ([`score_view`]'s first six).
+pub struct ScoreNames<'a> {
+    pub session: &'a str,
+    pub section: Option<&'a str>,
+    pub board: i32,
+    pub participant: &'a str,
+    pub side: &'static str,
+    pub opponent: &'a str,
+}
+
+/// The columns of a scores.parquet row that are numbers ([`score_view`]'s others).
+pub struct ScoreValues {
+    pub score: f64,
+    pub top: Option<f64>,
+    pub pct: Option<f64>,
+    pub adjusted: bool,
+    pub ns_points: Option<f64>,
+    pub exact: Q,
+    pub artificial_pct: Option<f64>,
+}
+
+/// The naming columns of one side's row (the Parquet writer builds them apart from the numbers,
+/// on another thread).
+pub fn score_names<'a>(state: &'a State, b: &'a BoardScore, s: &'a SideScore) -> ScoreNames<'a> {
+    let me = state.participant(s.participant);
+    ScoreNames {
         session: state.sessions[b.session].def.id.as_str(),
         section: b.section.as_deref().or(me.section.as_deref()),
         board: b.board as i32,
         participant: &me.id,
         side: side_str(s.side),
         opponent: &state.participant(s.opponent).id,
+    }
+}
+
+/// The number columns of one side's row.
+pub fn score_values(s: &SideScore) -> ScoreValues {
+    let pct = match s.top {
+        Some(top) if !top.is_zero() => Some(percent_f64(s.score, top)),
+        _ => None,
+    };
+    ScoreValues {
         score: s.score.to_f64(),
         top: opt(s.top),
         pct,
@@ -259,8 +332,52 @@ pub fn build(state: &State, scored: &Scored) -> Tables {
 /// [`build`], with or without the scores rows (the biggest table: the Parquet writer can build
 /// it straight from the boards, [`super::parquet::write_scored`]).
 pub fn build_with(state: &State, scored: &Scored, with_scores: bool) -> Tables {
-    let mut t = Tables::default();
+    use rayon::prelude::*;
+    // The boards' tables, the standings and the rulings are built at once, each in its order.
+    let (mut t, (standings, rulings)) = rayon::join(
+        || board_tables(state, scored, with_scores),
+        || {
+            rayon::join(
+                || {
+                    scored
+                        .standings
+                        .par_iter()
+                        .map(|s| standing_row(state, s))
+                        .collect::<Vec<_>>()
+                },
+                || ruling_rows(state),
+            )
+        },
+    );
+    t.standings = standings;
+    t.rulings = rulings;
     let pid = |p| state.participant(p).id.clone();
+    if state.sessions.iter().any(|s| s.def.form.is_team()) {
+        t.matches = Some(
+            scored
+                .matches
+                .iter()
+                .map(|m| MatchRow {
+                    session: state.sessions[m.session].def.id.clone(),
+                    match_id: m.match_id.clone(),
+                    home: pid(m.home),
+                    away: pid(m.away),
+                    imp_home: opt(m.imp_home),
+                    imp_away: opt(m.imp_away),
+                    vp_home: m.vp_home.to_f64(),
+                    vp_away: m.vp_away.to_f64(),
+                    boards: m.boards as i32,
+                    scored: m.scored as i32,
+                })
+                .collect(),
+        );
+    }
+    t
+}
+
+/// The rows of every board: scores (when asked), frequencies and statistics.
+fn board_tables(state: &State, scored: &Scored, with_scores: bool) -> Tables {
+    let mut t = Tables::default();
     for b in &scored.boards {
         let session = state.sessions[b.session].def.id.clone();
         if with_scores {
@@ -297,51 +414,35 @@ pub fn build_with(state: &State, scored: &Scored, with_scores: bool) -> Tables {
             tables: (b.sides.len() / 2) as i32,
         });
     }
-    if state.sessions.iter().any(|s| s.def.form.is_team()) {
-        t.matches = Some(
-            scored
-                .matches
-                .iter()
-                .map(|m| MatchRow {
-                    session: state.sessions[m.session].def.id.clone(),
-                    match_id: m.match_id.clone(),
-                    home: pid(m.home),
-                    away: pid(m.away),
-                    imp_home: opt(m.imp_home),
-                    imp_away: opt(m.imp_away),
-                    vp_home: m.vp_home.to_f64(),
-                    vp_away: m.vp_away.to_f64(),
-                    boards: m.boards as i32,
-                    scored: m.scored as i32,
-                })
-                .collect(),
-        );
-    }
-    for s in &scored.standings {
-        t.standings.push(standing_row(state, s));
-    }
-    for r in state
-        .rulings
-        .iter()
-        .filter(|r| r.status == RulingStatus::InForce)
-    {
-        let table = &state.tables[&r.key];
-        t.rulings.push(RulingRow {
-            ruling: r.ev.id.clone(),
-            session: state.sessions[r.key.0].def.id.clone(),
-            board: r.key.1 as i32,
-            ns: pid(table.ns),
-            ew: pid(table.ew),
-            score: r.ev.score.normalised(),
-            law: r.ev.law.clone(),
-            seq: r.seq as i64,
-            by: r.by.clone(),
-            at: r.at.clone(),
-            note: r.note.clone(),
-            supersedes: r.ev.supersedes.clone(),
-        });
-    }
     t
+}
+
+/// The rulings in force, in the order they were given.
+fn ruling_rows(state: &State) -> Vec<RulingRow> {
+    use rayon::prelude::*;
+    let pid = |p| state.participant(p).id.clone();
+    state
+        .rulings
+        .par_iter()
+        .filter(|r| r.status == RulingStatus::InForce)
+        .map(|r| {
+            let table = &state.tables[&r.key];
+            RulingRow {
+                ruling: r.ev.id.clone(),
+                session: state.sessions[r.key.0].def.id.clone(),
+                board: r.key.1 as i32,
+                ns: pid(table.ns),
+                ew: pid(table.ew),
+                score: r.ev.score.normalised(),
+                law: r.ev.law.clone(),
+                seq: r.seq as i64,
+                by: r.by.clone(),
+                at: r.at.clone(),
+                note: r.note.clone(),
+                supersedes: r.ev.supersedes.clone(),
+            }
+        })
+        .collect()
 }
 
 /// deals.parquet's rows, in (session, board) order.
@@ -362,4 +463,43 @@ pub fn deals(state: &State, dd: &[crate::dd::BoardDd]) -> Vec<DealRow> {
             par_contracts: d.dd.par.contracts_text(),
         })
         .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The unreduced percentage is the same float as the reduced one, bit for bit, on scores
+    /// and tops of every kind (whole, halves, factored with odd denominators, negative, large
+    /// enough to take the reducing path).
+    #[test]
+    fn percent_without_reducing_is_the_same_float() {
+        let mut seed = 0x9e37_79b9_7f4a_7c15u64;
+        let mut next = || {
+            seed ^= seed << 13;
+            seed ^= seed >> 7;
+            seed ^= seed << 17;
+            seed
+        };
+        let mut checked = 0;
+        for i in 0..200_000 {
+            let den = match i % 4 {
+                0 => 1,
+                1 => 2,
+                2 => (next() % 10_000 + 1) as i128,
+                _ => (next() % (1 << 40) + 1) as i128,
+            };
+            let num = (next() % (1 << 20)) as i128 - (1 << 19);
+            let num = if i % 7 == 0 { num << 30 } else { num };
+            let top = Q::int((next() % 100_000 + 1) as i64);
+            let score = Q::new(num, den);
+            let want = percent(score, top).to_f64();
+            assert_eq!(percent_f64(score, top).to_bits(), want.to_bits(), "{score} / {top}");
+            checked += 1;
+        }
+        // A fractional top takes the general path.
+        let (score, top) = (Q::new(7, 3), Q::new(9, 2));
+        assert_eq!(percent_f64(score, top), percent(score, top).to_f64());
+        assert_eq!(checked, 200_000);
+    }
 }
