@@ -40,6 +40,14 @@ fn gcd(a: i128, b: i128) -> i128 {
     if a == 0 || b == 0 {
         return (a | b) as i128;
     }
+    // One small operand: a single remainder brings the other below it (the common case of a
+    // long sum's denominator and a score's).
+    if a <= u64::MAX as u128 {
+        return gcd64(a as u64, (b % a) as u64) as i128;
+    }
+    if b <= u64::MAX as u128 {
+        return gcd64((a % b) as u64, b as u64) as i128;
+    }
     let shift = (a | b).trailing_zeros();
     a >>= a.trailing_zeros();
     loop {

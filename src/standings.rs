@@ -156,7 +156,9 @@ fn overall_sums(
         return Vec::new();
     }
     let n = state.participants.len();
-    let chunk = n.div_ceil(rayon::current_num_threads().max(1) * 8).max(1024);
+    let chunk = n
+        .div_ceil(rayon::current_num_threads().max(1) * 8)
+        .max(1024);
     let ranges: Vec<(PId, PId)> = (0..n)
         .step_by(chunk)
         .map(|lo| (lo as PId, (lo + chunk).min(n) as PId))
@@ -335,7 +337,7 @@ impl Sums {
         self.groups
             .iter()
             .map(|(k, m)| {
-                let mut v: Vec<&Standing> = m.values().collect();
+                let mut v: Vec<&Standing> = m.members.iter().collect();
                 v.sort_unstable_by_key(|s| s.participant);
                 (k.clone(), v)
             })
@@ -347,7 +349,14 @@ impl Sums {
         Sums {
             groups: groups
                 .into_iter()
-                .map(|(k, v)| (k, v.into_iter().map(|s| (s.participant, s)).collect()))
+                .map(|(k, v)| {
+                    let mut g = Group::default();
+                    g.reserve(v.len());
+                    for s in v {
+                        g.insert(s);
+                    }
+                    (k, g)
+                })
                 .collect(),
         }
     }
@@ -662,23 +671,19 @@ mod rank_tests {
     #[test]
     fn parallel_ranking_equals_the_sequential_sort() {
         let n = 6_000u32;
-        let mut state = State::default();
-        for p in 0..n {
-            state.participants.push(Participant {
-                id: format!("P{:05}", (p * 7_919) % n),
-                section: None,
-                name: None,
-                players: Vec::new(),
-                team: false,
-            });
-        }
-        let mut seed = 0x2545_f491_4f6c_dd1du64;
-        let mut next = move || {
-            seed ^= seed << 13;
-            seed ^= seed >> 7;
-            seed ^= seed << 17;
-            seed
-        };
+        let state = State::with_participants(std::sync::Arc::new(
+            (0..n)
+                .map(|p| Participant {
+                    id: format!("P{:05}", (p * 7_919) % n),
+                    section: None,
+                    name: None,
+                    players: Vec::new(),
+                    team: false,
+                })
+                .collect(),
+        ));
+        let mut rng = crate::synth::Rng::new(0x2545_f491_4f6c_dd1d);
+        let mut next = move || rng.next_u64();
         let mut group: Vec<Standing> = (0..n)
             .map(|p| {
                 let boards = 20 + (next() % 5) as i128;
