@@ -169,9 +169,7 @@ pub fn board_tasks<'s>(
                 // (A run is open only after a scorable table of this chunk.)
                 let continues = open.is_some() && {
                     let prev = ts[k - 1];
-                    prev.session == t.session
-                        && prev.board == t.board
-                        && same_group(state, prev, t)
+                    prev.session == t.session && prev.board == t.board && same_group(state, prev, t)
                 };
                 if !continues {
                     if let Some(s) = open.take() {
@@ -376,8 +374,8 @@ pub fn score_reusing(
         }
         notices.extend(b.notices.iter().cloned());
     }
-    let sums = tracing::debug_span!("sums")
-        .in_scope(|| crate::standings::sums(state, &boards, &matches));
+    let sums =
+        tracing::debug_span!("sums").in_scope(|| crate::standings::sums(state, &boards, &matches));
     let standings = tracing::debug_span!("standings")
         .in_scope(|| finish(state, sums.clone(), &fields, &mut notices));
     Ok((

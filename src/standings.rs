@@ -143,7 +143,9 @@ fn overall_sums(
         return Vec::new();
     }
     let n = state.participants.len();
-    let chunk = n.div_ceil(rayon::current_num_threads().max(1) * 8).max(1024);
+    let chunk = n
+        .div_ceil(rayon::current_num_threads().max(1) * 8)
+        .max(1024);
     let ranges: Vec<(PId, PId)> = (0..n)
         .step_by(chunk)
         .map(|lo| (lo as PId, (lo + chunk).min(n) as PId))

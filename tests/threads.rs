@@ -65,8 +65,11 @@ fn board_tasks_group_the_tables_as_a_sequential_walk_does() {
                 tasks
                     .iter()
                     .map(|t| {
-                        let keys: Vec<(usize, u32, u32)> =
-                            t.tables.iter().map(|x| (x.session, x.board, x.ns)).collect();
+                        let keys: Vec<(usize, u32, u32)> = t
+                            .tables
+                            .iter()
+                            .map(|x| (x.session, x.board, x.ns))
+                            .collect();
                         ((t.session, t.section.clone(), t.board), keys)
                     })
                     .collect()

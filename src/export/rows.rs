@@ -494,7 +494,11 @@ mod tests {
             let top = Q::int((next() % 100_000 + 1) as i64);
             let score = Q::new(num, den);
             let want = percent(score, top).to_f64();
-            assert_eq!(percent_f64(score, top).to_bits(), want.to_bits(), "{score} / {top}");
+            assert_eq!(
+                percent_f64(score, top).to_bits(),
+                want.to_bits(),
+                "{score} / {top}"
+            );
             checked += 1;
         }
         // A fractional top takes the general path.
