@@ -737,26 +737,35 @@ fn standing_deltas(
         b.total == a.total && b.max == a.max && b.rank == a.rank && b.rank_to == a.rank_to
     };
     // Groups where anything changed (total, percentage or place), named as (session, section).
-    let mut changed: BTreeSet<(Option<&str>, Option<&str>)> = BTreeSet::new();
-    for (k, &j) in &ai {
-        let a = &after[j];
-        match bi.get(k) {
+    // (standings come group by group: a group is noted once a run, then sorted and deduplicated)
+    let mut changed: Vec<(Option<&str>, Option<&str>)> = Vec::new();
+    let mut note = |g| {
+        if changed.last() != Some(&g) {
+            changed.push(g);
+        }
+    };
+    for (j, a) in after.iter().enumerate() {
+        let k = (a.session, a.participant);
+        if ai[&k] != j {
+            continue;
+        }
+        match bi.get(&k) {
             Some(&i) if same(&before[i], a) => {}
-            _ => {
-                changed.insert(group(after_state, a));
-            }
+            _ => note(group(after_state, a)),
         }
     }
     for (k, &i) in &bi {
         if !ai.contains_key(k) {
-            changed.insert(group(before_state, &before[i]));
+            note(group(before_state, &before[i]));
         }
     }
+    changed.sort_unstable();
+    changed.dedup();
     if changed.is_empty() {
         return Vec::new();
     }
     drop(_g);
-    let in_changed = |st: &State, s: &Standing| changed.contains(&group(st, s));
+    let in_changed = |st: &State, s: &Standing| changed.binary_search(&group(st, s)).is_ok();
     let delta = |b: Option<&Standing>, a: Option<&Standing>| -> StandingDelta {
         let (st, r) = match a {
             Some(a) => (after_state, a),
