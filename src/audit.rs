@@ -800,14 +800,10 @@ fn standing_deltas(
         })();
         (q, f)
     };
-    // (group: overall last, then session and section; how far it moved; the delta)
-    type Keyed<'s> = (
-        (bool, &'s str, Option<&'s str>),
-        (Option<Q>, f64),
-        StandingDelta,
-    );
+    // Each standing of a changed group, before and after: (after, before).
     let _d = tracing::debug_span!("deltas").entered();
-    let keyed: Vec<Keyed> = after
+    type Pair<'s> = (Option<&'s Standing>, Option<&'s Standing>);
+    let pairs: Vec<Pair> = after
         .par_iter()
         .enumerate()
         // (one standing a key: should a key come twice, the last one, as `ai` keeps)
@@ -821,16 +817,42 @@ fn standing_deltas(
                 .filter(|(k, &i)| !ai.contains_key(k) && in_changed(before_state, &before[i]))
                 .map(|(_, &i)| (None, Some(&before[i]))),
         )
-        .map(|(a, b)| {
-            let (st, r) = match a {
-                Some(a) => (after_state, a),
-                None => (before_state, b.unwrap()),
-            };
-            let g = match r.session {
-                None => (true, "overall", None),
-                Some(i) => (false, st.sessions[i].def.id.as_str(), r.section.as_deref()),
-            };
-            (g, moved(b, a), delta(b, a))
+        .collect();
+    // Each one's group (overall last, then session and section) and participant id.
+    type Named<'s> = ((bool, &'s str, Option<&'s str>), &'s str);
+    fn named_in<'s>((a, b): Pair<'s>, after: &'s State, before: &'s State) -> Named<'s> {
+        let (st, r) = match a {
+            Some(a) => (after, a),
+            None => (before, b.unwrap()),
+        };
+        let g = match r.session {
+            None => (true, "overall", None),
+            Some(i) => (false, st.sessions[i].def.id.as_str(), r.section.as_deref()),
+        };
+        (g, st.participant(r.participant).id.as_str())
+    }
+    let named = |p| named_in(p, after_state, before_state);
+    // The groups (a few) numbered in their order.
+    let mut groups: Vec<(bool, &str, Option<&str>)> = Vec::new();
+    for &p in &pairs {
+        // (the standings of a group mostly come together)
+        let g = named(p).0;
+        if groups.last() != Some(&g) {
+            groups.push(g);
+        }
+    }
+    groups.sort_unstable();
+    groups.dedup();
+    // (group, how far it moved: exactly and as a float, the exact move as a float, participant,
+    // the pair)
+    type Keyed<'s> = (usize, (Option<Q>, f64), f64, &'s str, Pair<'s>);
+    let mut keyed: Vec<Keyed> = pairs
+        .par_iter()
+        .map(|&(a, b)| {
+            let (g, id) = named((a, b));
+            let m = moved(b, a);
+            let g = groups.binary_search(&g).expect("a group of the deltas");
+            (g, m, m.0.map_or(0.0, Q::to_f64), id, (a, b))
         })
         .collect();
     drop(_d);
@@ -838,44 +860,32 @@ fn standing_deltas(
     // Each group together (sessions by id, overall last), who moved most first.
     // Exact when every move is (a consistent order for the sort), by floats otherwise.
     let exact = keyed.iter().all(|k| (k.1).0.is_some());
-    // The groups (a few) numbered in their order, and the deltas sorted by number: (group, how
-    // far it moved, position in `keyed`).
-    let mut groups: Vec<(bool, &str, Option<&str>)> = Vec::new();
-    for k in &keyed {
-        // (the deltas of a group mostly come together)
-        if groups.last() != Some(&k.0) {
-            groups.push(k.0);
-        }
-    }
-    groups.sort_unstable();
-    groups.dedup();
-    let mut order: Vec<(usize, (Option<Q>, f64), usize)> = keyed
-        .par_iter()
-        .enumerate()
-        .map(|(i, k)| {
-            (
-                groups.binary_search(&k.0).expect("a group of the deltas"),
-                k.1,
-                i,
-            )
-        })
-        .collect();
-    order.par_sort_unstable_by(|x, y| {
+    keyed.par_sort_unstable_by(|x, y| {
         let most = match ((x.1).0, (y.1).0) {
-            (Some(a), Some(b)) if exact => b.cmp(&a),
+            // The exact moves' floats first (as `standings::cmp_key`): only moves within a part
+            // in 10^12 of each other are compared exactly (slow for long denominators).
+            (Some(a), Some(b)) if exact => {
+                let tol = 1e-12 * x.2.abs().max(y.2.abs());
+                if y.2 - x.2 > tol {
+                    std::cmp::Ordering::Greater
+                } else if x.2 - y.2 > tol {
+                    std::cmp::Ordering::Less
+                } else {
+                    b.cmp(&a)
+                }
+            }
             _ => ((y.1).1 + 0.0)
                 .partial_cmp(&((x.1).1 + 0.0))
                 .unwrap_or(std::cmp::Ordering::Equal),
         };
         // (a participant is once in a group: the order is total)
-        x.0.cmp(&y.0)
-            .then(most)
-            .then_with(|| keyed[x.2].2.participant.cmp(&keyed[y.2].2.participant))
+        x.0.cmp(&y.0).then(most).then_with(|| x.3.cmp(y.3))
     });
-    let mut slots: Vec<Option<StandingDelta>> = keyed.into_iter().map(|k| Some(k.2)).collect();
-    order
-        .iter()
-        .map(|&(_, _, i)| slots[i].take().expect("each delta once"))
+    drop(_s);
+    let _b = tracing::debug_span!("build").entered();
+    keyed
+        .par_iter()
+        .map(|&(_, _, _, _, (a, b))| delta(b, a))
         .collect()
 }
 
@@ -1007,7 +1017,8 @@ fn json_array<T: Sync>(
         .par_chunks(CHUNK)
         .enumerate()
         .map(|(i, c)| {
-            let mut out = Vec::with_capacity(c.len() * 200 + 2);
+            // (a row of the standings is about 250 bytes of JSON, of the boards 150)
+            let mut out = Vec::with_capacity(c.len() * 320 + 2);
             if i == 0 {
                 out.push(b'[');
             }
