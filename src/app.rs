@@ -444,7 +444,7 @@ pub fn audit_bytes(
         };
         if let Some(c) = c {
             have_cache = true;
-            if let Some(a) = crate::audit::audit_cached(bytes, &c, q).map_err(err)? {
+            if let Some(a) = crate::audit::audit_cached(bytes, c, q).map_err(err)? {
                 tracing::info!("audit: answered from the audit cache");
                 return Ok(a);
             }

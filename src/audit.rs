@@ -231,7 +231,7 @@ pub fn audit_with(
 /// declarations, ...): the caller answers it the long way, with the same result.
 pub fn audit_cached(
     bytes: &[u8],
-    c: &cache::AuditCache,
+    c: cache::AuditCache,
     question: &Question,
 ) -> Result<Option<Audit>, AuditError> {
     let which: Vec<usize> = match question {
@@ -265,7 +265,7 @@ pub fn audit_cached(
         };
         let base = State::with_participants(c.participants.clone());
         let (state, errors) = crate::replay::replay_seeded(&sub, &scope, &base);
-        if !errors.is_empty() || !cache::same_numbering(c, &state) {
+        if !errors.is_empty() || !cache::same_numbering(&c, &state) {
             return Ok(None);
         }
         (sub, state)
@@ -292,25 +292,37 @@ pub fn audit_cached(
             .map(|t| pipeline::score_board(&t.input(&state)))
             .collect::<Vec<BoardScore>>()
     };
+    let cache::AuditCache {
+        last_seq,
+        fields,
+        board_ns,
+        sums,
+        standings,
+        ..
+    } = c;
     let scored = Scored {
         boards,
         matches: Vec::new(),
-        standings: c.standings.clone(),
-        fields: c.fields.clone(),
+        standings,
+        fields,
         notices: Vec::new(),
-        sums: c.sums.clone(),
+        sums,
     };
-    audit_inner(
+    let answer = audit_inner(
         &sub,
         &state,
         question,
         true,
         Base::Partial {
             scored: &scored,
-            board_ns: &c.board_ns,
-            last: c.last_seq,
+            board_ns: &board_ns,
+            last: last_seq,
         },
-    )
+    );
+    // What a million-result log's audit holds (the cached standings, the replayed boards) is
+    // freed off this thread: the answer need not wait for it.
+    std::thread::spawn(move || drop((scored, state, sub, board_ns)));
+    answer
 }
 
 fn no_ruling(id: &str) -> String {

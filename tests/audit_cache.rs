@@ -60,7 +60,7 @@ fn cached_audits_equal_the_long_way() {
             assert_eq!(via, long, "{} {q:?} (cache {})", log.display(), n > 0);
             let cache = AuditCache::load(&dir, &key)
                 .unwrap_or_else(|| panic!("{}: no cache after an audit", log.display()));
-            if let Some(a) = frekans::audit::audit_cached(&bytes, &cache, &q).unwrap() {
+            if let Some(a) = frekans::audit::audit_cached(&bytes, cache, &q).unwrap() {
                 assert_eq!(a, long, "{} {q:?}: from the cache", log.display());
                 from_cache += 1;
             } else if matches!(q, Question::Ruling(_))
