@@ -399,6 +399,7 @@ pub fn audit(
     // that truncates, locks it exclusively as `append` does: a shared lock keeps the mapped
     // bytes as they are while the audit reads them.
     let _ = file.lock_shared();
+    let stat = crate::audit::cache::FileStat::of(&file);
     // SAFETY: read-only, and the bytes are not truncated or rewritten in place while the
     // shared lock is held (see above); should the map fail, the file is read instead.
     let map = unsafe { memmap2::Mmap::map(&file) };
@@ -410,7 +411,14 @@ pub fn audit(
             &owned
         }
     };
-    let a = audit_bytes(bytes, q, cache)?;
+    let (a, key) = audit_keyed(bytes, q, cache, stat)?;
+    // The log's key recorded under its status, when it did not change while it was read: the
+    // next audit need not hash it.
+    if let (Some(dir), Some(key), Some(s)) = (cache, key, stat) {
+        if crate::audit::cache::FileStat::of(&file) == Some(s) {
+            s.record(dir, &key);
+        }
+    }
     if let Some(dir) = out {
         export::parquet::write_audit(dir, &a)?;
     }
@@ -423,19 +431,43 @@ pub fn audit_bytes(
     q: &crate::audit::Question,
     cache: Option<&Path>,
 ) -> Result<crate::audit::Audit, AppError> {
+    audit_keyed(bytes, q, cache, None).map(|(a, _)| a)
+}
+
+/// [`audit_bytes`] of a log file of status `stat` (its key taken from the cache directory
+/// when recorded there under that status, instead of hashing the bytes); also the key, when
+/// the bytes were hashed (for the caller to record).
+fn audit_keyed(
+    bytes: &[u8],
+    q: &crate::audit::Question,
+    cache: Option<&Path>,
+    stat: Option<crate::audit::cache::FileStat>,
+) -> Result<(crate::audit::Audit, Option<String>), AppError> {
     use crate::audit::{cache::AuditCache, AuditError, Question};
     let err = |e: AuditError| match e {
         AuditError::BadQuestion(m) => AppError::BadRequest(m),
         AuditError::Score(e) => AppError::Other(anyhow::Error::new(e)),
     };
     let cacheable = matches!(q, Question::Ruling(_) | Question::AsOf(_));
+    let mut hashed = false;
     let dir_key = match cache {
         Some(dir) if cacheable => {
-            let _s = tracing::info_span!("hash").entered();
-            Some((dir, crate::audit::cache::log_key(bytes)))
+            let recorded = stat.and_then(|s| s.recorded_key(dir));
+            if recorded.is_some() {
+                tracing::info!("audit: the log's key from its unchanged file status");
+            }
+            Some((
+                dir,
+                recorded.unwrap_or_else(|| {
+                    let _s = tracing::info_span!("hash").entered();
+                    hashed = true;
+                    crate::audit::cache::log_key(bytes)
+                }),
+            ))
         }
         _ => None,
     };
+    let hashed_key = dir_key.as_ref().filter(|_| hashed).map(|(_, k)| k.clone());
     let mut have_cache = false;
     if let Some((dir, key)) = &dir_key {
         let c = {
@@ -446,7 +478,7 @@ pub fn audit_bytes(
             have_cache = true;
             if let Some(a) = crate::audit::audit_cached(bytes, c, q).map_err(err)? {
                 tracing::info!("audit: answered from the audit cache");
-                return Ok(a);
+                return Ok((a, hashed_key));
             }
             tracing::info!("audit: the cache cannot answer this question; reading the whole log");
         }
@@ -468,9 +500,13 @@ pub fn audit_bytes(
                     None => tracing::warn!("audit cache not kept: a line could not be placed"),
                 }
             }
-            crate::audit::audit_scored(&l.events, &l.state, &scored, q).map_err(err)
+            crate::audit::audit_scored(&l.events, &l.state, &scored, q)
+                .map_err(err)
+                .map(|a| (a, hashed_key))
         }
-        None => crate::audit::audit(&l.events, &l.state, q).map_err(err),
+        None => crate::audit::audit(&l.events, &l.state, q)
+            .map_err(err)
+            .map(|a| (a, None)),
     }
 }
 

@@ -188,3 +188,55 @@ fn old_cache_files_are_pruned() {
     assert_eq!(n, frekans::audit::cache::KEEP);
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+/// A log file whose status (device, inode, size, times) is unchanged since its key was recorded
+/// is not hashed again; a write to it, even of the same length with its modification time put
+/// back, changes its status (the change time), and it is hashed and read afresh.
+#[test]
+fn an_unchanged_file_is_known_by_its_status() {
+    use std::process::Command;
+    let dir = temp_dir("audit-cache-stat");
+    let cache = dir.join("cache");
+    let log = dir.join("log.jsonl");
+    let (bytes, _) = small();
+    std::fs::write(&log, &bytes).unwrap();
+    // A status is recorded only once it has settled.
+    std::thread::sleep(frekans::audit::cache::SETTLED + std::time::Duration::from_millis(1200));
+    let audit = |extra: &[&str]| {
+        let o = Command::new(env!("CARGO_BIN_EXE_frekans"))
+            .env("FREKANS_AUDIT_CACHE", &cache)
+            .args(["-v", "audit"])
+            .arg(&log)
+            .args(["--ruling", "R2", "--format", "json"])
+            .args(extra)
+            .output()
+            .unwrap();
+        assert!(o.status.success());
+        let err = String::from_utf8_lossy(&o.stderr).to_string();
+        (String::from_utf8(o.stdout).unwrap(), err)
+    };
+    let known = "key from its unchanged file status";
+    let (first, err) = audit(&[]);
+    assert!(!err.contains(known), "{err}");
+    let (second, err) = audit(&[]);
+    assert!(err.contains(known), "{err}");
+    assert!(err.contains("answered from the audit cache"), "{err}");
+    assert_eq!(second, first);
+    // The same length written in place, the modification time put back.
+    let modified = std::fs::metadata(&log).unwrap().modified().unwrap();
+    let text = String::from_utf8(bytes).unwrap();
+    let edited = text.replacen("\"TD\"", "\"Td\"", 1);
+    assert_eq!(edited.len(), text.len());
+    {
+        use std::io::{Seek, Write};
+        let mut f = std::fs::OpenOptions::new().write(true).open(&log).unwrap();
+        f.seek(std::io::SeekFrom::Start(0)).unwrap();
+        f.write_all(edited.as_bytes()).unwrap();
+        f.set_modified(modified).unwrap();
+    }
+    let (third, err) = audit(&[]);
+    assert!(!err.contains(known), "{err}");
+    let (fresh, _) = audit(&["--no-cache"]);
+    assert_eq!(third, fresh);
+    let _ = std::fs::remove_dir_all(&dir);
+}

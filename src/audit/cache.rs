@@ -13,8 +13,9 @@
 //!   them, so the pairs' lines are not read again), the sessions' ids, which board each ruling
 //!   is on.
 //!
-//! A later audit hashes the log (SHA-256, in parallel chunks) and, when a cache file of that
-//! hash exists and is whole, parses only the declarations and the touched boards' lines,
+//! A later audit hashes the log (SHA-256, in parallel chunks; or, for a file whose status has
+//! not changed since it was hashed, takes the key recorded under that status: [`FileStat`]) and,
+//! when a cache file of that key exists and is whole, parses only the declarations and the touched boards' lines,
 //! replays and scores those boards, and takes the standings from the cache with those boards
 //! taken out and their other versions put in (`pipeline::rescore`). Anything it cannot answer
 //! that way, it answers the long way. The file's own SHA-256 is its last 32 bytes: a cache cut
@@ -113,6 +114,91 @@ pub fn default_dir() -> Option<PathBuf> {
 
 fn file_of(dir: &Path, key: &str) -> PathBuf {
     dir.join(format!("{key}.audit"))
+}
+
+/// A log file's status (device, inode, size, modification and change times): what the cache
+/// recognises an unchanged file by, so that a log whose key was recorded under its status need
+/// not be hashed again. Any write to the file changes its change time (ctime), which no user
+/// can set back; a status is recorded only once it has settled (both times at least
+/// [`SETTLED`] in the past: a write in the same clock tick as the hashing cannot hide), and
+/// only when the file did not change while it was hashed.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct FileStat {
+    dev: u64,
+    ino: u64,
+    size: u64,
+    mtime: (i64, i64),
+    ctime: (i64, i64),
+}
+
+/// How long a file's times must be in the past for its status to be recorded.
+pub const SETTLED: std::time::Duration = std::time::Duration::from_secs(2);
+
+impl FileStat {
+    /// The status of an open file (`None` where the platform does not give it).
+    pub fn of(file: &std::fs::File) -> Option<FileStat> {
+        #[cfg(unix)]
+        {
+            use std::os::unix::fs::MetadataExt;
+            let m = file.metadata().ok()?;
+            Some(FileStat {
+                dev: m.dev(),
+                ino: m.ino(),
+                size: m.size(),
+                mtime: (m.mtime(), m.mtime_nsec()),
+                ctime: (m.ctime(), m.ctime_nsec()),
+            })
+        }
+        #[cfg(not(unix))]
+        {
+            let _ = file;
+            None
+        }
+    }
+
+    fn settled(&self) -> bool {
+        let Ok(now) = std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH) else {
+            return false;
+        };
+        let latest = self.mtime.max(self.ctime).0;
+        now.as_secs() as i64 - latest >= SETTLED.as_secs() as i64 + 1
+    }
+
+    fn file(&self, dir: &Path) -> PathBuf {
+        dir.join(format!("{:x}-{:x}.stat", self.dev, self.ino))
+    }
+
+    fn text(&self, key: &str) -> String {
+        format!(
+            "{} {} {} {} {} {} {} {key}\n",
+            self.dev, self.ino, self.size, self.mtime.0, self.mtime.1, self.ctime.0, self.ctime.1
+        )
+    }
+
+    /// The key recorded in `dir` for a file of exactly this status.
+    pub fn recorded_key(&self, dir: &Path) -> Option<String> {
+        let text = std::fs::read_to_string(self.file(dir)).ok()?;
+        let key = text.trim_end().rsplit(' ').next()?;
+        (key.len() == 64 && text == self.text(key)).then(|| key.to_string())
+    }
+
+    /// Record `key` (the SHA-256 key of the file's bytes, hashed while the file had this
+    /// status, which it still has) under this status, once it has settled.
+    pub fn record(&self, dir: &Path, key: &str) {
+        if !self.settled() || self.recorded_key(dir).as_deref() == Some(key) {
+            return;
+        }
+        let path = self.file(dir);
+        let tmp = dir.join(format!(
+            ".{:x}-{:x}.{}.tmp",
+            self.dev,
+            self.ino,
+            std::process::id()
+        ));
+        if std::fs::write(&tmp, self.text(key)).is_err() || std::fs::rename(&tmp, &path).is_err() {
+            let _ = std::fs::remove_file(&tmp);
+        }
+    }
 }
 
 /// Start offset of every physical line of `bytes` (the reader's lines: split at `\n`).
@@ -284,17 +370,19 @@ impl AuditCache {
 
 /// Remove all but the newest [`KEEP`] `.audit` files of `dir`.
 fn prune(dir: &Path) {
-    let Ok(rd) = std::fs::read_dir(dir) else {
-        return;
-    };
-    let mut files: Vec<(std::time::SystemTime, PathBuf)> = rd
-        .flatten()
-        .filter(|e| e.path().extension().is_some_and(|x| x == "audit"))
-        .filter_map(|e| Some((e.metadata().ok()?.modified().ok()?, e.path())))
-        .collect();
-    files.sort_by(|a, b| b.0.cmp(&a.0));
-    for (_, p) in files.into_iter().skip(KEEP) {
-        let _ = std::fs::remove_file(p);
+    for (ext, keep) in [("audit", KEEP), ("stat", 4 * KEEP)] {
+        let Ok(rd) = std::fs::read_dir(dir) else {
+            return;
+        };
+        let mut files: Vec<(std::time::SystemTime, PathBuf)> = rd
+            .flatten()
+            .filter(|e| e.path().extension().is_some_and(|x| x == ext))
+            .filter_map(|e| Some((e.metadata().ok()?.modified().ok()?, e.path())))
+            .collect();
+        files.sort_by(|a, b| b.0.cmp(&a.0));
+        for (_, p) in files.into_iter().skip(keep) {
+            let _ = std::fs::remove_file(p);
+        }
     }
 }
 
