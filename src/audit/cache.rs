@@ -317,12 +317,12 @@ impl AuditCache {
     /// answered the long way and the file written again).
     pub fn load(dir: &Path, key: &str) -> Option<AuditCache> {
         let path = file_of(dir, key);
-        let bytes = {
-            let _s = tracing::debug_span!("read").entered();
-            std::fs::read(&path).ok()?
-        };
+        let file = std::fs::File::open(&path).ok()?;
+        // SAFETY: read-only; a cache file is only ever replaced whole (renamed into place), never
+        // written in place, so the mapped bytes do not change; they are checked by their digest.
+        let map = unsafe { memmap2::Mmap::map(&file) }.ok()?;
         let _s = tracing::debug_span!("decode").entered();
-        let c = decode(&bytes, key);
+        let c = decode(&map, key);
         if c.is_none() {
             tracing::warn!(file = %path.display(), "audit cache not usable; answering the long way");
         }
