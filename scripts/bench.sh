@@ -58,25 +58,15 @@ mkdir -p "$DIR"
 # measure LABEL THREADS CMD... → "wall_s rss_mib" (best wall of $REPEAT runs, its RSS)
 measure() {
     local label="$1" threads="$2"; shift 2
-    local best="" line
-    for _ in $(seq "$REPEAT"); do
-        line=$("${MEASURE[@]}" --env "RAYON_NUM_THREADS=$threads" -- "$@")
-        local code
-        code=$(python3 -c 'import json,sys; print(json.loads(sys.argv[1])["exit"])' "$line")
-        if [ "$code" != 0 ]; then
-            # A failing run is a finding: it is reported in the table, and the rest goes on.
-            echo "bench.sh: $label failed (exit $code): $*" >&2
-            echo "failed(exit-$code) - -"
-            return 0
-        fi
-        best=$(python3 - "$line" "$best" <<'PY'
-import json, sys
-new = json.loads(sys.argv[1])
-old = json.loads(sys.argv[2]) if sys.argv[2] else None
-print(json.dumps(new if old is None or new["wall_s"] < old["wall_s"] else old))
-PY
-)
-    done
+    local best code
+    best=$("${MEASURE[@]}" --repeat "$REPEAT" --env "RAYON_NUM_THREADS=$threads" -- "$@")
+    code=$(python3 -c 'import json,sys; print(json.loads(sys.argv[1])["exit"])' "$best")
+    if [ "$code" != 0 ]; then
+        # A failing run is a finding: it is reported in the table, and the rest goes on.
+        echo "bench.sh: $label failed (exit $code): $*" >&2
+        echo "failed(exit-$code) - -"
+        return 0
+    fi
     python3 -c 'import json,sys; d=json.loads(sys.argv[1]); print("%.2f %.0f %.2f" % (d["wall_s"], d["maxrss_kib"]/1024, d["user_s"] + d["sys_s"]))' "$best"
 }
 

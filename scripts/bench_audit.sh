@@ -66,21 +66,10 @@ fi
 # run LABEL OUT CMD... → a table row (best wall of $REPEAT runs); stdout of the best run in OUT
 run() {
     local label="$1" out="$2" repeat="$3"; shift 3
-    local best="" line
-    for _ in $(seq "$repeat"); do
-        line=$("${MEASURE[@]}" --env "RAYON_NUM_THREADS=$THREADS" \
-            --env "FREKANS_AUDIT_CACHE=$CACHE" --stdout "$out.try" -- "$@")
-        best=$(python3 - "$line" "$best" <<'PY'
-import json, sys
-new = json.loads(sys.argv[1])
-old = json.loads(sys.argv[2]) if sys.argv[2] else None
-if new["exit"] != 0:
-    sys.exit("failed: exit %d" % new["exit"])
-print(json.dumps(new if old is None or new["wall_s"] < old["wall_s"] else old))
-PY
-)
-        mv "$out.try" "$out"
-    done
+    local best
+    best=$("${MEASURE[@]}" --repeat "$repeat" --env "RAYON_NUM_THREADS=$THREADS" \
+        --env "FREKANS_AUDIT_CACHE=$CACHE" --stdout "$out" -- "$@")
+    python3 -c 'import json,sys; d=json.loads(sys.argv[1]); sys.exit(d["exit"] and "bench_audit.sh: failed: exit %d" % d["exit"])' "$best"
     python3 -c 'import json,sys; d=json.loads(sys.argv[2]); print("| %s | %.2f | %.2f | %.0f |" % (sys.argv[1], d["wall_s"], d["user_s"] + d["sys_s"], d["maxrss_kib"]/1024))' "$label" "$best"
 }
 

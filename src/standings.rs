@@ -122,10 +122,19 @@ fn rank(group: Vec<Standing>, state: &State) -> Vec<Standing> {
         .iter()
         .map(|&i| slots[i as usize].take().expect("each index once"))
         .collect();
+    give_places(&mut out, |i, j| {
+        cmp_key(&skeys[i], &skeys[j]) == Ordering::Equal
+    });
+    out
+}
+
+/// Places for a list sorted best first: a run of standings that `tie(i, j)` (positions in the
+/// list) says are equal shares the places it spans (C22).
+fn give_places(out: &mut [Standing], tie: impl Fn(usize, usize) -> bool) {
     let mut i = 0;
     while i < out.len() {
         let mut j = i + 1;
-        while j < out.len() && cmp_key(&skeys[i], &skeys[j]) == Ordering::Equal {
+        while j < out.len() && tie(i, j) {
             j += 1;
         }
         for s in &mut out[i..j] {
@@ -134,7 +143,6 @@ fn rank(group: Vec<Standing>, state: &State) -> Vec<Standing> {
         }
         i = j;
     }
-    out
 }
 
 /// The overall standings' sums: each participant's standings of the carried groups added up in
@@ -650,18 +658,9 @@ mod rank_tests {
             })
         });
         let mut out: Vec<Standing> = idx.iter().map(|&i| group[i].clone()).collect();
-        let mut i = 0;
-        while i < out.len() {
-            let mut j = i + 1;
-            while j < out.len() && cmp_key(&keys[idx[i]], &keys[idx[j]]) == Ordering::Equal {
-                j += 1;
-            }
-            for s in &mut out[i..j] {
-                s.rank = i as u32 + 1;
-                s.rank_to = j as u32;
-            }
-            i = j;
-        }
+        give_places(&mut out, |i, j| {
+            cmp_key(&keys[idx[i]], &keys[idx[j]]) == Ordering::Equal
+        });
         out
     }
 
