@@ -49,11 +49,7 @@ while [ $# -gt 0 ]; do
     esac
 done
 
-[ -x "${FREKANS_BIN}" ] && [ "${SKIP_BUILD:-0}" = 1 ] || build_release
-BIN="$FREKANS_BIN"
-MEASURE=(python3 "$FREKANS_ROOT/scripts/measure.py")
-mkdir -p "$DIR"
-[ "$KEEP" = 1 ] || trap 'rm -rf "$DIR"' EXIT
+bench_setup "$DIR" "$KEEP"
 
 # measure LABEL THREADS CMD... → "wall_s rss_mib" (best wall of $REPEAT runs, its RSS)
 measure() {

@@ -53,3 +53,14 @@ build_release() {
     log "building frekans (release; the first build compiles polars and takes ~15 minutes on 2 cores)"
     (cd "$FREKANS_ROOT" && cargo build --release --locked)
 }
+
+# The benchmarks' common setup: the release binary (built unless SKIP_BUILD=1 and it exists) in
+# BIN, scripts/measure.py in MEASURE, and the work directory $1, removed at exit unless $2 is 1.
+bench_setup() {
+    [ -x "${FREKANS_BIN}" ] && [ "${SKIP_BUILD:-0}" = 1 ] || build_release
+    BIN="$FREKANS_BIN"
+    MEASURE=(python3 "$FREKANS_ROOT/scripts/measure.py")
+    BENCH_DIR="$1"
+    mkdir -p "$BENCH_DIR"
+    [ "$2" = 1 ] || trap 'rm -rf "$BENCH_DIR"' EXIT
+}

@@ -600,9 +600,10 @@ fn board_deltas(
         ] {
             for &i in ix.into_iter().flatten() {
                 crate::export::rows::each_score(st, boards[i], |v| {
+                    let (n, v) = (v.names, v.values);
                     out.push((
-                        ((v.session, v.section, v.board), v.participant),
-                        (v.side, v.score),
+                        ((n.session, n.section, n.board), n.participant),
+                        (n.side, v.score),
                     ));
                 });
             }

@@ -150,19 +150,8 @@ fn opt(q: Option<Q>) -> Option<f64> {
 /// One row of scores.parquet, borrowed from the state and the board (the Parquet writer
 /// builds its columns from these without a `ScoreRow` per side).
 pub struct ScoreView<'a> {
-    pub session: &'a str,
-    pub section: Option<&'a str>,
-    pub board: i32,
-    pub participant: &'a str,
-    pub side: &'static str,
-    pub opponent: &'a str,
-    pub score: f64,
-    pub top: Option<f64>,
-    pub pct: Option<f64>,
-    pub adjusted: bool,
-    pub ns_points: Option<f64>,
-    pub exact: Q,
-    pub artificial_pct: Option<f64>,
+    pub names: ScoreNames<'a>,
+    pub values: ScoreValues,
 }
 
 /// Each row of scores.parquet for one board.
@@ -212,26 +201,13 @@ fn percent_f64(score: Q, top: Q) -> f64 {
 
 /// The row of scores.parquet of one side of a board.
 pub fn score_view<'a>(state: &'a State, b: &'a BoardScore, s: &'a SideScore) -> ScoreView<'a> {
-    let n = score_names(state, b, s);
-    let v = score_values(s);
     ScoreView {
-        session: n.session,
-        section: n.section,
-        board: n.board,
-        participant: n.participant,
-        side: n.side,
-        opponent: n.opponent,
-        score: v.score,
-        top: v.top,
-        pct: v.pct,
-        adjusted: v.adjusted,
-        ns_points: v.ns_points,
-        exact: v.exact,
-        artificial_pct: v.artificial_pct,
+        names: score_names(state, b, s),
+        values: score_values(s),
     }
 }
 
-/// The columns of a scores.parquet row that name things ([`score_view`]'s first six).
+/// The columns of a scores.parquet row that name things (its first six).
 pub struct ScoreNames<'a> {
     pub session: &'a str,
     pub section: Option<&'a str>,
@@ -241,7 +217,7 @@ pub struct ScoreNames<'a> {
     pub opponent: &'a str,
 }
 
-/// The columns of a scores.parquet row that are numbers ([`score_view`]'s others).
+/// The columns of a scores.parquet row that are numbers (the others).
 pub struct ScoreValues {
     pub score: f64,
     pub top: Option<f64>,
@@ -285,23 +261,30 @@ pub fn score_values(s: &SideScore) -> ScoreValues {
 
 /// The rows of scores.parquet for one board.
 pub fn score_rows(state: &State, b: &BoardScore, out: &mut Vec<ScoreRow>) {
-    each_score(state, b, |v| {
-        out.push(ScoreRow {
-            session: v.session.to_string(),
-            section: v.section.map(str::to_string),
-            board: v.board,
-            participant: v.participant.to_string(),
-            side: v.side,
-            opponent: v.opponent.to_string(),
-            score: v.score,
-            top: v.top,
-            pct: v.pct,
-            adjusted: v.adjusted,
-            ns_points: v.ns_points,
-            score_exact: v.exact.to_string(),
-            artificial_pct: v.artificial_pct,
-        })
-    });
+    each_score(
+        state,
+        b,
+        |ScoreView {
+             names: n,
+             values: v,
+         }| {
+            out.push(ScoreRow {
+                session: n.session.to_string(),
+                section: n.section.map(str::to_string),
+                board: n.board,
+                participant: n.participant.to_string(),
+                side: n.side,
+                opponent: n.opponent.to_string(),
+                score: v.score,
+                top: v.top,
+                pct: v.pct,
+                adjusted: v.adjusted,
+                ns_points: v.ns_points,
+                score_exact: v.exact.to_string(),
+                artificial_pct: v.artificial_pct,
+            })
+        },
+    );
 }
 
 /// The row of standings.parquet for one standing.
