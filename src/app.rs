@@ -470,10 +470,30 @@ fn audit_keyed(
     let hashed_key = dir_key.as_ref().filter(|_| hashed).map(|(_, k)| k.clone());
     let mut have_cache = false;
     if let Some((dir, key)) = &dir_key {
-        let c = {
+        let mut c = {
             let _s = tracing::info_span!("cache").entered();
             AuditCache::load(dir, key)
         };
+        // A log with lines appended since its last audit: that audit's cache, carried on.
+        if c.is_none() {
+            c = stat.and_then(|s| {
+                let (old_key, old_size) = s.previous(dir)?;
+                let old_size = usize::try_from(old_size).ok()?;
+                if old_size >= bytes.len()
+                    || crate::audit::cache::log_key(&bytes[..old_size]) != old_key
+                {
+                    return None;
+                }
+                let _s = tracing::info_span!("extend").entered();
+                let old = AuditCache::load(dir, &old_key)?;
+                let new = crate::audit::extend_cache(bytes, old)?;
+                tracing::info!("audit: the cache of the log before its last lines, carried on");
+                if let Err(e) = new.save(dir, key) {
+                    tracing::warn!("audit cache not written to {}: {e}", dir.display());
+                }
+                Some(new)
+            });
+        }
         if let Some(c) = c {
             have_cache = true;
             if let Some(a) = crate::audit::audit_cached(bytes, c, q).map_err(err)? {

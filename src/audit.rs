@@ -273,24 +273,10 @@ pub fn audit_cached(
     // The boards' scores in the whole log: each scored with its comparison group's N there.
     let boards = {
         let _span = tracing::info_span!("score", boards = which.len()).entered();
-        let (mut tasks, _) = pipeline::board_tasks(&state).map_err(AuditError::Score)?;
-        for t in &mut tasks {
-            let s = &state.sessions[t.session];
-            if t.part != 0
-                || s.def.options.mp_artificial == crate::options::MpArtificial::SessionBounded
-            {
-                return Ok(None);
-            }
-            match c.fields.get(&(t.session, t.section.clone())) {
-                Some(&n) => t.field = n,
-                None => return Ok(None),
-            }
+        match score_with_fields(&state, &c.fields)? {
+            Some(b) => b,
+            None => return Ok(None),
         }
-        use rayon::prelude::*;
-        tasks
-            .par_iter()
-            .map(|t| pipeline::score_board(&t.input(&state)))
-            .collect::<Vec<BoardScore>>()
     };
     let cache::AuditCache {
         last_seq,
@@ -323,6 +309,191 @@ pub fn audit_cached(
     // freed off this thread: the answer need not wait for it.
     std::thread::spawn(move || drop((scored, state, sub, board_ns)));
     answer
+}
+
+/// The pair-form boards of `state` (a replay of a few boards) scored each with its comparison
+/// group's N in the whole log (`fields`); `None` for a fouled board, `session_bounded` or a
+/// group the whole log does not have.
+fn score_with_fields(
+    state: &State,
+    fields: &BTreeMap<(usize, Option<String>), u32>,
+) -> Result<Option<Vec<BoardScore>>, AuditError> {
+    use rayon::prelude::*;
+    let (mut tasks, _) = pipeline::board_tasks(state).map_err(AuditError::Score)?;
+    for t in &mut tasks {
+        let s = &state.sessions[t.session];
+        if t.part != 0
+            || s.def.options.mp_artificial == crate::options::MpArtificial::SessionBounded
+        {
+            return Ok(None);
+        }
+        match fields.get(&(t.session, t.section.clone())) {
+            Some(&n) => t.field = n,
+            None => return Ok(None),
+        }
+    }
+    Ok(Some(
+        tasks
+            .par_iter()
+            .map(|t| pipeline::score_board(&t.input(state)))
+            .collect(),
+    ))
+}
+
+/// The audit cache of a log made of `old`'s log and lines appended to it (`bytes`: the whole
+/// log; the caller has checked that `old`'s bytes are its beginning): only the boards the
+/// appended lines touch are replayed and re-scored, and the standings' sums carried on, as the
+/// audit re-scores a ruling's board. `None` when the appended lines do more than add to boards
+/// (declare something, name a participant the log does not have, change a comparison group's
+/// N, a fouled board, sums beyond exact arithmetic, ...) or do not read or replay cleanly: the caller goes the long way, which
+/// also says what is wrong with them.
+pub fn extend_cache(bytes: &[u8], old: cache::AuditCache) -> Option<cache::AuditCache> {
+    let body = cache::body(bytes);
+    let start = usize::try_from(old.len).ok()?;
+    if start == 0 || start >= body.len() || body[start - 1] != b'\n' {
+        return None;
+    }
+    // The appended event lines: (line, seq, bytes, offset in the body).
+    let mut lines: Vec<(usize, usize, &[u8], usize)> = Vec::new();
+    let (mut line, mut seq, mut at) = (old.newlines as usize + 1, old.last_seq, start);
+    let mut newlines = 0u64;
+    for raw in body[start..].split(|&b| b == b'\n') {
+        let text = std::str::from_utf8(raw.strip_suffix(b"\r").unwrap_or(raw)).map(str::trim);
+        if raw.len() > crate::event::read::MAX_LINE {
+            return None;
+        }
+        if !matches!(text, Ok(t) if t.is_empty() || t.starts_with("//")) {
+            seq += 1;
+            lines.push((line, seq, raw, at));
+        }
+        at += raw.len() + 1;
+        if at <= body.len() {
+            newlines += 1;
+        }
+        line += 1;
+    }
+    let parsed =
+        crate::event::read::parse_lines(&lines.iter().map(|l| (l.0, l.1, l.2)).collect::<Vec<_>>())
+            .ok()?;
+    // Each appended event's board: its index in `boards` (new boards at the end).
+    let mut boards = old.boards.clone();
+    let mut index: crate::hash::FxMap<(String, u32), usize> = boards
+        .iter()
+        .enumerate()
+        .map(|(i, b)| (b.0.clone(), i))
+        .collect();
+    let mut rulings = old.rulings.clone();
+    let seed = State::with_participants(old.participants.clone());
+    let known = |id: &str| seed.pid(id).is_some();
+    let result_board = |boards: &[((String, u32), Vec<cache::LineRef>)], seq: usize| {
+        boards
+            .iter()
+            .position(|b| b.1.binary_search_by_key(&(seq as u32), |r| r.seq).is_ok())
+    };
+    let mut touched: BTreeSet<usize> = BTreeSet::new();
+    for (env, &(line, seq, raw, at)) in parsed.iter().zip(&lines) {
+        let key = match &env.event {
+            Event::Result(r) if known(&r.ns) && known(&r.ew) => (r.session.clone(), r.board),
+            Event::Ruling(r) if known(&r.ns) && r.ew.as_deref().is_none_or(known) => {
+                (r.session.clone(), r.board)
+            }
+            Event::Deal(d) => (d.session.clone(), d.board),
+            Event::Correction(c) => boards[result_board(&boards, c.result)?].0.clone(),
+            Event::RulingWithdrawn { ruling } => boards
+                [rulings.iter().find(|r| r.0 == *ruling)?.1 as usize]
+                .0
+                .clone(),
+            _ => return None,
+        };
+        let i = *index.entry(key.clone()).or_insert_with(|| {
+            boards.push((key, Vec::new()));
+            boards.len() - 1
+        });
+        boards[i].1.push(cache::LineRef {
+            offset: at as u64,
+            len: u32::try_from(raw.len()).ok()?,
+            line: u32::try_from(line).ok()?,
+            seq: u32::try_from(seq).ok()?,
+        });
+        if let Event::Ruling(r) = &env.event {
+            rulings.push((r.id.clone(), i as u32));
+        }
+        touched.insert(i);
+    }
+    let which: Vec<usize> = touched.into_iter().collect();
+    let keys: BTreeSet<(String, u32)> = which.iter().map(|&i| boards[i].0.clone()).collect();
+    let scope = ReplayScope {
+        boards: Some(keys.clone()),
+        ..Default::default()
+    };
+    // The touched boards before and after the appended lines.
+    let old_which: Vec<usize> = which
+        .iter()
+        .copied()
+        .filter(|&i| i < old.boards.len())
+        .collect();
+    let before_lines = old.lines(bytes, &old_which)?;
+    let mut before = crate::event::read::parse_lines(&before_lines).ok()?;
+    let (before_state, errors) = crate::replay::replay_seeded(&before, &scope, &seed);
+    if !errors.is_empty() {
+        return None;
+    }
+    before.extend(parsed);
+    let (after_state, errors) = crate::replay::replay_seeded(&before, &scope, &seed);
+    if !errors.is_empty() || !cache::same_numbering(&old, &after_state) {
+        return None;
+    }
+    let old_scores = score_with_fields(&before_state, &old.fields).ok()??;
+    let base = Scored {
+        boards: old_scores,
+        matches: Vec::new(),
+        standings: old.standings,
+        fields: old.fields,
+        notices: Vec::new(),
+        sums: old.sums,
+    };
+    let r = pipeline::rescore_with(
+        &before_state,
+        &base,
+        Some(&old.board_ns),
+        &after_state,
+        &keys,
+    )
+    .ok()??;
+    // Carried only when exact: sums beyond exact arithmetic (floats, in a field of tens of
+    // thousands of tables) would come out of a board taken out and put back within rounding of
+    // adding every board up afresh, not equal to it, and the whole log's standings must be
+    // those `score` gives.
+    if !r.sums.all_exact() {
+        return None;
+    }
+    let in_keys = |s: usize, b: u32| keys.contains(&(old.sessions[s].clone(), b));
+    let mut board_ns: Vec<cache::BoardN> = old
+        .board_ns
+        .into_iter()
+        .filter(|((s, _, b), _)| !in_keys(*s, *b))
+        .collect();
+    board_ns.extend(r.boards.iter().filter(|b| b.team.is_none()).map(|b| {
+        (
+            (b.session, b.section.clone(), b.board),
+            (b.sides.len() / 2) as u32,
+        )
+    }));
+    Some(cache::AuditCache {
+        last_seq: seq,
+        newlines: old.newlines + newlines,
+        len: body.len() as u64,
+        declares: old.declares,
+        participants: old.participants,
+        sessions: old.sessions,
+        fields: base.fields,
+        board_ns,
+        sums: r.sums,
+        standings: r.standings,
+        rulings,
+        boards,
+        decl: old.decl,
+    })
 }
 
 fn no_ruling(id: &str) -> String {

@@ -399,6 +399,8 @@ pub struct Rescored {
     /// The re-scored boards (those of `keys` that still have tables), in board order.
     pub boards: Vec<BoardScore>,
     pub standings: Vec<Standing>,
+    /// The standings' sums they were computed from (the audit cache carries them on).
+    pub sums: crate::standings::Sums,
 }
 
 /// Re-score only the boards `keys` (`(session id, board)`) of `partial`, a replay of the same
@@ -505,8 +507,12 @@ pub fn rescore_with(
     }
     let mut notices = Vec::new();
     let _f = tracing::debug_span!("finish").entered();
-    let standings = finish(partial, sums, &fields, &mut notices);
-    Ok(Some(Rescored { boards, standings }))
+    let standings = finish(partial, sums.clone(), &fields, &mut notices);
+    Ok(Some(Rescored {
+        boards,
+        standings,
+        sums,
+    }))
 }
 
 /// One `BoardScore` per board of a comparison group: the groups of a fouled board merged (C34:

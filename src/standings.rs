@@ -352,6 +352,15 @@ impl Sums {
             .collect()
     }
 
+    /// Whether every sum is exact (none beyond exact arithmetic, kept as a float).
+    pub fn all_exact(&self) -> bool {
+        self.groups.values().all(|g| {
+            g.members.iter().all(|s| {
+                s.total.exact().is_some() && s.max.as_ref().is_none_or(|m| m.exact().is_some())
+            })
+        })
+    }
+
     /// Sums from [`to_groups`](Sums::to_groups)'s groups.
     pub fn from_groups(groups: Vec<((usize, Option<String>), Vec<Standing>)>) -> Sums {
         Sums {

@@ -240,3 +240,134 @@ fn an_unchanged_file_is_known_by_its_status() {
     assert_eq!(third, fresh);
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+/// The cache of a log carried across lines appended to it (results, rulings, corrections,
+/// withdrawals, deals) is the cache made afresh from the longer log, and answers every question
+/// as the long way does. Lines that declare something are not carried, nor results that change
+/// a comparison group's N (a session still in play: every board of the group is scored anew):
+/// those go the long way.
+#[test]
+fn a_cache_is_carried_across_appended_lines() {
+    let root = common::root();
+    let cases = [
+        // (the last round of S3 ends at line 1922; a ruling and the deals follow)
+        (
+            root.join("events/mazovia-pairs-2026.jsonl"),
+            vec![1700, 1800, 1922, 1924, 1940],
+        ),
+        (root.join("tests/data/audit-small.jsonl"), vec![6]),
+    ];
+    let mut carried = 0;
+    for (log, cuts) in cases {
+        let text = std::fs::read_to_string(&log).unwrap();
+        let lines: Vec<&str> = text.split_inclusive('\n').collect();
+        for cut in cuts {
+            let prefix: String = lines[..cut].concat();
+            let (a, b) = (temp_dir("carry-a"), temp_dir("carry-b"));
+            let q0 = Question::AsOf(0);
+            frekans::app::audit_bytes(prefix.as_bytes(), &q0, Some(&a)).unwrap();
+            frekans::app::audit_bytes(text.as_bytes(), &q0, Some(&b)).unwrap();
+            let old = AuditCache::load(&a, &log_key(prefix.as_bytes())).unwrap();
+            let fresh = AuditCache::load(&b, &log_key(text.as_bytes())).unwrap();
+            let what = format!("{} cut at line {cut}", log.display());
+            let Some(ext) = frekans::audit::extend_cache(text.as_bytes(), old) else {
+                // Only results of a session still in play (N grows) may not be carried.
+                assert!(cut < 1922, "{what}: not carried");
+                continue;
+            };
+            assert_eq!(ext.last_seq, fresh.last_seq, "{what}");
+            assert_eq!(
+                (ext.newlines, ext.len),
+                (fresh.newlines, fresh.len),
+                "{what}"
+            );
+            assert_eq!(ext.boards, fresh.boards, "{what}");
+            assert_eq!(ext.decl, fresh.decl, "{what}");
+            assert_eq!(ext.rulings, fresh.rulings, "{what}");
+            assert_eq!(ext.fields, fresh.fields, "{what}");
+            let sorted = |mut v: Vec<frekans::audit::cache::BoardN>| {
+                v.sort();
+                v
+            };
+            assert_eq!(
+                sorted(ext.board_ns.clone()),
+                sorted(fresh.board_ns.clone()),
+                "{what}"
+            );
+            assert_eq!(ext.standings, fresh.standings, "{what}");
+            let groups = |c: &AuditCache| -> Vec<_> {
+                c.sums
+                    .to_groups()
+                    .into_iter()
+                    .map(|(k, v)| (k, v.into_iter().cloned().collect::<Vec<_>>()))
+                    .collect()
+            };
+            assert_eq!(groups(&ext), groups(&fresh), "{what}");
+            for q in questions(text.as_bytes()).into_iter().take(12) {
+                let long = frekans::app::audit_bytes(text.as_bytes(), &q, None).unwrap();
+                if let Some(a) =
+                    frekans::audit::audit_cached(text.as_bytes(), ext.clone(), &q).unwrap()
+                {
+                    assert_eq!(a, long, "{what} {q:?}");
+                }
+            }
+            carried += 1;
+            let _ = (std::fs::remove_dir_all(&a), std::fs::remove_dir_all(&b));
+        }
+    }
+    assert!(carried >= 4, "{carried}");
+    // A declaration appended (a penalty) is not carried.
+    let log = root.join("events/mazovia-pairs-2026.jsonl");
+    let text = std::fs::read_to_string(&log).unwrap();
+    let lines: Vec<&str> = text.split_inclusive('\n').collect();
+    let prefix: String = lines[..1673].concat();
+    let upto: String = lines[..1674].concat();
+    let a = temp_dir("carry-decl");
+    frekans::app::audit_bytes(prefix.as_bytes(), &Question::AsOf(0), Some(&a)).unwrap();
+    let old = AuditCache::load(&a, &log_key(prefix.as_bytes())).unwrap();
+    assert!(lines[1673].contains("\"penalty\""));
+    assert!(frekans::audit::extend_cache(upto.as_bytes(), old).is_none());
+    let _ = std::fs::remove_dir_all(&a);
+}
+
+/// A director appends a ruling and audits it: the audit carries the previous audit's cache on
+/// (the log is not read whole) and answers as the long way does.
+#[test]
+fn an_audit_after_an_append_carries_the_cache_on() {
+    use std::process::Command;
+    let dir = temp_dir("carry-cli");
+    let cache = dir.join("cache");
+    let log = dir.join("log.jsonl");
+    let text =
+        std::fs::read_to_string(common::root().join("events/mazovia-pairs-2026.jsonl")).unwrap();
+    let lines: Vec<&str> = text.split_inclusive('\n').collect();
+    std::fs::write(&log, lines[..1922].concat()).unwrap();
+    let audit = |extra: &[&str]| {
+        let o = Command::new(env!("CARGO_BIN_EXE_frekans"))
+            .env("FREKANS_AUDIT_CACHE", &cache)
+            .args(["-v", "audit"])
+            .arg(&log)
+            .args(["--as-of", "1500", "--format", "json"])
+            .args(extra)
+            .output()
+            .unwrap();
+        assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+        (
+            String::from_utf8(o.stdout).unwrap(),
+            String::from_utf8_lossy(&o.stderr).to_string(),
+        )
+    };
+    let carried = "carried on";
+    let (_, err) = audit(&[]);
+    assert!(!err.contains(carried), "{err}");
+    {
+        use std::io::Write;
+        let mut f = std::fs::OpenOptions::new().append(true).open(&log).unwrap();
+        f.write_all(lines[1922..].concat().as_bytes()).unwrap();
+    }
+    let (after, err) = audit(&[]);
+    assert!(err.contains(carried), "{err}");
+    let (long, _) = audit(&["--no-cache"]);
+    assert_eq!(after, long);
+    let _ = std::fs::remove_dir_all(&dir);
+}

@@ -42,7 +42,7 @@ const MAGIC: &[u8; 16] = b"frekans-audit\0\0\x01";
 
 /// What the cache's numbers are only valid with: the program that computed them.
 fn program() -> String {
-    format!("frekans {} audit cache 2", env!("CARGO_PKG_VERSION"))
+    format!("frekans {} audit cache 3", env!("CARGO_PKG_VERSION"))
 }
 
 /// Where an event line is in the log's bytes (after a byte-order mark, as the reader sees them).
@@ -62,6 +62,12 @@ pub type BoardN = ((usize, Option<String>, u32), u32);
 pub struct AuditCache {
     /// The log's last `seq`.
     pub last_seq: usize,
+    /// How many newlines the log's bytes (after a byte-order mark) have, and how many bytes:
+    /// where lines appended to it start.
+    pub newlines: u64,
+    pub len: u64,
+    /// Whether the log declares its participants (C2).
+    pub declares: bool,
     /// The whole replay's participants, in their numbering.
     pub participants: std::sync::Arc<Vec<Participant>>,
     pub sessions: Vec<String>,
@@ -168,24 +174,46 @@ impl FileStat {
         dir.join(format!("{:x}-{:x}.stat", self.dev, self.ino))
     }
 
-    fn text(&self, key: &str) -> String {
+    fn text(&self, settled: bool, key: &str) -> String {
         format!(
-            "{} {} {} {} {} {} {} {key}\n",
-            self.dev, self.ino, self.size, self.mtime.0, self.mtime.1, self.ctime.0, self.ctime.1
+            "{} {} {} {} {} {} {} {} {key}\n",
+            self.dev,
+            self.ino,
+            self.size,
+            self.mtime.0,
+            self.mtime.1,
+            self.ctime.0,
+            self.ctime.1,
+            u8::from(settled)
         )
     }
 
-    /// The key recorded in `dir` for a file of exactly this status.
+    /// The key recorded in `dir` for a file of exactly this status, recorded once settled.
     pub fn recorded_key(&self, dir: &Path) -> Option<String> {
         let text = std::fs::read_to_string(self.file(dir)).ok()?;
         let key = text.trim_end().rsplit(' ').next()?;
-        (key.len() == 64 && text == self.text(key)).then(|| key.to_string())
+        (key.len() == 64 && text == self.text(true, key)).then(|| key.to_string())
+    }
+
+    /// The key and size last recorded for this file (same device and inode), whatever its
+    /// times: the log as it was before lines were appended to it, when its bytes are a prefix
+    /// of these (the caller checks).
+    pub fn previous(&self, dir: &Path) -> Option<(String, u64)> {
+        let text = std::fs::read_to_string(self.file(dir)).ok()?;
+        let f: Vec<&str> = text.split_whitespace().collect();
+        if f.len() != 9 || f[0] != self.dev.to_string() || f[1] != self.ino.to_string() {
+            return None;
+        }
+        Some((f[8].to_string(), f[2].parse().ok()?))
     }
 
     /// Record `key` (the SHA-256 key of the file's bytes, hashed while the file had this
-    /// status, which it still has) under this status, once it has settled.
+    /// status, which it still has) under this status: for [`recorded_key`](Self::recorded_key)
+    /// once it has settled, for [`previous`](Self::previous) at once.
     pub fn record(&self, dir: &Path, key: &str) {
-        if !self.settled() || self.recorded_key(dir).as_deref() == Some(key) {
+        let settled = self.settled();
+        if std::fs::read_to_string(self.file(dir)).ok().as_deref() == Some(&self.text(settled, key))
+        {
             return;
         }
         let path = self.file(dir);
@@ -195,7 +223,9 @@ impl FileStat {
             self.ino,
             std::process::id()
         ));
-        if std::fs::write(&tmp, self.text(key)).is_err() || std::fs::rename(&tmp, &path).is_err() {
+        if std::fs::write(&tmp, self.text(settled, key)).is_err()
+            || std::fs::rename(&tmp, &path).is_err()
+        {
             let _ = std::fs::remove_file(&tmp);
         }
     }
@@ -300,6 +330,9 @@ impl AuditCache {
             .collect();
         Some(AuditCache {
             last_seq: events.last().map_or(0, |e| e.seq),
+            newlines: starts.len() as u64 - 1,
+            len: body(bytes).len() as u64,
+            declares: events.iter().any(|e| e.event.declares_participant()),
             participants: state.participants.clone(),
             sessions: state.sessions.iter().map(|s| s.def.id.clone()).collect(),
             fields: scored.fields.clone(),
@@ -546,6 +579,9 @@ impl<'a> Dec<'a> {
 fn encode(c: &AuditCache, key: &str) -> Vec<u8> {
     let mut p0 = Enc(Vec::new());
     p0.len(c.last_seq);
+    p0.u64(c.newlines);
+    p0.u64(c.len);
+    p0.u8(u8::from(c.declares));
     p0.len(c.participants.len());
     for p in c.participants.iter() {
         p0.str(&p.id);
@@ -659,13 +695,17 @@ fn decode(bytes: &[u8], key: &str) -> Option<AuditCache> {
             )
         },
     );
-    let (last_seq, participants, sessions, fields, board_ns, rulings) = p0?;
+    let ((last_seq, newlines, len, declares), participants, sessions, fields, board_ns, rulings) =
+        p0?;
     let (boards, decl) = p3?;
     if !ok || rulings.iter().any(|r| r.1 as usize >= boards.len()) {
         return None;
     }
     Some(AuditCache {
         last_seq,
+        newlines,
+        len,
+        declares,
         participants,
         sessions,
         fields,
@@ -679,7 +719,7 @@ fn decode(bytes: &[u8], key: &str) -> Option<AuditCache> {
 }
 
 type Head = (
-    usize,
+    (usize, u64, u64, bool),
     std::sync::Arc<Vec<Participant>>,
     Vec<String>,
     BTreeMap<(usize, Option<String>), u32>,
@@ -690,6 +730,7 @@ type Head = (
 fn decode_head(b: &[u8]) -> Option<Head> {
     let mut d = Dec { b };
     let last_seq = usize::try_from(d.u64()?).ok()?;
+    let (newlines, len, declares) = (d.u64()?, d.u64()?, d.u8()? != 0);
     let participants = (0..d.len(19)?)
         .map(|_| {
             Some(Participant {
@@ -717,8 +758,14 @@ fn decode_head(b: &[u8]) -> Option<Head> {
     let rulings = (0..d.len(12)?)
         .map(|_| Some((d.str()?, d.u32()?)))
         .collect::<Option<Vec<_>>>()?;
-    d.b.is_empty()
-        .then_some((last_seq, participants, sessions, fields, board_ns, rulings))
+    d.b.is_empty().then_some((
+        (last_seq, newlines, len, declares),
+        participants,
+        sessions,
+        fields,
+        board_ns,
+        rulings,
+    ))
 }
 
 fn decode_sums(b: &[u8]) -> Option<Sums> {
