@@ -350,7 +350,7 @@ fn score_with_fields(
 pub fn extend_cache(bytes: &[u8], old: cache::AuditCache) -> Option<cache::AuditCache> {
     let body = cache::body(bytes);
     let start = usize::try_from(old.len).ok()?;
-    if start == 0 || start >= body.len() || body[start - 1] != b'\n' {
+    if start == 0 || start >= body.len() || body[start - 1] != b'\n' || !old.sums.all_exact() {
         return None;
     }
     // The appended event lines: (line, seq, bytes, offset in the body).
