@@ -194,7 +194,6 @@ fn old_cache_files_are_pruned() {
 /// back, changes its status (the change time), and it is hashed and read afresh.
 #[test]
 fn an_unchanged_file_is_known_by_its_status() {
-    use std::process::Command;
     let dir = temp_dir("audit-cache-stat");
     let cache = dir.join("cache");
     let log = dir.join("log.jsonl");
@@ -203,17 +202,11 @@ fn an_unchanged_file_is_known_by_its_status() {
     // A status is recorded only once it has settled.
     std::thread::sleep(frekans::audit::cache::SETTLED + std::time::Duration::from_millis(1200));
     let audit = |extra: &[&str]| {
-        let o = Command::new(env!("CARGO_BIN_EXE_frekans"))
-            .env("FREKANS_AUDIT_CACHE", &cache)
-            .args(["-v", "audit"])
-            .arg(&log)
-            .args(["--ruling", "R2", "--format", "json"])
-            .args(extra)
-            .output()
-            .unwrap();
-        assert!(o.status.success());
-        let err = String::from_utf8_lossy(&o.stderr).to_string();
-        (String::from_utf8(o.stdout).unwrap(), err)
+        cli_audit(
+            &cache,
+            &log,
+            &[&["--ruling", "R2", "--format", "json"], extra].concat(),
+        )
     };
     let known = "key from its unchanged file status";
     let (first, err) = audit(&[]);
@@ -334,7 +327,6 @@ fn a_cache_is_carried_across_appended_lines() {
 /// (the log is not read whole) and answers as the long way does.
 #[test]
 fn an_audit_after_an_append_carries_the_cache_on() {
-    use std::process::Command;
     let dir = temp_dir("carry-cli");
     let cache = dir.join("cache");
     let log = dir.join("log.jsonl");
@@ -343,18 +335,10 @@ fn an_audit_after_an_append_carries_the_cache_on() {
     let lines: Vec<&str> = text.split_inclusive('\n').collect();
     std::fs::write(&log, lines[..1922].concat()).unwrap();
     let audit = |extra: &[&str]| {
-        let o = Command::new(env!("CARGO_BIN_EXE_frekans"))
-            .env("FREKANS_AUDIT_CACHE", &cache)
-            .args(["-v", "audit"])
-            .arg(&log)
-            .args(["--as-of", "1500", "--format", "json"])
-            .args(extra)
-            .output()
-            .unwrap();
-        assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
-        (
-            String::from_utf8(o.stdout).unwrap(),
-            String::from_utf8_lossy(&o.stderr).to_string(),
+        cli_audit(
+            &cache,
+            &log,
+            &[&["--as-of", "1500", "--format", "json"], extra].concat(),
         )
     };
     let carried = "carried on";
@@ -370,4 +354,20 @@ fn an_audit_after_an_append_carries_the_cache_on() {
     let (long, _) = audit(&["--no-cache"]);
     assert_eq!(after, long);
     let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// `frekans -v audit LOG ARGS` with its cache in `cache`: (standard output, standard error).
+fn cli_audit(cache: &Path, log: &Path, args: &[&str]) -> (String, String) {
+    let o = std::process::Command::new(env!("CARGO_BIN_EXE_frekans"))
+        .env("FREKANS_AUDIT_CACHE", cache)
+        .args(["-v", "audit"])
+        .arg(log)
+        .args(args)
+        .output()
+        .unwrap();
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    (
+        String::from_utf8(o.stdout).unwrap(),
+        String::from_utf8_lossy(&o.stderr).to_string(),
+    )
 }
