@@ -458,13 +458,15 @@ pub fn extend_cache(bytes: &[u8], old: cache::AuditCache) -> Option<cache::Audit
         Some(&old.board_ns),
         &after_state,
         &keys,
+        true,
     )
     .ok()??;
+    let sums = r.sums?;
     // Carried only when exact: sums beyond exact arithmetic (floats, in a field of tens of
     // thousands of tables) would come out of a board taken out and put back within rounding of
     // adding every board up afresh, not equal to it, and the whole log's standings must be
     // those `score` gives.
-    if !r.sums.all_exact() {
+    if !sums.all_exact() {
         return None;
     }
     let in_keys = |s: usize, b: u32| keys.contains(&(old.sessions[s].clone(), b));
@@ -488,7 +490,7 @@ pub fn extend_cache(bytes: &[u8], old: cache::AuditCache) -> Option<cache::Audit
         sessions: old.sessions,
         fields: base.fields,
         board_ns,
-        sums: r.sums,
+        sums,
         standings: r.standings,
         rulings,
         boards,
@@ -620,7 +622,7 @@ fn audit_inner(
                 let _span = tracing::info_span!("replay", boards = keys.len()).entered();
                 crate::replay::replay_seeded(events, &scope, after_state).0
             };
-            pipeline::rescore_with(after_state, after, board_ns, &partial, &keys)
+            pipeline::rescore_with(after_state, after, board_ns, &partial, &keys, false)
                 .map_err(AuditError::Score)?
                 .map(|r| (partial, r, keys))
         }

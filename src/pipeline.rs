@@ -399,8 +399,9 @@ pub struct Rescored {
     /// The re-scored boards (those of `keys` that still have tables), in board order.
     pub boards: Vec<BoardScore>,
     pub standings: Vec<Standing>,
-    /// The standings' sums they were computed from (the audit cache carries them on).
-    pub sums: crate::standings::Sums,
+    /// The standings' sums they were computed from, when asked for (the audit cache carries
+    /// them on).
+    pub sums: Option<crate::standings::Sums>,
 }
 
 /// Re-score only the boards `keys` (`(session id, board)`) of `partial`, a replay of the same
@@ -414,18 +415,19 @@ pub fn rescore(
     partial: &State,
     keys: &std::collections::BTreeSet<(String, u32)>,
 ) -> Result<Option<Rescored>, ScoreError> {
-    rescore_with(base_state, base, None, partial, keys)
+    rescore_with(base_state, base, None, partial, keys, false)
 }
 
 /// [`rescore`] of a base whose `boards` hold only the boards of `keys` (and whose `sums`,
 /// `standings` and `fields` are the whole scoring's): `board_ns` gives every pair-form board's
-/// number of tables in the base (the audit cache keeps them).
+/// number of tables in the base (the audit cache keeps them); `keep_sums`: also the new sums.
 pub fn rescore_with(
     base_state: &State,
     base: &Scored,
     board_ns: Option<&[crate::audit::cache::BoardN]>,
     partial: &State,
     keys: &std::collections::BTreeSet<(String, u32)>,
+    keep_sums: bool,
 ) -> Result<Option<Rescored>, ScoreError> {
     let _span = tracing::info_span!("rescore", boards = keys.len()).entered();
     let sid = |st: &State, s: usize| st.sessions[s].def.id.clone();
@@ -507,11 +509,12 @@ pub fn rescore_with(
     }
     let mut notices = Vec::new();
     let _f = tracing::debug_span!("finish").entered();
-    let standings = finish(partial, sums.clone(), &fields, &mut notices);
+    let kept = keep_sums.then(|| sums.clone());
+    let standings = finish(partial, sums, &fields, &mut notices);
     Ok(Some(Rescored {
         boards,
         standings,
-        sums,
+        sums: kept,
     }))
 }
 
