@@ -357,7 +357,7 @@ impl AuditCache {
         let _s = tracing::debug_span!("decode").entered();
         let c = decode(&map, key);
         if c.is_none() {
-            tracing::warn!(file = %path.display(), "audit cache not usable; answering the long way");
+            tracing::info!(file = %path.display(), "audit cache not usable (another version of frekans, or damaged): answering the long way");
         }
         c
     }
