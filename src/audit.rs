@@ -1304,14 +1304,45 @@ pub fn to_text(a: &Audit) -> String {
     if a.standings.is_empty() {
         let _ = writeln!(out, "\nNo standings changed.");
     }
-    let mut group: Option<(String, Option<String>)> = None;
-    for s in &a.standings {
+    // Each row's line formatted in parallel (a big field's audit lists 200,000), then put
+    // together with the groups' headings in order.
+    use rayon::prelude::*;
+    let rows: Vec<Option<String>> = a
+        .standings
+        .par_iter()
+        .map(|s| {
+            if s.delta().is_some_and(|d| d == 0.0) && s.rank_before == s.rank_after {
+                return None;
+            }
+            let pct = s.pct_after.is_some() || s.pct_before.is_some();
+            let place = format!(
+                "{} → {}",
+                s.rank_before.map_or("-".into(), |r| r.to_string()),
+                s.rank_after.map_or("-".into(), |r| r.to_string())
+            );
+            let (b, af) = if pct {
+                (num(s.pct_before, true), num(s.pct_after, true))
+            } else {
+                (num(s.total_before, false), num(s.total_after, false))
+            };
+            let delta = s
+                .delta()
+                .map(|d| format!("{d:+.2}"))
+                .unwrap_or_else(|| "-".into());
+            Some(format!(
+                "  {:<8} {:>10} {:>10} {:>9}  {:>11}  {}\n",
+                s.participant, b, af, delta, place, s.players
+            ))
+        })
+        .collect();
+    let mut group: Option<(&str, Option<&str>)> = None;
+    for (s, row) in a.standings.iter().zip(rows) {
         let g = (
-            s.session.clone(),
+            s.session.as_str(),
             if s.session == "overall" {
                 None
             } else {
-                s.section.clone()
+                s.section.as_deref()
             },
         );
         if group.as_ref() != Some(&g) {
@@ -1335,38 +1366,33 @@ pub fn to_text(a: &Audit) -> String {
             );
             group = Some(g);
         }
-        let pct = s.pct_after.is_some() || s.pct_before.is_some();
-        let place = format!(
-            "{} → {}",
-            s.rank_before.map_or("-".into(), |r| r.to_string()),
-            s.rank_after.map_or("-".into(), |r| r.to_string())
-        );
-        let (b, af) = if pct {
-            (num(s.pct_before, true), num(s.pct_after, true))
-        } else {
-            (num(s.total_before, false), num(s.total_after, false))
-        };
-        let delta = s
-            .delta()
-            .map(|d| format!("{d:+.2}"))
-            .unwrap_or_else(|| "-".into());
-        if s.delta().is_some_and(|d| d == 0.0) && s.rank_before == s.rank_after {
-            continue;
+        if let Some(row) = row {
+            out.push_str(&row);
         }
-        let _ = writeln!(
-            out,
-            "  {:<8} {:>10} {:>10} {:>9}  {:>11}  {}",
-            s.participant, b, af, delta, place, s.players
-        );
     }
     if !a.boards.is_empty() {
         let _ = writeln!(
             out,
             "\nBoards whose scores changed (each participant, before → after):"
         );
-        let mut last: Option<(String, Option<String>, i32)> = None;
-        for b in &a.boards {
-            let k = (b.session.clone(), b.section.clone(), b.board);
+        let rows: Vec<Option<String>> = a
+            .boards
+            .par_iter()
+            .map(|b| {
+                (b.score_before != b.score_after).then(|| {
+                    format!(
+                        "    {:<8} {:<2} {} → {}\n",
+                        b.participant,
+                        b.side,
+                        num(b.score_before, false),
+                        num(b.score_after, false)
+                    )
+                })
+            })
+            .collect();
+        let mut last: Option<(&str, Option<&str>, i32)> = None;
+        for (b, row) in a.boards.iter().zip(rows) {
+            let k = (b.session.as_str(), b.section.as_deref(), b.board);
             if last.as_ref() != Some(&k) {
                 let sec =
                     k.1.as_ref()
@@ -1375,15 +1401,8 @@ pub fn to_text(a: &Audit) -> String {
                 let _ = writeln!(out, "  session {}{sec} board {}:", k.0, k.2);
                 last = Some(k);
             }
-            if b.score_before != b.score_after {
-                let _ = writeln!(
-                    out,
-                    "    {:<8} {:<2} {} → {}",
-                    b.participant,
-                    b.side,
-                    num(b.score_before, false),
-                    num(b.score_after, false)
-                );
+            if let Some(row) = row {
+                out.push_str(&row);
             }
         }
         let _ = writeln!(out, "  (participants whose score did not change are in --format json; `frekans explain` shows each board's arithmetic)");
