@@ -1408,3 +1408,26 @@ fn no_progress_bars_when_stderr_is_not_a_terminal() {
     }
     assert!(!err.contains('\r'), "a progress bar was drawn: {err:?}");
 }
+
+/// CI (`.ci/run`) runs the README's test command, the second line of its first `sh` block.
+#[test]
+fn ci_runs_the_readme_test_command() {
+    let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR"));
+    let readme = std::fs::read_to_string(root.join("README.md")).unwrap();
+    let block: Vec<&str> = readme
+        .split("```sh\n")
+        .nth(1)
+        .and_then(|b| b.split("```").next())
+        .unwrap()
+        .lines()
+        .collect();
+    let test_command = block[1].trim();
+    assert_eq!(test_command, "bash scripts/test.sh");
+    let ci = std::fs::read_to_string(root.join(".ci/run")).unwrap();
+    let last = ci.lines().rev().find(|l| !l.trim().is_empty()).unwrap();
+    assert_eq!(
+        last.trim(),
+        test_command,
+        ".ci/run must end by running the README's test command"
+    );
+}
