@@ -9,7 +9,7 @@ pub mod cache;
 
 use std::collections::{BTreeMap, BTreeSet};
 
-use crate::event::{Envelope, Event};
+use crate::event::{Envelope, Event, OnBoard};
 use crate::num::Q;
 use crate::pipeline::{self, ScoreError, Scored};
 use crate::replay::{replay, ReplayScope, State};
@@ -151,17 +151,14 @@ fn touched_boards(
     let mut keys = BTreeSet::new();
     for &seq in seqs {
         let e = event_at(seq)?;
-        let key = match &e.event {
-            Event::Result(r) => (r.session.clone(), r.board),
-            Event::Ruling(r) => (r.session.clone(), r.board),
-            Event::Deal(d) => (d.session.clone(), d.board),
-            Event::Fouled(f) => (f.session.clone(), f.board),
-            Event::RulingWithdrawn { ruling } => ruling_board(ruling)?,
-            Event::Correction(c) => match &event_at(c.result)?.event {
+        let key = match (e.event.on_board(), &e.event) {
+            (Some(OnBoard::Board(s, b)), _) => (s.to_string(), b),
+            (Some(OnBoard::OfRuling(id)), _) => ruling_board(id)?,
+            (Some(OnBoard::OfResult(seq)), _) => match &event_at(seq)?.event {
                 Event::Result(r) => (r.session.clone(), r.board),
                 _ => return None,
             },
-            Event::Penalty(p) => {
+            (None, Event::Penalty(p)) => {
                 // Penalties only move standings, which are recomputed whole; but a team
                 // session's IMP penalties come off its matches.
                 let s = full.session_index(&p.session)?;
@@ -257,17 +254,11 @@ pub fn audit_cached(
         let Ok(sub) = crate::event::read::parse_lines(&lines) else {
             return Ok(None);
         };
-        // The participants as the whole replay numbered them, from the cache: their lines are
-        // not among these.
-        let scope = ReplayScope {
-            boards: Some(which.iter().map(|&i| c.boards[i].0.clone()).collect()),
-            ..Default::default()
-        };
-        let base = State::with_participants(c.participants.clone());
-        let (state, errors) = crate::replay::replay_seeded(&sub, &scope, &base);
-        if !errors.is_empty() || !cache::same_numbering(&c, &state) {
+        let keys = which.iter().map(|&i| c.boards[i].0.clone()).collect();
+        let seed = State::with_participants(c.participants.clone());
+        let Some(state) = replay_boards(&sub, keys, &seed, &c) else {
             return Ok(None);
-        }
+        };
         (sub, state)
     };
     // The boards' scores in the whole log: each scored with its comparison group's N there.
@@ -309,6 +300,23 @@ pub fn audit_cached(
     // freed off this thread: the answer need not wait for it.
     std::thread::spawn(move || drop((scored, state, sub, board_ns)));
     answer
+}
+
+/// A replay of the boards `keys` of a cached log from `events` (the declarations and those
+/// boards' lines), seeded with the cache's participants (`seed`: their lines are not among the
+/// events); `None` when it finds an error or numbers things otherwise than the cache.
+fn replay_boards(
+    events: &[Envelope],
+    keys: BTreeSet<(String, u32)>,
+    seed: &State,
+    c: &cache::AuditCache,
+) -> Option<State> {
+    let scope = ReplayScope {
+        boards: Some(keys),
+        ..Default::default()
+    };
+    let (state, errors) = crate::replay::replay_seeded(events, &scope, seed);
+    (errors.is_empty() && cache::same_numbering(c, &state)).then_some(state)
 }
 
 /// The pair-form boards of `state` (a replay of a few boards) scored each with its comparison
@@ -392,18 +400,19 @@ pub fn extend_cache(bytes: &[u8], old: cache::AuditCache) -> Option<cache::Audit
     };
     let mut touched: BTreeSet<usize> = BTreeSet::new();
     for (env, &(line, seq, raw, at)) in parsed.iter().zip(&lines) {
-        let key = match &env.event {
-            Event::Result(r) if known(&r.ns) && known(&r.ew) => (r.session.clone(), r.board),
-            Event::Ruling(r) if known(&r.ns) && r.ew.as_deref().is_none_or(known) => {
-                (r.session.clone(), r.board)
-            }
-            Event::Deal(d) => (d.session.clone(), d.board),
-            Event::Correction(c) => boards[result_board(&boards, c.result)?].0.clone(),
-            Event::RulingWithdrawn { ruling } => boards
-                [rulings.iter().find(|r| r.0 == *ruling)?.1 as usize]
+        // (participants the log does not have, and fouled boards, are not carried)
+        let named = match &env.event {
+            Event::Result(r) => known(&r.ns) && known(&r.ew),
+            Event::Ruling(r) => known(&r.ns) && r.ew.as_deref().is_none_or(known),
+            Event::Fouled(_) => false,
+            _ => true,
+        };
+        let key = match env.event.on_board().filter(|_| named)? {
+            OnBoard::Board(s, b) => (s.to_string(), b),
+            OnBoard::OfResult(seq) => boards[result_board(&boards, seq)?].0.clone(),
+            OnBoard::OfRuling(id) => boards[rulings.iter().find(|r| r.0 == id)?.1 as usize]
                 .0
                 .clone(),
-            _ => return None,
         };
         let i = *index.entry(key.clone()).or_insert_with(|| {
             boards.push((key, Vec::new()));
@@ -422,10 +431,6 @@ pub fn extend_cache(bytes: &[u8], old: cache::AuditCache) -> Option<cache::Audit
     }
     let which: Vec<usize> = touched.into_iter().collect();
     let keys: BTreeSet<(String, u32)> = which.iter().map(|&i| boards[i].0.clone()).collect();
-    let scope = ReplayScope {
-        boards: Some(keys.clone()),
-        ..Default::default()
-    };
     // The touched boards before and after the appended lines.
     let old_which: Vec<usize> = which
         .iter()
@@ -434,15 +439,9 @@ pub fn extend_cache(bytes: &[u8], old: cache::AuditCache) -> Option<cache::Audit
         .collect();
     let before_lines = old.lines(bytes, &old_which)?;
     let mut before = crate::event::read::parse_lines(&before_lines).ok()?;
-    let (before_state, errors) = crate::replay::replay_seeded(&before, &scope, &seed);
-    if !errors.is_empty() {
-        return None;
-    }
+    let before_state = replay_boards(&before, keys.clone(), &seed, &old)?;
     before.extend(parsed);
-    let (after_state, errors) = crate::replay::replay_seeded(&before, &scope, &seed);
-    if !errors.is_empty() || !cache::same_numbering(&old, &after_state) {
-        return None;
-    }
+    let after_state = replay_boards(&before, keys.clone(), &seed, &old)?;
     let old_scores = score_with_fields(&before_state, &old.fields).ok()??;
     let base = Scored {
         boards: old_scores,

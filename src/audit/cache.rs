@@ -30,7 +30,7 @@ use std::path::{Path, PathBuf};
 
 use sha2::{Digest, Sha256};
 
-use crate::event::{Envelope, Event};
+use crate::event::{Envelope, Event, OnBoard};
 use crate::num::{Total, Q};
 use crate::replay::{Participant, State};
 use crate::standings::{Standing, Sums};
@@ -284,16 +284,11 @@ impl AuditCache {
                 // (the participants are kept whole, below)
                 continue;
             }
-            let key = match &e.event {
-                Event::Result(r) => Some((r.session.clone(), r.board)),
-                Event::Ruling(r) => Some((r.session.clone(), r.board)),
-                Event::Deal(d) => Some((d.session.clone(), d.board)),
-                Event::Fouled(f) => Some((f.session.clone(), f.board)),
-                Event::Correction(c) => Some(boards[*result_board.get(&c.result)?].0.clone()),
-                Event::RulingWithdrawn { ruling } => {
-                    Some(boards[*ruling_board.get(ruling)?].0.clone())
-                }
-                _ => None,
+            let key = match e.event.on_board() {
+                Some(OnBoard::Board(s, b)) => Some((s.to_string(), b)),
+                Some(OnBoard::OfResult(seq)) => Some(boards[*result_board.get(&seq)?].0.clone()),
+                Some(OnBoard::OfRuling(id)) => Some(boards[*ruling_board.get(id)?].0.clone()),
+                None => None,
             };
             let r = at(e)?;
             match key {

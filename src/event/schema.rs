@@ -39,6 +39,32 @@ impl Event {
     pub fn declares_participant(&self) -> bool {
         matches!(self, Event::Pair(_) | Event::Team(_))
     }
+
+    /// The board an event belongs to: named by it (result, ruling, deal, fouled board), or
+    /// through the result a correction corrects or the ruling a withdrawal withdraws (the
+    /// caller looks those up); `None` for an event of no one board.
+    pub fn on_board(&self) -> Option<OnBoard<'_>> {
+        Some(match self {
+            Event::Result(r) => OnBoard::Board(&r.session, r.board),
+            Event::Ruling(r) => OnBoard::Board(&r.session, r.board),
+            Event::Deal(d) => OnBoard::Board(&d.session, d.board),
+            Event::Fouled(f) => OnBoard::Board(&f.session, f.board),
+            Event::Correction(c) => OnBoard::OfResult(c.result),
+            Event::RulingWithdrawn { ruling } => OnBoard::OfRuling(ruling),
+            _ => return None,
+        })
+    }
+}
+
+/// Where a board event's board is (see [`Event::on_board`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum OnBoard<'a> {
+    /// (session id, board)
+    Board(&'a str, u32),
+    /// That of the result of this `seq`.
+    OfResult(usize),
+    /// That of the ruling of this id.
+    OfRuling(&'a str),
 }
 
 /// Law 87: a fouled board; each group lists the NS participants that played one version.
