@@ -29,6 +29,14 @@ fn nz(d: i128) -> NonZeroI128 {
     NonZeroI128::new(d).expect("rational with zero denominator")
 }
 
+/// n/d (d > 0) as a float the way [`Q::to_f64`] makes it: the integer part, plus the
+/// remainder over d. For n and d below 2^53 (exact as floats) it is the same float whether or
+/// not the fraction is reduced (the same integer part, and the correctly rounded quotient of
+/// the same rational), so callers may skip reducing it.
+pub fn quotient_f64(n: i64, d: i64) -> f64 {
+    n.div_euclid(d) as f64 + (n.rem_euclid(d) as f64 / d as f64)
+}
+
 fn gcd(a: i128, b: i128) -> i128 {
     // Binary GCD (Stein): shifts and subtractions only, since 128-bit division is a slow library
     // call (long factored sums have 100-bit denominators: Euclid took tens of divisions), and
@@ -170,7 +178,7 @@ impl Q {
         // Split off the integer part first so large values keep their fractional precision.
         if let (Ok(n), Ok(d)) = (i64::try_from(self.num), i64::try_from(self.den.get())) {
             // The same quotient and remainder, without 128-bit division.
-            return n.div_euclid(d) as f64 + (n.rem_euclid(d) as f64 / d as f64);
+            return quotient_f64(n, d);
         }
         let int = self.num.div_euclid(self.den.get());
         let rem = self.num.rem_euclid(self.den.get());

@@ -176,9 +176,7 @@ fn percent(score: Q, top: Q) -> Q {
 }
 
 /// `percent(score, top).to_f64()` without reducing the fraction when that gives the same
-/// float: `Q::to_f64` of a/b is ⌊a/b⌋ + (a mod b)/b, and for a = k·a', b = k·b' with every
-/// number below 2^53 (exact as floats) the integer part, and the correctly rounded quotient of
-/// the same rational, are the same as for a'/b'.
+/// float (every number below 2^53: `num::quotient_f64`).
 fn percent_f64(score: Q, top: Q) -> f64 {
     const EXACT: i128 = 1 << 53;
     if top.is_integer() {
@@ -187,12 +185,7 @@ fn percent_f64(score: Q, top: Q) -> f64 {
             score.denom().checked_mul(top.numer()),
         ) {
             if d > 0 && d <= EXACT && n.abs() <= EXACT {
-                let (n, d) = (n as i64, d as i64);
-                let (int, rem) = (n.div_euclid(d), n.rem_euclid(d));
-                if rem == 0 {
-                    return int as f64;
-                }
-                return int as f64 + (rem as f64 / d as f64);
+                return crate::num::quotient_f64(n as i64, d as i64);
             }
         }
     }
