@@ -157,38 +157,23 @@ fn readable_report_and_bad_questions() {
 #[test]
 fn incremental_audit_equals_whole_replays() {
     use frekans::audit::{audit_with, Question};
-    let root = common::root();
-    let mut logs = common::demo_logs();
-    logs.push(root.join("tests/data/audit-small.jsonl"));
-    for d in ["EBU-FOULED", "PL-SD-TEAMS-1", "HE-SPLIT-TEAMS"] {
-        logs.push(root.join("fixtures").join(d).join("events.jsonl"));
-    }
     // Questions compared; answered incrementally; of which someone moved.
     let (mut compared, mut incremental, mut moved) = (0, 0, 0);
-    for log in logs {
+    for log in common::audited_logs() {
         let bytes = std::fs::read(&log).unwrap();
-        let read = frekans::event::read_log(&bytes);
-        assert!(read.errors.is_empty(), "{}", log.display());
-        let (full, errors) =
-            frekans::replay::replay(&read.events, &frekans::replay::ReplayScope::default());
-        assert!(errors.is_empty(), "{}", log.display());
-        let mut questions: Vec<Question> = full
-            .rulings
-            .iter()
-            .map(|r| Question::Ruling(r.ev.id.clone()))
-            .collect();
-        let last = read.events.last().unwrap().seq;
+        let (events, full, mut questions, last) =
+            common::replayed(&bytes, &log.display().to_string());
         for k in [0, last / 3, last / 2, last - 5, last - 1] {
             questions.push(Question::AsOf(k));
             questions.push(Question::Between(k, (k + 7).min(last)));
         }
         let scored = frekans::pipeline::score(&full).unwrap();
         for q in questions {
-            let a = audit_with(&read.events, &full, &q, true).unwrap();
+            let a = audit_with(&events, &full, &q, true).unwrap();
             // Reusing a whole-log scoring (the bulletin's way) answers the same.
-            let reused = frekans::audit::audit_scored(&read.events, &full, &scored, &q).unwrap();
+            let reused = frekans::audit::audit_scored(&events, &full, &scored, &q).unwrap();
             assert_eq!(reused, a, "{} {q:?}: audit_scored", log.display());
-            let mut b = audit_with(&read.events, &full, &q, false).unwrap();
+            let mut b = audit_with(&events, &full, &q, false).unwrap();
             assert!(!b.incremental);
             if a.incremental {
                 incremental += 1;

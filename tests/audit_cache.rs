@@ -18,29 +18,11 @@ fn temp_dir(name: &str) -> PathBuf {
 
 /// The questions asked of a log: each of its rulings, and points of the log.
 fn questions(bytes: &[u8]) -> Vec<Question> {
-    let read = frekans::event::read_log(bytes);
-    assert!(read.errors.is_empty());
-    let (full, _) = frekans::replay::replay(&read.events, &Default::default());
-    let mut qs: Vec<Question> = full
-        .rulings
-        .iter()
-        .map(|r| Question::Ruling(r.ev.id.clone()))
-        .collect();
-    let last = read.events.last().unwrap().seq;
+    let (_, _, mut qs, last) = common::replayed(bytes, "log");
     for k in [0, last / 3, last / 2, last - 5, last - 1, last] {
         qs.push(Question::AsOf(k));
     }
     qs
-}
-
-fn logs() -> Vec<PathBuf> {
-    let root = common::root();
-    let mut logs = common::demo_logs();
-    logs.push(root.join("tests/data/audit-small.jsonl"));
-    for d in ["EBU-FOULED", "PL-SD-TEAMS-1", "HE-SPLIT-TEAMS"] {
-        logs.push(root.join("fixtures").join(d).join("events.jsonl"));
-    }
-    logs
 }
 
 /// Every question, answered from the cache (when it can be) and the long way, gives the same
@@ -49,7 +31,7 @@ fn logs() -> Vec<PathBuf> {
 fn cached_audits_equal_the_long_way() {
     let dir = temp_dir("audit-cache");
     let (mut asked, mut from_cache) = (0, 0);
-    for log in logs() {
+    for log in common::audited_logs() {
         let bytes = std::fs::read(&log).unwrap();
         let key = log_key(&bytes);
         assert!(AuditCache::load(&dir, &key).is_none());

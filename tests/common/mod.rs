@@ -31,3 +31,41 @@ pub fn fixture_logs() -> Vec<PathBuf> {
     logs.sort();
     logs
 }
+
+/// The logs the audit tests ask questions of: the demo championships, `audit-small`, and the
+/// fixtures with a fouled board and with team sessions.
+#[allow(dead_code)]
+pub fn audited_logs() -> Vec<PathBuf> {
+    let mut logs = demo_logs();
+    logs.push(root().join("tests/data/audit-small.jsonl"));
+    for d in ["EBU-FOULED", "PL-SD-TEAMS-1", "HE-SPLIT-TEAMS"] {
+        logs.push(root().join("fixtures").join(d).join("events.jsonl"));
+    }
+    logs
+}
+
+/// A log read and replayed whole (both without errors: `what` names it when they are not):
+/// its events, its replay, a question for each of its rulings, and its last seq.
+#[allow(dead_code)]
+pub fn replayed(
+    bytes: &[u8],
+    what: &str,
+) -> (
+    Vec<frekans::event::Envelope>,
+    frekans::replay::State,
+    Vec<frekans::audit::Question>,
+    usize,
+) {
+    let read = frekans::event::read_log(bytes);
+    assert!(read.errors.is_empty(), "{what}");
+    let (full, errors) =
+        frekans::replay::replay(&read.events, &frekans::replay::ReplayScope::default());
+    assert!(errors.is_empty(), "{what}");
+    let rulings = full
+        .rulings
+        .iter()
+        .map(|r| frekans::audit::Question::Ruling(r.ev.id.clone()))
+        .collect();
+    let last = read.events.last().unwrap().seq;
+    (read.events, full, rulings, last)
+}
