@@ -5,6 +5,7 @@ use std::path::Path;
 
 use anyhow::Context;
 
+use crate::audit::cache::CacheBuilder;
 use crate::error::{InvalidLog, LogError, Notice};
 use crate::event::{read_log, Envelope, EventSink};
 use crate::export;
@@ -111,23 +112,42 @@ pub fn load_streamed_bytes(bytes: &[u8]) -> Result<Streamed, AppError> {
 
 /// [`load_streamed_bytes`] reading `batch` lines at a time (tests: the same for every size).
 pub fn load_streamed_batched(bytes: &[u8], batch: usize) -> Result<Streamed, AppError> {
-    struct Sink<'s> {
+    load_streamed_with(bytes, batch, None)
+}
+
+/// [`load_streamed_batched`], each event also given to `cache` (the audit cache of the log,
+/// made on the way: see `score`).
+pub fn load_streamed_with(
+    bytes: &[u8],
+    batch: usize,
+    cache: Option<&mut CacheBuilder>,
+) -> Result<Streamed, AppError> {
+    struct Sink<'s, 'c> {
         scope: &'s ReplayScope,
         replay: Option<Replay<'s>>,
         events: usize,
+        cache: Option<&'c mut CacheBuilder>,
     }
-    impl EventSink for Sink<'_> {
+    impl EventSink for Sink<'_, '_> {
         fn start(&mut self, declares_participants: bool, events: usize) {
             let mut r = Replay::new(self.scope, declares_participants, None);
             r.reserve(events);
             self.replay = Some(r);
             self.events = 0;
+            if let Some(c) = self.cache.as_mut() {
+                c.restart();
+            }
         }
         fn events(&mut self, events: &mut Vec<Envelope>) {
             self.events += events.len();
             if let Some(r) = self.replay.as_mut() {
                 for env in events.iter() {
                     r.apply(env);
+                }
+            }
+            if let Some(c) = self.cache.as_mut() {
+                for env in events.iter() {
+                    c.add(env);
                 }
             }
         }
@@ -137,6 +157,7 @@ pub fn load_streamed_batched(bytes: &[u8], batch: usize) -> Result<Streamed, App
         scope: &scope,
         replay: None,
         events: 0,
+        cache,
     };
     let read = {
         let _s = tracing::info_span!("read_replay").entered();
@@ -212,16 +233,85 @@ pub fn double_dummy(state: &State) -> Result<Vec<crate::dd::BoardDd>, AppError> 
     crate::dd::solve_state(state).map_err(|m| AppError::Other(anyhow::anyhow!(m)))
 }
 
+/// A log file open under a shared lock, as `audit` reads it (`append` and `repair` wait for
+/// it), and its status before it was read.
+struct LockedLog {
+    file: std::fs::File,
+    stat: Option<crate::audit::cache::FileStat>,
+}
+
+/// A log file read whole under a shared lock; the file stays open (and locked) for
+/// [`leave_cache`].
+fn read_locked(path: &Path) -> Result<(LockedLog, Vec<u8>), AppError> {
+    let file = std::fs::File::open(path)
+        .with_context(|| format!("cannot read the log {}", path.display()))?;
+    let _ = file.lock_shared();
+    let stat = crate::audit::cache::FileStat::of(&file);
+    let mut bytes = Vec::new();
+    std::io::Read::read_to_end(&mut &file, &mut bytes)
+        .with_context(|| format!("cannot read the log {}", path.display()))?;
+    Ok((LockedLog { file, stat }, bytes))
+}
+
+/// Leave `cache` (`None`: an event's line could not be placed) in `dir` as the audit cache of
+/// the log `log` whose bytes' key is `key`, as the first audit of the log would (see
+/// `audit::cache`); and the key under the file's status, when the file has not changed since
+/// it was read, so that the next audit need not hash it. A cache not written is a warning,
+/// never an error: the audit answers the long way.
+fn leave_cache(
+    dir: &Path,
+    key: &str,
+    cache: Option<crate::audit::cache::AuditCache>,
+    log: &LockedLog,
+) {
+    use crate::audit::cache::FileStat;
+    let _s = tracing::info_span!("cache_write").entered();
+    let Some(c) = cache else {
+        tracing::warn!("audit cache not kept: a line could not be placed");
+        return;
+    };
+    if let Err(e) = c.save(dir, key) {
+        tracing::warn!("audit cache not written to {}: {e}", dir.display());
+        return;
+    }
+    // (any write to the file since it was read changed its status: its change time)
+    if let Some(s) = log.stat.filter(|&s| FileStat::of(&log.file) == Some(s)) {
+        s.record(dir, key);
+    }
+}
+
 /// `frekans score`: replay, score, write the Parquet tables to `out` (with deals.parquet when
-/// `dd`).
-pub fn score(path: &Path, out: &Path, dd: bool) -> Result<ScoreReport, AppError> {
+/// `dd`); with a cache directory, also leave the log's audit cache there (as the first audit
+/// of the log would: the next `audit` is answered from it).
+pub fn score(
+    path: &Path,
+    out: &Path,
+    dd: bool,
+    cache: Option<&Path>,
+) -> Result<ScoreReport, AppError> {
+    let (log, bytes) = read_locked(path)?;
     // Streamed: no event is kept once replayed, and the log's bytes are freed before scoring.
-    let mut l = load_streamed(path)?;
+    let mut builder = cache.map(|_| CacheBuilder::new(&bytes));
+    let mut l = load_streamed_with(&bytes, crate::event::read::BATCH, builder.as_mut())?;
+    let key = cache.map(|_| {
+        let _s = tracing::info_span!("hash").entered();
+        crate::audit::cache::log_key(&bytes)
+    });
+    drop(bytes);
     crate::progress::release_freed_memory();
     crate::progress::memory("freeing the log's bytes");
     let scored = pipeline::score(&l.state)?;
     crate::progress::release_freed_memory();
     crate::progress::memory("scoring");
+    // The audit cache, written on another thread while the output tables are made.
+    let cache_job = match (cache, key) {
+        (Some(dir), Some(key)) => {
+            let c = builder.and_then(|b| b.finish(&l.state, &scored));
+            let dir = dir.to_path_buf();
+            Some(std::thread::spawn(move || leave_cache(&dir, &key, c, &log)))
+        }
+        _ => None,
+    };
     let deals = if dd {
         Some(double_dummy(&l.state)?)
     } else {
@@ -238,11 +328,16 @@ pub fn score(path: &Path, out: &Path, dd: bool) -> Result<ScoreReport, AppError>
     // freed before the Parquet stage, the run's peak.
     let results = l.state.tables.len();
     drop(std::mem::take(&mut l.state.tables));
-    {
+    let written = {
         let _s = tracing::info_span!("parquet").entered();
         let _p = crate::progress::stage("writing Parquet");
-        export::parquet::write_scored(out, &l.state, &scored, &tables)?;
+        export::parquet::write_scored(out, &l.state, &scored, &tables)
+    };
+    // (joined before any error is returned: no cache file is left half-written)
+    if let Some(j) = cache_job {
+        let _ = j.join();
     }
+    written?;
     crate::progress::memory("writing Parquet");
     Ok(ScoreReport {
         scored,
@@ -531,15 +626,24 @@ fn audit_keyed(
 }
 
 /// `frekans bulletin`: everything `score` writes, plus bulletin.json, bulletin.typ and
-/// bulletin.pdf, in one directory written whole or not at all.
+/// bulletin.pdf, in one directory written whole or not at all; with a cache directory, also
+/// the log's audit cache, as `score` leaves it.
 pub fn bulletin(
     path: &Path,
     out: &Path,
     lang: &str,
     typst: Option<&Path>,
+    cache: Option<&Path>,
 ) -> Result<ScoreReport, AppError> {
-    let l = load(path, &ReplayScope::default())?;
+    let (log, bytes) = read_locked(path)?;
+    let l = load_bytes(&bytes, &ReplayScope::default())?;
     let scored = pipeline::score(&l.state)?;
+    if let Some(dir) = cache {
+        let key = crate::audit::cache::log_key(&bytes);
+        let c = crate::audit::cache::AuditCache::build(&bytes, &l.events, &l.state, &scored);
+        leave_cache(dir, &key, c, &log);
+    }
+    drop(bytes);
     let deals = {
         let _p = crate::progress::stage(&format!(
             "double-dummy solving {} deals",

@@ -50,6 +50,11 @@ pub enum Command {
         /// Also solve every deal double dummy and write deals.parquet (tricks and par).
         #[arg(long)]
         dd: bool,
+        /// Do not leave the log's audit cache (FREKANS_AUDIT_CACHE, else
+        /// ~/.cache/frekans/audit), from which the next `frekans audit` of this log answers
+        /// without reading it whole.
+        #[arg(long)]
+        no_cache: bool,
     },
     /// Everything `score` does, plus a PDF bulletin rendered by the typst program.
     #[command(
@@ -67,6 +72,9 @@ pub enum Command {
         /// The typst program (default: FREKANS_TYPST, PATH, then ~/.cache/frekans/tools/bin/typst).
         #[arg(long, value_name = "PATH")]
         typst: Option<PathBuf>,
+        /// Do not leave the log's audit cache (as `score --no-cache`).
+        #[arg(long)]
+        no_cache: bool,
     },
     /// Compare the standings with and without a ruling, or at two points of the log.
     #[command(

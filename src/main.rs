@@ -66,8 +66,19 @@ fn main() -> ExitCode {
 fn run(cli: &Cli) -> Result<(), AppError> {
     let mut stdout = std::io::stdout().lock();
     match &cli.command {
-        Command::Score { log, out, top, dd } => {
-            let report = app::score(log, out, *dd)?;
+        Command::Score {
+            log,
+            out,
+            top,
+            dd,
+            no_cache,
+        } => {
+            let cache = if *no_cache {
+                None
+            } else {
+                frekans::audit::cache::default_dir()
+            };
+            let report = app::score(log, out, *dd, cache.as_deref())?;
             if !cli.quiet {
                 let _ = write!(stdout, "{}", app::summary(&report, *top));
                 let _ = writeln!(stdout, "\nwrote the Parquet tables to {}", out.display());
@@ -178,8 +189,14 @@ fn run(cli: &Cli) -> Result<(), AppError> {
             out,
             lang,
             typst,
+            no_cache,
         } => {
-            let report = app::bulletin(log, out, lang, typst.as_deref())?;
+            let cache = if *no_cache {
+                None
+            } else {
+                frekans::audit::cache::default_dir()
+            };
+            let report = app::bulletin(log, out, lang, typst.as_deref(), cache.as_deref())?;
             if !cli.quiet {
                 let _ = write!(stdout, "{}", app::summary(&report, 3));
                 let _ = writeln!(

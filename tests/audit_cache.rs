@@ -353,3 +353,81 @@ fn cli_audit(cache: &Path, log: &Path, args: &[&str]) -> (String, String) {
         String::from_utf8_lossy(&o.stderr).to_string(),
     )
 }
+
+/// `score` leaves the audit cache the first audit of the log would (the same file, byte for
+/// byte), made while its events stream by, in batches of any size.
+#[test]
+fn score_leaves_the_cache_the_first_audit_would() {
+    let dir = temp_dir("score-cache");
+    for (n, log) in common::audited_logs().into_iter().enumerate() {
+        let bytes = std::fs::read(&log).unwrap();
+        let key = log_key(&bytes);
+        let (by_audit, by_score) = (dir.join(format!("audit{n}")), dir.join(format!("score{n}")));
+        let (_, _, _, last) = common::replayed(&bytes, "log");
+        frekans::app::audit_bytes(&bytes, &Question::AsOf(last), Some(&by_audit)).unwrap();
+        let out = dir.join(format!("out{n}"));
+        frekans::app::score(&log, &out, false, Some(&by_score)).unwrap();
+        let file = format!("{key}.audit");
+        let expected = std::fs::read(by_audit.join(&file)).unwrap();
+        assert_eq!(
+            std::fs::read(by_score.join(&file)).unwrap(),
+            expected,
+            "{}",
+            log.display()
+        );
+        // The same cache made from batches of 1 and 7 lines.
+        for batch in [1, 7] {
+            let mut b = frekans::audit::cache::CacheBuilder::new(&bytes);
+            let l = frekans::app::load_streamed_with(&bytes, batch, Some(&mut b)).unwrap();
+            let scored = frekans::pipeline::score(&l.state).unwrap();
+            let other = dir.join(format!("batch{n}-{batch}"));
+            b.finish(&l.state, &scored)
+                .unwrap()
+                .save(&other, &key)
+                .unwrap();
+            assert_eq!(
+                std::fs::read(other.join(&file)).unwrap(),
+                expected,
+                "{} in batches of {batch}",
+                log.display()
+            );
+        }
+    }
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// The nightly run, then a director's audit: `frekans score` (or `bulletin`) leaves the cache,
+/// and the audit answers from it (without reading the log whole) what `--no-cache` answers;
+/// with `--no-cache`, they write nothing into the cache directory.
+#[test]
+fn an_audit_after_score_answers_from_the_cache() {
+    let dir = temp_dir("score-cli");
+    let log = common::root().join("events/mazovia-pairs-2026.jsonl");
+    for command in ["score", "bulletin"] {
+        let cache = dir.join(format!("cache-{command}"));
+        let run = |extra: &[&str], out: &str| {
+            let o = std::process::Command::new(env!("CARGO_BIN_EXE_frekans"))
+                .env("FREKANS_AUDIT_CACHE", &cache)
+                .args(["-q", command])
+                .arg(&log)
+                .arg("--out")
+                .arg(dir.join(format!("{command}-{out}")))
+                .args(extra)
+                .output()
+                .unwrap();
+            assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+        };
+        run(&["--no-cache"], "a");
+        assert!(!cache.exists(), "{command} --no-cache wrote the cache");
+        run(&[], "b");
+        let (from_cache, err) = cli_audit(&cache, &log, &["--ruling", "R8", "--format", "json"]);
+        assert!(err.contains("answered from the audit cache"), "{command}: {err}");
+        let (long, _) = cli_audit(
+            &cache,
+            &log,
+            &["--ruling", "R8", "--format", "json", "--no-cache"],
+        );
+        assert_eq!(from_cache, long, "{command}");
+    }
+    let _ = std::fs::remove_dir_all(&dir);
+}

@@ -235,13 +235,7 @@ impl FileStat {
 fn line_starts(bytes: &[u8]) -> Vec<u64> {
     let mut v = Vec::with_capacity(bytes.len() / 64 + 1);
     v.push(0);
-    v.extend(
-        bytes
-            .iter()
-            .enumerate()
-            .filter(|(_, &b)| b == b'\n')
-            .map(|(i, _)| i as u64 + 1),
-    );
+    v.extend(memchr::memchr_iter(b'\n', bytes).map(|i| i as u64 + 1));
     v
 }
 
@@ -250,67 +244,129 @@ pub fn body(bytes: &[u8]) -> &[u8] {
     bytes.strip_prefix(b"\xEF\xBB\xBF").unwrap_or(bytes)
 }
 
-impl AuditCache {
-    /// What to keep of a whole log (`bytes`, its events and whole replay `state`, validated
-    /// without errors) scored whole into `scored`; `None` when an event's line cannot be placed.
-    pub fn build(
-        bytes: &[u8],
-        events: &[Envelope],
-        state: &State,
-        scored: &crate::pipeline::Scored,
-    ) -> Option<AuditCache> {
-        let starts = line_starts(body(bytes));
-        let at = |e: &Envelope| -> Option<LineRef> {
-            let i = e.line.checked_sub(1)?;
-            let start = *starts.get(i)?;
-            let end = starts
-                .get(i + 1)
-                .map_or(body(bytes).len() as u64, |&s| s - 1);
-            Some(LineRef {
-                offset: start,
-                len: u32::try_from(end - start).ok()?,
-                line: u32::try_from(e.line).ok()?,
-                seq: u32::try_from(e.seq).ok()?,
-            })
+/// An [`AuditCache`] made while a log's events go by, one at a time in log order (a streamed
+/// `score` keeps no event): where each line is, which board it is on, the rulings' boards.
+#[derive(Debug, Default)]
+pub struct CacheBuilder {
+    starts: Vec<u64>,
+    len: u64,
+    /// The sessions named so far (a board is looked up by its session's place here).
+    session_ids: Vec<String>,
+    board_index: crate::hash::FxMap<(usize, u32), usize>,
+    boards: Vec<((String, u32), Vec<LineRef>)>,
+    /// Each result's board (by `seq`; `u32::MAX`: not a result).
+    result_board: Vec<u32>,
+    ruling_board: BTreeMap<String, usize>,
+    rulings: Vec<(String, u32)>,
+    decl: Vec<LineRef>,
+    declares: bool,
+    last_seq: usize,
+    /// An event whose line or board could not be placed: no cache.
+    failed: bool,
+}
+
+impl CacheBuilder {
+    /// A builder for the log `bytes` (only where its lines start is kept).
+    pub fn new(bytes: &[u8]) -> CacheBuilder {
+        let body = body(bytes);
+        CacheBuilder {
+            starts: line_starts(body),
+            len: body.len() as u64,
+            ..CacheBuilder::default()
+        }
+    }
+
+    /// Forget every event given so far (the reader starting over).
+    pub fn restart(&mut self) {
+        let starts = std::mem::take(&mut self.starts);
+        let len = self.len;
+        *self = CacheBuilder {
+            starts,
+            len,
+            ..CacheBuilder::default()
         };
-        let mut board_index: BTreeMap<(String, u32), usize> = BTreeMap::new();
-        let mut boards: Vec<((String, u32), Vec<LineRef>)> = Vec::new();
-        let mut result_board: crate::hash::FxMap<usize, usize> = Default::default();
-        let mut ruling_board: BTreeMap<String, usize> = BTreeMap::new();
-        let mut rulings = Vec::new();
-        let mut decl = Vec::new();
-        for e in events {
-            if e.event.declares_participant() {
-                // (the participants are kept whole, below)
-                continue;
-            }
-            let key = match e.event.on_board() {
-                Some(OnBoard::Board(s, b)) => Some((s.to_string(), b)),
-                Some(OnBoard::OfResult(seq)) => Some(boards[*result_board.get(&seq)?].0.clone()),
-                Some(OnBoard::OfRuling(id)) => Some(boards[*ruling_board.get(id)?].0.clone()),
-                None => None,
-            };
-            let r = at(e)?;
-            match key {
-                None => decl.push(r),
-                Some(k) => {
-                    let i = *board_index.entry(k.clone()).or_insert_with(|| {
-                        boards.push((k, Vec::new()));
-                        boards.len() - 1
-                    });
-                    boards[i].1.push(r);
-                    match &e.event {
-                        Event::Result(_) => {
-                            result_board.insert(e.seq, i);
-                        }
-                        Event::Ruling(r) => {
-                            ruling_board.insert(r.id.clone(), i);
-                            rulings.push((r.id.clone(), i as u32));
-                        }
-                        _ => {}
+    }
+
+    fn at(&self, e: &Envelope) -> Option<LineRef> {
+        let i = e.line.checked_sub(1)?;
+        let start = *self.starts.get(i)?;
+        let end = self.starts.get(i + 1).map_or(self.len, |&s| s - 1);
+        Some(LineRef {
+            offset: start,
+            len: u32::try_from(end - start).ok()?,
+            line: u32::try_from(e.line).ok()?,
+            seq: u32::try_from(e.seq).ok()?,
+        })
+    }
+
+    /// The next event of the log.
+    pub fn add(&mut self, e: &Envelope) {
+        if self.failed {
+            return;
+        }
+        self.last_seq = e.seq;
+        if self.add_placed(e).is_none() {
+            self.failed = true;
+        }
+    }
+
+    fn add_placed(&mut self, e: &Envelope) -> Option<()> {
+        if e.event.declares_participant() {
+            // (the participants are kept whole, from the replay)
+            self.declares = true;
+            return Some(());
+        }
+        let index = match e.event.on_board() {
+            Some(OnBoard::Board(s, b)) => {
+                let si = match self.session_ids.iter().position(|x| x == s) {
+                    Some(si) => si,
+                    None => {
+                        self.session_ids.push(s.to_string());
+                        self.session_ids.len() - 1
                     }
+                };
+                Some(*self.board_index.entry((si, b)).or_insert_with(|| {
+                    self.boards.push(((s.to_string(), b), Vec::new()));
+                    self.boards.len() - 1
+                }))
+            }
+            Some(OnBoard::OfResult(seq)) => match self.result_board.get(seq) {
+                Some(&i) if i != u32::MAX => Some(i as usize),
+                _ => return None,
+            },
+            Some(OnBoard::OfRuling(id)) => Some(*self.ruling_board.get(id)?),
+            None => None,
+        };
+        let r = self.at(e)?;
+        match index {
+            None => self.decl.push(r),
+            Some(i) => {
+                self.boards[i].1.push(r);
+                match &e.event {
+                    Event::Result(_) => {
+                        if self.result_board.len() <= e.seq {
+                            let n = (e.seq + 1).max(2 * self.result_board.len());
+                            self.result_board.resize(n, u32::MAX);
+                        }
+                        self.result_board[e.seq] = u32::try_from(i).ok()?;
+                    }
+                    Event::Ruling(r) => {
+                        self.ruling_board.insert(r.id.clone(), i);
+                        self.rulings.push((r.id.clone(), i as u32));
+                    }
+                    _ => {}
                 }
             }
+        }
+        Some(())
+    }
+
+    /// The cache of the log whose every event was added (validated without errors), replayed
+    /// whole into `state` and scored whole into `scored`; `None` when an event's line could
+    /// not be placed.
+    pub fn finish(self, state: &State, scored: &crate::pipeline::Scored) -> Option<AuditCache> {
+        if self.failed {
+            return None;
         }
         let board_ns = scored
             .boards
@@ -324,20 +380,37 @@ impl AuditCache {
             })
             .collect();
         Some(AuditCache {
-            last_seq: events.last().map_or(0, |e| e.seq),
-            newlines: starts.len() as u64 - 1,
-            len: body(bytes).len() as u64,
-            declares: events.iter().any(|e| e.event.declares_participant()),
+            last_seq: self.last_seq,
+            newlines: self.starts.len() as u64 - 1,
+            len: self.len,
+            declares: self.declares,
             participants: state.participants.clone(),
             sessions: state.sessions.iter().map(|s| s.def.id.clone()).collect(),
             fields: scored.fields.clone(),
             board_ns,
             sums: scored.sums.clone(),
             standings: scored.standings.clone(),
-            rulings,
-            boards,
-            decl,
+            rulings: self.rulings,
+            boards: self.boards,
+            decl: self.decl,
         })
+    }
+}
+
+impl AuditCache {
+    /// What to keep of a whole log (`bytes`, its events and whole replay `state`, validated
+    /// without errors) scored whole into `scored`; `None` when an event's line cannot be placed.
+    pub fn build(
+        bytes: &[u8],
+        events: &[Envelope],
+        state: &State,
+        scored: &crate::pipeline::Scored,
+    ) -> Option<AuditCache> {
+        let mut b = CacheBuilder::new(bytes);
+        for e in events {
+            b.add(e);
+        }
+        b.finish(state, scored)
     }
 
     /// The cache of the log whose key is `key`, when `dir` has a whole one written by this
