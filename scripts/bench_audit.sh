@@ -12,7 +12,9 @@
 #   - the first audit with an empty cache directory (the long way, and the cache written);
 #   - then `--ruling R --format json` and the readable report for --rulings N different rulings,
 #     each answered from the cache (best of --repeat runs each);
-#   - `--as-of` the log's last seq minus 100 from the cache.
+#   - `--as-of` the log's last seq minus 100 from the cache;
+#   - the director's day on a copy of the log: `score` (which leaves the cache), an audit; a
+#     ruling appended with `frekans append` (which leaves the new log's cache), its audit.
 # Every cached answer is compared byte for byte with the long way's (`cmp`): a difference stops
 # the script.
 #
@@ -41,7 +43,7 @@ while [ $# -gt 0 ]; do
         --log) LOG="$2"; shift 2 ;;
         --dir) DIR="$2"; shift 2 ;;
         --keep) KEEP=1; shift ;;
-        -h|--help) sed -n '2,22p' "$0"; exit 0 ;;
+        -h|--help) sed -n '2,24p' "$0"; exit 0 ;;
         *) echo "bench_audit.sh: unknown argument $1" >&2; exit 2 ;;
     esac
 done
@@ -102,5 +104,43 @@ run "\`audit --as-of $ASOF --format json\`, from the cache" "$DIR/cached-asof.js
     "$BIN" audit "$LOG" --as-of "$ASOF" --format json
 RAYON_NUM_THREADS=$THREADS "$BIN" audit "$LOG" --as-of "$ASOF" --format json --no-cache > "$DIR/long-asof.json"
 cmp "$DIR/cached-asof.json" "$DIR/long-asof.json" || { echo "bench_audit.sh: --as-of: the cached audit differs from the long way's" >&2; exit 1; }
+
+# The director's day on a copy of the log: the nightly `score` leaves the cache, an audit
+# answers from it; a ruling is appended (`append` leaves the new log's cache) and audited.
+WORK="$DIR/workflow.jsonl"
+cp "$LOG" "$WORK"
+rm -rf "$CACHE"
+EVENT=$(python3 - "$WORK" <<'PY'
+import json, sys
+ruled = set()
+for line in open(sys.argv[1]):
+    if '"type":"ruling"' in line:
+        e = json.loads(line)
+        ruled.add((e["session"], e["board"], e["ns"]))
+for line in open(sys.argv[1]):
+    if '"type":"result"' in line:
+        e = json.loads(line)
+        if (e["session"], e["board"], e["ns"]) not in ruled:
+            break
+print(json.dumps({"type": "ruling", "id": "BENCH1", "session": e["session"], "board": e["board"],
+                  "ns": e["ns"], "ew": e["ew"], "score": "A+/A-", "law": "12C2(a)", "by": "TD"}))
+PY
+)
+echo
+echo "the director's day on a copy of the log (cache emptied first):"
+echo
+echo "| run | wall s | CPU s | peak RSS MiB |"
+echo "|---|---:|---:|---:|"
+run "\`score\` (the nightly run; leaves the cache)" "$DIR/score.out" 1 \
+    "$BIN" -q score "$WORK" --out "$DIR/reports"
+run "then \`audit --ruling ${IDS[0]} --format json\`, from the cache" "$DIR/day-${IDS[0]}.json" 1 \
+    "$BIN" audit "$WORK" --ruling "${IDS[0]}" --format json
+cmp "$DIR/day-${IDS[0]}.json" "$DIR/long-${IDS[0]}.json" || { echo "bench_audit.sh: the audit after score differs from the long way's" >&2; exit 1; }
+run "\`append\` a ruling (leaves the new log's cache)" "$DIR/append.out" 1 \
+    "$BIN" append "$WORK" "$EVENT"
+run "then \`audit --ruling BENCH1 --format json\`, from the cache" "$DIR/day-BENCH1.json" 1 \
+    "$BIN" audit "$WORK" --ruling BENCH1 --format json
+RAYON_NUM_THREADS=$THREADS "$BIN" audit "$WORK" --ruling BENCH1 --format json --no-cache > "$DIR/long-BENCH1.json"
+cmp "$DIR/day-BENCH1.json" "$DIR/long-BENCH1.json" || { echo "bench_audit.sh: the audit after append differs from the long way's" >&2; exit 1; }
 echo
 echo "every cached answer is byte-identical to the long way's"

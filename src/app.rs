@@ -7,10 +7,10 @@ use anyhow::Context;
 
 use crate::audit::cache::CacheBuilder;
 use crate::error::{InvalidLog, LogError, Notice};
-use crate::event::{read_log, Envelope, EventSink};
+use crate::event::{read_log, Envelope};
 use crate::export;
 use crate::pipeline::{self, Scored};
-use crate::replay::{replay, Replay, ReplayScope, State};
+use crate::replay::{replay, ReplayScope, State};
 use crate::score::BoardScore;
 
 /// Why a command failed: the log is invalid (exit 2), or something else (exit 1).
@@ -122,63 +122,16 @@ pub fn load_streamed_with(
     batch: usize,
     cache: Option<&mut CacheBuilder>,
 ) -> Result<Streamed, AppError> {
-    struct Sink<'s, 'c> {
-        scope: &'s ReplayScope,
-        replay: Option<Replay<'s>>,
-        events: usize,
-        cache: Option<&'c mut CacheBuilder>,
-    }
-    impl EventSink for Sink<'_, '_> {
-        fn start(&mut self, declares_participants: bool, events: usize) {
-            let mut r = Replay::new(self.scope, declares_participants, None);
-            r.reserve(events);
-            self.replay = Some(r);
-            self.events = 0;
-            if let Some(c) = self.cache.as_mut() {
-                c.restart();
-            }
-        }
-        fn events(&mut self, events: &mut Vec<Envelope>) {
-            self.events += events.len();
-            if let Some(r) = self.replay.as_mut() {
-                for env in events.iter() {
-                    r.apply(env);
-                }
-            }
-            if let Some(c) = self.cache.as_mut() {
-                for env in events.iter() {
-                    c.add(env);
-                }
-            }
-        }
-    }
-    let scope = ReplayScope::default();
-    let mut sink = Sink {
-        scope: &scope,
-        replay: None,
-        events: 0,
-        cache,
-    };
-    let read = {
-        let _s = tracing::info_span!("read_replay").entered();
-        let _p = crate::progress::stage(&format!(
-            "reading and replaying the log ({} MB)",
-            bytes.len() >> 20
-        ));
-        crate::event::read_each_batched(bytes, batch, &mut sink)
-    };
-    let (state, errors) = match sink.replay {
-        Some(r) => {
-            let _s = tracing::info_span!("replay_finish").entered();
-            r.finish()
-        }
-        None => (State::default(), Vec::new()),
-    };
-    refuse_if_any(errors, read.errors)?;
+    let r = crate::replay::replay_streamed(
+        bytes,
+        batch,
+        cache.map(|c| c as &mut dyn crate::replay::Witness),
+    );
+    refuse_if_any(r.errors, Vec::new())?;
     crate::progress::memory("reading and replaying");
     Ok(Streamed {
-        state,
-        events: sink.events,
+        state: r.state,
+        events: r.events,
     })
 }
 
@@ -280,6 +233,67 @@ fn leave_cache(
     }
 }
 
+/// What `append` keeps of the log it validated and wrote (with its audit cache to make).
+pub struct AppendedLog {
+    pub appended: crate::event::append::Appended,
+    /// The whole log as written: its replay, its events' lines (for the cache) and its key.
+    kept: Option<(State, CacheBuilder, String)>,
+}
+
+/// `frekans append`: validate `event` against the whole log and append it durably (see
+/// `event::append`); with `cache`, keep what the log's audit cache is made of
+/// ([`cache_appended`]), taken while the log is validated (streamed, as `check` reads it).
+pub fn append(path: &Path, event: &str, now: &str, cache: bool) -> Result<AppendedLog, AppError> {
+    use crate::event::append::{append_checked, AppendError};
+    let r = append_checked(path, event, now, |all| {
+        let mut b = cache.then(CacheBuilder::default);
+        let r = crate::replay::replay_streamed(
+            all,
+            crate::event::read::BATCH,
+            b.as_mut().map(|b| b as &mut dyn crate::replay::Witness),
+        );
+        if !r.errors.is_empty() {
+            return Err(r.errors);
+        }
+        Ok(b.map(|mut b| {
+            b.place(all);
+            (r.state, b, crate::audit::cache::log_key(all))
+        }))
+    });
+    match r {
+        Ok((appended, kept)) => Ok(AppendedLog { appended, kept }),
+        Err(AppendError::Invalid(e)) => Err(AppError::Invalid(e)),
+        Err(AppendError::Io(e)) => Err(AppError::Other(
+            anyhow::Error::new(e).context(format!("cannot append to {}", path.display())),
+        )),
+    }
+}
+
+/// Leave in `dir` the audit cache of the log `append` wrote, as `score` would: the director's
+/// audit of the event just appended answers from it. Done after the event is written and
+/// acknowledged; a cache not made is a warning, never an error.
+pub fn cache_appended(dir: &Path, log: AppendedLog) {
+    let Some((state, b, key)) = log.kept else {
+        return;
+    };
+    let scored = match pipeline::score(&state) {
+        Ok(s) => s,
+        Err(e) => {
+            tracing::warn!("audit cache not made: {e}");
+            return;
+        }
+    };
+    let _s = tracing::info_span!("cache_write").entered();
+    match b.finish(&state, &scored) {
+        None => tracing::warn!("audit cache not kept: a line could not be placed"),
+        Some(c) => {
+            if let Err(e) = c.save(dir, &key) {
+                tracing::warn!("audit cache not written to {}: {e}", dir.display());
+            }
+        }
+    }
+}
+
 /// `frekans score`: replay, score, write the Parquet tables to `out` (with deals.parquet when
 /// `dd`); with a cache directory, also leave the log's audit cache there (as the first audit
 /// of the log would: the next `audit` is answered from it).
@@ -291,12 +305,15 @@ pub fn score(
 ) -> Result<ScoreReport, AppError> {
     let (log, bytes) = read_locked(path)?;
     // Streamed: no event is kept once replayed, and the log's bytes are freed before scoring.
-    let mut builder = cache.map(|_| CacheBuilder::new(&bytes));
+    let mut builder = cache.map(|_| CacheBuilder::default());
     let mut l = load_streamed_with(&bytes, crate::event::read::BATCH, builder.as_mut())?;
     let key = cache.map(|_| {
         let _s = tracing::info_span!("hash").entered();
         crate::audit::cache::log_key(&bytes)
     });
+    if let Some(b) = builder.as_mut() {
+        b.place(&bytes);
+    }
     drop(bytes);
     crate::progress::release_freed_memory();
     crate::progress::memory("freeing the log's bytes");
@@ -596,6 +613,38 @@ fn audit_keyed(
                 return Ok((a, hashed_key));
             }
             tracing::info!("audit: the cache cannot answer this question; reading the whole log");
+        } else {
+            // The first audit of these bytes: the log read, replayed and scored as `score` does
+            // (streamed, no event kept), its cache made on the way, saved on another thread
+            // while the question is answered from it, as from a cache read back.
+            have_cache = true;
+            let mut b = CacheBuilder::default();
+            let l = load_streamed_with(bytes, crate::event::read::BATCH, Some(&mut b))?;
+            let scored = pipeline::score(&l.state)?;
+            b.place(bytes);
+            let made = b.finish(&l.state, &scored);
+            drop((scored, l));
+            crate::progress::release_freed_memory();
+            match made {
+                None => tracing::warn!("audit cache not kept: a line could not be placed"),
+                Some(c) => {
+                    let kept = c.clone();
+                    let (d, k) = (dir.to_path_buf(), key.clone());
+                    let saving = std::thread::spawn(move || {
+                        let _s = tracing::info_span!("cache_write").entered();
+                        if let Err(e) = kept.save(&d, &k) {
+                            tracing::warn!("audit cache not written to {}: {e}", d.display());
+                        }
+                    });
+                    let a = crate::audit::audit_cached(bytes, c, q);
+                    let _ = saving.join();
+                    if let Some(a) = a.map_err(err)? {
+                        tracing::info!("audit: answered from the cache it made");
+                        return Ok((a, hashed_key));
+                    }
+                    tracing::info!("audit: the cache cannot answer this question; reading the whole log");
+                }
+            }
         }
     }
     let l = load_bytes(bytes, &ReplayScope::default())?;

@@ -112,6 +112,10 @@ pub enum Command {
         log: PathBuf,
         /// The event, one JSON object (`-` reads it from standard input).
         event: String,
+        /// Do not leave the log's audit cache (as `score --no-cache`): by default the new
+        /// log is scored once appended, so that an audit of the event answers at once.
+        #[arg(long)]
+        no_cache: bool,
     },
     /// Move a torn last line (power lost mid-write) to a side file next to the log.
     #[command(after_help = "Example:\n  frekans repair events/mazovia-pairs-2026.jsonl")]

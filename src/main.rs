@@ -121,7 +121,11 @@ fn run(cli: &Cli) -> Result<(), AppError> {
             // The process ends here: a big field's 300,000 deltas need not be freed one by one.
             std::mem::forget(a);
         }
-        Command::Append { log, event } => {
+        Command::Append {
+            log,
+            event,
+            no_cache,
+        } => {
             let text = if event == "-" {
                 let mut s = String::new();
                 std::io::Read::read_to_string(&mut std::io::stdin(), &mut s)
@@ -130,28 +134,26 @@ fn run(cli: &Cli) -> Result<(), AppError> {
             } else {
                 event.clone()
             };
-            match frekans::event::append::append(log, &text, &frekans::event::append::now_rfc3339())
-            {
-                Ok(a) => {
-                    if !cli.quiet {
-                        let _ = writeln!(
-                            stdout,
-                            "appended event {} (line {}) to {}",
-                            a.seq,
-                            a.line,
-                            log.display()
-                        );
-                    }
-                }
-                Err(frekans::event::append::AppendError::Invalid(e)) => {
-                    return Err(AppError::Invalid(e));
-                }
-                Err(frekans::event::append::AppendError::Io(e)) => {
-                    return Err(AppError::Other(
-                        anyhow::Error::new(e)
-                            .context(format!("cannot append to {}", log.display())),
-                    ));
-                }
+            let cache = if *no_cache {
+                None
+            } else {
+                frekans::audit::cache::default_dir()
+            };
+            let now = frekans::event::append::now_rfc3339();
+            let r = app::append(log, &text, &now, cache.is_some())?;
+            if !cli.quiet {
+                let a = &r.appended;
+                let _ = writeln!(
+                    stdout,
+                    "appended event {} (line {}) to {}",
+                    a.seq,
+                    a.line,
+                    log.display()
+                );
+                let _ = stdout.flush();
+            }
+            if let Some(dir) = cache {
+                app::cache_appended(&dir, r);
             }
         }
         Command::Repair { log } => {

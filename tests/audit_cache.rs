@@ -377,10 +377,11 @@ fn score_leaves_the_cache_the_first_audit_would() {
         );
         // The same cache made from batches of 1 and 7 lines.
         for batch in [1, 7] {
-            let mut b = frekans::audit::cache::CacheBuilder::new(&bytes);
+            let mut b = frekans::audit::cache::CacheBuilder::default();
             let l = frekans::app::load_streamed_with(&bytes, batch, Some(&mut b)).unwrap();
             let scored = frekans::pipeline::score(&l.state).unwrap();
             let other = dir.join(format!("batch{n}-{batch}"));
+            b.place(&bytes);
             b.finish(&l.state, &scored)
                 .unwrap()
                 .save(&other, &key)
@@ -428,6 +429,50 @@ fn an_audit_after_score_answers_from_the_cache() {
             &["--ruling", "R8", "--format", "json", "--no-cache"],
         );
         assert_eq!(from_cache, long, "{command}");
+    }
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// A director appends a ruling and audits it at once: `frekans append` leaves the new log's
+/// cache (made while it validates the log), so the audit answers from it, as `--no-cache`
+/// does; `append --no-cache` leaves none.
+#[test]
+fn an_audit_after_append_answers_from_the_cache() {
+    let dir = temp_dir("append-cli");
+    let cache = dir.join("cache");
+    let log = dir.join("log.jsonl");
+    std::fs::copy(common::root().join("events/mazovia-pairs-2026.jsonl"), &log).unwrap();
+    let append = |event: &str, extra: &[&str]| {
+        let o = std::process::Command::new(env!("CARGO_BIN_EXE_frekans"))
+            .env("FREKANS_AUDIT_CACHE", &cache)
+            .arg("append")
+            .arg(&log)
+            .arg(event)
+            .args(extra)
+            .output()
+            .unwrap();
+        assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+        assert!(String::from_utf8_lossy(&o.stdout).starts_with("appended event"));
+    };
+    append(
+        r#"{"type":"ruling","id":"R19","session":"S3","board":6,"ns":"B1","ew":"B23","score":"A+/A-","supersedes":"R18","law":"12C2(a)","by":"TD"}"#,
+        &["--no-cache"],
+    );
+    assert!(!cache.exists(), "append --no-cache wrote the cache");
+    append(
+        r#"{"type":"ruling","id":"R20","session":"S3","board":6,"ns":"B1","ew":"B23","score":"A/A","supersedes":"R19","law":"12C2(a)","by":"TD"}"#,
+        &[],
+    );
+    for ruling in ["R20", "R18"] {
+        let (from_cache, err) =
+            cli_audit(&cache, &log, &["--ruling", ruling, "--format", "json"]);
+        assert!(err.contains("answered from the audit cache"), "{ruling}: {err}");
+        let (long, _) = cli_audit(
+            &cache,
+            &log,
+            &["--ruling", ruling, "--format", "json", "--no-cache"],
+        );
+        assert_eq!(from_cache, long, "{ruling}");
     }
     let _ = std::fs::remove_dir_all(&dir);
 }

@@ -245,11 +245,10 @@ pub fn body(bytes: &[u8]) -> &[u8] {
 }
 
 /// An [`AuditCache`] made while a log's events go by, one at a time in log order (a streamed
-/// `score` keeps no event): where each line is, which board it is on, the rulings' boards.
+/// `score` keeps no event): which board each line is on, the rulings' boards; where the lines
+/// are in the log's bytes is worked out at the end.
 #[derive(Debug, Default)]
 pub struct CacheBuilder {
-    starts: Vec<u64>,
-    len: u64,
     /// The sessions named so far (a board is looked up by its session's place here).
     session_ids: Vec<String>,
     board_index: crate::hash::FxMap<(usize, u32), usize>,
@@ -263,37 +262,27 @@ pub struct CacheBuilder {
     last_seq: usize,
     /// An event whose line or board could not be placed: no cache.
     failed: bool,
+    /// The log's newlines and length (see `AuditCache`), from [`place`](Self::place).
+    newlines: u64,
+    len: u64,
+}
+
+impl crate::replay::Witness for CacheBuilder {
+    fn restart(&mut self) {
+        *self = CacheBuilder::default();
+    }
+
+    fn event(&mut self, e: &Envelope) {
+        self.add(e);
+    }
 }
 
 impl CacheBuilder {
-    /// A builder for the log `bytes` (only where its lines start is kept).
-    pub fn new(bytes: &[u8]) -> CacheBuilder {
-        let body = body(bytes);
-        CacheBuilder {
-            starts: line_starts(body),
-            len: body.len() as u64,
-            ..CacheBuilder::default()
-        }
-    }
-
-    /// Forget every event given so far (the reader starting over).
-    pub fn restart(&mut self) {
-        let starts = std::mem::take(&mut self.starts);
-        let len = self.len;
-        *self = CacheBuilder {
-            starts,
-            len,
-            ..CacheBuilder::default()
-        };
-    }
-
+    /// Where event `e`'s line is: its number and seq now, its bytes in `finish`.
     fn at(&self, e: &Envelope) -> Option<LineRef> {
-        let i = e.line.checked_sub(1)?;
-        let start = *self.starts.get(i)?;
-        let end = self.starts.get(i + 1).map_or(self.len, |&s| s - 1);
         Some(LineRef {
-            offset: start,
-            len: u32::try_from(end - start).ok()?,
+            offset: 0,
+            len: 0,
             line: u32::try_from(e.line).ok()?,
             seq: u32::try_from(e.seq).ok()?,
         })
@@ -361,9 +350,39 @@ impl CacheBuilder {
         Some(())
     }
 
-    /// The cache of the log whose every event was added (validated without errors), replayed
-    /// whole into `state` and scored whole into `scored`; `None` when an event's line could
-    /// not be placed.
+    /// Where every line added is in the log's `bytes` (once every event is added).
+    pub fn place(&mut self, bytes: &[u8]) {
+        if self.place_lines(bytes).is_none() {
+            self.failed = true;
+        }
+    }
+
+    fn place_lines(&mut self, bytes: &[u8]) -> Option<()> {
+        let body = body(bytes);
+        let starts = line_starts(body);
+        let place = |r: &mut LineRef| -> Option<()> {
+            let i = (r.line as usize).checked_sub(1)?;
+            let start = *starts.get(i)?;
+            let end = starts.get(i + 1).map_or(body.len() as u64, |&s| s - 1);
+            r.offset = start;
+            r.len = u32::try_from(end - start).ok()?;
+            Some(())
+        };
+        for r in self
+            .decl
+            .iter_mut()
+            .chain(self.boards.iter_mut().flat_map(|b| b.1.iter_mut()))
+        {
+            place(r)?;
+        }
+        self.newlines = starts.len() as u64 - 1;
+        self.len = body.len() as u64;
+        Some(())
+    }
+
+    /// The cache of the log whose every event was added and placed (validated without
+    /// errors), replayed whole into `state` and scored whole into `scored`; `None` when an
+    /// event's line could not be placed.
     pub fn finish(self, state: &State, scored: &crate::pipeline::Scored) -> Option<AuditCache> {
         if self.failed {
             return None;
@@ -381,7 +400,7 @@ impl CacheBuilder {
             .collect();
         Some(AuditCache {
             last_seq: self.last_seq,
-            newlines: self.starts.len() as u64 - 1,
+            newlines: self.newlines,
             len: self.len,
             declares: self.declares,
             participants: state.participants.clone(),
@@ -406,10 +425,11 @@ impl AuditCache {
         state: &State,
         scored: &crate::pipeline::Scored,
     ) -> Option<AuditCache> {
-        let mut b = CacheBuilder::new(bytes);
+        let mut b = CacheBuilder::default();
         for e in events {
             b.add(e);
         }
+        b.place(bytes);
         b.finish(state, scored)
     }
 

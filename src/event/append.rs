@@ -76,9 +76,28 @@ fn invalid(line: usize, field: Option<&str>, msg: impl Into<String>) -> AppendEr
 
 /// Append `event` (one JSON object) to the log at `path`, with `at` defaulting to `now`.
 pub fn append(path: &Path, event: &str, now: &str) -> Result<Appended, AppendError> {
+    append_checked(path, event, now, |all| {
+        let r = crate::replay::replay_streamed(all, super::read::BATCH, None);
+        if r.errors.is_empty() {
+            Ok(())
+        } else {
+            Err(r.errors)
+        }
+    })
+    .map(|(a, ())| a)
+}
+
+/// [`append`], the whole log with the new line (its bytes) validated by `check`, which gives
+/// what the caller keeps of it, or every error (then nothing is written).
+pub fn append_checked<T>(
+    path: &Path,
+    event: &str,
+    now: &str,
+    check: impl FnOnce(&[u8]) -> Result<T, Vec<LogError>>,
+) -> Result<(Appended, T), AppendError> {
     let mut file = OpenOptions::new().read(true).append(true).open(path)?;
     file.lock()?;
-    let result = append_locked(&mut file, event, now);
+    let result = append_locked(&mut file, event, now, check);
     let _ = file.unlock();
     let appended = result?;
     // The directory entry too, so the file's new size survives a power cut.
@@ -90,7 +109,12 @@ pub fn append(path: &Path, event: &str, now: &str) -> Result<Appended, AppendErr
     Ok(appended)
 }
 
-fn append_locked(file: &mut File, event: &str, now: &str) -> Result<Appended, AppendError> {
+fn append_locked<T>(
+    file: &mut File,
+    event: &str,
+    now: &str,
+    check: impl FnOnce(&[u8]) -> Result<T, Vec<LogError>>,
+) -> Result<(Appended, T), AppendError> {
     let mut bytes = Vec::new();
     file.seek(SeekFrom::Start(0))?;
     file.read_to_end(&mut bytes)?;
@@ -144,28 +168,23 @@ fn append_locked(file: &mut File, event: &str, now: &str) -> Result<Appended, Ap
     m.insert("hash".into(), Value::from(hash));
     let text = serde_json::to_string(&Value::Object(m)).expect("serializes");
     // Validate the whole log with the new line, exactly as `check` would.
-    let mut all = bytes.clone();
+    let mut all = bytes;
     all.extend_from_slice(text.as_bytes());
     all.push(b'\n');
-    let read_all = super::read_log(&all);
-    let (_, mut errors) =
-        crate::replay::replay(&read_all.events, &crate::replay::ReplayScope::default());
-    errors.extend(read_all.errors);
-    if !errors.is_empty() {
-        errors.sort();
-        errors.dedup();
-        return Err(AppendError::Invalid(InvalidLog { errors }));
-    }
+    let kept = check(&all).map_err(|errors| AppendError::Invalid(InvalidLog { errors }))?;
     file.seek(SeekFrom::End(0))?;
     let mut out = text.clone().into_bytes();
     out.push(b'\n');
     file.write_all(&out)?;
     file.sync_all()?;
-    Ok(Appended {
-        seq,
-        line: new_line,
-        text,
-    })
+    Ok((
+        Appended {
+            seq,
+            line: new_line,
+            text,
+        },
+        kept,
+    ))
 }
 
 /// Event lines in the log (not blank, not `//`).
