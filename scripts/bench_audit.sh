@@ -109,6 +109,7 @@ cmp "$DIR/cached-asof.json" "$DIR/long-asof.json" || { echo "bench_audit.sh: --a
 # answers from it; a ruling is appended (`append` leaves the new log's cache) and audited.
 WORK="$DIR/workflow.jsonl"
 cp "$LOG" "$WORK"
+sync "$WORK"  # (else `append`'s fsync writes the whole fresh copy out)
 rm -rf "$CACHE"
 EVENT=$(python3 - "$WORK" <<'PY'
 import json, sys

@@ -63,6 +63,16 @@ fn main() -> ExitCode {
     ExitCode::from(code as u8)
 }
 
+/// The audit cache's directory (`FREKANS_AUDIT_CACHE`, else the user's cache directory), unless
+/// `--no-cache`.
+fn cache_dir(no_cache: bool) -> Option<std::path::PathBuf> {
+    if no_cache {
+        None
+    } else {
+        frekans::audit::cache::default_dir()
+    }
+}
+
 fn run(cli: &Cli) -> Result<(), AppError> {
     let mut stdout = std::io::stdout().lock();
     match &cli.command {
@@ -73,11 +83,7 @@ fn run(cli: &Cli) -> Result<(), AppError> {
             dd,
             no_cache,
         } => {
-            let cache = if *no_cache {
-                None
-            } else {
-                frekans::audit::cache::default_dir()
-            };
+            let cache = cache_dir(*no_cache);
             let report = app::score(log, out, *dd, cache.as_deref())?;
             if !cli.quiet {
                 let _ = write!(stdout, "{}", app::summary(&report, *top));
@@ -106,11 +112,7 @@ fn run(cli: &Cli) -> Result<(), AppError> {
                     )));
                 }
             };
-            let cache = if *no_cache {
-                None
-            } else {
-                frekans::audit::cache::default_dir()
-            };
+            let cache = cache_dir(*no_cache);
             let a = app::audit(log, &question, out.as_deref(), cache.as_deref())?;
             let _span = tracing::info_span!("print").entered();
             if format == "json" {
@@ -134,11 +136,7 @@ fn run(cli: &Cli) -> Result<(), AppError> {
             } else {
                 event.clone()
             };
-            let cache = if *no_cache {
-                None
-            } else {
-                frekans::audit::cache::default_dir()
-            };
+            let cache = cache_dir(*no_cache);
             let now = frekans::event::append::now_rfc3339();
             let r = app::append(log, &text, &now, cache.is_some())?;
             if !cli.quiet {
@@ -193,11 +191,7 @@ fn run(cli: &Cli) -> Result<(), AppError> {
             typst,
             no_cache,
         } => {
-            let cache = if *no_cache {
-                None
-            } else {
-                frekans::audit::cache::default_dir()
-            };
+            let cache = cache_dir(*no_cache);
             let report = app::bulletin(log, out, lang, typst.as_deref(), cache.as_deref())?;
             if !cli.quiet {
                 let _ = write!(stdout, "{}", app::summary(&report, 3));

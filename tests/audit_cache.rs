@@ -421,14 +421,7 @@ fn an_audit_after_score_answers_from_the_cache() {
         run(&["--no-cache"], "a");
         assert!(!cache.exists(), "{command} --no-cache wrote the cache");
         run(&[], "b");
-        let (from_cache, err) = cli_audit(&cache, &log, &["--ruling", "R8", "--format", "json"]);
-        assert!(err.contains("answered from the audit cache"), "{command}: {err}");
-        let (long, _) = cli_audit(
-            &cache,
-            &log,
-            &["--ruling", "R8", "--format", "json", "--no-cache"],
-        );
-        assert_eq!(from_cache, long, "{command}");
+        assert_answered_from_the_cache(&cache, &log, "R8");
     }
     let _ = std::fs::remove_dir_all(&dir);
 }
@@ -464,15 +457,20 @@ fn an_audit_after_append_answers_from_the_cache() {
         &[],
     );
     for ruling in ["R20", "R18"] {
-        let (from_cache, err) =
-            cli_audit(&cache, &log, &["--ruling", ruling, "--format", "json"]);
-        assert!(err.contains("answered from the audit cache"), "{ruling}: {err}");
-        let (long, _) = cli_audit(
-            &cache,
-            &log,
-            &["--ruling", ruling, "--format", "json", "--no-cache"],
-        );
-        assert_eq!(from_cache, long, "{ruling}");
+        assert_answered_from_the_cache(&cache, &log, ruling);
     }
     let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// `frekans audit LOG --ruling ID --format json` is answered from the cache in `cache` (the log
+/// not read whole), as `--no-cache` answers it.
+fn assert_answered_from_the_cache(cache: &Path, log: &Path, ruling: &str) {
+    let (from_cache, err) = cli_audit(cache, log, &["--ruling", ruling, "--format", "json"]);
+    assert!(err.contains("answered from the audit cache"), "{ruling}: {err}");
+    let (long, _) = cli_audit(
+        cache,
+        log,
+        &["--ruling", ruling, "--format", "json", "--no-cache"],
+    );
+    assert_eq!(from_cache, long, "{ruling}");
 }
