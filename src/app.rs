@@ -642,7 +642,9 @@ fn audit_keyed(
                         tracing::info!("audit: answered from the cache it made");
                         return Ok((a, hashed_key));
                     }
-                    tracing::info!("audit: the cache cannot answer this question; reading the whole log");
+                    tracing::info!(
+                        "audit: the cache cannot answer this question; reading the whole log"
+                    );
                 }
             }
         }

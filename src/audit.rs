@@ -251,12 +251,16 @@ pub fn audit_cached(
         let Some(lines) = c.lines(bytes, &which) else {
             return Ok(None);
         };
-        let Ok(sub) = crate::event::read::parse_lines(&lines) else {
+        let Ok(sub) =
+            tracing::debug_span!("parse").in_scope(|| crate::event::read::parse_lines(&lines))
+        else {
             return Ok(None);
         };
         let keys = which.iter().map(|&i| c.boards[i].0.clone()).collect();
         let seed = State::with_participants(c.participants.clone());
-        let Some(state) = replay_boards(&sub, keys, &seed, &c) else {
+        let Some(state) =
+            tracing::debug_span!("replay_boards").in_scope(|| replay_boards(&sub, keys, &seed, &c))
+        else {
             return Ok(None);
         };
         (sub, state)
@@ -645,14 +649,17 @@ fn audit_inner(
                 .iter()
                 .filter(|b| b.team.is_none() && keys.contains(&(sid(after_state, b), b.board)))
                 .collect();
-            (
-                board_deltas(
-                    &partial,
-                    &r.boards.iter().collect::<Vec<_>>(),
-                    after_state,
-                    &after_boards,
-                ),
-                standing_deltas(&partial, &r.standings, after_state, &after.standings),
+            // (each has long sequential stretches: the two run side by side)
+            rayon::join(
+                || {
+                    board_deltas(
+                        &partial,
+                        &r.boards.iter().collect::<Vec<_>>(),
+                        after_state,
+                        &after_boards,
+                    )
+                },
+                || standing_deltas(&partial, &r.standings, after_state, &after.standings),
             )
         }
         None => {
@@ -668,19 +675,23 @@ fn audit_inner(
                 of = after.boards.len(),
                 "audit: boards re-scored for the other replay (whole replay)"
             );
-            (
-                board_deltas(
-                    &before_state,
-                    &before.boards.iter().collect::<Vec<_>>(),
-                    after_state,
-                    &after.boards.iter().collect::<Vec<_>>(),
-                ),
-                standing_deltas(
-                    &before_state,
-                    &before.standings,
-                    after_state,
-                    &after.standings,
-                ),
+            rayon::join(
+                || {
+                    board_deltas(
+                        &before_state,
+                        &before.boards.iter().collect::<Vec<_>>(),
+                        after_state,
+                        &after.boards.iter().collect::<Vec<_>>(),
+                    )
+                },
+                || {
+                    standing_deltas(
+                        &before_state,
+                        &before.standings,
+                        after_state,
+                        &after.standings,
+                    )
+                },
             )
         }
     };

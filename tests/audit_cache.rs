@@ -466,7 +466,10 @@ fn an_audit_after_append_answers_from_the_cache() {
 /// not read whole), as `--no-cache` answers it.
 fn assert_answered_from_the_cache(cache: &Path, log: &Path, ruling: &str) {
     let (from_cache, err) = cli_audit(cache, log, &["--ruling", ruling, "--format", "json"]);
-    assert!(err.contains("answered from the audit cache"), "{ruling}: {err}");
+    assert!(
+        err.contains("answered from the audit cache"),
+        "{ruling}: {err}"
+    );
     let (long, _) = cli_audit(
         cache,
         log,

@@ -18,7 +18,8 @@
 //! when a cache file of that key exists and is whole, parses only the declarations and the touched boards' lines,
 //! replays and scores those boards, and takes the standings from the cache with those boards
 //! taken out and their other versions put in (`pipeline::rescore`). Anything it cannot answer
-//! that way, it answers the long way. The file's own SHA-256 is its last 32 bytes: a cache cut
+//! that way, it answers the long way. The file's own checksum (XXH3-128: the file is no security
+//! boundary, only damage is looked for, and it is checked on every audit) is its last 16 bytes: a cache cut
 //! short or altered is not used.
 //!
 //! The file is `<cache dir>/<hash of the log>.audit`, written to a temporary file and renamed;
@@ -42,7 +43,7 @@ const MAGIC: &[u8; 16] = b"frekans-audit\0\0\x01";
 
 /// What the cache's numbers are only valid with: the program that computed them.
 fn program() -> String {
-    format!("frekans {} audit cache 3", env!("CARGO_PKG_VERSION"))
+    format!("frekans {} audit cache 4", env!("CARGO_PKG_VERSION"))
 }
 
 /// Where an event line is in the log's bytes (after a byte-order mark, as the reader sees them).
@@ -660,7 +661,7 @@ impl<'a> Dec<'a> {
 }
 
 // The file: MAGIC, the program, the log's key, the lengths of four parts, the parts (decoded
-// in parallel), then the SHA-256 of everything before it.
+// in parallel), then the XXH3-128 checksum of everything before it (little-endian).
 //   0: last seq, participants, sessions, fields, boards' N, rulings
 //   1: the sums     2: the standings     3: each board's lines, the other lines
 
@@ -746,13 +747,18 @@ fn encode(c: &AuditCache, key: &str) -> Vec<u8> {
     for p in &parts {
         e.0.extend_from_slice(p);
     }
-    let digest = Sha256::digest(&e.0);
+    let digest = checksum(&e.0);
     e.0.extend_from_slice(&digest);
     e.0
 }
 
+/// The checksum a cache file ends with.
+fn checksum(body: &[u8]) -> [u8; 16] {
+    xxhash_rust::xxh3::xxh3_128(body).to_le_bytes()
+}
+
 fn decode(bytes: &[u8], key: &str) -> Option<AuditCache> {
-    let (body, digest) = bytes.split_at(bytes.len().checked_sub(32)?);
+    let (body, digest) = bytes.split_at(bytes.len().checked_sub(16)?);
     let mut d = Dec { b: body };
     if d.take(MAGIC.len())? != MAGIC || d.str()? != program() || d.str()? != key {
         return None;
@@ -771,15 +777,23 @@ fn decode(bytes: &[u8], key: &str) -> Option<AuditCache> {
             rayon::join(
                 || {
                     let _s = tracing::debug_span!("digest").entered();
-                    Sha256::digest(body).as_slice() == digest
+                    checksum(body).as_slice() == digest
                 },
-                || decode_head(parts[0]),
+                || tracing::debug_span!("head").in_scope(|| decode_head(parts[0])),
             )
         },
         || {
             rayon::join(
-                || decode_sums(parts[1]),
-                || rayon::join(|| decode_standings(parts[2]), || decode_lines(parts[3])),
+                || tracing::debug_span!("sums").in_scope(|| decode_sums(parts[1])),
+                || {
+                    rayon::join(
+                        || {
+                            tracing::debug_span!("standings")
+                                .in_scope(|| decode_standings(parts[2]))
+                        },
+                        || tracing::debug_span!("lines").in_scope(|| decode_lines(parts[3])),
+                    )
+                },
             )
         },
     );
