@@ -613,7 +613,7 @@ fn audit_keyed(
                 return Ok((a, hashed_key));
             }
             tracing::info!("audit: the cache cannot answer this question; reading the whole log");
-        } else {
+        } else if !touches_most(bytes, q) {
             // The first audit of these bytes: the log read, replayed and scored as `score` does
             // (streamed, no event kept), its cache made on the way, saved on another thread
             // while the question is answered from it, as from a cache read back.
@@ -673,6 +673,16 @@ fn audit_keyed(
         None => crate::audit::audit(&l.events, &l.state, q)
             .map_err(err)
             .map(|a| (a, None)),
+    }
+}
+
+/// Whether `q` is an `--as-of` a point in the first half of the log's lines: the events after
+/// it touch most boards, and such a question is answered faster the long way than through the
+/// cache (see `audit::audit_cached`), so its first audit does not first make the cache to ask.
+fn touches_most(bytes: &[u8], q: &crate::audit::Question) -> bool {
+    match q {
+        crate::audit::Question::AsOf(seq) => 2 * seq < memchr::memchr_iter(b'\n', bytes).count(),
+        _ => false,
     }
 }
 

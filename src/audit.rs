@@ -246,6 +246,20 @@ pub fn audit_cached(
                 .collect()
         }
     };
+    // A question that touches more than half of a big log's board lines (an early `--as-of`)
+    // is answered faster the long way: measured at 1.2 M results, the cache's way costs about
+    // 0.7 s plus 12 s times the share touched, the long way about 8 s. (In a small log either
+    // way is quick.)
+    let touched: usize = which.iter().map(|&i| c.boards[i].1.len()).sum();
+    let all: usize = c.boards.iter().map(|b| b.1.len()).sum();
+    if 2 * touched > all && touched > 100_000 {
+        tracing::info!(
+            touched,
+            all,
+            "audit: the question touches most of the log's board lines"
+        );
+        return Ok(None);
+    }
     let (sub, state) = {
         let _span = tracing::info_span!("replay", boards = which.len()).entered();
         let Some(lines) = c.lines(bytes, &which) else {
