@@ -186,23 +186,25 @@ pub fn double_dummy(state: &State) -> Result<Vec<crate::dd::BoardDd>, AppError> 
     crate::dd::solve_state(state).map_err(|m| AppError::Other(anyhow::anyhow!(m)))
 }
 
-/// A log file open under a shared lock, as `audit` reads it (`append` and `repair` wait for
+/// A log file read under a shared lock, as `audit` reads it (`append` and `repair` wait for
 /// it), and its status before it was read.
 struct LockedLog {
     file: std::fs::File,
     stat: Option<crate::audit::cache::FileStat>,
 }
 
-/// A log file read whole under a shared lock; the file stays open (and locked) for
-/// [`leave_cache`].
+/// A log file read whole under a shared lock, released once read (a director's `append` need
+/// not wait for the scoring); the file stays open for [`leave_cache`], which records the log's
+/// key only if nothing was appended since.
 fn read_locked(path: &Path) -> Result<(LockedLog, Vec<u8>), AppError> {
     let file = std::fs::File::open(path)
         .with_context(|| format!("cannot read the log {}", path.display()))?;
     let _ = file.lock_shared();
     let stat = crate::audit::cache::FileStat::of(&file);
     let mut bytes = Vec::new();
-    std::io::Read::read_to_end(&mut &file, &mut bytes)
-        .with_context(|| format!("cannot read the log {}", path.display()))?;
+    let read = std::io::Read::read_to_end(&mut &file, &mut bytes);
+    let _ = file.unlock();
+    read.with_context(|| format!("cannot read the log {}", path.display()))?;
     Ok((LockedLog { file, stat }, bytes))
 }
 
