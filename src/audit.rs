@@ -1294,6 +1294,26 @@ fn num(x: Option<f64>, pct: bool) -> String {
     }
 }
 
+/// The text of `items`' lines, each written by `line(the item before it, the item, out)`: runs
+/// of items formatted in parallel, put together in order (the same text as one pass).
+fn par_lines<T: Sync>(items: &[T], line: impl Fn(Option<&T>, &T, &mut String) + Sync) -> String {
+    use rayon::prelude::*;
+    const RUN: usize = 4096;
+    let runs: Vec<String> = items
+        .par_chunks(RUN)
+        .enumerate()
+        .map(|(k, run)| {
+            let mut out = String::with_capacity(run.len() * 80);
+            for (i, item) in run.iter().enumerate() {
+                let at = k * RUN + i;
+                line(at.checked_sub(1).map(|p| &items[p]), item, &mut out);
+            }
+            out
+        })
+        .collect();
+    runs.concat()
+}
+
 /// The audit as a readable report: who moved, by how much, and why.
 pub fn to_text(a: &Audit) -> String {
     use std::fmt::Write as _;
@@ -1328,48 +1348,21 @@ pub fn to_text(a: &Audit) -> String {
     if a.standings.is_empty() {
         let _ = writeln!(out, "\nNo standings changed.");
     }
-    // Each row's line formatted in parallel (a big field's audit lists 200,000), then put
-    // together with the groups' headings in order.
-    use rayon::prelude::*;
-    let rows: Vec<Option<String>> = a
-        .standings
-        .par_iter()
-        .map(|s| {
-            if s.delta().is_some_and(|d| d == 0.0) && s.rank_before == s.rank_after {
-                return None;
-            }
-            let pct = s.pct_after.is_some() || s.pct_before.is_some();
-            let place = format!(
-                "{} → {}",
-                s.rank_before.map_or("-".into(), |r| r.to_string()),
-                s.rank_after.map_or("-".into(), |r| r.to_string())
-            );
-            let (b, af) = if pct {
-                (num(s.pct_before, true), num(s.pct_after, true))
-            } else {
-                (num(s.total_before, false), num(s.total_after, false))
-            };
-            let delta = s
-                .delta()
-                .map(|d| format!("{d:+.2}"))
-                .unwrap_or_else(|| "-".into());
-            Some(format!(
-                "  {:<8} {:>10} {:>10} {:>9}  {:>11}  {}\n",
-                s.participant, b, af, delta, place, s.players
-            ))
-        })
-        .collect();
-    let mut group: Option<(&str, Option<&str>)> = None;
-    for (s, row) in a.standings.iter().zip(rows) {
-        let g = (
+    // Each run of rows formatted in parallel (a big field's audit lists 200,000), headings
+    // where the group changes, the runs put together in order.
+    fn group(s: &StandingDelta) -> (&str, Option<&str>) {
+        (
             s.session.as_str(),
             if s.session == "overall" {
                 None
             } else {
                 s.section.as_deref()
             },
-        );
-        if group.as_ref() != Some(&g) {
+        )
+    }
+    out.push_str(&par_lines(&a.standings, |prev, s, out| {
+        let g = group(s);
+        if prev.map(group) != Some(g) {
             let sec =
                 g.1.as_ref()
                     .map(|x| format!(", section {x}"))
@@ -1388,47 +1381,59 @@ pub fn to_text(a: &Audit) -> String {
                 "  {:<8} {:>10} {:>10} {:>9}  {:>11}  players",
                 "pair", "before", "after", "delta", "place"
             );
-            group = Some(g);
         }
-        if let Some(row) = row {
-            out.push_str(&row);
+        if s.delta().is_some_and(|d| d == 0.0) && s.rank_before == s.rank_after {
+            return;
         }
-    }
+        let pct = s.pct_after.is_some() || s.pct_before.is_some();
+        let place = format!(
+            "{} → {}",
+            s.rank_before.map_or("-".into(), |r| r.to_string()),
+            s.rank_after.map_or("-".into(), |r| r.to_string())
+        );
+        let (b, af) = if pct {
+            (num(s.pct_before, true), num(s.pct_after, true))
+        } else {
+            (num(s.total_before, false), num(s.total_after, false))
+        };
+        let delta = s
+            .delta()
+            .map(|d| format!("{d:+.2}"))
+            .unwrap_or_else(|| "-".into());
+        let _ = writeln!(
+            out,
+            "  {:<8} {:>10} {:>10} {:>9}  {:>11}  {}",
+            s.participant, b, af, delta, place, s.players
+        );
+    }));
     if !a.boards.is_empty() {
         let _ = writeln!(
             out,
             "\nBoards whose scores changed (each participant, before → after):"
         );
-        let rows: Vec<Option<String>> = a
-            .boards
-            .par_iter()
-            .map(|b| {
-                (b.score_before != b.score_after).then(|| {
-                    format!(
-                        "    {:<8} {:<2} {} → {}\n",
-                        b.participant,
-                        b.side,
-                        num(b.score_before, false),
-                        num(b.score_after, false)
-                    )
-                })
-            })
-            .collect();
-        let mut last: Option<(&str, Option<&str>, i32)> = None;
-        for (b, row) in a.boards.iter().zip(rows) {
-            let k = (b.session.as_str(), b.section.as_deref(), b.board);
-            if last.as_ref() != Some(&k) {
+        fn key(b: &BoardDelta) -> (&str, Option<&str>, i32) {
+            (b.session.as_str(), b.section.as_deref(), b.board)
+        }
+        out.push_str(&par_lines(&a.boards, |prev, b, out| {
+            let k = key(b);
+            if prev.map(key) != Some(k) {
                 let sec =
                     k.1.as_ref()
                         .map(|x| format!(" section {x}"))
                         .unwrap_or_default();
                 let _ = writeln!(out, "  session {}{sec} board {}:", k.0, k.2);
-                last = Some(k);
             }
-            if let Some(row) = row {
-                out.push_str(&row);
+            if b.score_before != b.score_after {
+                let _ = writeln!(
+                    out,
+                    "    {:<8} {:<2} {} → {}",
+                    b.participant,
+                    b.side,
+                    num(b.score_before, false),
+                    num(b.score_after, false)
+                );
             }
-        }
+        }));
         let _ = writeln!(out, "  (participants whose score did not change are in --format json; `frekans explain` shows each board's arithmetic)");
     }
     out
