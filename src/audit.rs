@@ -784,6 +784,7 @@ fn board_deltas(
     );
     let (mut rb, mut ra): (Vec<Row>, Vec<Row>) = (Vec::new(), Vec::new());
     let keys: BTreeSet<&Key> = bi.keys().chain(ai.keys()).collect();
+    let _r = tracing::debug_span!("rows").entered();
     for k in keys {
         let (b, a) = (bi.get(k), ai.get(k));
         if let (Some(b), Some(a)) = (b, a) {
@@ -818,7 +819,11 @@ fn board_deltas(
         }
         out
     }
+    drop(_r);
+    let _s = tracing::debug_span!("sort").entered();
     let (rb, ra) = rayon::join(|| sorted(rb), || sorted(ra));
+    drop(_s);
+    let _m = tracing::debug_span!("merge").entered();
     // The union of the keys in order, each with its row of either side.
     type Pair<'a> = (
         &'a ((&'a str, Option<&'a str>, i32), &'a str),
@@ -862,6 +867,8 @@ fn board_deltas(
         listed[start..end].fill(changed);
         start = end;
     }
+    drop(_m);
+    let _b = tracing::debug_span!("build").entered();
     merged
         .par_iter()
         .zip(listed.par_iter())
@@ -914,33 +921,92 @@ fn standing_deltas(
                 .par_iter()
                 .zip(after_state.participants.par_iter())
                 .all(|(b, a)| b.id == a.id));
-    let ai: FxMap<Key, usize> = after
-        .iter()
-        .enumerate()
-        .map(|(j, s)| ((s.session, s.participant), j))
-        .collect();
+    // Each replay's standings by key (the last one of a key); a table indexed by session and
+    // participant when the replays number alike (an audit from the cache: 200,000 standings).
+    enum Index {
+        Dense { table: Vec<u32>, width: usize },
+        Map(FxMap<Key, usize>),
+    }
+    impl Index {
+        fn slot(table: &[u32], width: usize, k: &Key) -> Option<usize> {
+            let p = k.1 as usize;
+            let at = (k.0.map_or(0, |s| s + 1))
+                .checked_mul(width)?
+                .checked_add(p)?;
+            (p < width && at < table.len()).then_some(at)
+        }
+        fn dense(width: usize, sessions: usize, keys: impl Iterator<Item = Key>) -> Index {
+            let mut table = vec![u32::MAX; (sessions + 1) * width];
+            for (i, k) in keys.enumerate() {
+                if let Some(at) = Index::slot(&table, width, &k) {
+                    table[at] = i as u32;
+                }
+            }
+            Index::Dense { table, width }
+        }
+        fn get(&self, k: &Key) -> Option<usize> {
+            match self {
+                Index::Dense { table, width } => {
+                    let v = table[Index::slot(table, *width, k)?];
+                    (v != u32::MAX).then_some(v as usize)
+                }
+                Index::Map(m) => m.get(k).copied(),
+            }
+        }
+    }
+    let dense = |v: &[Standing]| {
+        let (width, sessions) = (after_state.participants.len(), after_state.sessions.len());
+        // (every key of the standings has its slot, or the map is used)
+        v.iter()
+            .all(|s| s.session.is_none_or(|x| x < sessions) && (s.participant as usize) < width)
+            .then(|| {
+                Index::dense(
+                    width,
+                    sessions,
+                    v.iter().map(|s| (s.session, s.participant)),
+                )
+            })
+    };
+    let ai: Index = match dense(after).filter(|_| same_numbers) {
+        Some(ix) => ix,
+        None => Index::Map(
+            after
+                .iter()
+                .enumerate()
+                .map(|(j, s)| ((s.session, s.participant), j))
+                .collect(),
+        ),
+    };
     let mut missing = u32::MAX;
-    let bi: FxMap<Key, usize> = before
+    let dense_before = dense(before).filter(|_| same_numbers && matches!(ai, Index::Dense { .. }));
+    let bi_keys: Vec<Key> = before
         .iter()
-        .enumerate()
-        .map(|(i, s)| {
+        .map(|s| {
             if same_numbers {
-                return ((s.session, s.participant), i);
+                return (s.session, s.participant);
             }
             let session = s
                 .session
                 .map(|x| after_state.session_index(&before_state.sessions[x].def.id));
             let pid = after_state.pid(&before_state.participant(s.participant).id);
-            let key = match (session, pid) {
+            match (session, pid) {
                 (None, Some(p)) => (None, p),
                 (Some(Some(x)), Some(p)) => (Some(x), p),
                 _ => {
                     missing -= 1;
                     (None, missing)
                 }
-            };
-            (key, i)
+            }
         })
+        .collect();
+    let bi: Index = match dense_before {
+        Some(ix) => ix,
+        None => Index::Map(bi_keys.iter().enumerate().map(|(i, &k)| (k, i)).collect()),
+    };
+    // The standings of the earlier replay only (their keys not in the later one's).
+    let before_only: Vec<usize> = (0..before.len())
+        .into_par_iter()
+        .filter(|&i| bi.get(&bi_keys[i]) == Some(i) && ai.get(&bi_keys[i]).is_none())
         .collect();
     let _g = tracing::debug_span!("groups").entered();
     let same = |b: &Standing, a: &Standing| {
@@ -956,18 +1022,16 @@ fn standing_deltas(
     };
     for (j, a) in after.iter().enumerate() {
         let k = (a.session, a.participant);
-        if ai[&k] != j {
+        if ai.get(&k) != Some(j) {
             continue;
         }
         match bi.get(&k) {
-            Some(&i) if same(&before[i], a) => {}
+            Some(i) if same(&before[i], a) => {}
             _ => note(group(after_state, a)),
         }
     }
-    for (k, &i) in &bi {
-        if !ai.contains_key(k) {
-            note(group(before_state, &before[i]));
-        }
+    for &i in &before_only {
+        note(group(before_state, &before[i]));
     }
     changed.sort_unstable();
     changed.dedup();
@@ -1017,15 +1081,18 @@ fn standing_deltas(
         .par_iter()
         .enumerate()
         // (one standing a key: should a key come twice, the last one, as `ai` keeps)
-        .filter(|(j, a)| ai[&(a.session, a.participant)] == *j && in_changed(after_state, a))
+        .filter(|(j, a)| {
+            ai.get(&(a.session, a.participant)) == Some(*j) && in_changed(after_state, a)
+        })
         .map(|(_, a)| {
-            let b = bi.get(&(a.session, a.participant)).map(|&i| &before[i]);
+            let b = bi.get(&(a.session, a.participant)).map(|i| &before[i]);
             (Some(a), b)
         })
         .chain(
-            bi.par_iter()
-                .filter(|(k, &i)| !ai.contains_key(k) && in_changed(before_state, &before[i]))
-                .map(|(_, &i)| (None, Some(&before[i]))),
+            before_only
+                .par_iter()
+                .filter(|&&i| in_changed(before_state, &before[i]))
+                .map(|&i| (None, Some(&before[i]))),
         )
         .collect();
     // Each one's group (overall last, then session and section) and participant id.
