@@ -168,7 +168,7 @@ impl FileStat {
             return false;
         };
         let latest = self.mtime.max(self.ctime).0;
-        now.as_secs() as i64 - latest >= SETTLED.as_secs() as i64 + 1
+        now.as_secs() as i64 - latest > SETTLED.as_secs() as i64
     }
 
     fn file(&self, dir: &Path) -> PathBuf {
@@ -501,7 +501,7 @@ fn prune(dir: &Path) {
             .filter(|e| e.path().extension().is_some_and(|x| x == ext))
             .filter_map(|e| Some((e.metadata().ok()?.modified().ok()?, e.path())))
             .collect();
-        files.sort_by(|a, b| b.0.cmp(&a.0));
+        files.sort_by_key(|f| std::cmp::Reverse(f.0));
         for (_, p) in files.into_iter().skip(keep) {
             let _ = std::fs::remove_file(p);
         }
