@@ -260,7 +260,7 @@ pub fn audit_cached(
         );
         return Ok(None);
     }
-    let (sub, state) = {
+    let (sub, state, earlier) = {
         let _span = tracing::info_span!("replay", boards = which.len()).entered();
         let Some(lines) = c.lines(bytes, &which) else {
             return Ok(None);
@@ -270,14 +270,36 @@ pub fn audit_cached(
         else {
             return Ok(None);
         };
-        let keys = which.iter().map(|&i| c.boards[i].0.clone()).collect();
+        let keys: BTreeSet<(String, u32)> = which.iter().map(|&i| c.boards[i].0.clone()).collect();
         let seed = State::with_participants(c.participants.clone());
-        let Some(state) =
-            tracing::debug_span!("replay_boards").in_scope(|| replay_boards(&sub, keys, &seed, &c))
-        else {
+        // The earlier replay of the same boards made beside the later one (each is one thread's
+        // work), seeded alike: `audit_inner` takes it when it touches these boards.
+        let earlier_scope = match scopes(&sub, question, c.last_seq, true) {
+            Ok(Some((b, _))) => Some(ReplayScope {
+                boards: Some(keys.clone()),
+                ..b
+            }),
+            _ => None,
+        };
+        let (state, earlier) = rayon::join(
+            || {
+                tracing::debug_span!("replay_boards")
+                    .in_scope(|| replay_boards(&sub, keys.clone(), &seed, &c))
+            },
+            || {
+                earlier_scope.map(|scope| {
+                    let _s = tracing::debug_span!("earlier").entered();
+                    (
+                        keys.clone(),
+                        crate::replay::replay_seeded(&sub, &scope, &seed).0,
+                    )
+                })
+            },
+        );
+        let Some(state) = state else {
             return Ok(None);
         };
-        (sub, state)
+        (sub, state, earlier)
     };
     // The boards' scores in the whole log: each scored with its comparison group's N there.
     let boards = {
@@ -312,11 +334,12 @@ pub fn audit_cached(
             scored: &scored,
             board_ns: &board_ns,
             last: last_seq,
+            earlier: earlier.as_ref(),
         },
     );
     // What a million-result log's audit holds (the cached standings, the replayed boards) is
     // freed off this thread: the answer need not wait for it.
-    std::thread::spawn(move || drop((scored, state, sub, board_ns)));
+    std::thread::spawn(move || drop((scored, state, sub, board_ns, earlier)));
     answer
 }
 
@@ -537,29 +560,21 @@ enum Base<'a> {
         scored: &'a Scored,
         board_ns: &'a [cache::BoardN],
         last: usize,
+        /// The earlier replay of some boards, made beside the later one: (the boards, it).
+        earlier: Option<&'a (BTreeSet<(String, u32)>, State)>,
     },
 }
 
-/// The audit; `None` only for a `Base::Partial` that cannot answer it.
-fn audit_inner(
+/// The earlier and the later replay's scopes of `question` on a log whose last seq is `last`
+/// (`events`: its events, or, for an audit from the cache, its declarations and some boards);
+/// `None` for what an audit from the cache (`partial`) cannot answer.
+fn scopes(
     events: &[Envelope],
-    full: &State,
     question: &Question,
-    incremental: bool,
-    base: Base,
-) -> Result<Option<Audit>, AuditError> {
-    let (scored_full, board_ns, partial_base) = match base {
-        Base::None => (None, None, false),
-        Base::Whole(s) => (Some(s), None, false),
-        Base::Partial {
-            scored, board_ns, ..
-        } => (Some(scored), Some(board_ns), true),
-    };
-    let last = match base {
-        Base::Partial { last, .. } => last,
-        _ => events.last().map_or(0, |e| e.seq),
-    };
-    let (before_scope, after_scope) = match question {
+    last: usize,
+    partial: bool,
+) -> Result<Option<(ReplayScope, ReplayScope)>, AuditError> {
+    Ok(Some(match question {
         Question::Ruling(id) => {
             let skip =
                 ruling_scope(events, id).ok_or_else(|| AuditError::BadQuestion(no_ruling(id)))?;
@@ -583,7 +598,7 @@ fn audit_inner(
                 ReplayScope::default(),
             )
         }
-        Question::Between(..) if partial_base => return Ok(None),
+        Question::Between(..) if partial => return Ok(None),
         Question::Between(a, b) => {
             if *a > last || *b > last || a > b {
                 return Err(AuditError::BadQuestion(format!("--between {a} {b}: expected two seqs with {a} ≤ {b} ≤ {last} (the log's events)")));
@@ -599,6 +614,33 @@ fn audit_inner(
                 },
             )
         }
+    }))
+}
+
+/// The audit; `None` only for a `Base::Partial` that cannot answer it.
+fn audit_inner(
+    events: &[Envelope],
+    full: &State,
+    question: &Question,
+    incremental: bool,
+    base: Base,
+) -> Result<Option<Audit>, AuditError> {
+    let (scored_full, board_ns, partial_base, earlier) = match base {
+        Base::None => (None, None, false, None),
+        Base::Whole(s) => (Some(s), None, false, None),
+        Base::Partial {
+            scored,
+            board_ns,
+            earlier,
+            ..
+        } => (Some(scored), Some(board_ns), true, earlier),
+    };
+    let last = match base {
+        Base::Partial { last, .. } => last,
+        _ => events.last().map_or(0, |e| e.seq),
+    };
+    let Some((before_scope, after_scope)) = scopes(events, question, last, partial_base)? else {
+        return Ok(None);
     };
     let owned;
     let after_state: &State = if after_scope.upto.is_none() && after_scope.skip.is_empty() {
@@ -629,17 +671,23 @@ fn audit_inner(
             (&owned_after, prepared)
         }
     };
+    let owned_partial;
     let incremental = match touched {
         Some(keys) => {
-            let scope = ReplayScope {
-                boards: Some(keys.clone()),
-                ..before_scope.clone()
+            let partial: &State = match earlier {
+                // (made beside the later replay, of the same boards and scope)
+                Some((k, st)) if *k == keys => st,
+                _ => {
+                    let scope = ReplayScope {
+                        boards: Some(keys.clone()),
+                        ..before_scope.clone()
+                    };
+                    let _span = tracing::info_span!("replay", boards = keys.len()).entered();
+                    owned_partial = crate::replay::replay_seeded(events, &scope, after_state).0;
+                    &owned_partial
+                }
             };
-            let partial = {
-                let _span = tracing::info_span!("replay", boards = keys.len()).entered();
-                crate::replay::replay_seeded(events, &scope, after_state).0
-            };
-            pipeline::rescore_with(after_state, after, board_ns, &partial, &keys, false)
+            pipeline::rescore_with(after_state, after, board_ns, partial, &keys, false)
                 .map_err(AuditError::Score)?
                 .map(|r| (partial, r, keys))
         }
@@ -667,7 +715,7 @@ fn audit_inner(
             rayon::join(
                 || {
                     board_deltas(
-                        &partial,
+                        partial,
                         &r.boards.iter().collect::<Vec<_>>(),
                         after_state,
                         &after_boards,
