@@ -322,15 +322,24 @@ pub fn score(
     let scored = pipeline::score(&l.state)?;
     crate::progress::release_freed_memory();
     crate::progress::memory("scoring");
-    // The audit cache, written on another thread while the output tables are made.
-    let cache_job = match (cache, key) {
+    // The audit cache, written on another thread while the output tables are made (joined
+    // however this returns, errors included: no cache file is left half-written).
+    struct Joined(Option<std::thread::JoinHandle<()>>);
+    impl Drop for Joined {
+        fn drop(&mut self) {
+            if let Some(h) = self.0.take() {
+                let _ = h.join();
+            }
+        }
+    }
+    let _cache_job = Joined(match (cache, key) {
         (Some(dir), Some(key)) => {
             let c = builder.and_then(|b| b.finish(&l.state, &scored));
             let dir = dir.to_path_buf();
             Some(std::thread::spawn(move || leave_cache(&dir, &key, c, &log)))
         }
         _ => None,
-    };
+    });
     let deals = if dd {
         Some(double_dummy(&l.state)?)
     } else {
@@ -347,16 +356,11 @@ pub fn score(
     // freed before the Parquet stage, the run's peak.
     let results = l.state.tables.len();
     drop(std::mem::take(&mut l.state.tables));
-    let written = {
+    {
         let _s = tracing::info_span!("parquet").entered();
         let _p = crate::progress::stage("writing Parquet");
-        export::parquet::write_scored(out, &l.state, &scored, &tables)
-    };
-    // (joined before any error is returned: no cache file is left half-written)
-    if let Some(j) = cache_job {
-        let _ = j.join();
+        export::parquet::write_scored(out, &l.state, &scored, &tables)?;
     }
-    written?;
     crate::progress::memory("writing Parquet");
     Ok(ScoreReport {
         scored,
