@@ -171,6 +171,29 @@ fn old_cache_files_are_pruned() {
     let _ = std::fs::remove_dir_all(&dir);
 }
 
+/// The temporary file of a writer killed mid-write (`append` killed while it leaves the cache)
+/// is removed once stale; a fresh one, perhaps a live writer's, is left.
+#[test]
+fn stale_temporary_files_are_removed() {
+    let dir = temp_dir("audit-cache-tmp");
+    let (stale, fresh) = (dir.join(".abc.1.tmp"), dir.join(".abc.2.tmp"));
+    for f in [&stale, &fresh] {
+        std::fs::write(f, b"half a cache").unwrap();
+    }
+    let hour_ago = std::time::SystemTime::now() - std::time::Duration::from_secs(3600);
+    std::fs::File::options()
+        .write(true)
+        .open(&stale)
+        .unwrap()
+        .set_modified(hour_ago)
+        .unwrap();
+    let (bytes, q) = small();
+    frekans::app::audit_bytes(&bytes, &q, Some(&dir)).unwrap();
+    assert!(!stale.exists(), "a stale temporary file was left");
+    assert!(fresh.exists(), "a fresh temporary file was removed");
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
 /// A log file whose status (device, inode, size, times) is unchanged since its key was recorded
 /// is not hashed again; a write to it, even of the same length with its modification time put
 /// back, changes its status (the change time), and it is hashed and read afresh.

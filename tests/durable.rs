@@ -133,6 +133,8 @@ fn concurrent_appends_never_interleave_or_lose_an_event() {
             let ev = result(2, 10 + k, 10 * k as i32);
             Command::new(env!("CARGO_BIN_EXE_frekans"))
                 .args(["append", &ps, &ev])
+                // (the audit cache `append` leaves once it has acknowledged: in the test's dir)
+                .env("FREKANS_AUDIT_CACHE", d.join("cache"))
                 .stdout(Stdio::null())
                 .stderr(Stdio::piped())
                 .spawn()
@@ -208,6 +210,7 @@ fn sigkill_during_appends_loses_nothing_acknowledged() {
         let ev = result(2, 200 + k, 10 * (k as i32 % 50));
         let mut child = Command::new(env!("CARGO_BIN_EXE_frekans"))
             .args(["append", &ps, &ev])
+            .env("FREKANS_AUDIT_CACHE", d.join("cache"))
             .stdout(Stdio::piped())
             .stderr(Stdio::null())
             .spawn()

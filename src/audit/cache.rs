@@ -36,6 +36,9 @@ use crate::num::{Total, Q};
 use crate::replay::{Participant, State};
 use crate::standings::{Standing, Sums};
 
+/// How old a temporary file of the cache directory must be to be taken for a killed writer's.
+const STALE: std::time::Duration = std::time::Duration::from_secs(600);
+
 /// Cache files kept in the directory (the newest by modification time).
 pub const KEEP: usize = 8;
 
@@ -492,6 +495,24 @@ impl AuditCache {
 
 /// Remove all but the newest [`KEEP`] `.audit` files of `dir`.
 fn prune(dir: &Path) {
+    // The temporary files of writers killed mid-write (a live writer renames its own within
+    // seconds of making it).
+    if let Ok(rd) = std::fs::read_dir(dir) {
+        let stale = |e: &std::fs::DirEntry| {
+            e.metadata()
+                .ok()
+                .and_then(|m| m.modified().ok())
+                .and_then(|t| t.elapsed().ok())
+                .is_some_and(|age| age > STALE)
+        };
+        for e in rd.flatten() {
+            let name = e.file_name();
+            let name = name.to_string_lossy();
+            if name.starts_with('.') && name.ends_with(".tmp") && stale(&e) {
+                let _ = std::fs::remove_file(e.path());
+            }
+        }
+    }
     for (ext, keep) in [("audit", KEEP), ("stat", 4 * KEEP)] {
         let Ok(rd) = std::fs::read_dir(dir) else {
             return;
