@@ -5,5 +5,9 @@ setup_python
 setup_poppler
 setup_typst
 cd "$FREKANS_ROOT"
+# The audit caches the tests' commands leave, in a directory of this run's own (not the user's).
+FREKANS_AUDIT_CACHE="$(mktemp -d "${TMPDIR:-/tmp}/frekans-test-cache.XXXXXX")"
+export FREKANS_AUDIT_CACHE
+trap 'rm -rf "$FREKANS_AUDIT_CACHE"' EXIT
 log "running the tests (release profile, shared with the demo)"
 cargo test --release --locked "$@"

@@ -44,9 +44,29 @@ pub const KEEP: usize = 8;
 
 const MAGIC: &[u8; 16] = b"frekans-audit\0\0\x01";
 
-/// What the cache's numbers are only valid with: the program that computed them.
+/// What the cache's numbers are only valid with: the program that computed them, down to its
+/// build (the executable's size and modification time: a rebuilt frekans, whose scoring may
+/// have changed under the same version, never reads an older build's cache).
 fn program() -> String {
-    format!("frekans {} audit cache 4", env!("CARGO_PKG_VERSION"))
+    static BUILD: std::sync::OnceLock<String> = std::sync::OnceLock::new();
+    let build = BUILD.get_or_init(|| {
+        let m = std::env::current_exe().and_then(std::fs::metadata);
+        match m {
+            Ok(m) => {
+                let t = m
+                    .modified()
+                    .ok()
+                    .and_then(|t| t.duration_since(std::time::UNIX_EPOCH).ok())
+                    .map_or(0, |d| d.as_nanos());
+                format!("{}:{t}", m.len())
+            }
+            Err(_) => String::new(),
+        }
+    });
+    format!(
+        "frekans {} audit cache 4 build {build}",
+        env!("CARGO_PKG_VERSION")
+    )
 }
 
 /// Where an event line is in the log's bytes (after a byte-order mark, as the reader sees them).
