@@ -265,13 +265,15 @@ pub fn audit_cached(
         let Some(lines) = c.lines(bytes, &which) else {
             return Ok(None);
         };
-        let Ok(sub) =
-            tracing::debug_span!("parse").in_scope(|| crate::event::read::parse_lines(&lines))
-        else {
+        // (the participants' look-up, one thread's work, made beside the parse)
+        let (parsed, seed) = rayon::join(
+            || tracing::debug_span!("parse").in_scope(|| crate::event::read::parse_lines(&lines)),
+            || State::with_participants(c.participants.clone()),
+        );
+        let Ok(sub) = parsed else {
             return Ok(None);
         };
         let keys: BTreeSet<(String, u32)> = which.iter().map(|&i| c.boards[i].0.clone()).collect();
-        let seed = State::with_participants(c.participants.clone());
         // The earlier replay of the same boards made beside the later one (each is one thread's
         // work), seeded alike: `audit_inner` takes it when it touches these boards.
         let earlier_scope = match scopes(&sub, question, c.last_seq, true) {
