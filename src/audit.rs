@@ -304,10 +304,23 @@ pub fn audit_cached(
         (sub, state, earlier)
     };
     // The boards' scores in the whole log: each scored with its comparison group's N there.
-    let boards = {
+    // (and the earlier replay's boards beside them: each board is one thread's work)
+    let (boards, earlier) = {
         let _span = tracing::info_span!("score", boards = which.len()).entered();
-        match score_with_fields(&state, &c.fields)? {
-            Some(b) => b,
+        let (later, earlier_scored) = rayon::join(
+            || score_with_fields(&state, &c.fields),
+            || {
+                earlier
+                    .as_ref()
+                    .map(|(_, st)| score_with_fields(st, &c.fields))
+            },
+        );
+        let earlier = earlier.map(|(k, st)| {
+            let scored = earlier_scored.and_then(|r| r.ok().flatten());
+            (k, st, scored)
+        });
+        match later? {
+            Some(b) => (b, earlier),
             None => return Ok(None),
         }
     };
@@ -501,6 +514,7 @@ pub fn extend_cache(bytes: &[u8], old: cache::AuditCache) -> Option<cache::Audit
         &after_state,
         &keys,
         true,
+        None,
     )
     .ok()??;
     let sums = r.sums?;
@@ -548,6 +562,10 @@ fn as_of_past(seq: usize, last: usize) -> String {
     format!("--as-of {seq}: the log has only {last} events")
 }
 
+/// The earlier replay of some boards made beside the later one: the boards, the replay, and
+/// its boards scored with the whole log's N (when they could be).
+type Earlier = (BTreeSet<(String, u32)>, State, Option<Vec<BoardScore>>);
+
 /// What an audit starts from besides the log.
 #[derive(Clone, Copy)]
 enum Base<'a> {
@@ -563,7 +581,7 @@ enum Base<'a> {
         board_ns: &'a [cache::BoardN],
         last: usize,
         /// The earlier replay of some boards, made beside the later one: (the boards, it).
-        earlier: Option<&'a (BTreeSet<(String, u32)>, State)>,
+        earlier: Option<&'a Earlier>,
     },
 }
 
@@ -676,9 +694,9 @@ fn audit_inner(
     let owned_partial;
     let incremental = match touched {
         Some(keys) => {
-            let partial: &State = match earlier {
+            let (partial, scored): (&State, Option<&[BoardScore]>) = match earlier {
                 // (made beside the later replay, of the same boards and scope)
-                Some((k, st)) if *k == keys => st,
+                Some((k, st, scored)) if *k == keys => (st, scored.as_deref()),
                 _ => {
                     let scope = ReplayScope {
                         boards: Some(keys.clone()),
@@ -686,10 +704,10 @@ fn audit_inner(
                     };
                     let _span = tracing::info_span!("replay", boards = keys.len()).entered();
                     owned_partial = crate::replay::replay_seeded(events, &scope, after_state).0;
-                    &owned_partial
+                    (&owned_partial, None)
                 }
             };
-            pipeline::rescore_with(after_state, after, board_ns, partial, &keys, false)
+            pipeline::rescore_with(after_state, after, board_ns, partial, &keys, false, scored)
                 .map_err(AuditError::Score)?
                 .map(|r| (partial, r, keys))
         }

@@ -415,12 +415,14 @@ pub fn rescore(
     partial: &State,
     keys: &std::collections::BTreeSet<(String, u32)>,
 ) -> Result<Option<Rescored>, ScoreError> {
-    rescore_with(base_state, base, None, partial, keys, false)
+    rescore_with(base_state, base, None, partial, keys, false, None)
 }
 
 /// [`rescore`] of a base whose `boards` hold only the boards of `keys` (and whose `sums`,
 /// `standings` and `fields` are the whole scoring's): `board_ns` gives every pair-form board's
-/// number of tables in the base (the audit cache keeps them); `keep_sums`: also the new sums.
+/// number of tables in the base (the audit cache keeps them); `keep_sums`: also the new sums;
+/// `scored`: `partial`'s boards already scored with the base's N (taken when they are those
+/// boards, in order; scored here otherwise).
 pub fn rescore_with(
     base_state: &State,
     base: &Scored,
@@ -428,6 +430,7 @@ pub fn rescore_with(
     partial: &State,
     keys: &std::collections::BTreeSet<(String, u32)>,
     keep_sums: bool,
+    scored: Option<&[BoardScore]>,
 ) -> Result<Option<Rescored>, ScoreError> {
     let _span = tracing::info_span!("rescore", boards = keys.len()).entered();
     let sid = |st: &State, s: usize| st.sessions[s].def.id.clone();
@@ -487,9 +490,18 @@ pub fn rescore_with(
     for t in &mut tasks {
         t.field = fields[&(t.session, t.section.clone())];
     }
-    let boards: Vec<BoardScore> = {
-        let _s = tracing::debug_span!("score").entered();
-        tasks.par_iter().map(score_board).collect()
+    let boards: Vec<BoardScore> = match scored.filter(|s| {
+        s.len() == tasks.len()
+            && s.iter().zip(&tasks).all(|(b, t)| {
+                (b.session, &b.section, b.board, b.field)
+                    == (t.session, &t.section, t.board, t.field)
+            })
+    }) {
+        Some(s) => s.to_vec(),
+        None => {
+            let _s = tracing::debug_span!("score").entered();
+            tasks.par_iter().map(score_board).collect()
+        }
     };
     // The standings' sums: the boards of `keys` taken out, their new versions put in.
     let _s = tracing::debug_span!("sums").entered();
