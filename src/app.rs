@@ -126,13 +126,38 @@ pub fn load_streamed_with(
         bytes,
         batch,
         cache.map(|c| c as &mut dyn crate::replay::Witness),
-    );
-    refuse_if_any(r.errors, Vec::new())?;
+    )
+    .into_valid()
+    .map_err(invalid)?;
     crate::progress::memory("reading and replaying");
     Ok(Streamed {
         state: r.state,
         events: r.events,
     })
+}
+
+/// A whole log read, validated and replayed streamed (no event kept); with `cache`, the audit
+/// cache's index of its lines made on the way (`audit::cache::CacheBuilder`, its lines placed).
+fn stream(
+    bytes: &[u8],
+    cache: bool,
+) -> Result<(crate::replay::Streamed, Option<CacheBuilder>), Vec<LogError>> {
+    let mut b = cache.then(CacheBuilder::default);
+    let r = crate::replay::replay_streamed(
+        bytes,
+        crate::event::read::BATCH,
+        b.as_mut().map(|b| b as &mut dyn crate::replay::Witness),
+    )
+    .into_valid()?;
+    if let Some(b) = b.as_mut() {
+        b.place(bytes);
+    }
+    Ok((r, b))
+}
+
+/// A log's errors, refused.
+fn invalid(errors: Vec<LogError>) -> AppError {
+    AppError::Invalid(InvalidLog { errors })
 }
 
 /// [`load_streamed_bytes`] of a file; its bytes are freed before this returns.
@@ -220,18 +245,30 @@ fn leave_cache(
     log: &LockedLog,
 ) {
     use crate::audit::cache::FileStat;
-    let _s = tracing::info_span!("cache_write").entered();
-    let Some(c) = cache else {
-        tracing::warn!("audit cache not kept: a line could not be placed");
-        return;
-    };
-    if let Err(e) = c.save(dir, key) {
-        tracing::warn!("audit cache not written to {}: {e}", dir.display());
+    if !keep_cache(dir, key, cache.as_ref()) {
         return;
     }
     // (any write to the file since it was read changed its status: its change time)
     if let Some(s) = log.stat.filter(|&s| FileStat::of(&log.file) == Some(s)) {
         s.record(dir, key);
+    }
+}
+
+/// Save `cache` (`None`: an event's line could not be placed) in `dir` as the audit cache of
+/// the log whose key is `key`; `false`, with a warning, when it is not kept (never an error:
+/// the next audit answers the long way).
+fn keep_cache(dir: &Path, key: &str, cache: Option<&crate::audit::cache::AuditCache>) -> bool {
+    let _s = tracing::info_span!("cache_write").entered();
+    let Some(c) = cache else {
+        tracing::warn!("audit cache not kept: a line could not be placed");
+        return false;
+    };
+    match c.save(dir, key) {
+        Ok(()) => true,
+        Err(e) => {
+            tracing::warn!("audit cache not written to {}: {e}", dir.display());
+            false
+        }
     }
 }
 
@@ -248,19 +285,8 @@ pub struct AppendedLog {
 pub fn append(path: &Path, event: &str, now: &str, cache: bool) -> Result<AppendedLog, AppError> {
     use crate::event::append::{append_checked, AppendError};
     let r = append_checked(path, event, now, |all| {
-        let mut b = cache.then(CacheBuilder::default);
-        let r = crate::replay::replay_streamed(
-            all,
-            crate::event::read::BATCH,
-            b.as_mut().map(|b| b as &mut dyn crate::replay::Witness),
-        );
-        if !r.errors.is_empty() {
-            return Err(r.errors);
-        }
-        Ok(b.map(|mut b| {
-            b.place(all);
-            (r.state, b, crate::audit::cache::log_key(all))
-        }))
+        let (r, b) = stream(all, cache)?;
+        Ok(b.map(|b| (r.state, b, crate::audit::cache::log_key(all))))
     });
     match r {
         Ok((appended, kept)) => Ok(AppendedLog { appended, kept }),
@@ -285,15 +311,7 @@ pub fn cache_appended(dir: &Path, log: AppendedLog) {
             return;
         }
     };
-    let _s = tracing::info_span!("cache_write").entered();
-    match b.finish(&state, &scored) {
-        None => tracing::warn!("audit cache not kept: a line could not be placed"),
-        Some(c) => {
-            if let Err(e) = c.save(dir, &key) {
-                tracing::warn!("audit cache not written to {}: {e}", dir.display());
-            }
-        }
-    }
+    keep_cache(dir, &key, b.finish(&state, &scored).as_ref());
 }
 
 /// `frekans score`: replay, score, write the Parquet tables to `out` (with deals.parquet when
@@ -307,15 +325,12 @@ pub fn score(
 ) -> Result<ScoreReport, AppError> {
     let (log, bytes) = read_locked(path)?;
     // Streamed: no event is kept once replayed, and the log's bytes are freed before scoring.
-    let mut builder = cache.map(|_| CacheBuilder::default());
-    let mut l = load_streamed_with(&bytes, crate::event::read::BATCH, builder.as_mut())?;
+    let (mut l, builder) = stream(&bytes, cache.is_some()).map_err(invalid)?;
+    crate::progress::memory("reading and replaying");
     let key = cache.map(|_| {
         let _s = tracing::info_span!("hash").entered();
         crate::audit::cache::log_key(&bytes)
     });
-    if let Some(b) = builder.as_mut() {
-        b.place(&bytes);
-    }
     drop(bytes);
     crate::progress::release_freed_memory();
     crate::progress::memory("freeing the log's bytes");
@@ -606,9 +621,7 @@ fn audit_keyed(
                 let old = AuditCache::load(dir, &old_key)?;
                 let new = crate::audit::extend_cache(bytes, old)?;
                 tracing::info!("audit: the cache of the log before its last lines, carried on");
-                if let Err(e) = new.save(dir, key) {
-                    tracing::warn!("audit cache not written to {}: {e}", dir.display());
-                }
+                keep_cache(dir, key, Some(&new));
                 Some(new)
             });
         }
@@ -619,29 +632,24 @@ fn audit_keyed(
                 return Ok((a, hashed_key));
             }
             tracing::info!("audit: the cache cannot answer this question; reading the whole log");
-        } else if !touches_most(bytes, q) {
+        } else if !asks_most(bytes, q) {
             // The first audit of these bytes: the log read, replayed and scored as `score` does
             // (streamed, no event kept), its cache made on the way, saved on another thread
             // while the question is answered from it, as from a cache read back.
             have_cache = true;
-            let mut b = CacheBuilder::default();
-            let l = load_streamed_with(bytes, crate::event::read::BATCH, Some(&mut b))?;
+            let (l, b) = stream(bytes, true).map_err(invalid)?;
             let scored = pipeline::score(&l.state)?;
-            b.place(bytes);
-            let made = b.finish(&l.state, &scored);
+            let made = b.and_then(|b| b.finish(&l.state, &scored));
             drop((scored, l));
             crate::progress::release_freed_memory();
             match made {
-                None => tracing::warn!("audit cache not kept: a line could not be placed"),
+                None => {
+                    keep_cache(dir, key, None);
+                }
                 Some(c) => {
                     let kept = c.clone();
                     let (d, k) = (dir.to_path_buf(), key.clone());
-                    let saving = std::thread::spawn(move || {
-                        let _s = tracing::info_span!("cache_write").entered();
-                        if let Err(e) = kept.save(&d, &k) {
-                            tracing::warn!("audit cache not written to {}: {e}", d.display());
-                        }
-                    });
+                    let saving = std::thread::spawn(move || keep_cache(&d, &k, Some(&kept)));
                     let a = crate::audit::audit_cached(bytes, c, q);
                     let _ = saving.join();
                     if let Some(a) = a.map_err(err)? {
@@ -662,15 +670,8 @@ fn audit_keyed(
             // audit and for the cache the next audit reads.
             let scored = pipeline::score(&l.state)?;
             if !have_cache {
-                let _s = tracing::info_span!("cache_write").entered();
-                match AuditCache::build(bytes, &l.events, &l.state, &scored) {
-                    Some(c) => {
-                        if let Err(e) = c.save(dir, &key) {
-                            tracing::warn!("audit cache not written to {}: {e}", dir.display());
-                        }
-                    }
-                    None => tracing::warn!("audit cache not kept: a line could not be placed"),
-                }
+                let made = AuditCache::build(bytes, &l.events, &l.state, &scored);
+                keep_cache(dir, &key, made.as_ref());
             }
             crate::audit::audit_scored(&l.events, &l.state, &scored, q)
                 .map_err(err)
@@ -682,12 +683,15 @@ fn audit_keyed(
     }
 }
 
-/// Whether `q` is an `--as-of` a point in the first half of the log's lines: the events after
-/// it touch most boards, and such a question is answered faster the long way than through the
-/// cache (see `audit::audit_cached`), so its first audit does not first make the cache to ask.
-fn touches_most(bytes: &[u8], q: &crate::audit::Question) -> bool {
+/// Whether `q` touches most of the log by `audit::touches_most`'s rule, the lines after an
+/// `--as-of` point taken for the board lines it touches: answered faster the long way than
+/// through the cache, its first audit does not first make the cache to ask.
+fn asks_most(bytes: &[u8], q: &crate::audit::Question) -> bool {
     match q {
-        crate::audit::Question::AsOf(seq) => 2 * seq < memchr::memchr_iter(b'\n', bytes).count(),
+        crate::audit::Question::AsOf(seq) => {
+            let lines = memchr::memchr_iter(b'\n', bytes).count();
+            crate::audit::touches_most(lines.saturating_sub(*seq), lines)
+        }
         _ => false,
     }
 }

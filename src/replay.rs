@@ -230,6 +230,17 @@ pub struct Streamed {
     pub events: usize,
 }
 
+impl Streamed {
+    /// The replay of a log without errors, or its errors.
+    pub fn into_valid(self) -> Result<Streamed, Vec<LogError>> {
+        if self.errors.is_empty() {
+            Ok(self)
+        } else {
+            Err(self.errors)
+        }
+    }
+}
+
 /// Read, validate and replay a whole log from its bytes without keeping its events: the reader
 /// hands each parsed batch of `batch` lines to the replay (and each event to `witness`), so a
 /// million results never sit in memory as events next to the state they make (`check`,

@@ -77,12 +77,9 @@ fn invalid(line: usize, field: Option<&str>, msg: impl Into<String>) -> AppendEr
 /// Append `event` (one JSON object) to the log at `path`, with `at` defaulting to `now`.
 pub fn append(path: &Path, event: &str, now: &str) -> Result<Appended, AppendError> {
     append_checked(path, event, now, |all| {
-        let r = crate::replay::replay_streamed(all, super::read::BATCH, None);
-        if r.errors.is_empty() {
-            Ok(())
-        } else {
-            Err(r.errors)
-        }
+        crate::replay::replay_streamed(all, super::read::BATCH, None)
+            .into_valid()
+            .map(|_| ())
     })
     .map(|(a, ())| a)
 }
