@@ -361,12 +361,11 @@ fn an_audit_after_an_append_carries_the_cache_on() {
     let _ = std::fs::remove_dir_all(&dir);
 }
 
-/// `frekans -v audit LOG ARGS` with its cache in `cache`: (standard output, standard error).
-fn cli_audit(cache: &Path, log: &Path, args: &[&str]) -> (String, String) {
+/// `frekans ARGS` with its audit cache in `cache`, which must succeed: (standard output,
+/// standard error).
+fn cli(cache: &Path, args: &[&std::ffi::OsStr]) -> (String, String) {
     let o = std::process::Command::new(env!("CARGO_BIN_EXE_frekans"))
         .env("FREKANS_AUDIT_CACHE", cache)
-        .args(["-v", "audit"])
-        .arg(log)
         .args(args)
         .output()
         .unwrap();
@@ -375,6 +374,13 @@ fn cli_audit(cache: &Path, log: &Path, args: &[&str]) -> (String, String) {
         String::from_utf8(o.stdout).unwrap(),
         String::from_utf8_lossy(&o.stderr).to_string(),
     )
+}
+
+/// `frekans -v audit LOG ARGS` with its cache in `cache`: (standard output, standard error).
+fn cli_audit(cache: &Path, log: &Path, args: &[&str]) -> (String, String) {
+    let mut all = vec!["-v".as_ref(), "audit".as_ref(), log.as_os_str()];
+    all.extend(args.iter().map(|a| std::ffi::OsStr::new(a)));
+    cli(cache, &all)
 }
 
 /// `score` leaves the audit cache the first audit of the log would (the same file, byte for
@@ -430,16 +436,16 @@ fn an_audit_after_score_answers_from_the_cache() {
     for command in ["score", "bulletin"] {
         let cache = dir.join(format!("cache-{command}"));
         let run = |extra: &[&str], out: &str| {
-            let o = std::process::Command::new(env!("CARGO_BIN_EXE_frekans"))
-                .env("FREKANS_AUDIT_CACHE", &cache)
-                .args(["-q", command])
-                .arg(&log)
-                .arg("--out")
-                .arg(dir.join(format!("{command}-{out}")))
-                .args(extra)
-                .output()
-                .unwrap();
-            assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+            let out = dir.join(format!("{command}-{out}"));
+            let mut args = vec![
+                "-q".as_ref(),
+                command.as_ref(),
+                log.as_os_str(),
+                "--out".as_ref(),
+                out.as_os_str(),
+            ];
+            args.extend(extra.iter().map(|a| std::ffi::OsStr::new(a)));
+            cli(&cache, &args);
         };
         run(&["--no-cache"], "a");
         assert!(!cache.exists(), "{command} --no-cache wrote the cache");
@@ -459,16 +465,10 @@ fn an_audit_after_append_answers_from_the_cache() {
     let log = dir.join("log.jsonl");
     std::fs::copy(common::root().join("events/mazovia-pairs-2026.jsonl"), &log).unwrap();
     let append = |event: &str, extra: &[&str]| {
-        let o = std::process::Command::new(env!("CARGO_BIN_EXE_frekans"))
-            .env("FREKANS_AUDIT_CACHE", &cache)
-            .arg("append")
-            .arg(&log)
-            .arg(event)
-            .args(extra)
-            .output()
-            .unwrap();
-        assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
-        assert!(String::from_utf8_lossy(&o.stdout).starts_with("appended event"));
+        let mut args = vec!["append".as_ref(), log.as_os_str(), event.as_ref()];
+        args.extend(extra.iter().map(|a| std::ffi::OsStr::new(a)));
+        let (out, _) = cli(&cache, &args);
+        assert!(out.starts_with("appended event"), "{out}");
     };
     append(
         r#"{"type":"ruling","id":"R19","session":"S3","board":6,"ns":"B1","ew":"B23","score":"A+/A-","supersedes":"R18","law":"12C2(a)","by":"TD"}"#,
