@@ -9,9 +9,27 @@ use frekans::app::{self, AppError};
 use frekans::error::exit;
 
 mod cli;
+
+/// mimalloc: see Cargo.toml.
+#[global_allocator]
+static ALLOC: mimalloc::MiMalloc = mimalloc::MiMalloc;
 use cli::{Cli, Command};
 
+/// No transparent huge pages for this process. Where the kernel gives them (THP `always`, or
+/// `madvise` with an allocator that asks), every fresh 2 MiB page is zeroed whole, and on a
+/// virtual machine whose host has taken back the free huge pages (free page reporting) that
+/// zeroing ran 25 times slower: an audit answered in 0.5 s one run took 1.3 s the next after a
+/// pause. 4 KiB pages cost more faults but never that.
+fn no_huge_pages() {
+    #[cfg(target_os = "linux")]
+    // SAFETY: PR_SET_THP_DISABLE takes one integer argument and touches no memory of ours.
+    unsafe {
+        libc::prctl(libc::PR_SET_THP_DISABLE, 1, 0, 0, 0);
+    }
+}
+
 fn main() -> ExitCode {
+    no_huge_pages();
     let cli = Cli::parse();
     let level = match (cli.quiet, cli.verbose) {
         (true, _) => "error",
