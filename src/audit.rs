@@ -8,6 +8,7 @@
 pub mod cache;
 
 use std::collections::{BTreeMap, BTreeSet};
+use std::sync::Arc;
 
 use crate::event::{Envelope, Event, OnBoard};
 use crate::num::Q;
@@ -24,13 +25,14 @@ pub enum Question {
     Between(usize, usize),
 }
 
-/// One participant of a standings group that changed.
+/// One participant of a standings group that changed. (Its names are shared: a big field's
+/// audit lists 200,000 of them, each participant twice, each session's name thousands of times.)
 #[derive(Clone, Debug, PartialEq)]
 pub struct StandingDelta {
-    pub session: String,
-    pub section: Option<String>,
-    pub participant: String,
-    pub players: String,
+    pub session: Arc<str>,
+    pub section: Option<Arc<str>>,
+    pub participant: Arc<str>,
+    pub players: Arc<str>,
     pub total_before: Option<f64>,
     pub total_after: Option<f64>,
     pub pct_before: Option<f64>,
@@ -79,6 +81,37 @@ pub struct Audit {
     /// How it was answered: only the touched boards re-scored (`true`), or both replays
     /// scored whole.
     pub incremental: bool,
+    /// What the answer was made from, when that is big (an audit from the cache: the cached
+    /// standings and the replayed boards of a million-result log). Freed with the answer, not
+    /// while it is made: the command line, whose process ends after printing it, never frees
+    /// it. Not part of the answer: clones and comparisons ignore it.
+    pub residue: Residue,
+}
+
+/// See [`Audit::residue`].
+#[derive(Default)]
+pub struct Residue(Option<Box<dyn std::any::Any + Send + Sync>>);
+
+impl Clone for Residue {
+    fn clone(&self) -> Self {
+        Residue(None)
+    }
+}
+
+impl PartialEq for Residue {
+    fn eq(&self, _: &Self) -> bool {
+        true
+    }
+}
+
+impl std::fmt::Debug for Residue {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(if self.0.is_some() {
+            "Residue(..)"
+        } else {
+            "Residue"
+        })
+    }
 }
 
 /// Why an audit cannot be answered.
@@ -356,10 +389,14 @@ pub fn audit_cached(
             earlier: earlier.as_ref(),
         },
     );
-    // What a million-result log's audit holds (the cached standings, the replayed boards) is
-    // freed off this thread: the answer need not wait for it.
-    std::thread::spawn(move || drop((scored, state, sub, board_ns, earlier)));
-    answer
+    // What a million-result log's audit was made from (the cached standings, the replayed
+    // boards) goes with the answer: its holder frees it when the answer is done with.
+    answer.map(|a| {
+        a.map(|mut a| {
+            a.residue = Residue(Some(Box::new((scored, state, sub, board_ns, earlier))));
+            a
+        })
+    })
 }
 
 /// A replay of the boards `keys` of a cached log from `events` (the declarations and those
@@ -808,6 +845,7 @@ fn audit_inner(
         boards,
         rulings,
         incremental: answered_incrementally,
+        residue: Residue::default(),
     }))
 }
 
@@ -971,11 +1009,13 @@ fn standing_deltas(
     // each standing is keyed by the later replay's numbers, or, for one the later replay does
     // not have, by a number past them.
     type Key = (Option<usize>, u32);
-    // Standings groups: a session's section (`compare: section`) or the session, or overall.
-    fn group<'s>(st: &'s State, s: &'s Standing) -> (Option<&'s str>, Option<&'s str>) {
+    // Standings groups: a session's section (`compare: section`) or the session, or overall;
+    // in order: sessions by id, then section, overall last.
+    type Group<'s> = (bool, &'s str, Option<&'s str>);
+    fn group_of<'s>(st: &'s State, s: &'s Standing) -> Group<'s> {
         match s.session {
-            Some(i) => (Some(st.sessions[i].def.id.as_str()), s.section.as_deref()),
-            None => (None, None),
+            Some(i) => (false, st.sessions[i].def.id.as_str(), s.section.as_deref()),
+            None => (true, "overall", None),
         }
     }
     // Replays that number participants and sessions alike (an audit's replay of a few boards
@@ -1084,47 +1124,118 @@ fn standing_deltas(
     let same = |b: &Standing, a: &Standing| {
         b.total == a.total && b.max == a.max && b.rank == a.rank && b.rank_to == a.rank_to
     };
-    // Groups where anything changed (total, percentage or place), named as (session, section).
-    // (standings come group by group: a group is noted once a run, then sorted and deduplicated)
-    let mut changed: Vec<(Option<&str>, Option<&str>)> = Vec::new();
-    let mut note = |g| {
-        if changed.last() != Some(&g) {
-            changed.push(g);
+    // The standings groups, numbered in their order (sessions by id, then section; overall
+    // last). Standings come group by group: a group is noted once a run.
+    let mut groups: Vec<Group> = Vec::new();
+    {
+        let mut note = |g| {
+            if groups.last() != Some(&g) {
+                groups.push(g);
+            }
+        };
+        for a in after {
+            note(group_of(after_state, a));
         }
-    };
-    for (j, a) in after.iter().enumerate() {
+        for &i in &before_only {
+            note(group_of(before_state, &before[i]));
+        }
+    }
+    groups.sort_unstable();
+    groups.dedup();
+    let groups = &groups;
+    let number = |g: &Group| groups.binary_search(g).expect("a group of the standings") as u32;
+    // Each standing's group number (looked up once a run).
+    let group_after: Vec<u32> = after
+        .par_chunks(4096)
+        .flat_map_iter(|chunk| {
+            let mut last: Option<(Group, u32)> = None;
+            chunk.iter().map(move |a| {
+                let g = group_of(after_state, a);
+                match last {
+                    Some((k, n)) if k == g => n,
+                    _ => {
+                        let n = number(&g);
+                        last = Some((g, n));
+                        n
+                    }
+                }
+            })
+        })
+        .collect();
+    let group_before_only: Vec<u32> = before_only
+        .iter()
+        .map(|&i| number(&group_of(before_state, &before[i])))
+        .collect();
+    // Groups where anything changed (total, percentage or place).
+    let changed: Vec<std::sync::atomic::AtomicBool> =
+        groups.iter().map(|_| Default::default()).collect();
+    let mark = |g: u32| changed[g as usize].store(true, std::sync::atomic::Ordering::Relaxed);
+    after.par_iter().enumerate().for_each(|(j, a)| {
         let k = (a.session, a.participant);
         if ai.get(&k) != Some(j) {
-            continue;
+            return;
         }
         match bi.get(&k) {
             Some(i) if same(&before[i], a) => {}
-            _ => note(group(after_state, a)),
+            _ => mark(group_after[j]),
         }
-    }
-    for &i in &before_only {
-        note(group(before_state, &before[i]));
-    }
-    changed.sort_unstable();
-    changed.dedup();
-    if changed.is_empty() {
+    });
+    group_before_only.iter().for_each(|&g| mark(g));
+    let changed: Vec<bool> = changed.into_iter().map(|c| c.into_inner()).collect();
+    if !changed.contains(&true) {
         return Vec::new();
     }
     drop(_g);
-    let in_changed = |st: &State, s: &Standing| changed.binary_search(&group(st, s)).is_ok();
-    let delta = |b: Option<&Standing>, a: Option<&Standing>| -> StandingDelta {
-        let (st, r) = match a {
-            Some(a) => (after_state, a),
-            None => (before_state, b.unwrap()),
+    // The names, each made once: the sessions' and the groups' sections, and the later
+    // replay's participants' (those of the earlier replay only are named row by row).
+    let overall: Arc<str> = Arc::from("overall");
+    let session_names = |st: &State| -> Vec<Arc<str>> {
+        st.sessions
+            .iter()
+            .map(|s| Arc::from(s.def.id.as_str()))
+            .collect()
+    };
+    let (after_sessions, before_sessions) =
+        (session_names(after_state), session_names(before_state));
+    let group_sections: Vec<Option<Arc<str>>> = groups.iter().map(|g| g.2.map(Arc::from)).collect();
+    type Names = (Arc<str>, Arc<str>, Option<Arc<str>>);
+    let names_of = |p: &crate::replay::Participant| -> Names {
+        (
+            Arc::from(p.id.as_str()),
+            Arc::from(p.players.join(" – ")),
+            p.section.as_deref().map(Arc::from),
+        )
+    };
+    let after_names: Vec<Names> = after_state.participants.par_iter().map(names_of).collect();
+    let delta = |g: u32, b: Option<&Standing>, a: Option<&Standing>| -> StandingDelta {
+        let (st, r, sessions) = match a {
+            Some(a) => (after_state, a, &after_sessions),
+            None => (before_state, b.unwrap(), &before_sessions),
         };
-        let p = st.participant(r.participant);
+        let owned;
+        let (id, players, own_section) = match a {
+            Some(_) => &after_names[r.participant as usize],
+            None => {
+                owned = names_of(st.participant(r.participant));
+                &owned
+            }
+        };
+        // (a session's standing names its group's section; overall, the participant's own)
+        let section = match (r.session, r.section.as_deref()) {
+            (_, None) => None,
+            (Some(_), Some(_)) if group_sections[g as usize].as_deref() == r.section.as_deref() => {
+                group_sections[g as usize].clone()
+            }
+            (_, Some(x)) if own_section.as_deref() == Some(x) => own_section.clone(),
+            (_, Some(x)) => Some(Arc::from(x)),
+        };
         StandingDelta {
             session: r
                 .session
-                .map_or_else(|| "overall".to_string(), |i| st.sessions[i].def.id.clone()),
-            section: r.section.clone(),
-            participant: p.id.clone(),
-            players: p.players.join(" – "),
+                .map_or_else(|| overall.clone(), |i| sessions[i].clone()),
+            section,
+            participant: id.clone(),
+            players: players.clone(),
             total_before: b.map(|x| x.total.to_f64()),
             total_after: a.map(|x| x.total.to_f64()),
             pct_before: b.and_then(Standing::pct),
@@ -1136,6 +1247,12 @@ fn standing_deltas(
     // Each delta with how far it moved: exactly (the totals are exact rationals, so equal moves
     // tie whatever their floats say), `None` for a participant in one replay only.
     let moved = |b: Option<&Standing>, a: Option<&Standing>| -> (Option<Q>, f64) {
+        // (most of a big group did not move: no arithmetic for them)
+        if let (Some(b), Some(a)) = (b, a) {
+            if b.total == a.total {
+                return (a.total.exact().map(|_| Q::ZERO), 0.0);
+            }
+        }
         let f = match (b, a) {
             (Some(b), Some(a)) => (a.total.to_f64() - b.total.to_f64()).abs(),
             _ => f64::INFINITY,
@@ -1146,61 +1263,39 @@ fn standing_deltas(
         })();
         (q, f)
     };
-    // Each standing of a changed group, before and after: (after, before).
+    // Each standing of a changed group, before and after: (group, (after, before)).
     let _d = tracing::debug_span!("deltas").entered();
     type Pair<'s> = (Option<&'s Standing>, Option<&'s Standing>);
-    let pairs: Vec<Pair> = after
+    let pairs: Vec<(u32, Pair)> = after
         .par_iter()
         .enumerate()
         // (one standing a key: should a key come twice, the last one, as `ai` keeps)
         .filter(|(j, a)| {
-            ai.get(&(a.session, a.participant)) == Some(*j) && in_changed(after_state, a)
+            changed[group_after[*j] as usize] && ai.get(&(a.session, a.participant)) == Some(*j)
         })
-        .map(|(_, a)| {
+        .map(|(j, a)| {
             let b = bi.get(&(a.session, a.participant)).map(|i| &before[i]);
-            (Some(a), b)
+            (group_after[j], (Some(a), b))
         })
         .chain(
             before_only
                 .par_iter()
-                .filter(|&&i| in_changed(before_state, &before[i]))
-                .map(|&i| (None, Some(&before[i]))),
+                .zip(group_before_only.par_iter())
+                .filter(|(_, g)| changed[**g as usize])
+                .map(|(&i, &g)| (g, (None, Some(&before[i])))),
         )
         .collect();
-    // Each one's group (overall last, then session and section) and participant id.
-    type Named<'s> = ((bool, &'s str, Option<&'s str>), &'s str);
-    fn named_in<'s>((a, b): Pair<'s>, after: &'s State, before: &'s State) -> Named<'s> {
-        let (st, r) = match a {
-            Some(a) => (after, a),
-            None => (before, b.unwrap()),
-        };
-        let g = match r.session {
-            None => (true, "overall", None),
-            Some(i) => (false, st.sessions[i].def.id.as_str(), r.section.as_deref()),
-        };
-        (g, st.participant(r.participant).id.as_str())
-    }
-    let named = |p| named_in(p, after_state, before_state);
-    // The groups (a few) numbered in their order.
-    let mut groups: Vec<(bool, &str, Option<&str>)> = Vec::new();
-    for &p in &pairs {
-        // (the standings of a group mostly come together)
-        let g = named(p).0;
-        if groups.last() != Some(&g) {
-            groups.push(g);
-        }
-    }
-    groups.sort_unstable();
-    groups.dedup();
     // (group, how far it moved: exactly and as a float, the exact move as a float, participant,
     // the pair)
-    type Keyed<'s> = (usize, (Option<Q>, f64), f64, &'s str, Pair<'s>);
+    type Keyed<'s> = (u32, (Option<Q>, f64), f64, &'s str, Pair<'s>);
     let mut keyed: Vec<Keyed> = pairs
         .par_iter()
-        .map(|&(a, b)| {
-            let (g, id) = named((a, b));
+        .map(|&(g, (a, b))| {
+            let id = match a {
+                Some(a) => after_state.participant(a.participant).id.as_str(),
+                None => before_state.participant(b.unwrap().participant).id.as_str(),
+            };
             let m = moved(b, a);
-            let g = groups.binary_search(&g).expect("a group of the deltas");
             (g, m, m.0.map_or(0.0, Q::to_f64), id, (a, b))
         })
         .collect();
@@ -1234,7 +1329,7 @@ fn standing_deltas(
     let _b = tracing::debug_span!("build").entered();
     keyed
         .par_iter()
-        .map(|&(_, _, _, _, (a, b))| delta(b, a))
+        .map(|&(g, _, _, _, (a, b))| delta(g, b, a))
         .collect()
 }
 
@@ -1246,7 +1341,7 @@ pub fn write_json(a: &Audit, w: impl std::io::Write) -> std::io::Result<()> {
     #[derive(Serialize)]
     struct Standing<'a> {
         session: &'a str,
-        section: &'a Option<String>,
+        section: Option<&'a str>,
         participant: &'a str,
         total_before: Option<f64>,
         total_after: Option<f64>,
@@ -1294,7 +1389,7 @@ pub fn write_json(a: &Audit, w: impl std::io::Write) -> std::io::Result<()> {
     let standing = |s: &'_ StandingDelta, out: &mut Vec<u8>| {
         let x = Standing {
             session: &s.session,
-            section: &s.section,
+            section: s.section.as_deref(),
             participant: &s.participant,
             total_before: s.total_before,
             total_after: s.total_after,
@@ -1402,7 +1497,7 @@ pub fn to_json(a: &Audit) -> serde_json::Value {
         .standings
         .iter()
         .map(|s| {
-            json!({"session": s.session, "section": s.section, "participant": s.participant,
+            json!({"session": &*s.session, "section": s.section.as_deref(), "participant": &*s.participant,
                    "total_before": s.total_before, "total_after": s.total_after,
                    "pct_before": s.pct_before, "pct_after": s.pct_after,
                    "rank_before": s.rank_before, "rank_after": s.rank_after,
@@ -1491,8 +1586,8 @@ pub fn to_text(a: &Audit) -> String {
     // where the group changes, the runs put together in order.
     fn group(s: &StandingDelta) -> (&str, Option<&str>) {
         (
-            s.session.as_str(),
-            if s.session == "overall" {
+            &s.session,
+            if &*s.session == "overall" {
                 None
             } else {
                 s.section.as_deref()

@@ -396,9 +396,9 @@ pub fn write_scored(out: &Path, state: &State, scored: &Scored, t: &Tables) -> R
 pub fn write_audit(out: &Path, a: &crate::audit::Audit) -> Result<()> {
     let st = &a.standings;
     let mut standings = frame!(st, {
-        "session": |r| r.session.clone(),
-        "section": |r| r.section.clone(),
-        "participant": |r| r.participant.clone(),
+        "session": |r| r.session.to_string(),
+        "section": |r| r.section.as_deref().map(str::to_string),
+        "participant": |r| r.participant.to_string(),
         "total_before": |r| r.total_before,
         "total_after": |r| r.total_after,
         "delta": |r| r.delta(),

@@ -469,7 +469,10 @@ pub fn add_ruling_effects(
         let mut per_group: BTreeMap<(String, Option<String>), usize> = BTreeMap::new();
         for d in &moved {
             let n = per_group
-                .entry((d.session.clone(), d.section.clone()))
+                .entry((
+                    d.session.to_string(),
+                    d.section.as_deref().map(str::to_string),
+                ))
                 .or_default();
             *n += 1;
             if *n > 5 {
@@ -482,13 +485,13 @@ pub fn add_ruling_effects(
             };
             let place = |r: Option<i32>| r.map_or("–".to_string(), |r| r.to_string());
             shown.push(json!({
-                "group": match (&d.section, d.session.as_str()) {
+                "group": match (&d.section, &*d.session) {
                     (_, "overall") => "overall".to_string(),
                     (Some(x), s) => format!("{s} {x}"),
                     (None, s) => s.to_string(),
                 },
-                "id": d.participant,
-                "players": d.players,
+                "id": &*d.participant,
+                "players": &*d.players,
                 "before": value(d.total_before, d.pct_before),
                 "after": value(d.total_after, d.pct_after),
                 "place_before": place(d.rank_before),
