@@ -105,16 +105,38 @@ fn rank(group: Vec<Standing>, state: &State) -> Vec<Standing> {
             k.0 = None;
         }
     }
-    let mut idx: Vec<u32> = (0..group.len() as u32).collect();
-    idx.par_sort_by(|&a, &b| {
+    // Sorted as (float key, index) pairs, side by side in memory: the exact keys and the ids
+    // are looked up only for close floats and for ties (`cmp_key`'s order, best first).
+    let exact = keys.first().is_some_and(|k| k.0.is_some());
+    let mut order: Vec<(f64, u32)> = keys
+        .iter()
+        .enumerate()
+        .map(|(i, k)| (k.1, i as u32))
+        .collect();
+    order.par_sort_by(|&(fa, a), &(fb, b)| {
         let (a, b) = (a as usize, b as usize);
-        cmp_key(&keys[b], &keys[a]).then_with(|| {
+        let by_key = if exact {
+            let tol = 1e-12 * fa.abs().max(fb.abs());
+            if fb - fa > tol {
+                Ordering::Greater
+            } else if fa - fb > tol {
+                Ordering::Less
+            } else {
+                keys[b].0.cmp(&keys[a].0)
+            }
+        } else {
+            (fb + 0.0)
+                .partial_cmp(&(fa + 0.0))
+                .unwrap_or(Ordering::Equal)
+        };
+        by_key.then_with(|| {
             state
                 .participant(group[a].participant)
                 .id
                 .cmp(&state.participant(group[b].participant).id)
         })
     });
+    let idx: Vec<u32> = order.into_iter().map(|(_, i)| i).collect();
     let skeys: Vec<_> = idx.par_iter().map(|&i| keys[i as usize]).collect();
     // The standings moved (not copied) into their places.
     let mut slots: Vec<Option<Standing>> = group.into_iter().map(Some).collect();
