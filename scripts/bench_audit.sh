@@ -3,9 +3,13 @@
 #
 #   bash scripts/bench_audit.sh                    # 24 boards × 50,000 results (1.2 million)
 #   bash scripts/bench_audit.sh --results 300000 --rulings 5 --repeat 3
+#   bash scripts/bench_audit.sh --sessions 6 --boards 26 --tables 13   # a sectioned championship
 #
-# On a log written by `frekans synth` (one field of 16-table sections, 1% of the tables with a
-# ruling of every kind), with scripts/measure.py (wall time, peak RSS, CPU), 2 threads:
+# On a log written by `frekans synth` (1% of the tables with a ruling of every kind): one field of
+# 16-table sections (the worst case: a ruling moves every pair of the field, and the answer
+# lists all of them), or with --sessions N, N sessions of sections each compared on its own
+# (a ruling moves its section and the overall standings). With scripts/measure.py (wall time,
+# peak RSS, CPU), 2 threads:
 #   - `frekans check LOG` (the floor: read and validate, no scoring);
 #   - `frekans audit LOG --ruling R --no-cache` (the long way: read, replay and score the whole
 #     log, re-score the ruling's board);
@@ -18,7 +22,8 @@
 # Every cached answer is compared byte for byte with the long way's (`cmp`): a difference stops
 # the script.
 #
-# Options: --results N (1200000), --boards N (24), --tables N (16), --rulings N (3),
+# Options: --results N (1200000), --boards N (24), --tables N (16), --sessions N (one field
+# when not given), --rulings N (3),
 # --repeat N (3), --threads N (2), --log FILE (use this log instead of writing one),
 # --dir DIR (work files; default ${TMPDIR:-/tmp}/frekans-bench-audit, removed unless --keep).
 source "$(dirname "${BASH_SOURCE[0]}")/env.sh"
@@ -27,6 +32,7 @@ RESULTS=1200000
 BOARDS=24
 TABLES=16
 RULINGS=3
+SESSIONS=""
 REPEAT=3
 THREADS=2
 LOG=""
@@ -38,12 +44,13 @@ while [ $# -gt 0 ]; do
         --boards) BOARDS="$2"; shift 2 ;;
         --tables) TABLES="$2"; shift 2 ;;
         --rulings) RULINGS="$2"; shift 2 ;;
+        --sessions) SESSIONS="$2"; shift 2 ;;
         --repeat) REPEAT="$2"; shift 2 ;;
         --threads) THREADS="$2"; shift 2 ;;
         --log) LOG="$2"; shift 2 ;;
         --dir) DIR="$2"; shift 2 ;;
         --keep) KEEP=1; shift ;;
-        -h|--help) sed -n '2,24p' "$0"; exit 0 ;;
+        -h|--help) sed -n '2,30p' "$0"; exit 0 ;;
         *) echo "bench_audit.sh: unknown argument $1" >&2; exit 2 ;;
     esac
 done
@@ -52,7 +59,15 @@ bench_setup "$DIR" "$KEEP"
 CACHE="$DIR/cache"
 rm -rf "$CACHE"
 
-if [ -z "$LOG" ]; then
+if [ -z "$LOG" ] && [ -n "$SESSIONS" ]; then
+    LOG="$DIR/synth-mp-$RESULTS-sessions-$SESSIONS.jsonl"
+    per_board=$(( RESULTS / BOARDS / SESSIONS ))
+    sections=$(( (per_board + TABLES - 1) / TABLES ))
+    log "writing $LOG ($SESSIONS sessions × $BOARDS boards × $per_board results, $sections sections)"
+    "$BIN" synth -q --form mp --compare section --sessions "$SESSIONS" --sections "$sections" \
+        --tables "$TABLES" --boards "$BOARDS" --rulings 0.01 --corrections 0.001 --seed 2026 \
+        --out "$LOG"
+elif [ -z "$LOG" ]; then
     LOG="$DIR/synth-mp-$RESULTS.jsonl"
     per_board=$(( RESULTS / BOARDS ))
     sections=$(( (per_board + TABLES - 1) / TABLES ))
