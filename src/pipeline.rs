@@ -651,128 +651,185 @@ fn score_matches(state: &State) -> (Vec<BoardScore>, Vec<MatchResult>, Vec<Notic
     if state.matches.is_empty() && !state.sessions.iter().any(|s| s.def.form.is_team()) {
         return (Vec::new(), Vec::new(), notices);
     }
-    // (session, match, board) → (open, closed)
-    let mut rooms: BTreeMap<(usize, String, u32), (Option<TableIn>, Option<TableIn>)> =
-        BTreeMap::new();
-    // (session, board) → every table of that board in the session (C16: pooled statistics).
-    let mut pooled: BTreeMap<(usize, u32), Vec<TableIn>> = BTreeMap::new();
-    for t in state.tables.values() {
-        if !state.sessions[t.session].def.form.is_team() {
-            continue;
-        }
-        let (Some(m), Some(room)) = (&t.match_id, t.room) else {
-            continue;
-        };
-        let ti = table_in(state, t);
-        pooled
-            .entry((t.session, t.board))
-            .or_default()
-            .push(ti.clone());
-        let e = rooms.entry((t.session, m.clone(), t.board)).or_default();
-        match room {
-            crate::event::Room::Open => e.0 = Some(ti),
-            crate::event::Room::Closed => e.1 = Some(ti),
-        }
-    }
-    let stats: BTreeMap<(usize, u32), BoardStats> = pooled
-        .iter()
-        .map(|(k, tables)| {
-            (
-                *k,
-                board_stats(
-                    tables,
-                    tables.len() as u32,
-                    &state.sessions[k.0].def.options,
-                    false,
-                ),
-            )
-        })
-        .collect();
-    let tasks: Vec<((usize, String, u32), TeamBoardIn)> = rooms
+    use rayon::prelude::*;
+    // Every team table with its match and room, in the tables' order.
+    let team: Vec<(usize, &str, u32, crate::event::Room, &Table)> = state
+        .tables
+        .values_vec()
         .into_iter()
-        .map(|((s, m, b), (open, closed))| {
-            let def = &state.sessions[s].def;
-            let knockout = state.matches[&(s, m.clone())].def.knockout;
-            (
-                (s, m, b),
-                TeamBoardIn {
-                    board: b,
-                    knockout,
-                    form: def.form,
-                    options: &def.options,
-                    open,
-                    closed,
-                },
-            )
+        .filter(|t| state.sessions[t.session].def.form.is_team())
+        .filter_map(|t| Some((t.session, t.match_id.as_deref()?, t.board, t.room?, t)))
+        .collect();
+    let mut ins: Vec<Option<TableIn>> = team
+        .par_iter()
+        .map(|x| Some(table_in(state, x.4)))
+        .collect();
+    // Runs of `order` (positions in `team`) whose keys are equal.
+    fn runs<K: PartialEq>(
+        order: &[usize],
+        key: impl Fn(usize) -> K,
+    ) -> Vec<std::ops::Range<usize>> {
+        let mut out = Vec::new();
+        let mut i = 0;
+        while i < order.len() {
+            let k = key(order[i]);
+            let mut j = i + 1;
+            while j < order.len() && key(order[j]) == k {
+                j += 1;
+            }
+            out.push(i..j);
+            i = j;
+        }
+        out
+    }
+    // (session, board) → every table of that board in the session, in the tables' order (C16:
+    // pooled statistics), each board's statistics in parallel.
+    let mut by_board: Vec<usize> = (0..team.len()).collect();
+    by_board.par_sort_by_key(|&i| (team[i].0, team[i].2));
+    let stats: BTreeMap<(usize, u32), BoardStats> = runs(&by_board, |i| (team[i].0, team[i].2))
+        .into_par_iter()
+        .map(|r| {
+            let tables: Vec<TableIn> = by_board[r.clone()]
+                .iter()
+                .map(|&i| ins[i].clone().expect("each table's input"))
+                .collect();
+            let k = (team[by_board[r.start]].0, team[by_board[r.start]].2);
+            let st = board_stats(
+                &tables,
+                tables.len() as u32,
+                &state.sessions[k.0].def.options,
+                false,
+            );
+            (k, st)
         })
         .collect();
+    // (session, match, board) → (open, closed): of two tables in one room, the later one.
+    let mut by_match: Vec<usize> = (0..team.len()).collect();
+    by_match.par_sort_by_key(|&i| (team[i].0, team[i].1, team[i].2));
+    let tasks: Vec<((usize, &str, u32), TeamBoardIn)> =
+        runs(&by_match, |i| (team[i].0, team[i].1, team[i].2))
+            .into_iter()
+            .map(|r| {
+                let (s, m, b, _, _) = team[by_match[r.start]];
+                let (mut open, mut closed) = (None, None);
+                for &i in &by_match[r.clone()] {
+                    match team[i].3 {
+                        crate::event::Room::Open => open = ins[i].take(),
+                        crate::event::Room::Closed => closed = ins[i].take(),
+                    }
+                }
+                let def = &state.sessions[s].def;
+                let knockout = state.matches[&(s, m.to_string())].def.knockout;
+                (
+                    (s, m, b),
+                    TeamBoardIn {
+                        board: b,
+                        knockout,
+                        form: def.form,
+                        options: &def.options,
+                        open,
+                        closed,
+                    },
+                )
+            })
+            .collect();
     let scored: Vec<Option<teams::TeamBoard>> = tasks
         .par_iter()
         .map(|(_, t)| teams::score_board(t))
         .collect();
-    let mut boards = Vec::new();
-    let mut per_match: BTreeMap<(usize, String), Vec<teams::TeamBoard>> = BTreeMap::new();
+    // Each scored board's two sides (in parallel), or the notice of a board played in one room.
+    let homes: BTreeMap<(usize, &str), (PId, PId)> = state
+        .matches
+        .iter()
+        .map(|((s, m), mt)| ((*s, m.as_str()), (mt.home, mt.away)))
+        .collect();
+    let made: Vec<Result<BoardScore, Notice>> = tasks
+        .par_iter()
+        .zip(scored.par_iter())
+        .map(|(((s, m, b), input), tb)| {
+            let Some(tb) = tb else {
+                return Err(Notice {
+                    line: None,
+                    message: format!(
+                        "session \"{}\" match \"{m}\" board {b} was played in one room only and has no ruling for the other: not scored (C17)",
+                        state.sessions[*s].def.id
+                    ),
+                });
+            };
+            let (home, away) = homes[&(*s, *m)];
+            let open = input.open.as_ref().unwrap();
+            let closed = input.closed.as_ref().unwrap();
+            let adjusted = open.adjusted || closed.adjusted;
+            let side = |me: PId, opp: PId, score: Q, ns: bool| SideScore {
+                participant: me,
+                side: if ns {
+                    crate::adjust::Side::NS
+                } else {
+                    crate::adjust::Side::EW
+                },
+                opponent: opp,
+                score,
+                top: None,
+                adjusted,
+                ns_points: if open.ns_score.is_artificial() && open.ew_score.is_artificial() {
+                    None
+                } else {
+                    open.played
+                },
+                artificial: None,
+                detail: None,
+            };
+            Ok(BoardScore {
+                session: *s,
+                section: None,
+                board: *b,
+                field: 2,
+                sides: vec![
+                    side(home, away, tb.home, true),
+                    side(away, home, tb.away, false),
+                ],
+                freq: Vec::new(),
+                stats: stats[&(*s, *b)].clone(),
+                datum: None,
+                notices: Vec::new(),
+                facts: Vec::new(),
+                text: Vec::new(),
+                team: Some((m.to_string(), tb.clone())),
+                export_stats: false,
+            })
+        })
+        .collect();
+    let mut boards = Vec::with_capacity(made.len());
     let mut stats_given: std::collections::BTreeSet<(usize, u32)> = Default::default();
-    for (((s, m, b), input), tb) in tasks.iter().zip(scored) {
-        let mt = &state.matches[&(*s, m.clone())];
-        let Some(tb) = tb else {
-            notices.push(Notice {
-                line: None,
-                message: format!(
-                    "session \"{}\" match \"{m}\" board {b} was played in one room only and has no ruling for the other: not scored (C17)",
-                    state.sessions[*s].def.id
-                ),
-            });
-            continue;
-        };
-        let open = input.open.as_ref().unwrap();
-        let closed = input.closed.as_ref().unwrap();
-        let adjusted = open.adjusted || closed.adjusted;
-        let side = |me: PId, opp: PId, score: Q, ns: bool| SideScore {
-            participant: me,
-            side: if ns {
-                crate::adjust::Side::NS
-            } else {
-                crate::adjust::Side::EW
-            },
-            opponent: opp,
-            score,
-            top: None,
-            adjusted,
-            ns_points: if open.ns_score.is_artificial() && open.ew_score.is_artificial() {
-                None
-            } else {
-                open.played
-            },
-            artificial: None,
-            detail: None,
-        };
-        let first = stats_given.insert((*s, *b));
-        boards.push(BoardScore {
-            session: *s,
-            section: None,
-            board: *b,
-            field: 2,
-            sides: vec![
-                side(mt.home, mt.away, tb.home, true),
-                side(mt.away, mt.home, tb.away, false),
-            ],
-            freq: Vec::new(),
-            stats: stats[&(*s, *b)].clone(),
-            datum: None,
-            notices: Vec::new(),
-            facts: Vec::new(),
-            text: Vec::new(),
-            team: Some((m.clone(), tb.clone())),
-            export_stats: first,
-        });
-        per_match.entry((*s, m.clone())).or_default().push(tb);
+    // Each match's scored boards, in board order (the tasks come match by match).
+    let mut per_match: BTreeMap<(usize, &str), Vec<teams::TeamBoard>> = BTreeMap::new();
+    let mut run: Option<((usize, &str), Vec<teams::TeamBoard>)> = None;
+    for ((((s, m, _), _), tb), b) in tasks.iter().zip(scored).zip(made) {
+        match b {
+            Err(n) => notices.push(n),
+            Ok(mut b) => {
+                b.export_stats = stats_given.insert((b.session, b.board));
+                boards.push(b);
+                let tb = tb.expect("a scored board");
+                match &mut run {
+                    Some((k, v)) if *k == (*s, *m) => v.push(tb),
+                    _ => {
+                        if let Some((k, v)) = run.replace(((*s, *m), vec![tb])) {
+                            per_match.insert(k, v);
+                        }
+                    }
+                }
+            }
+        }
+    }
+    if let Some((k, v)) = run {
+        per_match.insert(k, v);
     }
     let mut matches = Vec::new();
     for ((s, m), mt) in &state.matches {
         let def = &state.sessions[*s].def;
         let o = &def.options;
-        let tbs = per_match.remove(&(*s, m.clone())).unwrap_or_default();
+        let tbs = per_match.remove(&(*s, m.as_str())).unwrap_or_default();
         let declared = mt.def.boards.len() as u32;
         let (mut home, mut away) = (Q::ZERO, Q::ZERO);
         let (mut agg_h, mut agg_a) = (Q::ZERO, Q::ZERO);
