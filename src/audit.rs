@@ -1124,48 +1124,36 @@ fn standing_deltas(
     let same = |b: &Standing, a: &Standing| {
         b.total == a.total && b.max == a.max && b.rank == a.rank && b.rank_to == a.rank_to
     };
-    // The standings groups, numbered in their order (sessions by id, then section; overall
-    // last). Standings come group by group: a group is noted once a run.
-    let mut groups: Vec<Group> = Vec::new();
-    {
-        let mut note = |g| {
-            if groups.last() != Some(&g) {
-                groups.push(g);
-            }
-        };
-        for a in after {
-            note(group_of(after_state, a));
-        }
-        for &i in &before_only {
-            note(group_of(before_state, &before[i]));
+    // The later standings' runs of one group, each standing's group worked out once
+    // (standings come group by group): (group, how many).
+    let mut runs: Vec<(Group, usize)> = Vec::new();
+    for a in after {
+        let g = group_of(after_state, a);
+        match runs.last_mut() {
+            Some((k, n)) if *k == g => *n += 1,
+            _ => runs.push((g, 1)),
         }
     }
+    let before_groups: Vec<Group> = before_only
+        .iter()
+        .map(|&i| group_of(before_state, &before[i]))
+        .collect();
+    // The standings groups, numbered in their order (sessions by id, then section; overall
+    // last), and each standing's group number.
+    let mut groups: Vec<Group> = runs
+        .iter()
+        .map(|r| r.0)
+        .chain(before_groups.iter().copied())
+        .collect();
     groups.sort_unstable();
     groups.dedup();
     let groups = &groups;
     let number = |g: &Group| groups.binary_search(g).expect("a group of the standings") as u32;
-    // Each standing's group number (looked up once a run).
-    let group_after: Vec<u32> = after
-        .par_chunks(4096)
-        .flat_map_iter(|chunk| {
-            let mut last: Option<(Group, u32)> = None;
-            chunk.iter().map(move |a| {
-                let g = group_of(after_state, a);
-                match last {
-                    Some((k, n)) if k == g => n,
-                    _ => {
-                        let n = number(&g);
-                        last = Some((g, n));
-                        n
-                    }
-                }
-            })
-        })
-        .collect();
-    let group_before_only: Vec<u32> = before_only
+    let group_after: Vec<u32> = runs
         .iter()
-        .map(|&i| number(&group_of(before_state, &before[i])))
+        .flat_map(|(g, n)| std::iter::repeat_n(number(g), *n))
         .collect();
+    let group_before_only: Vec<u32> = before_groups.iter().map(number).collect();
     // Groups where anything changed (total, percentage or place).
     let changed: Vec<std::sync::atomic::AtomicBool> =
         groups.iter().map(|_| Default::default()).collect();
