@@ -664,36 +664,26 @@ fn score_matches(state: &State) -> (Vec<BoardScore>, Vec<MatchResult>, Vec<Notic
         .par_iter()
         .map(|x| Some(table_in(state, x.4)))
         .collect();
-    // Runs of `order` (positions in `team`) whose keys are equal.
-    fn runs<K: PartialEq>(
-        order: &[usize],
-        key: impl Fn(usize) -> K,
-    ) -> Vec<std::ops::Range<usize>> {
-        let mut out = Vec::new();
-        let mut i = 0;
-        while i < order.len() {
-            let k = key(order[i]);
-            let mut j = i + 1;
-            while j < order.len() && key(order[j]) == k {
-                j += 1;
-            }
-            out.push(i..j);
-            i = j;
-        }
-        out
-    }
+    // Each match by id (`state.matches` is keyed by an owned id).
+    let by_id: BTreeMap<(usize, &str), &crate::replay::Match> = state
+        .matches
+        .iter()
+        .map(|((s, m), mt)| ((*s, m.as_str()), mt))
+        .collect();
     // (session, board) → every table of that board in the session, in the tables' order (C16:
     // pooled statistics), each board's statistics in parallel.
     let mut by_board: Vec<usize> = (0..team.len()).collect();
     by_board.par_sort_by_key(|&i| (team[i].0, team[i].2));
-    let stats: BTreeMap<(usize, u32), BoardStats> = runs(&by_board, |i| (team[i].0, team[i].2))
+    let stats: BTreeMap<(usize, u32), BoardStats> = by_board
+        .chunk_by(|&x, &y| (team[x].0, team[x].2) == (team[y].0, team[y].2))
+        .collect::<Vec<_>>()
         .into_par_iter()
-        .map(|r| {
-            let tables: Vec<TableIn> = by_board[r.clone()]
+        .map(|run| {
+            let tables: Vec<TableIn> = run
                 .iter()
                 .map(|&i| ins[i].clone().expect("each table's input"))
                 .collect();
-            let k = (team[by_board[r.start]].0, team[by_board[r.start]].2);
+            let k = (team[run[0]].0, team[run[0]].2);
             let st = board_stats(
                 &tables,
                 tables.len() as u32,
@@ -706,43 +696,37 @@ fn score_matches(state: &State) -> (Vec<BoardScore>, Vec<MatchResult>, Vec<Notic
     // (session, match, board) → (open, closed): of two tables in one room, the later one.
     let mut by_match: Vec<usize> = (0..team.len()).collect();
     by_match.par_sort_by_key(|&i| (team[i].0, team[i].1, team[i].2));
-    let tasks: Vec<((usize, &str, u32), TeamBoardIn)> =
-        runs(&by_match, |i| (team[i].0, team[i].1, team[i].2))
-            .into_iter()
-            .map(|r| {
-                let (s, m, b, _, _) = team[by_match[r.start]];
-                let (mut open, mut closed) = (None, None);
-                for &i in &by_match[r.clone()] {
-                    match team[i].3 {
-                        crate::event::Room::Open => open = ins[i].take(),
-                        crate::event::Room::Closed => closed = ins[i].take(),
-                    }
+    let tasks: Vec<((usize, &str, u32), TeamBoardIn)> = by_match
+        .chunk_by(|&x, &y| (team[x].0, team[x].1, team[x].2) == (team[y].0, team[y].1, team[y].2))
+        .map(|run| {
+            let (s, m, b, _, _) = team[run[0]];
+            let (mut open, mut closed) = (None, None);
+            for &i in run {
+                match team[i].3 {
+                    crate::event::Room::Open => open = ins[i].take(),
+                    crate::event::Room::Closed => closed = ins[i].take(),
                 }
-                let def = &state.sessions[s].def;
-                let knockout = state.matches[&(s, m.to_string())].def.knockout;
-                (
-                    (s, m, b),
-                    TeamBoardIn {
-                        board: b,
-                        knockout,
-                        form: def.form,
-                        options: &def.options,
-                        open,
-                        closed,
-                    },
-                )
-            })
-            .collect();
+            }
+            let def = &state.sessions[s].def;
+            let knockout = by_id[&(s, m)].def.knockout;
+            (
+                (s, m, b),
+                TeamBoardIn {
+                    board: b,
+                    knockout,
+                    form: def.form,
+                    options: &def.options,
+                    open,
+                    closed,
+                },
+            )
+        })
+        .collect();
     let scored: Vec<Option<teams::TeamBoard>> = tasks
         .par_iter()
         .map(|(_, t)| teams::score_board(t))
         .collect();
     // Each scored board's two sides (in parallel), or the notice of a board played in one room.
-    let homes: BTreeMap<(usize, &str), (PId, PId)> = state
-        .matches
-        .iter()
-        .map(|((s, m), mt)| ((*s, m.as_str()), (mt.home, mt.away)))
-        .collect();
     let made: Vec<Result<BoardScore, Notice>> = tasks
         .par_iter()
         .zip(scored.par_iter())
@@ -756,7 +740,8 @@ fn score_matches(state: &State) -> (Vec<BoardScore>, Vec<MatchResult>, Vec<Notic
                     ),
                 });
             };
-            let (home, away) = homes[&(*s, *m)];
+            let mt = by_id[&(*s, *m)];
+            let (home, away) = (mt.home, mt.away);
             let open = input.open.as_ref().unwrap();
             let closed = input.closed.as_ref().unwrap();
             let adjusted = open.adjusted || closed.adjusted;
