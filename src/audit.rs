@@ -287,6 +287,8 @@ pub fn audit_cached(
                 .collect()
         }
     };
+    // A team session's boards go together: every board of the session with lines is replayed.
+    let which = with_team_boards(&c, which);
     let touched: usize = which.iter().map(|&i| c.boards[i].1.len()).sum();
     let all: usize = c.boards.iter().map(|b| b.1.len()).sum();
     if touches_most(touched, all) {
@@ -297,7 +299,7 @@ pub fn audit_cached(
         );
         return Ok(None);
     }
-    let (sub, state, earlier) = {
+    let (sub, state, earlier, keys) = {
         let _span = tracing::info_span!("replay", boards = which.len()).entered();
         let Some(lines) = c.lines(bytes, &which) else {
             return Ok(None);
@@ -310,7 +312,16 @@ pub fn audit_cached(
         let Ok(sub) = parsed else {
             return Ok(None);
         };
-        let keys: BTreeSet<(String, u32)> = which.iter().map(|&i| c.boards[i].0.clone()).collect();
+        let mut keys: BTreeSet<(String, u32)> =
+            which.iter().map(|&i| c.boards[i].0.clone()).collect();
+        // (and every board the team sessions among them declare: as `audit_inner` asks)
+        pipeline::whole_team_sessions(
+            &mut keys,
+            sub.iter().filter_map(|e| match &e.event {
+                Event::Session(d) => Some(d),
+                _ => None,
+            }),
+        );
         // The earlier replay of the same boards made beside the later one (each is one thread's
         // work), seeded alike: `audit_inner` takes it when it touches these boards.
         let earlier_scope = match scopes(&sub, question, c.last_seq, true) {
@@ -338,14 +349,33 @@ pub fn audit_cached(
         let Some(state) = state else {
             return Ok(None);
         };
-        (sub, state, earlier)
+        (sub, state, earlier, keys)
     };
+    // The team sessions replayed (whole): their matches scored as well.
+    let team: BTreeSet<usize> = (0..state.sessions.len())
+        .filter(|&s| {
+            let def = &state.sessions[s].def;
+            def.form.is_team() && keys.iter().any(|k| k.0 == def.id)
+        })
+        .collect();
     // The boards' scores in the whole log: each scored with its comparison group's N there.
     // (and the earlier replay's boards beside them: each board is one thread's work)
     let (boards, earlier) = {
         let _span = tracing::info_span!("score", boards = which.len()).entered();
         let (later, earlier_scored) = rayon::join(
-            || score_with_fields(&state, &c.fields),
+            || {
+                let pairs = score_with_fields(&state, &c.fields);
+                if team.is_empty() {
+                    return pairs;
+                }
+                let (teams, _) = pipeline::score_team_sessions(&state, &team);
+                pairs.map(|p| {
+                    p.map(|mut p| {
+                        p.extend(teams);
+                        p
+                    })
+                })
+            },
             || {
                 earlier
                     .as_ref()
@@ -387,6 +417,7 @@ pub fn audit_cached(
             board_ns: &board_ns,
             last: last_seq,
             earlier: earlier.as_ref(),
+            replayed: &keys,
         },
     );
     // What a million-result log's audit was made from (the cached standings, the replayed
@@ -585,6 +616,7 @@ pub fn extend_cache(bytes: &[u8], old: cache::AuditCache) -> Option<cache::Audit
         declares: old.declares,
         participants: old.participants,
         sessions: old.sessions,
+        teams: old.teams,
         fields: base.fields,
         board_ns,
         sums,
@@ -623,7 +655,35 @@ enum Base<'a> {
         last: usize,
         /// The earlier replay of some boards, made and scored beside the later one.
         earlier: Option<&'a Earlier>,
+        /// The boards the events and the replay have.
+        replayed: &'a BTreeSet<(String, u32)>,
     },
+}
+
+/// `which` (indexes of `c.boards`) with every board of the team sessions among them.
+fn with_team_boards(c: &cache::AuditCache, which: Vec<usize>) -> Vec<usize> {
+    let team = |i: usize| {
+        let id = &c.boards[i].0 .0;
+        c.sessions
+            .iter()
+            .position(|s| s == id)
+            .is_some_and(|s| c.teams[s])
+    };
+    let sessions: BTreeSet<&str> = which
+        .iter()
+        .filter(|&&i| team(i))
+        .map(|&i| c.boards[i].0 .0.as_str())
+        .collect();
+    if sessions.is_empty() {
+        return which;
+    }
+    let mut chosen = vec![false; c.boards.len()];
+    for &i in &which {
+        chosen[i] = true;
+    }
+    (0..c.boards.len())
+        .filter(|&i| chosen[i] || sessions.contains(c.boards[i].0 .0.as_str()))
+        .collect()
 }
 
 /// The earlier and the later replay's scopes of `question` on a log whose last seq is `last`
@@ -686,15 +746,16 @@ fn audit_inner(
     incremental: bool,
     base: Base,
 ) -> Result<Option<Audit>, AuditError> {
-    let (scored_full, board_ns, partial_base, earlier) = match base {
-        Base::None => (None, None, false, None),
-        Base::Whole(s) => (Some(s), None, false, None),
+    let (scored_full, board_ns, partial_base, earlier, replayed) = match base {
+        Base::None => (None, None, false, None, None),
+        Base::Whole(s) => (Some(s), None, false, None, None),
         Base::Partial {
             scored,
             board_ns,
             earlier,
+            replayed,
             ..
-        } => (Some(scored), Some(board_ns), true, earlier),
+        } => (Some(scored), Some(board_ns), true, earlier, Some(replayed)),
     };
     let last = match base {
         Base::Partial { last, .. } => last,
@@ -713,11 +774,19 @@ fn audit_inner(
     };
     let seqs = differing(events, &before_scope, &after_scope);
     let touched = if incremental {
-        touched_boards(events, &seqs, after_state)
+        touched_boards(events, &seqs, after_state).map(|mut keys| {
+            pipeline::whole_team_sessions(&mut keys, after_state.sessions.iter().map(|s| &s.def));
+            keys
+        })
     } else {
         None
     };
-    if partial_base && touched.is_none() {
+    // (a partial base answers only for boards it replayed)
+    if partial_base
+        && touched
+            .as_ref()
+            .is_none_or(|k| replayed.is_some_and(|r| !k.is_subset(r)))
+    {
         return Ok(None);
     }
     // What a whole re-scoring would reuse is kept only when one is expected.
@@ -770,7 +839,7 @@ fn audit_inner(
             let after_boards: Vec<&BoardScore> = after
                 .boards
                 .iter()
-                .filter(|b| b.team.is_none() && keys.contains(&(sid(after_state, b), b.board)))
+                .filter(|b| keys.contains(&(sid(after_state, b), b.board)))
                 .collect();
             // (each has long sequential stretches: the two run side by side)
             rayon::join(

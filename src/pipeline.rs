@@ -350,7 +350,7 @@ pub fn score_reusing(
     let prepared = keep.then_some(Prepared { boards: kept });
     let mut boards = merge_fouled(boards);
     session_bounded(state, &mut boards);
-    let (team_boards, matches, team_notices) = score_matches(state);
+    let (team_boards, matches, team_notices) = score_matches(state, None);
     boards.extend(team_boards);
     let mut notices = state.notices.clone();
     notices.extend(team_notices);
@@ -434,14 +434,28 @@ pub fn rescore_with(
 ) -> Result<Option<Rescored>, ScoreError> {
     let _span = tracing::info_span!("rescore", boards = keys.len()).entered();
     let sid = |st: &State, s: usize| st.sessions[s].def.id.clone();
+    // The team sessions among `keys` (numbered alike in both replays, checked below): each is
+    // re-scored whole, its matches' points replacing the session's standings group.
+    let mut team: std::collections::BTreeSet<usize> = Default::default();
     for (session, board) in keys {
         for st in [base_state, partial] {
             let Some(s) = st.session_index(session) else {
                 continue;
             };
             let def = &st.sessions[s].def;
-            if def.form.is_team()
-                || def.options.mp_artificial == MpArtificial::SessionBounded
+            if def.form.is_team() {
+                // (a match's points depend on every board of it)
+                if team.insert(s)
+                    && !def
+                        .boards
+                        .iter()
+                        .all(|b| keys.contains(&(session.clone(), *b)))
+                {
+                    return Ok(None);
+                }
+                continue;
+            }
+            if def.options.mp_artificial == MpArtificial::SessionBounded
                 || st.fouled.contains_key(&(s, *board))
             {
                 return Ok(None);
@@ -490,7 +504,7 @@ pub fn rescore_with(
     for t in &mut tasks {
         t.field = fields[&(t.session, t.section.clone())];
     }
-    let boards: Vec<BoardScore> = match scored.filter(|s| {
+    let mut boards: Vec<BoardScore> = match scored.filter(|s| {
         s.len() == tasks.len()
             && s.iter().zip(&tasks).all(|(b, t)| {
                 (b.session, &b.section, b.board, b.field)
@@ -518,6 +532,12 @@ pub fn rescore_with(
     }
     for b in &boards {
         sums.add_board(partial, b);
+    }
+    if !team.is_empty() {
+        let _t = tracing::debug_span!("teams", sessions = team.len()).entered();
+        let (team_boards, matches, _) = score_matches(partial, Some(&team));
+        sums.replace_matches(&team, &matches);
+        boards.extend(team_boards);
     }
     let mut notices = Vec::new();
     let _f = tracing::debug_span!("finish").entered();
@@ -643,21 +663,50 @@ fn session_bounded(state: &State, boards: &mut [BoardScore]) {
     }
 }
 
-/// Score every team match: its boards in parallel, then the match totals and VPs.
-fn score_matches(state: &State) -> (Vec<BoardScore>, Vec<MatchResult>, Vec<Notice>) {
+/// The team boards and matches of the team sessions `sessions` of `state` (a replay of every
+/// board of them, at least), scored as [`score`] scores them.
+pub fn score_team_sessions(
+    state: &State,
+    sessions: &std::collections::BTreeSet<usize>,
+) -> (Vec<BoardScore>, Vec<MatchResult>) {
+    let (boards, matches, _) = score_matches(state, Some(sessions));
+    (boards, matches)
+}
+
+/// Every board of each team session among `keys` (`(session id, board)`) added to them, as
+/// `sessions` (the log's) declare them: a match's points depend on all its boards, so a team
+/// session is re-scored whole or not at all.
+pub fn whole_team_sessions<'d>(
+    keys: &mut std::collections::BTreeSet<(String, u32)>,
+    sessions: impl IntoIterator<Item = &'d crate::event::SessionDef>,
+) {
+    for def in sessions {
+        if def.form.is_team() && keys.iter().any(|(s, _)| *s == def.id) {
+            keys.extend(def.boards.iter().map(|&b| (def.id.clone(), b)));
+        }
+    }
+}
+
+/// Score every team match (of the sessions `only`, when given): its boards in parallel, then
+/// the match totals and VPs.
+fn score_matches(
+    state: &State,
+    only: Option<&std::collections::BTreeSet<usize>>,
+) -> (Vec<BoardScore>, Vec<MatchResult>, Vec<Notice>) {
     let mut notices = Vec::new();
     // No team session and no match: nothing below would find anything (and a pairs log of a
     // million tables is not walked for it).
     if state.matches.is_empty() && !state.sessions.iter().any(|s| s.def.form.is_team()) {
         return (Vec::new(), Vec::new(), notices);
     }
+    let wanted = |s: usize| only.is_none_or(|o| o.contains(&s));
     use rayon::prelude::*;
     // Every team table with its match and room, in the tables' order.
     let team: Vec<(usize, &str, u32, crate::event::Room, &Table)> = state
         .tables
         .values_vec()
         .into_iter()
-        .filter(|t| state.sessions[t.session].def.form.is_team())
+        .filter(|t| state.sessions[t.session].def.form.is_team() && wanted(t.session))
         .filter_map(|t| Some((t.session, t.match_id.as_deref()?, t.board, t.room?, t)))
         .collect();
     let mut ins: Vec<Option<TableIn>> = team
@@ -811,7 +860,7 @@ fn score_matches(state: &State) -> (Vec<BoardScore>, Vec<MatchResult>, Vec<Notic
         per_match.insert(k, v);
     }
     let mut matches = Vec::new();
-    for ((s, m), mt) in &state.matches {
+    for ((s, m), mt) in state.matches.iter().filter(|((s, _), _)| wanted(*s)) {
         let def = &state.sessions[*s].def;
         let o = &def.options;
         let tbs = per_match.remove(&(*s, m.as_str())).unwrap_or_default();

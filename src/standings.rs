@@ -326,6 +326,18 @@ impl Sums {
         }
     }
 
+    /// The standings groups of the team sessions `sessions` made again from `matches` (their
+    /// matches, scored again).
+    pub fn replace_matches(
+        &mut self,
+        sessions: &std::collections::BTreeSet<usize>,
+        matches: &[crate::pipeline::MatchResult],
+    ) {
+        self.groups
+            .retain(|(s, g), _| !(g.is_none() && sessions.contains(s)));
+        self.add_matches(matches);
+    }
+
     /// Add a pair-form board (team boards count through their matches).
     pub fn add_board(&mut self, state: &State, b: &BoardScore) {
         self.add_board_of(state, b, |_| true);

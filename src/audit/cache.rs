@@ -64,7 +64,7 @@ fn program() -> String {
         }
     });
     format!(
-        "frekans {} audit cache 4 build {build}",
+        "frekans {} audit cache 5 build {build}",
         env!("CARGO_PKG_VERSION")
     )
 }
@@ -95,6 +95,9 @@ pub struct AuditCache {
     /// The whole replay's participants, in their numbering.
     pub participants: std::sync::Arc<Vec<Participant>>,
     pub sessions: Vec<String>,
+    /// Whether each session is of a team form (an audit of one of its boards replays and
+    /// re-scores all its boards: a match's points depend on every board of it).
+    pub teams: Vec<bool>,
     pub fields: BTreeMap<(usize, Option<String>), u32>,
     pub board_ns: Vec<BoardN>,
     pub sums: Sums,
@@ -429,6 +432,11 @@ impl CacheBuilder {
             declares: self.declares,
             participants: state.participants.clone(),
             sessions: state.sessions.iter().map(|s| s.def.id.clone()).collect(),
+            teams: state
+                .sessions
+                .iter()
+                .map(|s| s.def.form.is_team())
+                .collect(),
             fields: scored.fields.clone(),
             board_ns,
             sums: scored.sums.clone(),
@@ -724,8 +732,9 @@ fn encode(c: &AuditCache, key: &str) -> Vec<u8> {
         p0.u8(u8::from(p.team));
     }
     p0.len(c.sessions.len());
-    for s in &c.sessions {
+    for (s, team) in c.sessions.iter().zip(&c.teams) {
         p0.str(s);
+        p0.u8(u8::from(*team));
     }
     p0.len(c.fields.len());
     for ((s, g), n) in &c.fields {
@@ -838,8 +847,14 @@ fn decode(bytes: &[u8], key: &str) -> Option<AuditCache> {
             )
         },
     );
-    let ((last_seq, newlines, len, declares), participants, sessions, fields, board_ns, rulings) =
-        p0?;
+    let (
+        (last_seq, newlines, len, declares),
+        participants,
+        (sessions, teams),
+        fields,
+        board_ns,
+        rulings,
+    ) = p0?;
     let (boards, decl) = p3?;
     if !ok || rulings.iter().any(|r| r.1 as usize >= boards.len()) {
         return None;
@@ -851,6 +866,7 @@ fn decode(bytes: &[u8], key: &str) -> Option<AuditCache> {
         declares,
         participants,
         sessions,
+        teams,
         fields,
         board_ns,
         sums: p1?,
@@ -864,7 +880,7 @@ fn decode(bytes: &[u8], key: &str) -> Option<AuditCache> {
 type Head = (
     (usize, u64, u64, bool),
     std::sync::Arc<Vec<Participant>>,
-    Vec<String>,
+    (Vec<String>, Vec<bool>),
     BTreeMap<(usize, Option<String>), u32>,
     Vec<BoardN>,
     Vec<(String, u32)>,
@@ -888,9 +904,11 @@ fn decode_head(b: &[u8]) -> Option<Head> {
         })
         .collect::<Option<Vec<_>>>()
         .map(std::sync::Arc::new)?;
-    let sessions = (0..d.len(8)?)
-        .map(|_| d.str())
-        .collect::<Option<Vec<_>>>()?;
+    let (sessions, teams): (Vec<String>, Vec<bool>) = (0..d.len(9)?)
+        .map(|_| Some((d.str()?, d.u8()? != 0)))
+        .collect::<Option<Vec<_>>>()?
+        .into_iter()
+        .unzip();
     let mut fields = BTreeMap::new();
     for _ in 0..d.len(9)? {
         fields.insert((d.u32()? as usize, d.opt_str()?), d.u32()?);
@@ -904,7 +922,7 @@ fn decode_head(b: &[u8]) -> Option<Head> {
     d.b.is_empty().then_some((
         (last_seq, newlines, len, declares),
         participants,
-        sessions,
+        (sessions, teams),
         fields,
         board_ns,
         rulings,
