@@ -288,6 +288,7 @@ pub fn audit_cached(
         }
     };
     // A team session's boards go together: every board of the session with lines is replayed.
+    let which_asked = which.clone();
     let which = with_team_boards(&c, which);
     let touched: usize = which.iter().map(|&i| c.boards[i].1.len()).sum();
     let all: usize = c.boards.iter().map(|b| b.1.len()).sum();
@@ -351,11 +352,14 @@ pub fn audit_cached(
         };
         (sub, state, earlier, keys)
     };
-    // The team sessions replayed (whole): their matches scored as well.
-    let team: BTreeSet<usize> = (0..state.sessions.len())
-        .filter(|&s| {
-            let def = &state.sessions[s].def;
-            def.form.is_team() && keys.iter().any(|k| k.0 == def.id)
+    // The team boards the question is on (the other boards of their sessions, replayed for
+    // their matches, have the same scores both ways): scored for the comparison.
+    let team: BTreeSet<(usize, u32)> = which_asked
+        .iter()
+        .filter_map(|&i| {
+            let (id, b) = &c.boards[i].0;
+            let s = state.session_index(id)?;
+            state.sessions[s].def.form.is_team().then_some((s, *b))
         })
         .collect();
     // The boards' scores in the whole log: each scored with its comparison group's N there.
@@ -368,7 +372,7 @@ pub fn audit_cached(
                 if team.is_empty() {
                     return pairs;
                 }
-                let (teams, _) = pipeline::score_team_sessions(&state, &team);
+                let teams = pipeline::score_team_boards(&state, &team);
                 pairs.map(|p| {
                     p.map(|mut p| {
                         p.extend(teams);
@@ -773,14 +777,17 @@ fn audit_inner(
         &owned
     };
     let seqs = differing(events, &before_scope, &after_scope);
-    let touched = if incremental {
-        touched_boards(events, &seqs, after_state).map(|mut keys| {
-            pipeline::whole_team_sessions(&mut keys, after_state.sessions.iter().map(|s| &s.def));
-            keys
-        })
+    // The boards the differing events are on (`changed`) and those to re-score: with every
+    // board of a team session among them (its matches' points depend on all its boards).
+    let changed = if incremental {
+        touched_boards(events, &seqs, after_state)
     } else {
         None
     };
+    let touched = changed.clone().map(|mut keys| {
+        pipeline::whole_team_sessions(&mut keys, after_state.sessions.iter().map(|s| &s.def));
+        keys
+    });
     // (a partial base answers only for boards it replayed)
     if partial_base
         && touched
@@ -836,21 +843,27 @@ fn audit_inner(
                 of = after.boards.len(),
                 "audit: boards re-scored for the other replay"
             );
+            // (a team board's scores depend on its tables alone: only those of `changed` can
+            // differ)
+            let changed = changed.as_ref().expect("touched boards");
+            let compared = |st: &State, b: &BoardScore| {
+                let k = (sid(st, b), b.board);
+                if b.team.is_some() {
+                    changed.contains(&k)
+                } else {
+                    keys.contains(&k)
+                }
+            };
             let after_boards: Vec<&BoardScore> = after
                 .boards
                 .iter()
-                .filter(|b| keys.contains(&(sid(after_state, b), b.board)))
+                .filter(|b| compared(after_state, b))
                 .collect();
+            let before_boards: Vec<&BoardScore> =
+                r.boards.iter().filter(|b| compared(partial, b)).collect();
             // (each has long sequential stretches: the two run side by side)
             rayon::join(
-                || {
-                    board_deltas(
-                        partial,
-                        &r.boards.iter().collect::<Vec<_>>(),
-                        after_state,
-                        &after_boards,
-                    )
-                },
+                || board_deltas(partial, &before_boards, after_state, &after_boards),
                 || standing_deltas(&partial, &r.standings, after_state, &after.standings),
             )
         }

@@ -350,7 +350,7 @@ pub fn score_reusing(
     let prepared = keep.then_some(Prepared { boards: kept });
     let mut boards = merge_fouled(boards);
     session_bounded(state, &mut boards);
-    let (team_boards, matches, team_notices) = score_matches(state, None);
+    let (team_boards, matches, team_notices) = score_matches(state, None, None);
     boards.extend(team_boards);
     let mut notices = state.notices.clone();
     notices.extend(team_notices);
@@ -535,7 +535,7 @@ pub fn rescore_with(
     }
     if !team.is_empty() {
         let _t = tracing::debug_span!("teams", sessions = team.len()).entered();
-        let (team_boards, matches, _) = score_matches(partial, Some(&team));
+        let (team_boards, matches, _) = score_matches(partial, Some(&team), None);
         sums.replace_matches(&team, &matches);
         boards.extend(team_boards);
     }
@@ -663,14 +663,15 @@ fn session_bounded(state: &State, boards: &mut [BoardScore]) {
     }
 }
 
-/// The team boards and matches of the team sessions `sessions` of `state` (a replay of every
-/// board of them, at least), scored as [`score`] scores them.
-pub fn score_team_sessions(
+/// The team boards `boards` (`(session, board)`) of `state` scored, in every match, as
+/// [`score`] scores them (a team board's score depends on its two tables alone; the matches'
+/// totals are not made).
+pub fn score_team_boards(
     state: &State,
-    sessions: &std::collections::BTreeSet<usize>,
-) -> (Vec<BoardScore>, Vec<MatchResult>) {
-    let (boards, matches, _) = score_matches(state, Some(sessions));
-    (boards, matches)
+    boards: &std::collections::BTreeSet<(usize, u32)>,
+) -> Vec<BoardScore> {
+    let sessions = boards.iter().map(|b| b.0).collect();
+    score_matches(state, Some(&sessions), Some(boards)).0
 }
 
 /// Every board of each team session among `keys` (`(session id, board)`) added to them, as
@@ -688,10 +689,12 @@ pub fn whole_team_sessions<'d>(
 }
 
 /// Score every team match (of the sessions `only`, when given): its boards in parallel, then
-/// the match totals and VPs.
+/// the match totals and VPs; or only the boards `boards` (`(session, board)`), when given, and
+/// no match totals.
 fn score_matches(
     state: &State,
     only: Option<&std::collections::BTreeSet<usize>>,
+    boards_only: Option<&std::collections::BTreeSet<(usize, u32)>>,
 ) -> (Vec<BoardScore>, Vec<MatchResult>, Vec<Notice>) {
     let mut notices = Vec::new();
     // No team session and no match: nothing below would find anything (and a pairs log of a
@@ -707,6 +710,7 @@ fn score_matches(
         .values_vec()
         .into_iter()
         .filter(|t| state.sessions[t.session].def.form.is_team() && wanted(t.session))
+        .filter(|t| boards_only.is_none_or(|b| b.contains(&(t.session, t.board))))
         .filter_map(|t| Some((t.session, t.match_id.as_deref()?, t.board, t.room?, t)))
         .collect();
     let mut ins: Vec<Option<TableIn>> = team
@@ -858,6 +862,9 @@ fn score_matches(
     }
     if let Some((k, v)) = run {
         per_match.insert(k, v);
+    }
+    if boards_only.is_some() {
+        return (boards, Vec::new(), notices);
     }
     let mut matches = Vec::new();
     for ((s, m), mt) in state.matches.iter().filter(|((s, _), _)| wanted(*s)) {
