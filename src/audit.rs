@@ -843,15 +843,13 @@ fn audit_inner(
                 of = after.boards.len(),
                 "audit: boards re-scored for the other replay"
             );
-            // (a team board's scores depend on its tables alone: only those of `changed` can
-            // differ)
-            let changed = changed.as_ref().expect("touched boards");
+            // (a team board's scores depend on its tables alone: only those of the boards some
+            // table of which differs can differ)
             let compared = |st: &State, b: &BoardScore| {
-                let k = (sid(st, b), b.board);
                 if b.team.is_some() {
-                    changed.contains(&k)
+                    r.team_boards.contains(&(b.session, b.board))
                 } else {
-                    keys.contains(&k)
+                    keys.contains(&(sid(st, b), b.board))
                 }
             };
             let after_boards: Vec<&BoardScore> = after

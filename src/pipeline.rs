@@ -350,7 +350,7 @@ pub fn score_reusing(
     let prepared = keep.then_some(Prepared { boards: kept });
     let mut boards = merge_fouled(boards);
     session_bounded(state, &mut boards);
-    let (team_boards, matches, team_notices) = score_matches(state, None, None);
+    let (team_boards, matches, team_notices) = score_matches(state, None, None, None);
     boards.extend(team_boards);
     let mut notices = state.notices.clone();
     notices.extend(team_notices);
@@ -396,8 +396,12 @@ pub fn score_reusing(
 /// and the standings recomputed from them and every other board of `base`.
 #[derive(Clone, Debug)]
 pub struct Rescored {
-    /// The re-scored boards (those of `keys` that still have tables), in board order.
+    /// The re-scored boards: the pair-form boards of `keys` that still have tables, in board
+    /// order, then the team boards of `team_boards`.
     pub boards: Vec<BoardScore>,
+    /// The team boards (`(session, board)`) some table of which differs between the replays:
+    /// every other team board scores the same in both.
+    pub team_boards: std::collections::BTreeSet<(usize, u32)>,
     pub standings: Vec<Standing>,
     /// The standings' sums they were computed from, when asked for (the audit cache carries
     /// them on).
@@ -406,8 +410,11 @@ pub struct Rescored {
 
 /// Re-score only the boards `keys` (`(session id, board)`) of `partial`, a replay of the same
 /// log as `base_state` restricted to those boards (`ReplayScope::boards`), and recompute the
-/// standings with every other board taken from `base`. `None` when that would not give what a
-/// whole scoring gives: a team session, a fouled board, `mp_artificial: session_bounded` or a
+/// standings with every other board taken from `base`. For a team session, `keys` must hold
+/// every board of it (`partial` and `base_state` replay all of them): the matches some table of
+/// which differs are scored in both and their points swapped in the session's standings. `None`
+/// when that would not give what a whole scoring gives: a team session not whole in `keys`, a
+/// fouled board, `mp_artificial: session_bounded` or a
 /// comparison group whose N changes among the boards; the caller then scores the replay whole.
 pub fn rescore(
     base_state: &State,
@@ -533,11 +540,19 @@ pub fn rescore_with(
     for b in &boards {
         sums.add_board(partial, b);
     }
+    let mut team_boards = std::collections::BTreeSet::new();
     if !team.is_empty() {
         let _t = tracing::debug_span!("teams", sessions = team.len()).entered();
-        let (team_boards, matches, _) = score_matches(partial, Some(&team), None);
-        sums.replace_matches(&team, &matches);
-        boards.extend(team_boards);
+        let (changed_boards, changed_matches) = changed_team_tables(base_state, partial, &team);
+        let (_, new, _) = score_matches(partial, Some(&team), None, Some(&changed_matches));
+        let (_, old, _) = score_matches(base_state, Some(&team), None, Some(&changed_matches));
+        if !sums.swap_matches(&old, &new) {
+            // (sums beyond exact arithmetic: the sessions' groups made again from every match)
+            let (_, all, _) = score_matches(partial, Some(&team), None, None);
+            sums.replace_matches(&team, &all);
+        }
+        boards.extend(score_team_boards(partial, &changed_boards));
+        team_boards = changed_boards;
     }
     let mut notices = Vec::new();
     let _f = tracing::debug_span!("finish").entered();
@@ -545,6 +560,7 @@ pub fn rescore_with(
     let standings = finish(partial, sums, &fields, &mut notices);
     Ok(Some(Rescored {
         boards,
+        team_boards,
         standings,
         sums: kept,
     }))
@@ -671,7 +687,69 @@ pub fn score_team_boards(
     boards: &std::collections::BTreeSet<(usize, u32)>,
 ) -> Vec<BoardScore> {
     let sessions = boards.iter().map(|b| b.0).collect();
-    score_matches(state, Some(&sessions), Some(boards)).0
+    score_matches(state, Some(&sessions), Some(boards), None).0
+}
+
+/// The team tables of the sessions `team` that differ between two replays of a log (numbered
+/// alike): their boards and their matches.
+fn changed_team_tables(
+    a: &State,
+    b: &State,
+    team: &std::collections::BTreeSet<usize>,
+) -> (
+    std::collections::BTreeSet<(usize, u32)>,
+    std::collections::BTreeSet<(usize, String)>,
+) {
+    let (mut boards, mut matches) = (
+        std::collections::BTreeSet::new(),
+        std::collections::BTreeSet::new(),
+    );
+    let mut mark = |t: &Table| {
+        boards.insert((t.session, t.board));
+        if let Some(m) = &t.match_id {
+            matches.insert((t.session, m.clone()));
+        }
+    };
+    fn of<'s>(
+        st: &'s State,
+        team: &std::collections::BTreeSet<usize>,
+    ) -> Vec<(&'s crate::replay::TableKey, &'s Table)> {
+        st.tables
+            .iter()
+            .filter(|(k, _)| team.contains(&k.0))
+            .collect()
+    }
+    let (x, y) = (of(a, team), of(b, team));
+    // (both in key order: merged)
+    let (mut i, mut j) = (0, 0);
+    while i < x.len() || j < y.len() {
+        match (x.get(i), y.get(j)) {
+            (Some((ka, ta)), Some((kb, tb))) if ka == kb => {
+                if ta.match_id != tb.match_id || ta.room != tb.room {
+                    mark(ta);
+                    mark(tb);
+                } else if table_in(a, ta) != table_in(b, tb) {
+                    mark(ta);
+                }
+                i += 1;
+                j += 1;
+            }
+            (Some((ka, ta)), Some((kb, _))) if ka < kb => {
+                mark(ta);
+                i += 1;
+            }
+            (Some((_, ta)), None) => {
+                mark(ta);
+                i += 1;
+            }
+            (_, Some((_, tb))) => {
+                mark(tb);
+                j += 1;
+            }
+            (None, None) => unreachable!(),
+        }
+    }
+    (boards, matches)
 }
 
 /// Every board of each team session among `keys` (`(session id, board)`) added to them, as
@@ -695,6 +773,7 @@ fn score_matches(
     state: &State,
     only: Option<&std::collections::BTreeSet<usize>>,
     boards_only: Option<&std::collections::BTreeSet<(usize, u32)>>,
+    matches_only: Option<&std::collections::BTreeSet<(usize, String)>>,
 ) -> (Vec<BoardScore>, Vec<MatchResult>, Vec<Notice>) {
     let mut notices = Vec::new();
     // No team session and no match: nothing below would find anything (and a pairs log of a
@@ -711,6 +790,13 @@ fn score_matches(
         .into_iter()
         .filter(|t| state.sessions[t.session].def.form.is_team() && wanted(t.session))
         .filter(|t| boards_only.is_none_or(|b| b.contains(&(t.session, t.board))))
+        .filter(|t| {
+            matches_only.is_none_or(|m| {
+                t.match_id
+                    .as_ref()
+                    .is_some_and(|id| m.contains(&(t.session, id.clone())))
+            })
+        })
         .filter_map(|t| Some((t.session, t.match_id.as_deref()?, t.board, t.room?, t)))
         .collect();
     let mut ins: Vec<Option<TableIn>> = team
@@ -867,7 +953,11 @@ fn score_matches(
         return (boards, Vec::new(), notices);
     }
     let mut matches = Vec::new();
-    for ((s, m), mt) in state.matches.iter().filter(|((s, _), _)| wanted(*s)) {
+    for ((s, m), mt) in state
+        .matches
+        .iter()
+        .filter(|(k, _)| wanted(k.0) && matches_only.is_none_or(|o| o.contains(k)))
+    {
         let def = &state.sessions[*s].def;
         let o = &def.options;
         let tbs = per_match.remove(&(*s, m.as_str())).unwrap_or_default();

@@ -338,6 +338,39 @@ impl Sums {
         self.add_matches(matches);
     }
 
+    /// Team matches scored again: each of `old` (as added before) taken out and each of `new`
+    /// put in; `false`, changing nothing, when a sum they touch is beyond exact arithmetic
+    /// (taking out and putting back would then be within rounding of adding up afresh, not
+    /// equal to it) or a match of `old` was never added.
+    pub fn swap_matches(
+        &mut self,
+        old: &[crate::pipeline::MatchResult],
+        new: &[crate::pipeline::MatchResult],
+    ) -> bool {
+        let exact = old.iter().all(|m| {
+            self.groups.get(&(m.session, None)).is_some_and(|g| {
+                [m.home, m.away].iter().all(|&t| {
+                    g.index
+                        .get(&t)
+                        .is_some_and(|&i| g.members[i as usize].total.exact().is_some())
+                })
+            })
+        });
+        if !exact {
+            return false;
+        }
+        for m in old {
+            let g = self.groups.get_mut(&(m.session, None)).expect("checked");
+            for (team, pts) in [(m.home, m.vp_home), (m.away, m.vp_away)] {
+                let e = g.get_mut(team).expect("checked");
+                e.total.add(-pts);
+                e.boards -= m.scored;
+            }
+        }
+        self.add_matches(new);
+        true
+    }
+
     /// Add a pair-form board (team boards count through their matches).
     pub fn add_board(&mut self, state: &State, b: &BoardScore) {
         self.add_board_of(state, b, |_| true);
