@@ -287,10 +287,34 @@ pub fn audit_cached(
                 .collect()
         }
     };
-    // A team session's boards go together: every board of the session with lines is replayed.
+    // A team session's matches some table of which the question changes are re-scored whole:
+    // every board of the session is replayed, of the boards not asked about only the lines of
+    // those matches (and of no known match). (`changed` None: every line.)
     let which_asked = which.clone();
-    let which = with_team_boards(&c, which);
-    let touched: usize = which.iter().map(|&i| c.boards[i].1.len()).sum();
+    let team = team_sessions_of(&c.boards, &c.sessions, &c.teams, &which);
+    let mut seed = None;
+    let changed = if team.is_empty() {
+        None
+    } else {
+        let st = seed.insert(State::with_participants(c.participants.clone()));
+        changed_matches(bytes, &c, &which_asked, question, st)
+    };
+    let which = with_team_boards(&c.boards, &c.sessions, &c.teams, which);
+    let mut asked = vec![false; c.boards.len()];
+    for &i in &which_asked {
+        asked[i] = true;
+    }
+    let keep = |i: usize, tag: u32| {
+        asked[i] || tag == cache::NO_MATCH || changed.as_ref().is_none_or(|m| m.contains(&tag))
+    };
+    let touched: usize = which
+        .iter()
+        .map(|&i| {
+            (0..c.boards[i].1.len())
+                .filter(|&j| keep(i, c.matches.get(i, j)))
+                .count()
+        })
+        .sum();
     let all: usize = c.boards.iter().map(|b| b.1.len()).sum();
     if touches_most(touched, all) {
         tracing::info!(
@@ -302,13 +326,16 @@ pub fn audit_cached(
     }
     let (sub, state, earlier, keys) = {
         let _span = tracing::info_span!("replay", boards = which.len()).entered();
-        let Some(lines) = c.lines(bytes, &which) else {
+        let Some(lines) = c.lines_with(bytes, &which, keep) else {
             return Ok(None);
         };
         // (the participants' look-up, one thread's work, made beside the parse)
         let (parsed, seed) = rayon::join(
             || tracing::debug_span!("parse").in_scope(|| crate::event::read::parse_lines(&lines)),
-            || State::with_participants(c.participants.clone()),
+            || {
+                seed.take()
+                    .unwrap_or_else(|| State::with_participants(c.participants.clone()))
+            },
         );
         let Ok(sub) = parsed else {
             return Ok(None);
@@ -316,13 +343,7 @@ pub fn audit_cached(
         let mut keys: BTreeSet<(String, u32)> =
             which.iter().map(|&i| c.boards[i].0.clone()).collect();
         // (and every board the team sessions among them declare: as `audit_inner` asks)
-        pipeline::whole_team_sessions(
-            &mut keys,
-            sub.iter().filter_map(|e| match &e.event {
-                Event::Session(d) => Some(d),
-                _ => None,
-            }),
-        );
+        pipeline::whole_team_sessions(&mut keys, session_defs(&sub));
         // The earlier replay of the same boards made beside the later one (each is one thread's
         // work), seeded alike: `audit_inner` takes it when it touches these boards.
         let earlier_scope = match scopes(&sub, question, c.last_seq, true) {
@@ -523,6 +544,7 @@ pub fn extend_cache(bytes: &[u8], old: cache::AuditCache) -> Option<cache::Audit
         .map(|(i, b)| (b.0.clone(), i))
         .collect();
     let mut rulings = old.rulings.clone();
+    let mut matches = old.matches.clone();
     let seed = State::with_participants(old.participants.clone());
     let known = |id: &str| seed.pid(id).is_some();
     let result_board = |boards: &[((String, u32), Vec<cache::LineRef>)], seq: usize| {
@@ -550,19 +572,41 @@ pub fn extend_cache(bytes: &[u8], old: cache::AuditCache) -> Option<cache::Audit
             boards.push((key, Vec::new()));
             boards.len() - 1
         });
+        // (a result's match, and a correction's: its result's; any other line is read with
+        // any match)
+        let tag = match &env.event {
+            Event::Result(r) => r.match_id.as_ref().map_or(cache::NO_MATCH, |m| {
+                matches.find(&r.session, m).unwrap_or_else(|| {
+                    matches.ids.push((r.session.clone(), m.clone()));
+                    (matches.ids.len() - 1) as u32
+                })
+            }),
+            Event::Correction(c) => boards[i]
+                .1
+                .binary_search_by_key(&(c.result as u32), |r| r.seq)
+                .map_or(cache::NO_MATCH, |j| matches.get(i, j)),
+            _ => cache::NO_MATCH,
+        };
         boards[i].1.push(cache::LineRef {
             offset: at as u64,
             len: u32::try_from(raw.len()).ok()?,
             line: u32::try_from(line).ok()?,
             seq: u32::try_from(seq).ok()?,
         });
+        matches.set(i, boards[i].1.len() - 1, tag);
         if let Event::Ruling(r) = &env.event {
             rulings.push((r.id.clone(), i as u32));
         }
         touched.insert(i);
     }
-    let which: Vec<usize> = touched.into_iter().collect();
-    let keys: BTreeSet<(String, u32)> = which.iter().map(|&i| boards[i].0.clone()).collect();
+    // (every board of a team session touched: its matches are re-scored)
+    let which = with_team_boards(
+        &boards,
+        &old.sessions,
+        &old.teams,
+        touched.into_iter().collect(),
+    );
+    let mut keys: BTreeSet<(String, u32)> = which.iter().map(|&i| boards[i].0.clone()).collect();
     // The touched boards before and after the appended lines.
     let old_which: Vec<usize> = which
         .iter()
@@ -571,6 +615,7 @@ pub fn extend_cache(bytes: &[u8], old: cache::AuditCache) -> Option<cache::Audit
         .collect();
     let before_lines = old.lines(bytes, &old_which)?;
     let mut before = crate::event::read::parse_lines(&before_lines).ok()?;
+    pipeline::whole_team_sessions(&mut keys, session_defs(&before));
     let before_state = replay_boards(&before, keys.clone(), &seed, &old)?;
     before.extend(parsed);
     let after_state = replay_boards(&before, keys.clone(), &seed, &old)?;
@@ -628,6 +673,7 @@ pub fn extend_cache(bytes: &[u8], old: cache::AuditCache) -> Option<cache::Audit
         rulings,
         boards,
         decl: old.decl,
+        matches,
     })
 }
 
@@ -664,29 +710,86 @@ enum Base<'a> {
     },
 }
 
-/// `which` (indexes of `c.boards`) with every board of the team sessions among them.
-fn with_team_boards(c: &cache::AuditCache, which: Vec<usize>) -> Vec<usize> {
-    let team = |i: usize| {
-        let id = &c.boards[i].0 .0;
-        c.sessions
-            .iter()
-            .position(|s| s == id)
-            .is_some_and(|s| c.teams[s])
+/// The team matches (as tags of `c.matches`) some table of which differs between the two
+/// replays `question` compares, found by replaying the boards `asked` (indexes of `c.boards`,
+/// the boards the question is on) both ways; `None` when they cannot be named that way (a
+/// match whose lines are not tagged, a replay that fails): then every match is read.
+fn changed_matches(
+    bytes: &[u8],
+    c: &cache::AuditCache,
+    asked: &[usize],
+    question: &Question,
+    seed: &State,
+) -> Option<BTreeSet<u32>> {
+    let _span = tracing::debug_span!("changed_matches").entered();
+    let lines = c.lines(bytes, asked)?;
+    let sub = crate::event::read::parse_lines(&lines).ok()?;
+    let keys: BTreeSet<(String, u32)> = asked.iter().map(|&i| c.boards[i].0.clone()).collect();
+    let (before, _) = scopes(&sub, question, c.last_seq, true).ok()??;
+    let scope = ReplayScope {
+        boards: Some(keys.clone()),
+        ..before
     };
-    let sessions: BTreeSet<&str> = which
-        .iter()
-        .filter(|&&i| team(i))
-        .map(|&i| c.boards[i].0 .0.as_str())
+    let (later, earlier) = rayon::join(
+        || replay_boards(&sub, keys.clone(), seed, c),
+        || crate::replay::replay_seeded(&sub, &scope, seed).0,
+    );
+    let later = later?;
+    let team: BTreeSet<usize> = (0..later.sessions.len())
+        .filter(|&s| later.sessions[s].def.form.is_team())
         .collect();
-    if sessions.is_empty() {
+    let (_, matches) = pipeline::changed_team_tables(&later, &earlier, &team);
+    matches
+        .iter()
+        .map(|(s, m)| c.matches.find(&later.sessions[*s].def.id, m))
+        .collect()
+}
+
+/// The sessions the events `events` declare.
+fn session_defs(events: &[Envelope]) -> impl Iterator<Item = &crate::event::SessionDef> {
+    events.iter().filter_map(|e| match &e.event {
+        Event::Session(d) => Some(d),
+        _ => None,
+    })
+}
+
+/// The team sessions (ids) of the boards `which` (indexes of `boards`), given the log's
+/// `sessions` and which of them are team sessions (`teams`).
+fn team_sessions_of<'b>(
+    boards: &'b [((String, u32), Vec<cache::LineRef>)],
+    sessions: &[String],
+    teams: &[bool],
+    which: &[usize],
+) -> BTreeSet<&'b str> {
+    which
+        .iter()
+        .map(|&i| boards[i].0 .0.as_str())
+        .filter(|id| {
+            sessions
+                .iter()
+                .position(|s| s == id)
+                .is_some_and(|s| teams[s])
+        })
+        .collect()
+}
+
+/// `which` (indexes of `boards`) with every board of the team sessions among them.
+fn with_team_boards(
+    boards: &[((String, u32), Vec<cache::LineRef>)],
+    sessions: &[String],
+    teams: &[bool],
+    which: Vec<usize>,
+) -> Vec<usize> {
+    let team = team_sessions_of(boards, sessions, teams, &which);
+    if team.is_empty() {
         return which;
     }
-    let mut chosen = vec![false; c.boards.len()];
+    let mut chosen = vec![false; boards.len()];
     for &i in &which {
         chosen[i] = true;
     }
-    (0..c.boards.len())
-        .filter(|&i| chosen[i] || sessions.contains(c.boards[i].0 .0.as_str()))
+    (0..boards.len())
+        .filter(|&i| chosen[i] || team.contains(boards[i].0 .0.as_str()))
         .collect()
 }
 

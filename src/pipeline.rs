@@ -692,7 +692,7 @@ pub fn score_team_boards(
 
 /// The team tables of the sessions `team` that differ between two replays of a log (numbered
 /// alike): their boards and their matches.
-fn changed_team_tables(
+pub fn changed_team_tables(
     a: &State,
     b: &State,
     team: &std::collections::BTreeSet<usize>,

@@ -64,7 +64,7 @@ fn program() -> String {
         }
     });
     format!(
-        "frekans {} audit cache 5 build {build}",
+        "frekans {} audit cache 6 build {build}",
         env!("CARGO_PKG_VERSION")
     )
 }
@@ -80,6 +80,56 @@ pub struct LineRef {
 
 /// A pair-form board of the whole scoring: (session, comparison group, board) and its tables.
 pub type BoardN = ((usize, Option<String>, u32), u32);
+
+/// Which team match each line of a team board is of, so that an audit of a ruling in a team
+/// session reads the lines of the matches it changes and not those of every match of the
+/// session. A line is tagged with its match when that is known from the log without replaying
+/// it: a result names its match; a ruling or a correction is of its table's result's match; a
+/// withdrawal is of its ruling's. Any other line (a deal, a ruling that makes its own table) is
+/// of [`NO_MATCH`]: read with any match.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct MatchTags {
+    /// (session id, match id) of each tag.
+    pub ids: Vec<(String, String)>,
+    /// Per board of `AuditCache::boards` (by index), the tags of its first lines; a line past
+    /// the end (or a board past the end) is of no known match.
+    pub lines: Vec<Vec<u32>>,
+}
+
+/// The tag of a line of no known match.
+pub const NO_MATCH: u32 = u32::MAX;
+
+impl MatchTags {
+    /// The tag of line `j` of board `i`.
+    pub fn get(&self, i: usize, j: usize) -> u32 {
+        self.lines
+            .get(i)
+            .and_then(|v| v.get(j))
+            .copied()
+            .unwrap_or(NO_MATCH)
+    }
+
+    /// Tag line `j` of board `i` (its lines before `j` tagged already, or of no match).
+    pub fn set(&mut self, i: usize, j: usize, tag: u32) {
+        if tag == NO_MATCH {
+            return;
+        }
+        if self.lines.len() <= i {
+            self.lines.resize_with(i + 1, Vec::new);
+        }
+        let v = &mut self.lines[i];
+        v.resize(j, NO_MATCH);
+        v.push(tag);
+    }
+
+    /// The tag of a match, when some line has it.
+    pub fn find(&self, session: &str, id: &str) -> Option<u32> {
+        self.ids
+            .iter()
+            .position(|(s, m)| s == session && m == id)
+            .map(|p| p as u32)
+    }
+}
 
 /// What an audit keeps of a log's whole scoring (see the module's documentation).
 #[derive(Clone, Debug)]
@@ -108,6 +158,8 @@ pub struct AuditCache {
     pub boards: Vec<((String, u32), Vec<LineRef>)>,
     /// Every other event line but the participants' declarations, in log order.
     pub decl: Vec<LineRef>,
+    /// The team match of each line of `boards`, where known.
+    pub matches: MatchTags,
 }
 
 /// The cache key of a log: SHA-256 over its length and the SHA-256 of each 4 MiB chunk (the
@@ -292,6 +344,13 @@ pub struct CacheBuilder {
     /// The log's newlines and length (see `AuditCache`), from [`place`](Self::place).
     newlines: u64,
     len: u64,
+    matches: MatchTags,
+    /// (session id, match id) → tag; (board, NS) → its result's tag; result seq → tag; ruling
+    /// id → tag (team results and what refers to them only).
+    match_index: crate::hash::FxMap<(String, String), u32>,
+    table_tag: crate::hash::FxMap<(usize, String), u32>,
+    result_tag: crate::hash::FxMap<usize, u32>,
+    ruling_tag: crate::hash::FxMap<String, u32>,
 }
 
 impl crate::replay::Witness for CacheBuilder {
@@ -358,6 +417,8 @@ impl CacheBuilder {
             None => self.decl.push(r),
             Some(i) => {
                 self.boards[i].1.push(r);
+                let tag = self.tag(i, e);
+                self.matches.set(i, self.boards[i].1.len() - 1, tag);
                 match &e.event {
                     Event::Result(_) => {
                         if self.result_board.len() <= e.seq {
@@ -375,6 +436,37 @@ impl CacheBuilder {
             }
         }
         Some(())
+    }
+
+    /// The match tag of event `e`, on board `i` (see [`MatchTags`]).
+    fn tag(&mut self, i: usize, e: &Envelope) -> u32 {
+        let known = |t: Option<&u32>| t.copied().unwrap_or(NO_MATCH);
+        match &e.event {
+            Event::Result(r) => {
+                let Some(m) = &r.match_id else {
+                    return NO_MATCH;
+                };
+                let next = self.matches.ids.len() as u32;
+                let key = (r.session.clone(), m.clone());
+                let t = *self.match_index.entry(key.clone()).or_insert(next);
+                if t == next {
+                    self.matches.ids.push(key);
+                }
+                self.table_tag.insert((i, r.ns.clone()), t);
+                self.result_tag.insert(e.seq, t);
+                t
+            }
+            Event::Ruling(r) => {
+                let t = known(self.table_tag.get(&(i, r.ns.clone())));
+                if t != NO_MATCH {
+                    self.ruling_tag.insert(r.id.clone(), t);
+                }
+                t
+            }
+            Event::Correction(c) => known(self.result_tag.get(&c.result)),
+            Event::RulingWithdrawn { ruling } => known(self.ruling_tag.get(ruling)),
+            _ => NO_MATCH,
+        }
     }
 
     /// Where every line added is in the log's `bytes` (once every event is added).
@@ -444,6 +536,7 @@ impl CacheBuilder {
             rulings: self.rulings,
             boards: self.boards,
             decl: self.decl,
+            matches: self.matches,
         })
     }
 }
@@ -505,10 +598,28 @@ impl AuditCache {
         bytes: &'b [u8],
         which: &[usize],
     ) -> Option<Vec<(usize, usize, &'b [u8])>> {
+        self.lines_with(bytes, which, |_, _| true)
+    }
+
+    /// [`lines`](Self::lines), of the boards' lines only those `keep` accepts (given the board
+    /// and the line's match tag).
+    pub fn lines_with<'b>(
+        &self,
+        bytes: &'b [u8],
+        which: &[usize],
+        keep: impl Fn(usize, u32) -> bool,
+    ) -> Option<Vec<(usize, usize, &'b [u8])>> {
         let body = body(bytes);
         let mut refs: Vec<LineRef> = self.decl.clone();
         for &i in which {
-            refs.extend_from_slice(&self.boards.get(i)?.1);
+            let lines = &self.boards.get(i)?.1;
+            refs.extend(
+                lines
+                    .iter()
+                    .enumerate()
+                    .filter(|&(j, _)| keep(i, self.matches.get(i, j)))
+                    .map(|(_, r)| *r),
+            );
         }
         refs.sort_unstable_by_key(|r| r.seq);
         refs.iter()
@@ -784,6 +895,18 @@ fn encode(c: &AuditCache, key: &str) -> Vec<u8> {
     for r in &c.decl {
         p3.line(r);
     }
+    p3.len(c.matches.ids.len());
+    for (s, m) in &c.matches.ids {
+        p3.str(s);
+        p3.str(m);
+    }
+    p3.len(c.matches.lines.len());
+    for tags in &c.matches.lines {
+        p3.len(tags.len());
+        for &t in tags {
+            p3.u32(t);
+        }
+    }
     let parts = [p0.0, p1.0, p2.0, p3.0];
     let mut e = Enc(Vec::with_capacity(
         256 + parts.iter().map(Vec::len).sum::<usize>(),
@@ -855,7 +978,7 @@ fn decode(bytes: &[u8], key: &str) -> Option<AuditCache> {
         board_ns,
         rulings,
     ) = p0?;
-    let (boards, decl) = p3?;
+    let (boards, decl, matches) = p3?;
     if !ok || rulings.iter().any(|r| r.1 as usize >= boards.len()) {
         return None;
     }
@@ -874,6 +997,7 @@ fn decode(bytes: &[u8], key: &str) -> Option<AuditCache> {
         rulings,
         boards,
         decl,
+        matches,
     })
 }
 
@@ -950,7 +1074,7 @@ fn decode_standings(b: &[u8]) -> Option<Vec<Standing>> {
     d.b.is_empty().then_some(v)
 }
 
-type Lines = (Vec<((String, u32), Vec<LineRef>)>, Vec<LineRef>);
+type Lines = (Vec<((String, u32), Vec<LineRef>)>, Vec<LineRef>, MatchTags);
 
 fn decode_lines(b: &[u8]) -> Option<Lines> {
     let mut d = Dec { b };
@@ -966,7 +1090,22 @@ fn decode_lines(b: &[u8]) -> Option<Lines> {
     let decl = (0..d.len(20)?)
         .map(|_| d.line())
         .collect::<Option<Vec<_>>>()?;
-    d.b.is_empty().then_some((boards, decl))
+    let ids = (0..d.len(8)?)
+        .map(|_| Some((d.str()?, d.str()?)))
+        .collect::<Option<Vec<_>>>()?;
+    let lines = (0..d.len(8)?)
+        .map(|_| {
+            (0..d.len(4)?)
+                .map(|_| {
+                    d.u32()
+                        .filter(|&t| t == NO_MATCH || (t as usize) < ids.len())
+                })
+                .collect::<Option<Vec<u32>>>()
+        })
+        .collect::<Option<Vec<_>>>()?;
+    let ok =
+        lines.len() <= boards.len() && lines.iter().zip(&boards).all(|(t, b)| t.len() <= b.1.len());
+    (d.b.is_empty() && ok).then_some((boards, decl, MatchTags { ids, lines }))
 }
 
 /// Whether `state` numbers its participants and sessions as the cache does (a replay of the
