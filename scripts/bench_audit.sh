@@ -23,7 +23,8 @@
 # the script.
 #
 # Options: --results N (1200000), --boards N (24), --tables N (16), --sessions N (one field
-# when not given), --rulings N (3),
+# when not given), --form F (with --sessions: the synth form, mp by default; teams writes
+# team matches), --rulings N (3),
 # --repeat N (3), --threads N (2), --log FILE (use this log instead of writing one),
 # --dir DIR (work files; default ${TMPDIR:-/tmp}/frekans-bench-audit, removed unless --keep).
 source "$(dirname "${BASH_SOURCE[0]}")/env.sh"
@@ -33,6 +34,7 @@ BOARDS=24
 TABLES=16
 RULINGS=3
 SESSIONS=""
+FORM=mp
 REPEAT=3
 THREADS=2
 LOG=""
@@ -45,6 +47,7 @@ while [ $# -gt 0 ]; do
         --tables) TABLES="$2"; shift 2 ;;
         --rulings) RULINGS="$2"; shift 2 ;;
         --sessions) SESSIONS="$2"; shift 2 ;;
+        --form) FORM="$2"; shift 2 ;;
         --repeat) REPEAT="$2"; shift 2 ;;
         --threads) THREADS="$2"; shift 2 ;;
         --log) LOG="$2"; shift 2 ;;
@@ -60,11 +63,11 @@ CACHE="$DIR/cache"
 rm -rf "$CACHE"
 
 if [ -z "$LOG" ] && [ -n "$SESSIONS" ]; then
-    LOG="$DIR/synth-mp-$RESULTS-sessions-$SESSIONS.jsonl"
+    LOG="$DIR/synth-$FORM-$RESULTS-sessions-$SESSIONS.jsonl"
     per_board=$(( RESULTS / BOARDS / SESSIONS ))
     sections=$(( (per_board + TABLES - 1) / TABLES ))
     log "writing $LOG ($SESSIONS sessions × $BOARDS boards × $per_board results, $sections sections)"
-    "$BIN" synth -q --form mp --compare section --sessions "$SESSIONS" --sections "$sections" \
+    "$BIN" synth -q --form "$FORM" --compare section --sessions "$SESSIONS" --sections "$sections" \
         --tables "$TABLES" --boards "$BOARDS" --rulings 0.01 --corrections 0.001 --seed 2026 \
         --out "$LOG"
 elif [ -z "$LOG" ]; then

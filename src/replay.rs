@@ -361,8 +361,13 @@ impl<'s> Replay<'s> {
             errors: Vec::new(),
             declared_mode,
             plays: Plays::default(),
-            by_seq: SeqMap::default(),
+            by_seq: if scope.boards.is_some() {
+                SeqMap::sparse()
+            } else {
+                SeqMap::default()
+            },
             corrected_at: FxMap::default(),
+            pair_matches: FxMap::default(),
             only: scope.boards.as_ref().map(|keys| {
                 let mut m: FxMap<String, FxSet<u32>> = FxMap::default();
                 for (s, b) in keys {
@@ -385,7 +390,9 @@ impl<'s> Replay<'s> {
 
     /// Make room for about `events` events (the reader knows how many lines it has).
     pub fn reserve(&mut self, events: usize) {
-        self.r.by_seq.0.reserve(events + 1);
+        if self.r.by_seq.sparse.is_none() {
+            self.r.by_seq.dense.reserve(events + 1);
+        }
         self.r.st.tables.reserve(events);
     }
 
@@ -450,20 +457,38 @@ impl Plays {
     }
 }
 
-/// `seq` → table, as a vector indexed by `seq` (dense: nearly every event is a result).
+/// `seq` → table: a vector indexed by `seq` in a whole replay (dense: nearly every event is a
+/// result), a map in a replay of some boards (a few results, far into a long log).
 #[derive(Default)]
-struct SeqMap(Vec<Option<TableKey>>);
+struct SeqMap {
+    dense: Vec<Option<TableKey>>,
+    sparse: Option<FxMap<usize, TableKey>>,
+}
 
 impl SeqMap {
-    fn insert(&mut self, seq: usize, key: TableKey) {
-        if seq >= self.0.len() {
-            self.0.resize(seq + 1, None);
+    fn sparse() -> SeqMap {
+        SeqMap {
+            dense: Vec::new(),
+            sparse: Some(FxMap::default()),
         }
-        self.0[seq] = Some(key);
+    }
+
+    fn insert(&mut self, seq: usize, key: TableKey) {
+        if let Some(m) = &mut self.sparse {
+            m.insert(seq, key);
+            return;
+        }
+        if seq >= self.dense.len() {
+            self.dense.resize(seq + 1, None);
+        }
+        self.dense[seq] = Some(key);
     }
 
     fn get(&self, seq: &usize) -> Option<&TableKey> {
-        self.0.get(*seq).and_then(Option::as_ref)
+        match &self.sparse {
+            Some(m) => m.get(seq),
+            None => self.dense.get(*seq).and_then(Option::as_ref),
+        }
     }
 
     fn contains_key(&self, seq: &usize) -> bool {
@@ -481,6 +506,9 @@ struct Replayer {
     plays: Plays,
     /// `seq` of a `result` event → its table.
     by_seq: SeqMap,
+    /// (session, the two teams, lower id first) → the ids of their matches there (a ruling
+    /// that makes its own table finds its match through it).
+    pair_matches: FxMap<(usize, PId, PId), Vec<String>>,
     /// Table → line of the last correction that replaced its contract, play or score: a score
     /// that disagrees with the contract is that line's error.
     corrected_at: FxMap<TableKey, usize>,
@@ -781,6 +809,10 @@ impl Replayer {
         let (Some(home), Some(away)) = (home, away) else {
             return;
         };
+        self.pair_matches
+            .entry((s, home.min(away), home.max(away)))
+            .or_default()
+            .push(m.id.clone());
         self.st.matches.insert(
             (s, m.id.clone()),
             Match {
@@ -1086,11 +1118,14 @@ impl Replayer {
                 };
                 // C2: in team forms the table is in the match between the two teams.
                 let (match_id, room) = if self.st.sessions[s].def.form.is_team() {
-                    let found = self.st.matches.values().find(|m| {
-                        m.session == s
-                            && m.def.boards.binary_search(&r.board).is_ok()
-                            && ((m.home == ns && m.away == ew) || (m.home == ew && m.away == ns))
-                    });
+                    let found = self
+                        .pair_matches
+                        .get(&(s, ns.min(ew), ns.max(ew)))
+                        .into_iter()
+                        .flatten()
+                        .filter_map(|id| self.st.matches.get(&(s, id.clone())))
+                        .filter(|m| m.def.boards.binary_search(&r.board).is_ok())
+                        .min_by(|a, b| a.def.id.cmp(&b.def.id));
                     match found {
                         Some(m) => (
                             Some(m.def.id.clone()),
