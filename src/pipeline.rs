@@ -782,6 +782,8 @@ fn score_matches(
         return (Vec::new(), Vec::new(), notices);
     }
     let wanted = |s: usize| only.is_none_or(|o| o.contains(&s));
+    let only_matches: Option<std::collections::BTreeSet<(usize, &str)>> =
+        matches_only.map(|m| m.iter().map(|(s, id)| (*s, id.as_str())).collect());
     use rayon::prelude::*;
     // Every team table with its match and room, in the tables' order.
     let team: Vec<(usize, &str, u32, crate::event::Room, &Table)> = state
@@ -791,17 +793,13 @@ fn score_matches(
         .filter(|t| state.sessions[t.session].def.form.is_team() && wanted(t.session))
         .filter(|t| boards_only.is_none_or(|b| b.contains(&(t.session, t.board))))
         .filter(|t| {
-            matches_only.is_none_or(|m| {
+            only_matches.as_ref().is_none_or(|m| {
                 t.match_id
-                    .as_ref()
-                    .is_some_and(|id| m.contains(&(t.session, id.clone())))
+                    .as_deref()
+                    .is_some_and(|id| m.contains(&(t.session, id)))
             })
         })
         .filter_map(|t| Some((t.session, t.match_id.as_deref()?, t.board, t.room?, t)))
-        .collect();
-    let mut ins: Vec<Option<TableIn>> = team
-        .par_iter()
-        .map(|x| Some(table_in(state, x.4)))
         .collect();
     // Each match by id (`state.matches` is keyed by an owned id).
     let by_id: BTreeMap<(usize, &str), &crate::replay::Match> = state
@@ -810,7 +808,8 @@ fn score_matches(
         .map(|((s, m), mt)| ((*s, m.as_str()), mt))
         .collect();
     // (session, board) → every table of that board in the session, in the tables' order (C16:
-    // pooled statistics), each board's statistics in parallel.
+    // pooled statistics), each board's statistics in parallel. (A table's `TableIn` is made
+    // where it is needed, here and for its match, not kept for every table at once.)
     let mut by_board: Vec<usize> = (0..team.len()).collect();
     by_board.par_sort_by_key(|&i| (team[i].0, team[i].2));
     let stats: BTreeMap<(usize, u32), BoardStats> = by_board
@@ -818,10 +817,7 @@ fn score_matches(
         .collect::<Vec<_>>()
         .into_par_iter()
         .map(|run| {
-            let tables: Vec<TableIn> = run
-                .iter()
-                .map(|&i| ins[i].clone().expect("each table's input"))
-                .collect();
+            let tables: Vec<TableIn> = run.iter().map(|&i| table_in(state, team[i].4)).collect();
             let k = (team[run[0]].0, team[run[0]].2);
             let st = board_stats(
                 &tables,
@@ -832,54 +828,46 @@ fn score_matches(
             (k, st)
         })
         .collect();
+    drop(by_board);
     // (session, match, board) → (open, closed): of two tables in one room, the later one.
     let mut by_match: Vec<usize> = (0..team.len()).collect();
     by_match.par_sort_by_key(|&i| (team[i].0, team[i].1, team[i].2));
-    let tasks: Vec<((usize, &str, u32), TeamBoardIn)> = by_match
+    let runs: Vec<&[usize]> = by_match
         .chunk_by(|&x, &y| (team[x].0, team[x].1, team[x].2) == (team[y].0, team[y].1, team[y].2))
+        .collect();
+    // Each board of each match scored with its two sides (in parallel), or the notice of a
+    // board played in one room; with the board's part of its match's totals.
+    type Made = Result<(BoardScore, [Q; 4]), Notice>;
+    let mut made: Vec<Made> = runs
+        .par_iter()
         .map(|run| {
             let (s, m, b, _, _) = team[run[0]];
             let (mut open, mut closed) = (None, None);
-            for &i in run {
+            for &i in run.iter() {
                 match team[i].3 {
-                    crate::event::Room::Open => open = ins[i].take(),
-                    crate::event::Room::Closed => closed = ins[i].take(),
+                    crate::event::Room::Open => open = Some(team[i].4),
+                    crate::event::Room::Closed => closed = Some(team[i].4),
                 }
             }
             let def = &state.sessions[s].def;
-            let knockout = by_id[&(s, m)].def.knockout;
-            (
-                (s, m, b),
-                TeamBoardIn {
-                    board: b,
-                    knockout,
-                    form: def.form,
-                    options: &def.options,
-                    open,
-                    closed,
-                },
-            )
-        })
-        .collect();
-    let scored: Vec<Option<teams::TeamBoard>> = tasks
-        .par_iter()
-        .map(|(_, t)| teams::score_board(t))
-        .collect();
-    // Each scored board's two sides (in parallel), or the notice of a board played in one room.
-    let made: Vec<Result<BoardScore, Notice>> = tasks
-        .par_iter()
-        .zip(scored.par_iter())
-        .map(|(((s, m, b), input), tb)| {
-            let Some(tb) = tb else {
+            let mt = by_id[&(s, m)];
+            let input = TeamBoardIn {
+                board: b,
+                knockout: mt.def.knockout,
+                form: def.form,
+                options: &def.options,
+                open: open.map(|t| table_in(state, t)),
+                closed: closed.map(|t| table_in(state, t)),
+            };
+            let Some(tb) = teams::score_board(&input) else {
                 return Err(Notice {
                     line: None,
                     message: format!(
                         "session \"{}\" match \"{m}\" board {b} was played in one room only and has no ruling for the other: not scored (C17)",
-                        state.sessions[*s].def.id
+                        def.id
                     ),
                 });
             };
-            let mt = by_id[&(*s, *m)];
             let (home, away) = (mt.home, mt.away);
             let open = input.open.as_ref().unwrap();
             let closed = input.closed.as_ref().unwrap();
@@ -903,52 +891,61 @@ fn score_matches(
                 artificial: None,
                 detail: None,
             };
-            Ok(BoardScore {
-                session: *s,
-                section: None,
-                board: *b,
-                field: 2,
-                sides: vec![
-                    side(home, away, tb.home, true),
-                    side(away, home, tb.away, false),
-                ],
-                freq: Vec::new(),
-                stats: stats[&(*s, *b)].clone(),
-                datum: None,
-                notices: Vec::new(),
-                facts: Vec::new(),
-                text: Vec::new(),
-                team: Some((m.to_string(), tb.clone())),
-                export_stats: false,
-            })
+            let part = [
+                tb.home,
+                tb.away,
+                tb.home_calc.aggregate,
+                tb.away_calc.aggregate,
+            ];
+            Ok((
+                BoardScore {
+                    session: s,
+                    section: None,
+                    board: b,
+                    field: 2,
+                    sides: vec![
+                        side(home, away, tb.home, true),
+                        side(away, home, tb.away, false),
+                    ],
+                    freq: Vec::new(),
+                    stats: stats[&(s, b)].clone(),
+                    datum: None,
+                    notices: Vec::new(),
+                    facts: Vec::new(),
+                    text: Vec::new(),
+                    team: Some((m.to_string(), tb)),
+                    export_stats: false,
+                },
+                part,
+            ))
         })
         .collect();
-    let mut boards = Vec::with_capacity(made.len());
+    // Each match's totals over its scored boards, in board order (the boards come match by
+    // match): (boards, home, away, home aggregate, away aggregate). The first scored board of
+    // each (session, board) carries its statistics to the export.
+    let mut per_match: BTreeMap<(usize, &str), (u32, [Q; 4])> = BTreeMap::new();
     let mut stats_given: std::collections::BTreeSet<(usize, u32)> = Default::default();
-    // Each match's scored boards, in board order (the tasks come match by match).
-    let mut per_match: BTreeMap<(usize, &str), Vec<teams::TeamBoard>> = BTreeMap::new();
-    let mut run: Option<((usize, &str), Vec<teams::TeamBoard>)> = None;
-    for ((((s, m, _), _), tb), b) in tasks.iter().zip(scored).zip(made) {
+    for (run, b) in runs.iter().zip(made.iter_mut()) {
         match b {
-            Err(n) => notices.push(n),
-            Ok(mut b) => {
+            Err(n) => notices.push(n.clone()),
+            Ok((b, part)) => {
                 b.export_stats = stats_given.insert((b.session, b.board));
-                boards.push(b);
-                let tb = tb.expect("a scored board");
-                match &mut run {
-                    Some((k, v)) if *k == (*s, *m) => v.push(tb),
-                    _ => {
-                        if let Some((k, v)) = run.replace(((*s, *m), vec![tb])) {
-                            per_match.insert(k, v);
-                        }
-                    }
+                let (s, m, ..) = team[run[0]];
+                let e = per_match.entry((s, m)).or_insert((0, [Q::ZERO; 4]));
+                e.0 += 1;
+                for (acc, x) in e.1.iter_mut().zip(part.iter()) {
+                    *acc += *x;
                 }
             }
         }
     }
-    if let Some((k, v)) = run {
-        per_match.insert(k, v);
-    }
+    drop(runs);
+    // (the boards taken out of `made` in its own allocation)
+    let boards: Vec<BoardScore> = made
+        .into_iter()
+        .filter_map(|r| r.ok())
+        .map(|r| r.0)
+        .collect();
     if boards_only.is_some() {
         return (boards, Vec::new(), notices);
     }
@@ -960,16 +957,10 @@ fn score_matches(
     {
         let def = &state.sessions[*s].def;
         let o = &def.options;
-        let tbs = per_match.remove(&(*s, m.as_str())).unwrap_or_default();
+        let (scored, [mut home, mut away, agg_h, agg_a]) = per_match
+            .remove(&(*s, m.as_str()))
+            .unwrap_or((0, [Q::ZERO; 4]));
         let declared = mt.def.boards.len() as u32;
-        let (mut home, mut away) = (Q::ZERO, Q::ZERO);
-        let (mut agg_h, mut agg_a) = (Q::ZERO, Q::ZERO);
-        for tb in &tbs {
-            home += tb.home;
-            away += tb.away;
-            agg_h += tb.home_calc.aggregate;
-            agg_a += tb.away_calc.aggregate;
-        }
         // IMP penalties come off the match IMPs before the VP conversion (C18, C20).
         for p in state
             .penalties
@@ -1001,7 +992,7 @@ fn score_matches(
         }
         let (imp_home, imp_away, vp_home, vp_away) = match def.form {
             Form::Teams => {
-                let (mh, ma) = vp_margins(state, *s, m, home, away, &tbs, &mut notices);
+                let (mh, ma) = vp_margins(state, *s, m, home, away, &mut notices);
                 (
                     Some(home),
                     Some(away),
@@ -1023,7 +1014,7 @@ fn score_matches(
             home: mt.home,
             away: mt.away,
             boards: declared,
-            scored: tbs.len() as u32,
+            scored,
             imp_home,
             imp_away,
             vp_home,
@@ -1043,7 +1034,6 @@ fn vp_margins(
     m: &str,
     home: Q,
     away: Q,
-    _tbs: &[teams::TeamBoard],
     notices: &mut Vec<Notice>,
 ) -> (Q, Q) {
     let o = &state.sessions[s].def.options;
