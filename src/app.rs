@@ -275,18 +275,48 @@ fn keep_cache(dir: &Path, key: &str, cache: Option<&crate::audit::cache::AuditCa
 /// What `append` keeps of the log it validated and wrote (with its audit cache to make).
 pub struct AppendedLog {
     pub appended: crate::event::append::Appended,
-    /// The whole log as written: its replay, its events' lines (for the cache) and its key.
-    kept: Option<(State, CacheBuilder, String)>,
+    /// The whole log as written: its key, and its audit cache carried on from the log before
+    /// the new line, or its replay and its events' lines to make it from.
+    kept: Option<(String, Kept)>,
+}
+
+enum Kept {
+    Carried(crate::audit::cache::AuditCache),
+    Made(State, CacheBuilder),
 }
 
 /// `frekans append`: validate `event` against the whole log and append it durably (see
-/// `event::append`); with `cache`, keep what the log's audit cache is made of
-/// ([`cache_appended`]), taken while the log is validated (streamed, as `check` reads it).
-pub fn append(path: &Path, event: &str, now: &str, cache: bool) -> Result<AppendedLog, AppError> {
+/// `event::append`); with a cache directory, keep the log's audit cache ([`cache_appended`]):
+/// that of the log before the new line carried on (`audit::extend_cache`: the new line's board
+/// replayed and re-scored), when that log's cache is there and can be carried; else what the
+/// cache is made of, taken while the log is validated (streamed, as `check` reads it).
+pub fn append(
+    path: &Path,
+    event: &str,
+    now: &str,
+    cache: Option<&Path>,
+) -> Result<AppendedLog, AppError> {
     use crate::event::append::{append_checked, AppendError};
     let r = append_checked(path, event, now, |all| {
-        let (r, b) = stream(all, cache)?;
-        Ok(b.map(|b| (r.state, b, crate::audit::cache::log_key(all))))
+        let (r, b) = stream(all, cache.is_some())?;
+        let (Some(dir), Some(b)) = (cache, b) else {
+            return Ok(None);
+        };
+        // (the new log's key hashed beside the carrying, which hashes the log before it)
+        let (key, carried) = rayon::join(
+            || crate::audit::cache::log_key(all),
+            || carry_cache(dir, all),
+        );
+        Ok(Some(match carried {
+            Some(c) => {
+                tracing::info!(
+                    "append: the audit cache of the log before the new line, carried on"
+                );
+                drop((r, b));
+                (key, Kept::Carried(c))
+            }
+            None => (key, Kept::Made(r.state, b)),
+        }))
     });
     match r {
         Ok((appended, kept)) => Ok(AppendedLog { appended, kept }),
@@ -297,12 +327,33 @@ pub fn append(path: &Path, event: &str, now: &str, cache: bool) -> Result<Append
     }
 }
 
+/// The audit cache of `all` (a log and one new line) carried on from that of the log before the
+/// line, when `dir` has it and it can be carried (see `audit::extend_cache`).
+fn carry_cache(dir: &Path, all: &[u8]) -> Option<crate::audit::cache::AuditCache> {
+    let _s = tracing::info_span!("carry").entered();
+    // (the log before the new line: up to the newline that ends its last line)
+    let before = match memchr::memrchr(b'\n', all.strip_suffix(b"\n")?) {
+        Some(i) => &all[..=i],
+        None => return None,
+    };
+    let old = crate::audit::cache::AuditCache::load(dir, &crate::audit::cache::log_key(before))?;
+    crate::audit::extend_cache(all, old)
+}
+
 /// Leave in `dir` the audit cache of the log `append` wrote, as `score` would: the director's
-/// audit of the event just appended answers from it. Done after the event is written and
-/// acknowledged; a cache not made is a warning, never an error.
+/// audit of the event just appended answers from it. Saved after the event is written and
+/// acknowledged (made then too, unless carried on); a cache not made is a warning, never an
+/// error.
 pub fn cache_appended(dir: &Path, log: AppendedLog) {
-    let Some((state, b, key)) = log.kept else {
+    let Some((key, kept)) = log.kept else {
         return;
+    };
+    let (state, b) = match kept {
+        Kept::Carried(c) => {
+            keep_cache(dir, &key, Some(&c));
+            return;
+        }
+        Kept::Made(state, b) => (state, b),
     };
     let scored = match pipeline::score(&state) {
         Ok(s) => s,

@@ -599,21 +599,38 @@ pub fn extend_cache(bytes: &[u8], old: cache::AuditCache) -> Option<cache::Audit
         }
         touched.insert(i);
     }
-    // (every board of a team session touched: its matches are re-scored)
-    let which = with_team_boards(
-        &boards,
-        &old.sessions,
-        &old.teams,
-        touched.into_iter().collect(),
-    );
+    // Every board of a team session touched (its changed matches are re-scored), of the boards
+    // not touched only the lines of those matches (and of no known match), as an audit reads
+    // them (`changed_matches`): found by replaying the touched boards before and after.
+    let asked: Vec<usize> = touched.into_iter().collect();
+    let in_old = |v: &[usize]| -> Vec<usize> {
+        v.iter()
+            .copied()
+            .filter(|&i| i < old.boards.len())
+            .collect()
+    };
+    let changed = if team_sessions_of(&boards, &old.sessions, &old.teams, &asked).is_empty() {
+        None
+    } else {
+        let keys: BTreeSet<(String, u32)> = asked.iter().map(|&i| boards[i].0.clone()).collect();
+        let mut events =
+            crate::event::read::parse_lines(&old.lines(bytes, &in_old(&asked))?).ok()?;
+        let before = replay_boards(&events, keys.clone(), &seed, &old)?;
+        events.extend(parsed.iter().cloned());
+        let after = replay_boards(&events, keys, &seed, &old)?;
+        match_tags(&before, &after, &matches)
+    };
+    let which = with_team_boards(&boards, &old.sessions, &old.teams, asked.clone());
     let mut keys: BTreeSet<(String, u32)> = which.iter().map(|&i| boards[i].0.clone()).collect();
     // The touched boards before and after the appended lines.
-    let old_which: Vec<usize> = which
-        .iter()
-        .copied()
-        .filter(|&i| i < old.boards.len())
-        .collect();
-    let before_lines = old.lines(bytes, &old_which)?;
+    let old_which = in_old(&which);
+    let mut is_asked = vec![false; boards.len()];
+    for &i in &asked {
+        is_asked[i] = true;
+    }
+    let before_lines = old.lines_with(bytes, &old_which, |i, tag| {
+        is_asked[i] || tag == cache::NO_MATCH || changed.as_ref().is_none_or(|m| m.contains(&tag))
+    })?;
     let mut before = crate::event::read::parse_lines(&before_lines).ok()?;
     pipeline::whole_team_sessions(&mut keys, session_defs(&before));
     let before_state = replay_boards(&before, keys.clone(), &seed, &old)?;
@@ -734,14 +751,19 @@ fn changed_matches(
         || replay_boards(&sub, keys.clone(), seed, c),
         || crate::replay::replay_seeded(&sub, &scope, seed).0,
     );
-    let later = later?;
-    let team: BTreeSet<usize> = (0..later.sessions.len())
-        .filter(|&s| later.sessions[s].def.form.is_team())
+    match_tags(&later?, &earlier, &c.matches)
+}
+
+/// The team matches some table of which differs between two replays of the same boards, as
+/// tags of `tags`; `None` when one of them has no tag (no line names it).
+fn match_tags(a: &State, b: &State, tags: &cache::MatchTags) -> Option<BTreeSet<u32>> {
+    let team: BTreeSet<usize> = (0..a.sessions.len())
+        .filter(|&s| a.sessions[s].def.form.is_team())
         .collect();
-    let (_, matches) = pipeline::changed_team_tables(&later, &earlier, &team);
+    let (_, matches) = pipeline::changed_team_tables(a, b, &team);
     matches
         .iter()
-        .map(|(s, m)| c.matches.find(&later.sessions[*s].def.id, m))
+        .map(|(s, m)| tags.find(&a.sessions[*s].def.id, m))
         .collect()
 }
 

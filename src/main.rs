@@ -156,7 +156,7 @@ fn run(cli: &Cli) -> Result<(), AppError> {
             };
             let cache = cache_dir(*no_cache);
             let now = frekans::event::append::now_rfc3339();
-            let r = app::append(log, &text, &now, cache.is_some())?;
+            let r = app::append(log, &text, &now, cache.as_deref())?;
             if !cli.quiet {
                 let a = &r.appended;
                 let _ = writeln!(

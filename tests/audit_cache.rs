@@ -249,18 +249,32 @@ fn a_cache_is_carried_across_appended_lines() {
         // (the last round of S3 ends at line 1922; a ruling and the deals follow)
         (
             root.join("events/mazovia-pairs-2026.jsonl"),
+            None,
             vec![1700, 1800, 1922, 1924, 1940],
         ),
-        (root.join("tests/data/audit-small.jsonl"), vec![6]),
-        // (the final's last results from line 1025, ruling R6 at 1033, then the deals)
+        (root.join("tests/data/audit-small.jsonl"), None, vec![6]),
+        // (the final's last results from line 1025, ruling R6 at 1033, then the deals of
+        // every board)
         (
             root.join("events/polish-teams-2026.jsonl"),
+            None,
             vec![1000, 1024, 1032, 1033, 1040],
+        ),
+        // (the log up to R6 and R6 alone appended: its match's lines of the other boards are
+        // read with the ruled board's)
+        (
+            root.join("events/polish-teams-2026.jsonl"),
+            Some(1033),
+            vec![1032],
         ),
     ];
     let mut carried = 0;
-    for (log, cuts) in cases {
-        let text = std::fs::read_to_string(&log).unwrap();
+    for (log, end, cuts) in cases {
+        let whole = std::fs::read_to_string(&log).unwrap();
+        let text: String = match end {
+            Some(n) => whole.split_inclusive('\n').take(n).collect(),
+            None => whole,
+        };
         let lines: Vec<&str> = text.split_inclusive('\n').collect();
         for cut in cuts {
             let prefix: String = lines[..cut].concat();
@@ -334,7 +348,7 @@ fn a_cache_is_carried_across_appended_lines() {
             let _ = (std::fs::remove_dir_all(&a), std::fs::remove_dir_all(&b));
         }
     }
-    assert!(carried >= 9, "{carried}");
+    assert!(carried >= 10, "{carried}");
     // A declaration appended (a penalty) is not carried.
     let log = root.join("events/mazovia-pairs-2026.jsonl");
     let text = std::fs::read_to_string(&log).unwrap();
@@ -501,6 +515,21 @@ fn an_audit_after_append_answers_from_the_cache() {
         &[],
     );
     for ruling in ["R20", "R18"] {
+        assert_answered_from_the_cache(&cache, &log, ruling);
+    }
+    // The next append carries that cache on (the new line's board re-scored, the log not
+    // scored whole), and the audit answers from it as the long way does.
+    let (_, err) = cli(
+        &cache,
+        &[
+            "-v".as_ref(),
+            "append".as_ref(),
+            log.as_os_str(),
+            r#"{"type":"ruling","id":"R21","session":"S3","board":6,"ns":"B1","ew":"B23","score":"A-/A+","supersedes":"R20","law":"12C2(a)","by":"TD"}"#.as_ref(),
+        ],
+    );
+    assert!(err.contains("carried on"), "{err}");
+    for ruling in ["R21", "R20"] {
         assert_answered_from_the_cache(&cache, &log, ruling);
     }
     let _ = std::fs::remove_dir_all(&dir);
