@@ -132,7 +132,7 @@ impl MatchTags {
 }
 
 /// What an audit keeps of a log's whole scoring (see the module's documentation).
-#[derive(Clone, Debug)]
+#[derive(Clone, Debug, Default)]
 pub struct AuditCache {
     /// The log's last `seq`.
     pub last_seq: usize,
@@ -970,47 +970,18 @@ fn decode(bytes: &[u8], key: &str) -> Option<AuditCache> {
             )
         },
     );
-    let (
-        (last_seq, newlines, len, declares),
-        participants,
-        (sessions, teams),
-        fields,
-        board_ns,
-        rulings,
-    ) = p0?;
+    let mut c = p0?;
     let (boards, decl, matches) = p3?;
-    if !ok || rulings.iter().any(|r| r.1 as usize >= boards.len()) {
+    if !ok || c.rulings.iter().any(|r| r.1 as usize >= boards.len()) {
         return None;
     }
-    Some(AuditCache {
-        last_seq,
-        newlines,
-        len,
-        declares,
-        participants,
-        sessions,
-        teams,
-        fields,
-        board_ns,
-        sums: p1?,
-        standings: p2?,
-        rulings,
-        boards,
-        decl,
-        matches,
-    })
+    (c.sums, c.standings) = (p1?, p2?);
+    (c.boards, c.decl, c.matches) = (boards, decl, matches);
+    Some(c)
 }
 
-type Head = (
-    (usize, u64, u64, bool),
-    std::sync::Arc<Vec<Participant>>,
-    (Vec<String>, Vec<bool>),
-    BTreeMap<(usize, Option<String>), u32>,
-    Vec<BoardN>,
-    Vec<(String, u32)>,
-);
-
-fn decode_head(b: &[u8]) -> Option<Head> {
+/// The cache's first part: all but the sums, the standings and the lines.
+fn decode_head(b: &[u8]) -> Option<AuditCache> {
     let mut d = Dec { b };
     let last_seq = usize::try_from(d.u64()?).ok()?;
     let (newlines, len, declares) = (d.u64()?, d.u64()?, d.u8()? != 0);
@@ -1043,14 +1014,19 @@ fn decode_head(b: &[u8]) -> Option<Head> {
     let rulings = (0..d.len(12)?)
         .map(|_| Some((d.str()?, d.u32()?)))
         .collect::<Option<Vec<_>>>()?;
-    d.b.is_empty().then_some((
-        (last_seq, newlines, len, declares),
+    d.b.is_empty().then_some(AuditCache {
+        last_seq,
+        newlines,
+        len,
+        declares,
         participants,
-        (sessions, teams),
+        sessions,
+        teams,
         fields,
         board_ns,
         rulings,
-    ))
+        ..Default::default()
+    })
 }
 
 fn decode_sums(b: &[u8]) -> Option<Sums> {
