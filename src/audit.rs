@@ -902,17 +902,16 @@ fn audit_inner(
         &owned
     };
     let seqs = differing(events, &before_scope, &after_scope);
-    // The boards the differing events are on (`changed`) and those to re-score: with every
-    // board of a team session among them (its matches' points depend on all its boards).
-    let changed = if incremental {
-        touched_boards(events, &seqs, after_state)
+    // The boards to re-score: those the differing events are on, with every board of a team
+    // session among them (its matches' points depend on all its boards).
+    let touched = if incremental {
+        touched_boards(events, &seqs, after_state).map(|mut keys| {
+            pipeline::whole_team_sessions(&mut keys, after_state.sessions.iter().map(|s| &s.def));
+            keys
+        })
     } else {
         None
     };
-    let touched = changed.clone().map(|mut keys| {
-        pipeline::whole_team_sessions(&mut keys, after_state.sessions.iter().map(|s| &s.def));
-        keys
-    });
     // (a partial base answers only for boards it replayed)
     if partial_base
         && touched

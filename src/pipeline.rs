@@ -414,8 +414,8 @@ pub struct Rescored {
 /// every board of it (`partial` and `base_state` replay all of them): the matches some table of
 /// which differs are scored in both and their points swapped in the session's standings. `None`
 /// when that would not give what a whole scoring gives: a team session not whole in `keys`, a
-/// fouled board, `mp_artificial: session_bounded` or a
-/// comparison group whose N changes among the boards; the caller then scores the replay whole.
+/// fouled board, `mp_artificial: session_bounded` or a comparison group whose N changes among
+/// the boards; the caller then scores the replay whole.
 pub fn rescore(
     base_state: &State,
     base: &Scored,
@@ -441,8 +441,8 @@ pub fn rescore_with(
 ) -> Result<Option<Rescored>, ScoreError> {
     let _span = tracing::info_span!("rescore", boards = keys.len()).entered();
     let sid = |st: &State, s: usize| st.sessions[s].def.id.clone();
-    // The team sessions among `keys` (numbered alike in both replays, checked below): each is
-    // re-scored whole, its matches' points replacing the session's standings group.
+    // The team sessions among `keys` (numbered alike in both replays, checked below): their
+    // matches with a table that differs are re-scored, their points swapped in the sums.
     let mut team: std::collections::BTreeSet<usize> = Default::default();
     for (session, board) in keys {
         for st in [base_state, partial] {

@@ -801,3 +801,66 @@ mod rank_tests {
         }
     }
 }
+
+#[cfg(test)]
+mod swap_tests {
+    use super::*;
+    use crate::pipeline::MatchResult;
+
+    fn m(id: &str, home: PId, away: PId, vp_home: Q, vp_away: Q, scored: u32) -> MatchResult {
+        MatchResult {
+            session: 0,
+            match_id: id.to_string(),
+            home,
+            away,
+            boards: 16,
+            scored,
+            imp_home: None,
+            imp_away: None,
+            vp_home,
+            vp_away,
+        }
+    }
+
+    fn groups(s: &Sums) -> Vec<((usize, Option<String>), Vec<Standing>)> {
+        s.to_groups()
+            .into_iter()
+            .map(|(k, v)| (k, v.into_iter().cloned().collect()))
+            .collect()
+    }
+
+    /// A match scored again and swapped in gives the sums of adding every match up afresh.
+    #[test]
+    fn a_swapped_match_equals_adding_up_afresh() {
+        let first = m("M1", 0, 1, Q::new(1234, 100), Q::new(766, 100), 16);
+        let other = m("M2", 0, 2, Q::new(1000, 100), Q::new(1000, 100), 16);
+        let again = m("M1", 0, 1, Q::new(1471, 100), Q::new(529, 100), 15);
+        let mut s = Sums::default();
+        s.add_matches(&[first.clone(), other.clone()]);
+        assert!(s.swap_matches(&[first], std::slice::from_ref(&again)));
+        let mut fresh = Sums::default();
+        fresh.add_matches(&[again, other]);
+        assert_eq!(groups(&s), groups(&fresh));
+    }
+
+    /// A team whose sum is beyond exact arithmetic (a float) is not swapped (taking out and
+    /// putting back would differ from adding up afresh in the last bits): nothing changes.
+    #[test]
+    fn a_sum_beyond_exact_arithmetic_is_not_swapped() {
+        // (denominators 2^61 − 1, 2^61 + 1 and 2^59 − 1 are coprime: their sum's denominator
+        // is beyond i128)
+        let parts = [(1i128 << 61) - 1, (1i128 << 61) + 1, (1i128 << 59) - 1];
+        let ms: Vec<MatchResult> = parts
+            .iter()
+            .enumerate()
+            .map(|(i, &d)| m(&format!("M{i}"), 0, 1 + i as PId, Q::new(1, d), Q::ZERO, 16))
+            .collect();
+        let mut s = Sums::default();
+        s.add_matches(&ms);
+        assert!(!s.all_exact());
+        let before = groups(&s);
+        let again = m("M0", 0, 1, Q::int(10), Q::int(10), 16);
+        assert!(!s.swap_matches(&ms[..1], &[again]));
+        assert_eq!(groups(&s), before);
+    }
+}
