@@ -550,3 +550,70 @@ fn assert_answered_from_the_cache(cache: &Path, log: &Path, ruling: &str) {
     );
     assert_eq!(from_cache, long, "{ruling}");
 }
+
+/// Synthetic championships full of rulings of every kind (artificial, not played, assigned,
+/// weighted, split, subsequent damage, withdrawn, appealed) and corrections, in team matches
+/// and at matchpoints: every ruling, and points of the log, answered from the cache as the long
+/// way answers them; and the cache carried across the log's last lines as one made afresh.
+#[test]
+fn synthetic_logs_full_of_rulings_answer_from_the_cache_as_the_long_way() {
+    use frekans::synth::{self, Spec, SynthForm};
+    for form in [SynthForm::Teams, SynthForm::Mp] {
+        let spec = Spec {
+            sessions: 2,
+            sections: 2,
+            boards: 6,
+            tables: 4,
+            form,
+            rulings: 0.3,
+            corrections: 0.1,
+            seed: 7,
+            deals: true,
+            ..Spec::default()
+        };
+        let mut bytes = Vec::new();
+        synth::write_log(&spec, &mut bytes).unwrap();
+        let what = form.name();
+        let dir = temp_dir(&format!("synth-{what}"));
+        let key = log_key(&bytes);
+        let (mut rulings, mut from_cache) = (0, 0);
+        for q in questions(&bytes) {
+            let long = frekans::app::audit_bytes(&bytes, &q, None).unwrap();
+            let via = frekans::app::audit_bytes(&bytes, &q, Some(&dir)).unwrap();
+            assert_eq!(via, long, "{what} {q:?}");
+            let cache = AuditCache::load(&dir, &key).unwrap();
+            let cached = frekans::audit::audit_cached(&bytes, cache, &q).unwrap();
+            if matches!(q, Question::Ruling(_)) {
+                rulings += 1;
+                assert!(cached.is_some(), "{what} {q:?}: not answered from the cache");
+            }
+            if let Some(a) = cached {
+                assert_eq!(a, long, "{what} {q:?}: from the cache");
+                from_cache += 1;
+            }
+        }
+        assert!(rulings > 20 && from_cache > rulings, "{what}: {from_cache} of {rulings}");
+        // The last lines appended one at a time (the rulings, withdrawals and corrections at
+        // the end of the last session): each carried cache as one made afresh.
+        let text = String::from_utf8(bytes).unwrap();
+        let lines: Vec<&str> = text.split_inclusive('\n').collect();
+        let mut carried = 0;
+        for cut in lines.len() - 12..lines.len() {
+            let (prefix, upto) = (lines[..cut].concat(), lines[..=cut].concat());
+            let (a, b) = (temp_dir("synth-a"), temp_dir("synth-b"));
+            let q0 = Question::AsOf(0);
+            frekans::app::audit_bytes(prefix.as_bytes(), &q0, Some(&a)).unwrap();
+            frekans::app::audit_bytes(upto.as_bytes(), &q0, Some(&b)).unwrap();
+            let old = AuditCache::load(&a, &log_key(prefix.as_bytes())).unwrap();
+            let fresh = AuditCache::load(&b, &log_key(upto.as_bytes())).unwrap();
+            if let Some(ext) = frekans::audit::extend_cache(upto.as_bytes(), old) {
+                assert_eq!(ext.standings, fresh.standings, "{what} line {}", cut + 1);
+                assert_eq!(ext.boards, fresh.boards, "{what} line {}", cut + 1);
+                carried += 1;
+            }
+            let _ = (std::fs::remove_dir_all(&a), std::fs::remove_dir_all(&b));
+        }
+        assert!(carried >= 6, "{what}: {carried} carried");
+        let _ = std::fs::remove_dir_all(&dir);
+    }
+}
