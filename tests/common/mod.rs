@@ -38,7 +38,26 @@ pub fn fixture_logs() -> Vec<PathBuf> {
 pub fn audited_logs() -> Vec<PathBuf> {
     let mut logs = demo_logs();
     logs.push(root().join("tests/data/audit-small.jsonl"));
-    for d in ["EBU-FOULED", "PL-SD-TEAMS-1", "HE-SPLIT-TEAMS"] {
+    // (and every team-form fixture with a ruling: teams, Patton, BAM)
+    for d in [
+        "EBU-FOULED",
+        "PL-SD-TEAMS-1",
+        "HE-SPLIT-TEAMS",
+        "BAM-1",
+        "HE-WEIGHTED-TEAMS",
+        "PL-SD-TEAMS-2",
+        "PL-SD-TEAMS-3",
+        "PL-SPLIT-TEAMS-1",
+        "PL-SPLIT-TEAMS-2",
+        "PL-W-TEAMS-1",
+        "RU-PATTON",
+        "RU-PATTON-ALT",
+        "RU-PATTON-ART",
+        "RU-TEAMS-1",
+        "RU-TEAMS-2",
+        "TEAMS-ART",
+        "TEAMS-VP-NOS",
+    ] {
         logs.push(root().join("fixtures").join(d).join("events.jsonl"));
     }
     logs
