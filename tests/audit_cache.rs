@@ -585,14 +585,20 @@ fn synthetic_logs_full_of_rulings_answer_from_the_cache_as_the_long_way() {
             let cached = frekans::audit::audit_cached(&bytes, cache, &q).unwrap();
             if matches!(q, Question::Ruling(_)) {
                 rulings += 1;
-                assert!(cached.is_some(), "{what} {q:?}: not answered from the cache");
+                assert!(
+                    cached.is_some(),
+                    "{what} {q:?}: not answered from the cache"
+                );
             }
             if let Some(a) = cached {
                 assert_eq!(a, long, "{what} {q:?}: from the cache");
                 from_cache += 1;
             }
         }
-        assert!(rulings > 20 && from_cache > rulings, "{what}: {from_cache} of {rulings}");
+        assert!(
+            rulings > 20 && from_cache > rulings,
+            "{what}: {from_cache} of {rulings}"
+        );
         // The last lines appended one at a time (the rulings, withdrawals and corrections at
         // the end of the last session): each carried cache as one made afresh.
         let text = String::from_utf8(bytes).unwrap();

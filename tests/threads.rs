@@ -86,7 +86,8 @@ fn board_tasks_group_the_tables_as_a_sequential_walk_does() {
 }
 
 /// Scoring, the output rows and scores.parquet (row groups of 5,000 rows: a dozen, each built
-/// while the one before is written) are the same for 1, 2 and 3 threads, in every pair form.
+/// while the one before is written) are the same for 1, 2 and 3 threads, in every pair form
+/// and in team matches (their tables sorted and their boards scored in parallel).
 #[test]
 fn scores_rows_and_parquet_do_not_depend_on_threads() {
     for (form, compare_field) in [
@@ -94,6 +95,7 @@ fn scores_rows_and_parquet_do_not_depend_on_threads() {
         (SynthForm::Ximp, false),
         (SynthForm::Butler, true),
         (SynthForm::Napki, false),
+        (SynthForm::Teams, false),
     ] {
         let state = state_of(&spec(form, compare_field));
         let run = |threads: usize| {
@@ -115,9 +117,46 @@ fn scores_rows_and_parquet_do_not_depend_on_threads() {
                 "{what}: boards"
             );
             assert!(s.standings == one.standings, "{what}: standings");
+            assert!(s.matches == one.matches, "{what}: matches");
             assert!(s.notices == one.notices, "{what}: notices");
             assert!(t == one_rows, "{what}: rows");
             assert!(bytes == one_bytes, "{what}: scores.parquet");
         }
+    }
+}
+
+/// An audit of each of a team championship's first rulings (its changed matches re-scored in
+/// parallel, the standings compared in parallel) is the same for 1, 2 and 3 threads.
+#[test]
+fn team_audits_do_not_depend_on_threads() {
+    let mut log = Vec::new();
+    synth::write_log(&spec(SynthForm::Teams, false), &mut log).unwrap();
+    let l = frekans::app::load_bytes(&log, &frekans::replay::ReplayScope::default())
+        .unwrap_or_else(|_| panic!("synth wrote an invalid log"));
+    let ids: Vec<String> = l
+        .state
+        .rulings
+        .iter()
+        .take(6)
+        .map(|r| r.ev.id.clone())
+        .collect();
+    assert_eq!(ids.len(), 6);
+    let run = |threads: usize| {
+        in_pool(threads, || {
+            let scored = pipeline::score(&l.state).unwrap();
+            ids.iter()
+                .map(|id| {
+                    let q = frekans::audit::Question::Ruling(id.clone());
+                    let a = frekans::audit::audit_scored(&l.events, &l.state, &scored, &q).unwrap();
+                    assert!(a.incremental, "{id}");
+                    a
+                })
+                .collect::<Vec<_>>()
+        })
+    };
+    let one = run(1);
+    assert!(one.iter().any(|a| !a.standings.is_empty()));
+    for threads in [2, 3] {
+        assert!(run(threads) == one, "{threads} threads");
     }
 }
