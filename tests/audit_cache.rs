@@ -16,6 +16,19 @@ fn temp_dir(name: &str) -> PathBuf {
     d
 }
 
+/// The audit caches the first audits of two logs leave (`prefix`'s and `whole`'s).
+fn first_caches(prefix: &[u8], whole: &[u8]) -> (AuditCache, AuditCache) {
+    let q0 = Question::AsOf(0);
+    let cache = |bytes: &[u8], tag: &str| {
+        let dir = temp_dir(tag);
+        frekans::app::audit_bytes(bytes, &q0, Some(&dir)).unwrap();
+        let c = AuditCache::load(&dir, &log_key(bytes)).unwrap();
+        let _ = std::fs::remove_dir_all(&dir);
+        c
+    };
+    (cache(prefix, "first-a"), cache(whole, "first-b"))
+}
+
 /// The questions asked of a log: each of its rulings, and points of the log.
 fn questions(bytes: &[u8]) -> Vec<Question> {
     let (_, _, mut qs, last) = common::replayed(bytes, "log");
@@ -278,12 +291,7 @@ fn a_cache_is_carried_across_appended_lines() {
         let lines: Vec<&str> = text.split_inclusive('\n').collect();
         for cut in cuts {
             let prefix: String = lines[..cut].concat();
-            let (a, b) = (temp_dir("carry-a"), temp_dir("carry-b"));
-            let q0 = Question::AsOf(0);
-            frekans::app::audit_bytes(prefix.as_bytes(), &q0, Some(&a)).unwrap();
-            frekans::app::audit_bytes(text.as_bytes(), &q0, Some(&b)).unwrap();
-            let old = AuditCache::load(&a, &log_key(prefix.as_bytes())).unwrap();
-            let fresh = AuditCache::load(&b, &log_key(text.as_bytes())).unwrap();
+            let (old, fresh) = first_caches(prefix.as_bytes(), text.as_bytes());
             let what = format!("{} cut at line {cut}", log.display());
             let Some(ext) = frekans::audit::extend_cache(text.as_bytes(), old) else {
                 // Only results of a pairs session still in play (N grows) may not be carried.
@@ -345,7 +353,6 @@ fn a_cache_is_carried_across_appended_lines() {
                 }
             }
             carried += 1;
-            let _ = (std::fs::remove_dir_all(&a), std::fs::remove_dir_all(&b));
         }
     }
     assert!(carried >= 10, "{carried}");
@@ -606,18 +613,12 @@ fn synthetic_logs_full_of_rulings_answer_from_the_cache_as_the_long_way() {
         let mut carried = 0;
         for cut in lines.len() - 12..lines.len() {
             let (prefix, upto) = (lines[..cut].concat(), lines[..=cut].concat());
-            let (a, b) = (temp_dir("synth-a"), temp_dir("synth-b"));
-            let q0 = Question::AsOf(0);
-            frekans::app::audit_bytes(prefix.as_bytes(), &q0, Some(&a)).unwrap();
-            frekans::app::audit_bytes(upto.as_bytes(), &q0, Some(&b)).unwrap();
-            let old = AuditCache::load(&a, &log_key(prefix.as_bytes())).unwrap();
-            let fresh = AuditCache::load(&b, &log_key(upto.as_bytes())).unwrap();
+            let (old, fresh) = first_caches(prefix.as_bytes(), upto.as_bytes());
             if let Some(ext) = frekans::audit::extend_cache(upto.as_bytes(), old) {
                 assert_eq!(ext.standings, fresh.standings, "{what} line {}", cut + 1);
                 assert_eq!(ext.boards, fresh.boards, "{what} line {}", cut + 1);
                 carried += 1;
             }
-            let _ = (std::fs::remove_dir_all(&a), std::fs::remove_dir_all(&b));
         }
         assert!(carried >= 6, "{what}: {carried} carried");
         let _ = std::fs::remove_dir_all(&dir);
