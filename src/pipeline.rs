@@ -620,7 +620,7 @@ fn merge_fouled(boards: Vec<BoardScore>) -> Vec<BoardScore> {
                 .text
                 .extend(p.text.into_iter().map(|t| format!("  {t}")));
         }
-        merged.stats = stats;
+        merged.stats = std::sync::Arc::new(stats);
         out.push(merged);
     };
     for b in boards {
@@ -812,7 +812,7 @@ fn score_matches(
     // where it is needed, here and for its match, not kept for every table at once.)
     let mut by_board: Vec<usize> = (0..team.len()).collect();
     by_board.par_sort_by_key(|&i| (team[i].0, team[i].2));
-    let stats: BTreeMap<(usize, u32), BoardStats> = by_board
+    let stats: BTreeMap<(usize, u32), std::sync::Arc<BoardStats>> = by_board
         .chunk_by(|&x, &y| (team[x].0, team[x].2) == (team[y].0, team[y].2))
         .collect::<Vec<_>>()
         .into_par_iter()
@@ -825,7 +825,7 @@ fn score_matches(
                 &state.sessions[k.0].def.options,
                 false,
             );
-            (k, st)
+            (k, std::sync::Arc::new(st))
         })
         .collect();
     drop(by_board);

@@ -231,7 +231,9 @@ pub struct BoardScore {
     pub field: u32,
     pub sides: Vec<SideScore>,
     pub freq: Vec<FreqRow>,
-    pub stats: BoardStats,
+    /// Shared: a team board's statistics are pooled over the session (C16), one for every
+    /// match that played it.
+    pub stats: std::sync::Arc<BoardStats>,
     pub datum: Option<Q>,
     pub notices: Vec<Notice>,
     /// Figures of the form's arithmetic for `explain` (datum, multiplier, ...).
@@ -286,7 +288,7 @@ impl BoardScore {
             field: b.field,
             sides,
             freq: Vec::new(),
-            stats,
+            stats: std::sync::Arc::new(stats),
             datum: None,
             notices: Vec::new(),
             facts: Vec::new(),
