@@ -205,10 +205,16 @@ pub struct ScoreReport {
     pub results: usize,
 }
 
-/// The double-dummy table and par of every board with a `deal` event (deals.parquet).
-pub fn double_dummy(state: &State) -> Result<Vec<crate::dd::BoardDd>, AppError> {
+/// The double-dummy table and par of every board with a `deal` event (deals.parquet); with
+/// `cache` (the audit cache's directory), deals solved by an earlier run are taken from its
+/// `dd` directory and new ones kept there.
+pub fn double_dummy(
+    state: &State,
+    cache: Option<&Path>,
+) -> Result<Vec<crate::dd::BoardDd>, AppError> {
     let _s = tracing::info_span!("double_dummy", deals = state.deals.len()).entered();
-    crate::dd::solve_state(state).map_err(|m| AppError::Other(anyhow::anyhow!(m)))
+    let dir = cache.map(|d| d.join("dd"));
+    crate::dd::solve_state(state, dir.as_deref()).map_err(|m| AppError::Other(anyhow::anyhow!(m)))
 }
 
 /// A log file read under a shared lock, as `audit` reads it (`append` and `repair` wait for
@@ -407,7 +413,7 @@ pub fn score(
         _ => None,
     });
     let deals = if dd {
-        Some(double_dummy(&l.state)?)
+        Some(double_dummy(&l.state, cache)?)
     } else {
         None
     };
@@ -771,7 +777,7 @@ pub fn bulletin(
             "double-dummy solving {} deals",
             l.state.deals.len()
         ));
-        double_dummy(&l.state)?
+        double_dummy(&l.state, cache)?
     };
     // The same tables as `score --dd` (scores.parquet straight from the boards).
     let mut tables = export::rows::build_with(&l.state, &scored, false);

@@ -345,14 +345,74 @@ pub struct BoardDd {
     pub dd: DealDd,
 }
 
-/// Solve every deal of `state` in parallel, in (session, board) order.
+/// Solved deals kept between runs (a nightly bulletin solves only the new day's deals): one
+/// small file per deal in `dir`, named by the SHA-256 of the deal as the log gives it, holding
+/// its double-dummy table (the four declarers' rows, as [`DdTable::hex`]) and an XXH3 check of
+/// name and table. A file that is damaged, foreign or unreadable is not used (the deal is solved
+/// again and the file written again); a file is written to a temporary name and renamed. The
+/// par is worked out from the table each time (it depends on the board's vulnerability and
+/// dealer, and is cheap).
+pub mod solved {
+    use std::path::Path;
+
+    use sha2::{Digest, Sha256};
+
+    use super::{DdTable, Seat};
+
+    const SEATS: [Seat; 4] = [Seat::N, Seat::E, Seat::S, Seat::W];
+
+    fn key(pbn: &str) -> String {
+        let mut h = Sha256::new();
+        h.update(b"frekans solved deal 1\n");
+        h.update(pbn.as_bytes());
+        h.finalize().iter().map(|b| format!("{b:02x}")).collect()
+    }
+
+    fn check(key: &str, rows: &str) -> String {
+        format!(
+            "{:032x}",
+            xxhash_rust::xxh3::xxh3_128(format!("{key} {rows}").as_bytes())
+        )
+    }
+
+    /// The table of `pbn` solved before, when `dir` has it whole.
+    pub fn get(dir: &Path, pbn: &str) -> Option<DdTable> {
+        let key = key(pbn);
+        let text = std::fs::read_to_string(dir.join(&key)).ok()?;
+        let (rows, sum) = text.strip_suffix('\n')?.rsplit_once(' ')?;
+        if sum != check(&key, rows) {
+            return None;
+        }
+        let r: Vec<&str> = rows.split(' ').collect();
+        DdTable::from_hex(r.try_into().ok()?).ok()
+    }
+
+    /// Keep `table` as `pbn`'s (a failure only costs solving it again next time).
+    pub fn put(dir: &Path, pbn: &str, table: &DdTable) {
+        let key = key(pbn);
+        let rows: Vec<String> = SEATS.iter().map(|&s| table.hex(s)).collect();
+        let rows = rows.join(" ");
+        let text = format!("{rows} {}\n", check(&key, &rows));
+        let tmp = dir.join(format!(".{key}.{}.tmp", std::process::id()));
+        let written = std::fs::create_dir_all(dir)
+            .and_then(|()| std::fs::write(&tmp, text))
+            .and_then(|()| std::fs::rename(&tmp, dir.join(&key)));
+        if let Err(e) = written {
+            let _ = std::fs::remove_file(&tmp);
+            tracing::warn!("solved deal not kept in {}: {e}", dir.display());
+        }
+    }
+}
+
+/// Solve every deal of `state` in parallel, in (session, board) order; with `cache`, deals
+/// solved before are taken from it and the others kept there (see [`solved`]).
 ///
 /// A dedicated rayon pool runs the solves: its workers need [`SOLVER_STACK`] stacks (the global
 /// pool's are rayon's 2 MiB default), and it has as many threads as the pool we are called from,
 /// so `--threads` applies. Each worker owns one [`Solver`] (thread-local), so no solver is
 /// ever shared between threads. The output does not depend on the thread count: every deal is
 /// solved whole by one worker and the results are collected in input order.
-pub fn solve_state(state: &State) -> Result<Vec<BoardDd>, String> {
+pub fn solve_state(state: &State, cache: Option<&std::path::Path>) -> Result<Vec<BoardDd>, String> {
     let items: Vec<(usize, u32, Seat, Vul, &str)> = state
         .deals
         .iter()
@@ -375,10 +435,18 @@ pub fn solve_state(state: &State) -> Result<Vec<BoardDd>, String> {
             .par_iter()
             .with_max_len(1)
             .map(|&(_, _, dealer, vul, pbn)| {
-                WORKER_SOLVER.with(|cell| {
+                if let Some(table) = cache.and_then(|d| solved::get(d, pbn)) {
+                    let par = par(&table, vul, dealer)?;
+                    return Ok(DealDd { table, par });
+                }
+                let r = WORKER_SOLVER.with(|cell| {
                     let mut slot = cell.borrow_mut();
                     analyse(slot.get_or_insert_with(new_solver), pbn, vul, dealer)
-                })
+                });
+                if let (Some(d), Ok(dd)) = (cache, &r) {
+                    solved::put(d, pbn, &dd.table);
+                }
+                r
             })
             .collect()
     });

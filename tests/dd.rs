@@ -441,11 +441,19 @@ fn par_equals_an_auction_minimax() {
 // ---------------------------------------------------------------------------------------------
 // The command line: score --dd, deals.parquet, threads, invalid deals
 
+/// `frekans ARGS` with a cache directory of its own (each run solves its deals: none is taken
+/// from another run's cache).
 fn frekans(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_frekans"))
+    static RUNS: std::sync::atomic::AtomicUsize = std::sync::atomic::AtomicUsize::new(0);
+    let n = RUNS.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+    let cache = scratch(&format!("cache-{n}"));
+    let o = Command::new(env!("CARGO_BIN_EXE_frekans"))
+        .env("FREKANS_AUDIT_CACHE", &cache)
         .args(args)
         .output()
-        .unwrap()
+        .unwrap();
+    let _ = std::fs::remove_dir_all(&cache);
+    o
 }
 
 fn text(o: &Output) -> String {
@@ -734,5 +742,51 @@ fn bulletin_shows_the_double_dummy_table_and_par() {
     ] {
         assert!(pdf.contains(par), "{par:?} not in the PDF text:\n{pdf}");
     }
+    let _ = std::fs::remove_dir_all(&d);
+}
+
+/// Deals solved once are kept (one file each under the cache directory) and taken from there by
+/// the next run: a table planted for a deal is what comes back for it. A damaged file is not
+/// used: the deal is solved again and its file written again. Without a cache, nothing is kept.
+#[test]
+fn solved_deals_are_kept_between_runs() {
+    let d = scratch("kept");
+    let log = sample_log(&d);
+    let bytes = std::fs::read(&log).unwrap();
+    let l = frekans::app::load_bytes(&bytes, &frekans::replay::ReplayScope::default())
+        .unwrap_or_else(|_| panic!("the sample log is valid"));
+    let cache = d.join("solved");
+    let plain = dd::solve_state(&l.state, None).unwrap();
+    assert!(!cache.exists());
+    let first = dd::solve_state(&l.state, Some(&cache)).unwrap();
+    assert_eq!(first, plain);
+    let files = || -> Vec<PathBuf> {
+        let mut v: Vec<PathBuf> = std::fs::read_dir(&cache)
+            .unwrap()
+            .map(|e| e.unwrap().path())
+            .collect();
+        v.sort();
+        v
+    };
+    assert_eq!(files().len(), 8, "{:?}", files());
+    // A table planted for deal 1 comes back: the cache is read, not the solver run.
+    let planted = DdTable::from_hex(["77777", "66666", "77777", "66666"]).unwrap();
+    assert_ne!(planted, plain[0].dd.table);
+    dd::solved::put(&cache, &plain[0].pbn, &planted);
+    let again = dd::solve_state(&l.state, Some(&cache)).unwrap();
+    assert_eq!(again[0].dd.table, planted);
+    assert_eq!(again[1..], plain[1..]);
+    // Every file damaged (one digit of its table changed): all solved again, all rewritten.
+    for f in files() {
+        let mut t = std::fs::read(&f).unwrap();
+        t[0] = if t[0] == b'0' { b'1' } else { b'0' };
+        std::fs::write(&f, t).unwrap();
+    }
+    assert!(dd::solved::get(&cache, &plain[0].pbn).is_none());
+    assert_eq!(dd::solve_state(&l.state, Some(&cache)).unwrap(), plain);
+    for b in &plain {
+        assert_eq!(dd::solved::get(&cache, &b.pbn), Some(b.dd.table.clone()));
+    }
+    assert_eq!(files().len(), 8, "{:?}", files());
     let _ = std::fs::remove_dir_all(&d);
 }
