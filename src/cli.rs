@@ -52,7 +52,7 @@ pub enum Command {
         dd: bool,
         /// Do not leave the log's audit cache (FREKANS_AUDIT_CACHE, else
         /// ~/.cache/frekans/audit), from which the next `frekans audit` of this log answers
-        /// without reading it whole.
+        /// without reading it whole; with --dd, neither read nor keep solved deals (its dd/).
         #[arg(long)]
         no_cache: bool,
     },
@@ -72,7 +72,8 @@ pub enum Command {
         /// The typst program (default: FREKANS_TYPST, PATH, then ~/.cache/frekans/tools/bin/typst).
         #[arg(long, value_name = "PATH")]
         typst: Option<PathBuf>,
-        /// Do not leave the log's audit cache (as `score --no-cache`).
+        /// Do not leave the log's audit cache, nor read or keep solved deals (as
+        /// `score --no-cache`).
         #[arg(long)]
         no_cache: bool,
     },
