@@ -39,6 +39,9 @@ pub struct StandingDelta {
     pub pct_after: Option<f64>,
     pub rank_before: Option<i32>,
     pub rank_after: Option<i32>,
+    /// A team (a team session, or a team's overall standing), not a pair: for the readable
+    /// report's heading (not part of the JSON or Parquet).
+    pub team: bool,
 }
 
 impl StandingDelta {
@@ -1434,6 +1437,8 @@ fn standing_deltas(
             pct_after: a.and_then(Standing::pct),
             rank_before: b.map(|x| x.rank as i32),
             rank_after: a.map(|x| x.rank as i32),
+            team: st.participant(r.participant).team
+                || r.session.is_some_and(|i| st.sessions[i].def.form.is_team()),
         }
     };
     // Each delta with how far it moved: exactly (the totals are exact rationals, so equal moves
@@ -1805,7 +1810,11 @@ pub fn to_text(a: &Audit) -> String {
             let _ = writeln!(
                 out,
                 "  {:<8} {:>10} {:>10} {:>9}  {:>11}  players",
-                "pair", "before", "after", "delta", "place"
+                if s.team { "team" } else { "pair" },
+                "before",
+                "after",
+                "delta",
+                "place"
             );
         }
         if s.delta().is_some_and(|d| d == 0.0) && s.rank_before == s.rank_after {

@@ -136,6 +136,26 @@ fn readable_report_and_bad_questions() {
         text.contains("7 → 3"),
         "rank of pair 4 before and after:\n{text}"
     );
+    assert!(
+        text.contains("  pair ") && !text.contains("  team "),
+        "{text}"
+    );
+    // A team championship's report heads its columns "team".
+    let o = Command::new(env!("CARGO_BIN_EXE_frekans"))
+        .arg("audit")
+        .arg(concat!(
+            env!("CARGO_MANIFEST_DIR"),
+            "/events/polish-teams-2026.jsonl"
+        ))
+        .args(["--ruling", "R2", "--no-cache"])
+        .output()
+        .unwrap();
+    let teams = String::from_utf8_lossy(&o.stdout);
+    assert!(o.status.success(), "{teams}");
+    assert!(
+        teams.contains("  team ") && !teams.contains("  pair "),
+        "{teams}"
+    );
     let (code, _, text) = audit(&["--ruling", "R9"]);
     assert_eq!(code, 2, "{text}");
     assert!(text.contains("no ruling \"R9\""), "{text}");
