@@ -42,11 +42,14 @@ pub struct StandingDelta {
     /// A team (a team session, or a team's overall standing), not a pair: for the readable
     /// report's heading (not part of the JSON or Parquet).
     pub team: bool,
+    /// `total_after − total_before`: the exact difference as a float when both totals are exact
+    /// (1.22, not the 1.2199999999999989 of subtracting their floats), else the floats'.
+    pub moved: Option<f64>,
 }
 
 impl StandingDelta {
     pub fn delta(&self) -> Option<f64> {
-        Some(self.total_after? - self.total_before?)
+        self.moved
     }
 }
 
@@ -1402,63 +1405,71 @@ fn standing_deltas(
         )
     };
     let after_names: Vec<Names> = after_state.participants.par_iter().map(names_of).collect();
-    let delta = |g: u32, b: Option<&Standing>, a: Option<&Standing>| -> StandingDelta {
-        let (st, r, sessions) = match a {
-            Some(a) => (after_state, a, &after_sessions),
-            None => (before_state, b.unwrap(), &before_sessions),
-        };
-        let owned;
-        let (id, players, own_section) = match a {
-            Some(_) => &after_names[r.participant as usize],
-            None => {
-                owned = names_of(st.participant(r.participant));
-                &owned
+    let delta =
+        |g: u32, b: Option<&Standing>, a: Option<&Standing>, d: Option<Q>| -> StandingDelta {
+            let (st, r, sessions) = match a {
+                Some(a) => (after_state, a, &after_sessions),
+                None => (before_state, b.unwrap(), &before_sessions),
+            };
+            let owned;
+            let (id, players, own_section) = match a {
+                Some(_) => &after_names[r.participant as usize],
+                None => {
+                    owned = names_of(st.participant(r.participant));
+                    &owned
+                }
+            };
+            // (a session's standing names its group's section; overall, the participant's own)
+            let section = match (r.session, r.section.as_deref()) {
+                (_, None) => None,
+                (Some(_), Some(_))
+                    if group_sections[g as usize].as_deref() == r.section.as_deref() =>
+                {
+                    group_sections[g as usize].clone()
+                }
+                (_, Some(x)) if own_section.as_deref() == Some(x) => own_section.clone(),
+                (_, Some(x)) => Some(Arc::from(x)),
+            };
+            StandingDelta {
+                session: r
+                    .session
+                    .map_or_else(|| overall.clone(), |i| sessions[i].clone()),
+                section,
+                participant: id.clone(),
+                players: players.clone(),
+                total_before: b.map(|x| x.total.to_f64()),
+                total_after: a.map(|x| x.total.to_f64()),
+                pct_before: b.and_then(Standing::pct),
+                pct_after: a.and_then(Standing::pct),
+                rank_before: b.map(|x| x.rank as i32),
+                rank_after: a.map(|x| x.rank as i32),
+                team: st.participant(r.participant).team
+                    || r.session.is_some_and(|i| st.sessions[i].def.form.is_team()),
+                moved: match (b, a) {
+                    (Some(b), Some(a)) => {
+                        Some(d.map_or_else(|| a.total.to_f64() - b.total.to_f64(), Q::to_f64))
+                    }
+                    _ => None,
+                },
             }
         };
-        // (a session's standing names its group's section; overall, the participant's own)
-        let section = match (r.session, r.section.as_deref()) {
-            (_, None) => None,
-            (Some(_), Some(_)) if group_sections[g as usize].as_deref() == r.section.as_deref() => {
-                group_sections[g as usize].clone()
-            }
-            (_, Some(x)) if own_section.as_deref() == Some(x) => own_section.clone(),
-            (_, Some(x)) => Some(Arc::from(x)),
-        };
-        StandingDelta {
-            session: r
-                .session
-                .map_or_else(|| overall.clone(), |i| sessions[i].clone()),
-            section,
-            participant: id.clone(),
-            players: players.clone(),
-            total_before: b.map(|x| x.total.to_f64()),
-            total_after: a.map(|x| x.total.to_f64()),
-            pct_before: b.and_then(Standing::pct),
-            pct_after: a.and_then(Standing::pct),
-            rank_before: b.map(|x| x.rank as i32),
-            rank_after: a.map(|x| x.rank as i32),
-            team: st.participant(r.participant).team
-                || r.session.is_some_and(|i| st.sessions[i].def.form.is_team()),
-        }
-    };
     // Each delta with how far it moved: exactly (the totals are exact rationals, so equal moves
-    // tie whatever their floats say), `None` for a participant in one replay only.
-    let moved = |b: Option<&Standing>, a: Option<&Standing>| -> (Option<Q>, f64) {
+    // tie whatever their floats say), `None` for a participant in one replay only; and the
+    // exact signed move.
+    let moved = |b: Option<&Standing>, a: Option<&Standing>| -> ((Option<Q>, f64), Option<Q>) {
         // (most of a big group did not move: no arithmetic for them)
         if let (Some(b), Some(a)) = (b, a) {
             if b.total == a.total {
-                return (a.total.exact().map(|_| Q::ZERO), 0.0);
+                let zero = a.total.exact().map(|_| Q::ZERO);
+                return ((zero, 0.0), zero);
             }
         }
         let f = match (b, a) {
             (Some(b), Some(a)) => (a.total.to_f64() - b.total.to_f64()).abs(),
             _ => f64::INFINITY,
         };
-        let q = (|| {
-            let d = a?.total.exact()?.checked_add(-b?.total.exact()?)?;
-            Some(if d < Q::ZERO { -d } else { d })
-        })();
-        (q, f)
+        let d = (|| a?.total.exact()?.checked_add(-b?.total.exact()?))();
+        ((d.map(|d| if d < Q::ZERO { -d } else { d }), f), d)
     };
     // Each standing of a changed group, before and after: (group, (after, before)).
     let _d = tracing::debug_span!("deltas").entered();
@@ -1483,8 +1494,8 @@ fn standing_deltas(
         )
         .collect();
     // (group, how far it moved: exactly and as a float, the exact move as a float, participant,
-    // the pair)
-    type Keyed<'s> = (u32, (Option<Q>, f64), f64, &'s str, Pair<'s>);
+    // the pair, the exact signed move)
+    type Keyed<'s> = (u32, (Option<Q>, f64), f64, &'s str, Pair<'s>, Option<Q>);
     let mut keyed: Vec<Keyed> = pairs
         .par_iter()
         .map(|&(g, (a, b))| {
@@ -1492,8 +1503,8 @@ fn standing_deltas(
                 Some(a) => after_state.participant(a.participant).id.as_str(),
                 None => before_state.participant(b.unwrap().participant).id.as_str(),
             };
-            let m = moved(b, a);
-            (g, m, m.0.map_or(0.0, Q::to_f64), id, (a, b))
+            let (m, d) = moved(b, a);
+            (g, m, m.0.map_or(0.0, Q::to_f64), id, (a, b), d)
         })
         .collect();
     drop(_d);
@@ -1526,7 +1537,7 @@ fn standing_deltas(
     let _b = tracing::debug_span!("build").entered();
     keyed
         .par_iter()
-        .map(|&(g, _, _, _, (a, b))| delta(g, b, a))
+        .map(|&(g, _, _, _, (a, b), d)| delta(g, b, a, d))
         .collect()
 }
 

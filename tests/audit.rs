@@ -156,6 +156,24 @@ fn readable_report_and_bad_questions() {
         teams.contains("  team ") && !teams.contains("  pair "),
         "{teams}"
     );
+    // The delta is the exact difference of the totals (90.34 → 91.56: 1.22, not the
+    // 1.2199999999999989 of subtracting their floats).
+    let o = Command::new(env!("CARGO_BIN_EXE_frekans"))
+        .arg("audit")
+        .arg(concat!(
+            env!("CARGO_MANIFEST_DIR"),
+            "/events/polish-teams-2026.jsonl"
+        ))
+        .args(["--ruling", "R2", "--no-cache", "--format", "json"])
+        .output()
+        .unwrap();
+    let v: Value = serde_json::from_slice(&o.stdout).unwrap();
+    let t1 = &v["standings"][0];
+    assert_eq!(
+        (t1["participant"].as_str(), t1["total_before"].as_f64()),
+        (Some("T1"), Some(90.34))
+    );
+    assert_eq!(t1["delta"].as_f64(), Some(1.22), "{t1}");
     let (code, _, text) = audit(&["--ruling", "R9"]);
     assert_eq!(code, 2, "{text}");
     assert!(text.contains("no ruling \"R9\""), "{text}");
