@@ -12,8 +12,15 @@ mod common;
 
 use serde_json::Value;
 
+/// `frekans audit tests/data/audit-small.jsonl ARGS`: (exit code, the JSON when it printed
+/// JSON, standard output and error).
 fn audit(args: &[&str]) -> (i32, Value, String) {
-    let log = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/data/audit-small.jsonl");
+    audit_of("tests/data/audit-small.jsonl", args)
+}
+
+/// `frekans audit LOG ARGS` of a log of the repository (as [`audit`]).
+fn audit_of(log: &str, args: &[&str]) -> (i32, Value, String) {
+    let log = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join(log);
     // (the audit cache in a directory of the test's own, not the user's)
     let cache = std::env::temp_dir().join(format!("frekans-audit-cli-{}", std::process::id()));
     let o = Command::new(env!("CARGO_BIN_EXE_frekans"))
@@ -141,33 +148,17 @@ fn readable_report_and_bad_questions() {
         "{text}"
     );
     // A team championship's report heads its columns "team".
-    let o = Command::new(env!("CARGO_BIN_EXE_frekans"))
-        .arg("audit")
-        .arg(concat!(
-            env!("CARGO_MANIFEST_DIR"),
-            "/events/polish-teams-2026.jsonl"
-        ))
-        .args(["--ruling", "R2", "--no-cache"])
-        .output()
-        .unwrap();
-    let teams = String::from_utf8_lossy(&o.stdout);
-    assert!(o.status.success(), "{teams}");
+    let teams = "events/polish-teams-2026.jsonl";
+    let (code, _, text) = audit_of(teams, &["--ruling", "R2", "--no-cache"]);
+    assert_eq!(code, 0, "{text}");
     assert!(
-        teams.contains("  team ") && !teams.contains("  pair "),
-        "{teams}"
+        text.contains("  team ") && !text.contains("  pair "),
+        "{text}"
     );
     // The delta is the exact difference of the totals (90.34 → 91.56: 1.22, not the
     // 1.2199999999999989 of subtracting their floats).
-    let o = Command::new(env!("CARGO_BIN_EXE_frekans"))
-        .arg("audit")
-        .arg(concat!(
-            env!("CARGO_MANIFEST_DIR"),
-            "/events/polish-teams-2026.jsonl"
-        ))
-        .args(["--ruling", "R2", "--no-cache", "--format", "json"])
-        .output()
-        .unwrap();
-    let v: Value = serde_json::from_slice(&o.stdout).unwrap();
+    let (code, v, text) = audit_of(teams, &["--ruling", "R2", "--no-cache", "--format", "json"]);
+    assert_eq!(code, 0, "{text}");
     let t1 = &v["standings"][0];
     assert_eq!(
         (t1["participant"].as_str(), t1["total_before"].as_f64()),
