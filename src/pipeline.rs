@@ -350,7 +350,7 @@ pub fn score_reusing(
     let prepared = keep.then_some(Prepared { boards: kept });
     let mut boards = merge_fouled(boards);
     session_bounded(state, &mut boards);
-    let (team_boards, matches, team_notices) = score_matches(state, None, None, None);
+    let (team_boards, matches, team_notices) = score_matches(state, TeamScope::All);
     boards.extend(team_boards);
     let mut notices = state.notices.clone();
     notices.extend(team_notices);
@@ -544,11 +544,12 @@ pub fn rescore_with(
     if !team.is_empty() {
         let _t = tracing::debug_span!("teams", sessions = team.len()).entered();
         let (changed_boards, changed_matches) = changed_team_tables(base_state, partial, &team);
-        let (_, new, _) = score_matches(partial, Some(&team), None, Some(&changed_matches));
-        let (_, old, _) = score_matches(base_state, Some(&team), None, Some(&changed_matches));
+        let changed = TeamScope::Matches(&changed_matches);
+        let (_, new, _) = score_matches(partial, changed);
+        let (_, old, _) = score_matches(base_state, changed);
         if !sums.swap_matches(&old, &new) {
             // (sums beyond exact arithmetic: the sessions' groups made again from every match)
-            let (_, all, _) = score_matches(partial, Some(&team), None, None);
+            let (_, all, _) = score_matches(partial, TeamScope::Sessions(&team));
             sums.replace_matches(&team, &all);
         }
         boards.extend(score_team_boards(partial, &changed_boards));
@@ -686,8 +687,7 @@ pub fn score_team_boards(
     state: &State,
     boards: &std::collections::BTreeSet<(usize, u32)>,
 ) -> Vec<BoardScore> {
-    let sessions = boards.iter().map(|b| b.0).collect();
-    score_matches(state, Some(&sessions), Some(boards), None).0
+    score_matches(state, TeamScope::Boards(boards)).0
 }
 
 /// The team tables of the sessions `team` that differ between two replays of a log (numbered
@@ -766,14 +766,23 @@ pub fn whole_team_sessions<'d>(
     }
 }
 
-/// Score every team match (of the sessions `only`, when given): its boards in parallel, then
-/// the match totals and VPs; or only the boards `boards` (`(session, board)`), when given, and
-/// no match totals.
+/// Which team matches [`score_matches`] scores.
+#[derive(Clone, Copy)]
+enum TeamScope<'a> {
+    /// Every match of every team session.
+    All,
+    /// Every match of these sessions.
+    Sessions(&'a std::collections::BTreeSet<usize>),
+    /// These matches (`(session, match id)`).
+    Matches(&'a std::collections::BTreeSet<(usize, String)>),
+    /// These boards (`(session, board)`) in every match, without the matches' totals.
+    Boards(&'a std::collections::BTreeSet<(usize, u32)>),
+}
+
+/// Score the team matches of `scope`: their boards in parallel, then the match totals and VPs.
 fn score_matches(
     state: &State,
-    only: Option<&std::collections::BTreeSet<usize>>,
-    boards_only: Option<&std::collections::BTreeSet<(usize, u32)>>,
-    matches_only: Option<&std::collections::BTreeSet<(usize, String)>>,
+    scope: TeamScope,
 ) -> (Vec<BoardScore>, Vec<MatchResult>, Vec<Notice>) {
     let mut notices = Vec::new();
     // No team session and no match: nothing below would find anything (and a pairs log of a
@@ -781,25 +790,26 @@ fn score_matches(
     if state.matches.is_empty() && !state.sessions.iter().any(|s| s.def.form.is_team()) {
         return (Vec::new(), Vec::new(), notices);
     }
-    let wanted = |s: usize| only.is_none_or(|o| o.contains(&s));
-    let only_matches: Option<std::collections::BTreeSet<(usize, &str)>> =
-        matches_only.map(|m| m.iter().map(|(s, id)| (*s, id.as_str())).collect());
+    // (a map of the matches asked for by borrowed ids: no id copied per table)
+    let asked: Option<std::collections::BTreeSet<(usize, &str)>> = match scope {
+        TeamScope::Matches(m) => Some(m.iter().map(|(s, id)| (*s, id.as_str())).collect()),
+        _ => None,
+    };
+    let in_scope = |s: usize, m: &str, b: u32| match scope {
+        TeamScope::All => true,
+        TeamScope::Sessions(o) => o.contains(&s),
+        TeamScope::Matches(_) => asked.as_ref().is_some_and(|a| a.contains(&(s, m))),
+        TeamScope::Boards(o) => o.contains(&(s, b)),
+    };
     use rayon::prelude::*;
     // Every team table with its match and room, in the tables' order.
     let team: Vec<(usize, &str, u32, crate::event::Room, &Table)> = state
         .tables
         .values_vec()
         .into_iter()
-        .filter(|t| state.sessions[t.session].def.form.is_team() && wanted(t.session))
-        .filter(|t| boards_only.is_none_or(|b| b.contains(&(t.session, t.board))))
-        .filter(|t| {
-            only_matches.as_ref().is_none_or(|m| {
-                t.match_id
-                    .as_deref()
-                    .is_some_and(|id| m.contains(&(t.session, id)))
-            })
-        })
+        .filter(|t| state.sessions[t.session].def.form.is_team())
         .filter_map(|t| Some((t.session, t.match_id.as_deref()?, t.board, t.room?, t)))
+        .filter(|&(s, m, b, _, _)| in_scope(s, m, b))
         .collect();
     // Each match by id (`state.matches` is keyed by an owned id).
     let by_id: BTreeMap<(usize, &str), &crate::replay::Match> = state
@@ -946,14 +956,14 @@ fn score_matches(
         .filter_map(|r| r.ok())
         .map(|r| r.0)
         .collect();
-    if boards_only.is_some() {
+    if let TeamScope::Boards(_) = scope {
         return (boards, Vec::new(), notices);
     }
     let mut matches = Vec::new();
     for ((s, m), mt) in state
         .matches
         .iter()
-        .filter(|(k, _)| wanted(k.0) && matches_only.is_none_or(|o| o.contains(k)))
+        .filter(|((s, m), _)| in_scope(*s, m, 0))
     {
         let def = &state.sessions[*s].def;
         let o = &def.options;
