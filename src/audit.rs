@@ -551,6 +551,7 @@ pub fn extend_cache(bytes: &[u8], old: cache::AuditCache) -> Option<cache::Audit
         .collect();
     let mut rulings = old.rulings.clone();
     let mut matches = old.matches.clone();
+    let mut match_index = matches.index();
     let seed = State::with_participants(old.participants.clone());
     let known = |id: &str| seed.pid(id).is_some();
     let result_board = |boards: &[((String, u32), Vec<cache::LineRef>)], seq: usize| {
@@ -582,10 +583,7 @@ pub fn extend_cache(bytes: &[u8], old: cache::AuditCache) -> Option<cache::Audit
         // any match)
         let tag = match &env.event {
             Event::Result(r) => r.match_id.as_ref().map_or(cache::NO_MATCH, |m| {
-                matches.find(&r.session, m).unwrap_or_else(|| {
-                    matches.ids.push((r.session.clone(), m.clone()));
-                    (matches.ids.len() - 1) as u32
-                })
+                matches.intern(&mut match_index, &r.session, m)
             }),
             Event::Correction(c) => boards[i]
                 .1

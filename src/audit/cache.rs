@@ -96,6 +96,9 @@ pub struct MatchTags {
     pub lines: Vec<Vec<u32>>,
 }
 
+/// (session id, match id) → its tag in [`MatchTags::ids`].
+pub type MatchIndex = crate::hash::FxMap<(String, String), u32>;
+
 /// The tag of a line of no known match.
 pub const NO_MATCH: u32 = u32::MAX;
 
@@ -120,6 +123,27 @@ impl MatchTags {
         let v = &mut self.lines[i];
         v.resize(j, NO_MATCH);
         v.push(tag);
+    }
+
+    /// The tag of match `id` of `session`, a new one when no line had it yet; `index` holds the
+    /// tags by match, kept beside `ids` by the caller (see [`index`](Self::index)).
+    pub fn intern(&mut self, index: &mut MatchIndex, session: &str, id: &str) -> u32 {
+        let next = self.ids.len() as u32;
+        let key = (session.to_string(), id.to_string());
+        let t = *index.entry(key.clone()).or_insert(next);
+        if t == next {
+            self.ids.push(key);
+        }
+        t
+    }
+
+    /// The tags by match, for [`intern`](Self::intern).
+    pub fn index(&self) -> MatchIndex {
+        self.ids
+            .iter()
+            .enumerate()
+            .map(|(t, k)| (k.clone(), t as u32))
+            .collect()
     }
 
     /// The tag of a match, when some line has it.
@@ -347,7 +371,7 @@ pub struct CacheBuilder {
     matches: MatchTags,
     /// (session id, match id) → tag; (board, NS) → its result's tag; result seq → tag; ruling
     /// id → tag (team results and what refers to them only).
-    match_index: crate::hash::FxMap<(String, String), u32>,
+    match_index: MatchIndex,
     table_tag: crate::hash::FxMap<(usize, String), u32>,
     result_tag: crate::hash::FxMap<usize, u32>,
     ruling_tag: crate::hash::FxMap<String, u32>,
@@ -446,12 +470,7 @@ impl CacheBuilder {
                 let Some(m) = &r.match_id else {
                     return NO_MATCH;
                 };
-                let next = self.matches.ids.len() as u32;
-                let key = (r.session.clone(), m.clone());
-                let t = *self.match_index.entry(key.clone()).or_insert(next);
-                if t == next {
-                    self.matches.ids.push(key);
-                }
+                let t = self.matches.intern(&mut self.match_index, &r.session, m);
                 self.table_tag.insert((i, r.ns.clone()), t);
                 self.result_tag.insert(e.seq, t);
                 t
