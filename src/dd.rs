@@ -365,7 +365,7 @@ pub mod solved {
         let mut h = Sha256::new();
         h.update(b"frekans solved deal 1\n");
         h.update(pbn.as_bytes());
-        h.finalize().iter().map(|b| format!("{b:02x}")).collect()
+        crate::audit::cache::hex(&h.finalize())
     }
 
     fn check(key: &str, rows: &str) -> String {
@@ -393,12 +393,7 @@ pub mod solved {
         let rows: Vec<String> = SEATS.iter().map(|&s| table.hex(s)).collect();
         let rows = rows.join(" ");
         let text = format!("{rows} {}\n", check(&key, &rows));
-        let tmp = dir.join(format!(".{key}.{}.tmp", std::process::id()));
-        let written = std::fs::create_dir_all(dir)
-            .and_then(|()| std::fs::write(&tmp, text))
-            .and_then(|()| std::fs::rename(&tmp, dir.join(&key)));
-        if let Err(e) = written {
-            let _ = std::fs::remove_file(&tmp);
+        if let Err(e) = crate::audit::cache::replace_file(dir, &key, text.as_bytes()) {
             tracing::warn!("solved deal not kept in {}: {e}", dir.display());
         }
     }

@@ -204,8 +204,21 @@ pub fn log_key(bytes: &[u8]) -> String {
     hex(&h.finalize())
 }
 
-fn hex(b: &[u8]) -> String {
+/// Bytes as lower-case hex.
+pub(crate) fn hex(b: &[u8]) -> String {
     b.iter().map(|x| format!("{x:02x}")).collect()
+}
+
+/// Write `bytes` as `dir/name` whole or not at all: to a temporary file of `dir` (`.NAME.PID.tmp`,
+/// which `prune` removes once stale should the writer be killed), renamed into place.
+pub(crate) fn replace_file(dir: &Path, name: &str, bytes: &[u8]) -> std::io::Result<()> {
+    std::fs::create_dir_all(dir)?;
+    let tmp = dir.join(format!(".{name}.{}.tmp", std::process::id()));
+    let written = std::fs::write(&tmp, bytes).and_then(|()| std::fs::rename(&tmp, dir.join(name)));
+    if written.is_err() {
+        let _ = std::fs::remove_file(&tmp);
+    }
+    written
 }
 
 /// The default cache directory: `FREKANS_AUDIT_CACHE`, else `$XDG_CACHE_HOME/frekans/audit`,
@@ -597,15 +610,12 @@ impl AuditCache {
     /// Write the cache of the log `key` into `dir` (a temporary file renamed into place), and
     /// remove all but the newest [`KEEP`] cache files there.
     pub fn save(&self, dir: &Path, key: &str) -> std::io::Result<()> {
-        std::fs::create_dir_all(dir)?;
-        let bytes = encode(self, key);
         let path = file_of(dir, key);
-        let tmp = dir.join(format!(".{key}.{}.tmp", std::process::id()));
-        std::fs::write(&tmp, &bytes)?;
-        if let Err(e) = std::fs::rename(&tmp, &path) {
-            let _ = std::fs::remove_file(&tmp);
-            return Err(e);
-        }
+        let name = path
+            .file_name()
+            .expect("a cache file's name")
+            .to_string_lossy();
+        replace_file(dir, &name, &encode(self, key))?;
         prune(dir);
         Ok(())
     }
