@@ -304,24 +304,25 @@ pub fn append(
 ) -> Result<AppendedLog, AppError> {
     use crate::event::append::{append_checked, AppendError};
     let r = append_checked(path, event, now, |all| {
-        let (r, b) = stream(all, cache.is_some())?;
-        let (Some(dir), Some(b)) = (cache, b) else {
-            return Ok(None);
+        let Some(dir) = cache else {
+            return stream(all, false).map(|_| None);
         };
-        // (the new log's key hashed beside the carrying, which hashes the log before it)
+        // The cache carried on first (the new log's key hashed beside it): the log is then
+        // validated without making the cache's line index, unless it could not be carried.
         let (key, carried) = rayon::join(
             || crate::audit::cache::log_key(all),
             || carry_cache(dir, all),
         );
-        Ok(Some(match carried {
-            Some(c) => {
+        let (r, b) = stream(all, carried.is_none())?;
+        Ok(Some(match (carried, b) {
+            (Some(c), _) => {
                 tracing::info!(
                     "append: the audit cache of the log before the new line, carried on"
                 );
-                drop((r, b));
                 (key, Kept::Carried(c))
             }
-            None => (key, Kept::Made(r.state, b)),
+            (None, Some(b)) => (key, Kept::Made(r.state, b)),
+            (None, None) => return Ok(None),
         }))
     });
     match r {

@@ -362,9 +362,9 @@ impl<'s> Replay<'s> {
             declared_mode,
             plays: Plays::default(),
             by_seq: if scope.boards.is_some() {
-                SeqMap::sparse()
+                SeqMap::Sparse(FxMap::default())
             } else {
-                SeqMap::default()
+                SeqMap::Dense(Vec::new())
             },
             corrected_at: FxMap::default(),
             pair_matches: FxMap::default(),
@@ -390,8 +390,8 @@ impl<'s> Replay<'s> {
 
     /// Make room for about `events` events (the reader knows how many lines it has).
     pub fn reserve(&mut self, events: usize) {
-        if self.r.by_seq.sparse.is_none() {
-            self.r.by_seq.dense.reserve(events + 1);
+        if let SeqMap::Dense(v) = &mut self.r.by_seq {
+            v.reserve(events + 1);
         }
         self.r.st.tables.reserve(events);
     }
@@ -459,35 +459,30 @@ impl Plays {
 
 /// `seq` → table: a vector indexed by `seq` in a whole replay (dense: nearly every event is a
 /// result), a map in a replay of some boards (a few results, far into a long log).
-#[derive(Default)]
-struct SeqMap {
-    dense: Vec<Option<TableKey>>,
-    sparse: Option<FxMap<usize, TableKey>>,
+enum SeqMap {
+    Dense(Vec<Option<TableKey>>),
+    Sparse(FxMap<usize, TableKey>),
 }
 
 impl SeqMap {
-    fn sparse() -> SeqMap {
-        SeqMap {
-            dense: Vec::new(),
-            sparse: Some(FxMap::default()),
-        }
-    }
-
     fn insert(&mut self, seq: usize, key: TableKey) {
-        if let Some(m) = &mut self.sparse {
-            m.insert(seq, key);
-            return;
+        match self {
+            SeqMap::Sparse(m) => {
+                m.insert(seq, key);
+            }
+            SeqMap::Dense(v) => {
+                if seq >= v.len() {
+                    v.resize(seq + 1, None);
+                }
+                v[seq] = Some(key);
+            }
         }
-        if seq >= self.dense.len() {
-            self.dense.resize(seq + 1, None);
-        }
-        self.dense[seq] = Some(key);
     }
 
     fn get(&self, seq: &usize) -> Option<&TableKey> {
-        match &self.sparse {
-            Some(m) => m.get(seq),
-            None => self.dense.get(*seq).and_then(Option::as_ref),
+        match self {
+            SeqMap::Sparse(m) => m.get(seq),
+            SeqMap::Dense(v) => v.get(*seq).and_then(Option::as_ref),
         }
     }
 
