@@ -299,8 +299,9 @@ pub fn audit_cached(
     let which_asked = which.clone();
     let team = team_sessions_of(&c.boards, &c.sessions, &c.teams, &which);
     let mut seed = None;
-    let changed = if team.is_empty() {
-        None
+    // (`first`: the declarations and the asked boards' events, parsed to find them)
+    let (changed, first) = if team.is_empty() {
+        (None, None)
     } else {
         let st = seed.insert(State::with_participants(c.participants.clone()));
         changed_matches(bytes, &c, &which_asked, question, st)
@@ -332,18 +333,27 @@ pub fn audit_cached(
     }
     let (sub, state, earlier, keys) = {
         let _span = tracing::info_span!("replay", boards = which.len()).entered();
-        let Some(lines) = c.lines_with(bytes, &which, keep) else {
-            return Ok(None);
+        // The events: those parsed already, and the other lines read and parsed (beside the
+        // participants' look-up, one thread's work).
+        let parse = || -> Option<Vec<Envelope>> {
+            let _s = tracing::debug_span!("parse").entered();
+            let parse = |l: &[_]| crate::event::read::parse_lines(l).ok();
+            match first {
+                None => parse(&c.lines_with(bytes, &which, keep)?),
+                Some(mut events) => {
+                    let rest: Vec<usize> = which.iter().copied().filter(|&i| !asked[i]).collect();
+                    events.extend(parse(&c.board_lines_with(bytes, &rest, keep)?)?);
+                    // (two runs in log order: merged)
+                    events.sort_by_key(|e| e.seq);
+                    Some(events)
+                }
+            }
         };
-        // (the participants' look-up, one thread's work, made beside the parse)
-        let (parsed, seed) = rayon::join(
-            || tracing::debug_span!("parse").in_scope(|| crate::event::read::parse_lines(&lines)),
-            || {
-                seed.take()
-                    .unwrap_or_else(|| State::with_participants(c.participants.clone()))
-            },
-        );
-        let Ok(sub) = parsed else {
+        let (parsed, seed) = rayon::join(parse, || {
+            seed.take()
+                .unwrap_or_else(|| State::with_participants(c.participants.clone()))
+        });
+        let Some(sub) = parsed else {
             return Ok(None);
         };
         let mut keys: BTreeSet<(String, u32)> =
@@ -734,19 +744,26 @@ enum Base<'a> {
 /// The team matches (as tags of `c.matches`) some table of which differs between the two
 /// replays `question` compares, found by replaying the boards `asked` (indexes of `c.boards`,
 /// the boards the question is on) both ways; `None` when they cannot be named that way (a
-/// match whose lines are not tagged, a replay that fails): then every match is read.
+/// match whose lines are not tagged, a replay that fails): then every match is read. And the
+/// events parsed for it (the declarations and those boards'), when they could be.
 fn changed_matches(
     bytes: &[u8],
     c: &cache::AuditCache,
     asked: &[usize],
     question: &Question,
     seed: &State,
-) -> Option<BTreeSet<u32>> {
+) -> (Option<BTreeSet<u32>>, Option<Vec<Envelope>>) {
     let _span = tracing::debug_span!("changed_matches").entered();
-    let lines = c.lines(bytes, asked)?;
-    let sub = crate::event::read::parse_lines(&lines).ok()?;
+    let Some(sub) = c
+        .lines(bytes, asked)
+        .and_then(|l| crate::event::read::parse_lines(&l).ok())
+    else {
+        return (None, None);
+    };
     let keys: BTreeSet<(String, u32)> = asked.iter().map(|&i| c.boards[i].0.clone()).collect();
-    let (before, _) = scopes(&sub, question, c.last_seq, true).ok()??;
+    let Ok(Some((before, _))) = scopes(&sub, question, c.last_seq, true) else {
+        return (None, Some(sub));
+    };
     let scope = ReplayScope {
         boards: Some(keys.clone()),
         ..before
@@ -755,7 +772,8 @@ fn changed_matches(
         || replay_boards(&sub, keys.clone(), seed, c),
         || crate::replay::replay_seeded(&sub, &scope, seed).0,
     );
-    match_tags(&later?, &earlier, &c.matches)
+    let tags = later.and_then(|later| match_tags(&later, &earlier, &c.matches));
+    (tags, Some(sub))
 }
 
 /// The team matches some table of which differs between two replays of the same boards, as

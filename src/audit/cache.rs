@@ -638,8 +638,28 @@ impl AuditCache {
         which: &[usize],
         keep: impl Fn(usize, u32) -> bool,
     ) -> Option<Vec<(usize, usize, &'b [u8])>> {
+        self.read(bytes, self.decl.clone(), which, keep)
+    }
+
+    /// [`lines_with`](Self::lines_with) without the declarations.
+    pub fn board_lines_with<'b>(
+        &self,
+        bytes: &'b [u8],
+        which: &[usize],
+        keep: impl Fn(usize, u32) -> bool,
+    ) -> Option<Vec<(usize, usize, &'b [u8])>> {
+        self.read(bytes, Vec::new(), which, keep)
+    }
+
+    /// The lines `refs` and those of the boards `which` that `keep` accepts, in log order.
+    fn read<'b>(
+        &self,
+        bytes: &'b [u8],
+        mut refs: Vec<LineRef>,
+        which: &[usize],
+        keep: impl Fn(usize, u32) -> bool,
+    ) -> Option<Vec<(usize, usize, &'b [u8])>> {
         let body = body(bytes);
-        let mut refs: Vec<LineRef> = self.decl.clone();
         for &i in which {
             let lines = &self.boards.get(i)?.1;
             refs.extend(
