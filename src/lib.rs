@@ -18,6 +18,7 @@ pub mod event;
 pub mod explain;
 pub mod export;
 pub mod hash;
+pub mod import;
 pub mod num;
 pub mod options;
 pub mod pipeline;
