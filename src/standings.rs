@@ -550,9 +550,10 @@ pub fn finish(
             (k, v)
         })
         .collect();
-    // IMP pair forms: a pair that missed boards gets its personal average for each of them
+    // C36, IMP pair forms: a pair that missed boards gets its personal average for each of them
     // (scoring-methods.md §2.4 HE-HALF-TABLE, laws-and-formats.md §3.1): its total is factored
-    // to the most boards anyone in its group played. (MP forms do this through the percentage.)
+    // to the most boards anyone in its group played, before penalties (below). (MP forms do this
+    // through the percentage.)
     for ((s, section), members) in groups.iter_mut() {
         if state.sessions[*s].def.form.is_mp() || state.sessions[*s].def.form.is_team() {
             continue;

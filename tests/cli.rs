@@ -839,6 +839,74 @@ fn list_dir(p: &Path) -> Vec<String> {
     v
 }
 
+/// `at` is an RFC 3339 time read by a time library (issue 17): what the calendar does not have is
+/// refused on the line and field where it is, a leap second is taken where one can fall (the
+/// last second of a UTC day, whatever the offset it is written in), and offsets are read.
+#[test]
+fn at_times_are_read_by_the_calendar() {
+    let valid = [
+        "2026-11-21T14:05:00+01:00",
+        "2026-11-21T13:05:00Z",
+        "2026-11-21T14:05:00.123+05:45",
+        "2026-11-21T08:35:00-04:30",
+        "2024-02-29T00:00:00Z",
+        "2016-12-31T23:59:60Z",
+        "2016-12-31T18:59:60-05:00",
+    ];
+    let invalid = [
+        "2026-13-01T00:00:00Z",
+        "2026-00-10T00:00:00Z",
+        "2026-02-30T00:00:00Z",
+        "2025-02-29T00:00:00Z",
+        "2026-04-31T12:00:00Z",
+        "2026-11-21T24:00:00Z",
+        "2026-11-21T14:60:00Z",
+        "2026-11-21T12:00:60Z",
+        "2016-12-31T23:59:60+01:00",
+        "2026-11-21T14:05:00",
+        "2026-11-21T14:05:00+25:00",
+        "2026-11-21",
+        "21/11/2026 14:05",
+        "2026-11-21T14:05:00Zjunk",
+    ];
+    let mut lines = vec![
+        r#"{"type":"session","id":"S1","form":"mp","boards":"1-30","at":"2026-02-30T10:00:00Z"}"#
+            .to_string(),
+    ];
+    let mut bad_lines = vec![1];
+    for (k, at) in valid.iter().chain(invalid.iter()).enumerate() {
+        lines.push(format!(
+            r#"{{"type":"result","session":"S1","board":{},"ns":"1","ew":"2","score":420,"at":"{at}"}}"#,
+            k + 1
+        ));
+        if k >= valid.len() {
+            bad_lines.push(lines.len());
+        }
+    }
+    // The full reader too (a ruling is not read by the fast result scanner).
+    lines.push(
+        r#"{"type":"ruling","id":"R1","session":"S1","board":1,"ns":"1","ew":"2","score":"A","at":"2026-11-31T10:00:00Z"}"#
+            .to_string(),
+    );
+    bad_lines.push(lines.len());
+    let (errs, stderr) = check_invalid(lines.join("\n").as_bytes());
+    let at_lines: Vec<usize> = errs
+        .iter()
+        .filter(|e| e.field.as_deref() == Some("at"))
+        .map(|e| e.line)
+        .collect();
+    assert_eq!(at_lines, bad_lines, "{stderr}");
+    assert_eq!(
+        errs.len(),
+        bad_lines.len(),
+        "only the times are wrong\n{stderr}"
+    );
+    assert!(
+        stderr.contains("expected an RFC 3339 time") && stderr.contains("\"2026-13-01T00:00:00Z\""),
+        "{stderr}"
+    );
+}
+
 #[test]
 fn check_demo_exits_0() {
     let o = frekans_os(&["check".as_ref(), demo_log().as_os_str()]);
@@ -1409,7 +1477,8 @@ fn no_progress_bars_when_stderr_is_not_a_terminal() {
     assert!(!err.contains('\r'), "a progress bar was drawn: {err:?}");
 }
 
-/// CI (`.ci/run`) runs the README's test command, the second line of its first `sh` block.
+/// CI (`.ci/run`) runs the README's test command, the second line of its first `sh` block, and
+/// after it the habits' checks (clippy with warnings as errors, rustfmt).
 #[test]
 fn ci_runs_the_readme_test_command() {
     let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR"));
@@ -1424,10 +1493,15 @@ fn ci_runs_the_readme_test_command() {
     let test_command = block[1].trim();
     assert_eq!(test_command, "bash scripts/test.sh");
     let ci = std::fs::read_to_string(root.join(".ci/run")).unwrap();
-    let last = ci.lines().rev().find(|l| !l.trim().is_empty()).unwrap();
-    assert_eq!(
-        last.trim(),
-        test_command,
-        ".ci/run must end by running the README's test command"
-    );
+    let commands: Vec<&str> = ci
+        .lines()
+        .map(str::trim)
+        .filter(|l| !l.is_empty() && !l.starts_with('#') && !l.starts_with("echo"))
+        .collect();
+    let at = |c: &str| commands.iter().position(|l| *l == c);
+    let tests = at(test_command).expect(".ci/run must run the README's test command");
+    let clippy = at("cargo clippy --release --all-targets --locked -- -D warnings")
+        .expect(".ci/run must run clippy with warnings as errors");
+    let fmt = at("cargo fmt --check").expect(".ci/run must check the formatting");
+    assert!(tests < clippy && tests < fmt, "the habits are checked after the tests");
 }

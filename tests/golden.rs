@@ -181,3 +181,51 @@ fn golden_fixtures() {
         problems.join("\n")
     );
 }
+
+/// C38: `boards.parquet`'s `dispersion_mp` is given at matchpoints and null in every other form
+/// (a Butler, cross-IMP, napki or team board has no matchpoints to disperse), over every fixture
+/// and demo championship.
+#[test]
+fn dispersion_mp_only_at_matchpoints() {
+    use frekans::options::Form;
+    let mut logs: Vec<PathBuf> = fixture_dirs()
+        .into_iter()
+        .map(|d| d.join("events.jsonl"))
+        .collect();
+    let events = Path::new(env!("CARGO_MANIFEST_DIR")).join("events");
+    logs.extend(
+        std::fs::read_dir(events)
+            .unwrap()
+            .map(|e| e.unwrap().path())
+            .filter(|p| p.extension().is_some_and(|x| x == "jsonl")),
+    );
+    let (mut mp, mut other) = (0, 0);
+    for log in logs {
+        let Ok(loaded) = load_bytes(&std::fs::read(&log).unwrap(), &ReplayScope::default()) else {
+            continue; // the fixtures of invalid logs
+        };
+        let scored = pipeline::score(&loaded.state).unwrap();
+        let tables = build(&loaded.state, &scored);
+        for b in &tables.boards {
+            let form = loaded
+                .state
+                .sessions
+                .iter()
+                .find(|s| s.def.id == b.session)
+                .unwrap()
+                .def
+                .form;
+            if form == Form::Mp {
+                mp += 1;
+                assert!(b.dispersion_mp.is_some(), "{}: {b:?}", log.display());
+            } else {
+                other += 1;
+                assert_eq!(b.dispersion_mp, None, "{} ({form:?}): {b:?}", log.display());
+            }
+        }
+    }
+    assert!(
+        mp > 100 && other > 100,
+        "{mp} matchpoint and {other} other boards"
+    );
+}

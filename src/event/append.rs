@@ -37,7 +37,7 @@ impl From<std::io::Error> for AppendError {
     }
 }
 
-/// Now as RFC 3339 UTC (`2026-11-22T03:52:29Z`), from the system clock.
+/// Now as RFC 3339 UTC to the second (`2026-11-22T03:52:29Z`), from the system clock.
 pub fn now_rfc3339() -> String {
     let secs = std::time::SystemTime::now()
         .duration_since(std::time::UNIX_EPOCH)
@@ -46,26 +46,15 @@ pub fn now_rfc3339() -> String {
     rfc3339(secs)
 }
 
-/// Seconds since the epoch as RFC 3339 UTC (civil-from-days, proleptic Gregorian).
+/// Seconds since the epoch as RFC 3339 UTC (`time` formats it: `Z` for UTC, no fraction).
 pub fn rfc3339(secs: i64) -> String {
-    let days = secs.div_euclid(86_400);
-    let rem = secs.rem_euclid(86_400);
-    let z = days + 719_468;
-    let era = z.div_euclid(146_097);
-    let doe = z - era * 146_097;
-    let yoe = (doe - doe / 1460 + doe / 36_524 - doe / 146_096) / 365;
-    let y = yoe + era * 400;
-    let doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
-    let mp = (5 * doy + 2) / 153;
-    let d = doy - (153 * mp + 2) / 5 + 1;
-    let m = if mp < 10 { mp + 3 } else { mp - 9 };
-    let y = if m <= 2 { y + 1 } else { y };
-    format!(
-        "{y:04}-{m:02}-{d:02}T{:02}:{:02}:{:02}Z",
-        rem / 3600,
-        rem % 3600 / 60,
-        rem % 60
-    )
+    time::OffsetDateTime::from_unix_timestamp(secs)
+        .ok()
+        .and_then(|t| {
+            t.format(&time::format_description::well_known::Rfc3339)
+                .ok()
+        })
+        .unwrap_or_else(|| panic!("{secs} seconds since 1970 is not a time RFC 3339 can write"))
 }
 
 fn invalid(line: usize, field: Option<&str>, msg: impl Into<String>) -> AppendError {

@@ -656,7 +656,7 @@ fn fast_result(line: usize, seq: usize, text: &str) -> Option<Envelope> {
     let id_ok = |s: &str| !s.trim().is_empty();
     if r.ty != "result"
         || r.seq.is_some_and(|s| s as usize != seq)
-        || r.at.is_some_and(|a| !looks_like_rfc3339(a))
+        || r.at.is_some_and(|a| !is_rfc3339(a))
         || !id_ok(r.session)
         || !id_ok(r.ns)
         || !id_ok(r.ew)
@@ -765,7 +765,7 @@ fn parse_line(
     }
     let at = f.opt_str("at");
     if let Some(at) = &at {
-        if !looks_like_rfc3339(at) {
+        if !is_rfc3339(at) {
             f.error("at", format!("expected an RFC 3339 time such as \"2026-11-21T14:05:00+01:00\", found \"{at}\""));
         }
     }
@@ -814,15 +814,12 @@ fn parse_line(
     }
 }
 
-fn looks_like_rfc3339(s: &str) -> bool {
-    let b = s.as_bytes();
-    b.len() >= 20
-        && b[..4].iter().all(u8::is_ascii_digit)
-        && b[4] == b'-'
-        && b[7] == b'-'
-        && (b[10] == b'T' || b[10] == b't' || b[10] == b' ')
-        && b[13] == b':'
-        && (s.ends_with('Z') || s.ends_with('z') || s[19..].contains(['+', '-']))
+/// An RFC 3339 time (`2026-11-21T14:05:00+01:00`, `...Z`, with fractions of a second): read by
+/// the `time` crate, which refuses what the calendar does not have (month 13, 30 February, hour
+/// 24, offset +25:00) and takes a leap second (`23:59:60`) only where one can fall, at the end of
+/// a UTC day.
+pub fn is_rfc3339(s: &str) -> bool {
+    time::OffsetDateTime::parse(s, &time::format_description::well_known::Rfc3339).is_ok()
 }
 
 fn session(f: &mut Fields, sessions: &mut Vec<(String, Form)>) -> Option<Event> {

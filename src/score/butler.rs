@@ -189,7 +189,7 @@ pub fn score_board(b: &BoardIn) -> BoardScore {
             sides.push(SideScore::imp_form(t, side, score, artificial, detail));
         }
     }
-    let mut out = BoardScore::new(b, sides, board_stats(&b.tables, b.field, o, true));
+    let mut out = BoardScore::new(b, sides, board_stats(&b.tables, b.field, o, false));
     if let Some(d) = &d {
         let list = |v: &[(Q, Q)]| -> String {
             if v.is_empty() {

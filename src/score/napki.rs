@@ -76,7 +76,7 @@ fn pairwise_dispersion(tables: &[TableIn]) -> Q {
 pub fn score_board(b: &BoardIn) -> BoardScore {
     let o = b.options;
     let p = pooled(&b.tables);
-    let stats = board_stats_of(&p, b.field, o, true);
+    let stats = board_stats_of(&p, b.field, o, false);
     let n = p.n;
     let mean = stats.mean.unwrap_or(Q::ZERO);
     let s = match o.nap_variant {

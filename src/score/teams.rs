@@ -136,7 +136,9 @@ pub fn score_board(b: &TeamBoardIn) -> Option<TeamBoard> {
     let (open, closed) = (b.open.as_ref()?, b.closed.as_ref()?);
     let home_calc = team_value(&open.ns_score, &closed.ew_score, b.form, b.options);
     let away_calc = team_value(&closed.ns_score, &open.ew_score, b.form, b.options);
-    let average = b.form == Form::Teams && b.knockout && b.options.ko_average_split.unwrap_or(true);
+    // C37: `ko_average_split` given in the session's options applies to every match of the
+    // session; not given, it is true for knockout matches only.
+    let average = b.form == Form::Teams && b.options.ko_average_split.unwrap_or(b.knockout);
     let (home, away) = if average {
         let h = (home_calc.own - away_calc.own) / Q::int(2);
         (h, -h)

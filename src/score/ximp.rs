@@ -227,7 +227,7 @@ pub fn score_board(b: &BoardIn) -> BoardScore {
             sides.push(SideScore::imp_form(t, side, score, artificial, detail));
         }
     }
-    let mut out = BoardScore::new(b, sides, board_stats(&b.tables, b.field, b.options, true));
+    let mut out = BoardScore::new(b, sides, board_stats(&b.tables, b.field, b.options, false));
     out.facts = vec![
         ("results in the NS line", ns_tab.n),
         ("results in the EW line", ew_tab.n),
