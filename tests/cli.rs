@@ -870,8 +870,8 @@ fn at_times_are_read_by_the_calendar() {
         "2026-11-21T14:05:00Zjunk",
     ];
     let mut lines = vec![
-        r#"{"type":"session","id":"S1","form":"mp","boards":"1-30","at":"2026-02-30T10:00:00Z"}"#
-            .to_string(),
+        r#"{"type":"championship","name":"C","at":"2026-02-30T10:00:00Z"}"#.to_string(),
+        r#"{"type":"session","id":"S1","form":"mp","boards":"1-30","at":"2026-11-21T09:00:00+01:00"}"#.to_string(),
     ];
     let mut bad_lines = vec![1];
     for (k, at) in valid.iter().chain(invalid.iter()).enumerate() {
@@ -1503,5 +1503,8 @@ fn ci_runs_the_readme_test_command() {
     let clippy = at("cargo clippy --release --all-targets --locked -- -D warnings")
         .expect(".ci/run must run clippy with warnings as errors");
     let fmt = at("cargo fmt --check").expect(".ci/run must check the formatting");
-    assert!(tests < clippy && tests < fmt, "the habits are checked after the tests");
+    assert!(
+        tests < clippy && tests < fmt,
+        "the habits are checked after the tests"
+    );
 }

@@ -1648,6 +1648,24 @@ pub fn check_pbn_deal(p: &str) -> Result<(), String> {
 
 #[cfg(test)]
 mod tests {
+
+    #[test]
+    fn rfc3339_by_the_calendar() {
+        for ok in [
+            "2026-11-21T14:05:00+01:00",
+            "2016-12-31T23:59:60Z",
+            "2024-02-29T00:00:00Z",
+        ] {
+            assert!(is_rfc3339(ok), "{ok}");
+        }
+        for bad in [
+            "2026-13-01T00:00:00Z",
+            "2026-02-30T00:00:00Z",
+            "2026-11-21T24:00:00Z",
+        ] {
+            assert!(!is_rfc3339(bad), "{bad}");
+        }
+    }
     use super::*;
 
     /// The fast path for `result` lines accepts a line only as the full reader reads it: on a
