@@ -325,6 +325,37 @@ fn event_log_md_names_every_event_type_form_and_option_the_reader_accepts() {
     }
 }
 
+#[test]
+fn the_notation_examples_of_event_log_md_parse_as_described() {
+    let doc = read("docs/event-log.md");
+    let start = doc.find("\nExamples:\n").expect("the notation examples");
+    let end = start + doc[start..].find("How scores are computed").unwrap();
+    let mut n = 0;
+    for line in doc[start..end].lines() {
+        let Some(cell) = line.strip_prefix("| `") else {
+            continue;
+        };
+        let entry = cell.split('`').next().unwrap();
+        let a = frekans::adjust::parse_adjusted(entry)
+            .unwrap_or_else(|e| panic!("docs/event-log.md example {entry:?}: {e}"));
+        // What the table says of the split examples: one part for both sides, or two.
+        let slash = entry.replace("00/3%", "00%").contains('/');
+        assert_eq!(a.is_split(), slash, "{entry}");
+        n += 1;
+    }
+    assert!(n >= 12, "{n} examples found");
+    // The page's trap example: refused, with the fallback the page gives.
+    let sd = frekans::adjust::SubsequentDamage::new(frekans::adjust::Side::NS, 420, 450, -50, None);
+    let e = sd.expand().expect_err("the trap is refused");
+    assert!(e.message.contains("(-50)/(+420)"), "{}", e.message);
+    // And its subsequent-damage example expands as the page says.
+    let sd =
+        frekans::adjust::SubsequentDamage::new(frekans::adjust::Side::NS, 620, 500, 150, Some(620));
+    let a = sd.expand().expect("decreasing for NS");
+    let page = frekans::adjust::parse_adjusted("(100%+620&-100%+500&100%+150)/(+620)").unwrap();
+    assert_eq!(a.normalised(), page.normalised());
+}
+
 /// The example log of docs/event-log.md, written to a file under the temp dir.
 fn example_log(tag: &str) -> (String, PathBuf) {
     let log = fenced(&read("docs/event-log.md"), "jsonl");
