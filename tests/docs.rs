@@ -175,7 +175,7 @@ fn help_texts() -> Vec<(String, String)> {
     );
     let mut out = vec![("frekans --help".to_string(), top)];
     for c in commands {
-        let o = frekans(&[&c, "--help"]);
+        let o = frekans(&[c.as_str(), "--help"]);
         assert_eq!(o.status.code(), Some(0), "{c} --help\n{}", show(&o));
         out.push((
             format!("frekans {c} --help"),
