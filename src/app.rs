@@ -546,9 +546,9 @@ pub fn explain(
 ) -> Result<String, AppError> {
     let l = load(path, &ReplayScope::default())?;
     let st = &l.state;
-    let s = st
-        .session_index(session)
-        .with_context(|| format!("no session \"{session}\" in {}", path.display()))?;
+    let s = st.session_index(session).ok_or_else(|| {
+        AppError::BadRequest(format!("no session \"{session}\" in {}", path.display()))
+    })?;
     // Score everything (the session's standings re-value artificial scores under
     // `mp_artificial: session_bounded`), then show the board.
     let scored = pipeline::score(st)?;
@@ -558,13 +558,13 @@ pub fn explain(
         .filter(|b| b.session == s && b.board == board)
         .collect();
     if boards.is_empty() {
-        return Err(AppError::Other(anyhow::anyhow!(
+        return Err(AppError::BadRequest(format!(
             "board {board} of session \"{session}\" has no results"
         )));
     }
     let text = crate::explain::explain(st, &boards, section);
     if text.is_empty() {
-        return Err(AppError::Other(anyhow::anyhow!(
+        return Err(AppError::BadRequest(format!(
             "board {board} of session \"{session}\" was not played in section \"{}\"",
             section.unwrap_or("")
         )));

@@ -10,11 +10,13 @@ Examples:
   frekans score events/mazovia-pairs-2026.jsonl --out reports/mazovia-pairs-2026
   frekans explain events/mazovia-pairs-2026.jsonl --session S1 --board 5 --section A
   frekans score events/mazovia-pairs-2026.jsonl --out reports/mazovia-pairs-2026 --dd
-  frekans score big.jsonl --out reports/big --threads 1 -v
-  frekans synth --sections 3125 --tables 16 --boards 24 --compare field --out big.jsonl
+  frekans synth --sections 3125 --tables 16 --boards 24 --compare field --out /tmp/big.jsonl
+  frekans score /tmp/big.jsonl --out reports/big --threads 1 -v
 
-Exit status: 0 success; 2 the log is invalid (every problem printed, nothing written);
-1 anything else went wrong.";
+The log format: docs/event-log.md; the rules cited as C1-C38: docs/conventions.md.
+
+Exit status: 0 success; 2 the log is invalid (every problem printed, nothing written) or the
+request is (a session, board or ruling the log does not have, bad flags); 1 anything else.";
 
 #[derive(Debug, Parser)]
 #[command(name = "frekans", version, about = "Score duplicate-bridge championships from an append-only event log", long_about = None, after_help = EXAMPLES)]
@@ -93,7 +95,7 @@ pub enum Command {
         /// The standings after event SEQ1 against those after event SEQ2.
         #[arg(long, num_args = 2, value_names = ["SEQ1", "SEQ2"], group = "question")]
         between: Option<Vec<usize>>,
-        /// `text` (a readable report) or `json` (interface.md's audit object).
+        /// `text` (a readable report) or `json` (one JSON object, for scripts).
         #[arg(long, default_value = "text", value_parser = ["text", "json"])]
         format: String,
         /// Also write audit_standings.parquet and audit_boards.parquet to DIR.
@@ -106,7 +108,7 @@ pub enum Command {
     },
     /// Validate one new event against the whole log and append it durably (seq, time, hash).
     #[command(
-        after_help = "Examples:\n  frekans append events/mazovia-pairs-2026.jsonl '{\"type\":\"ruling_withdrawn\",\"ruling\":\"R3\",\"by\":\"Appeals committee\"}'\n  echo '{\"type\":\"correction\",\"result\":41,\"tricks\":9}' | frekans append events/x.jsonl -"
+        after_help = "Examples:\n  frekans append /tmp/mazovia.jsonl '{\"type\":\"ruling_withdrawn\",\"ruling\":\"R3\",\"by\":\"Appeals committee\"}'\n  echo '{\"type\":\"correction\",\"result\":41,\"tricks\":9}' | frekans append /tmp/mazovia.jsonl -"
     )]
     Append {
         /// The event log (JSON Lines).
@@ -156,7 +158,7 @@ const SYNTH_EXAMPLES: &str = "\
 Examples:
   frekans synth --out small.jsonl
   frekans synth --sessions 2 --sections 4 --tables 13 --boards 26 --rulings 0.02 --deals --seed 7 > two-days.jsonl
-  frekans synth --sections 3125 --tables 16 --boards 24 --compare field --form ximp --out big.jsonl
+  frekans synth --sections 3125 --tables 16 --boards 24 --compare field --form ximp --out /tmp/big.jsonl
   frekans synth --form teams --sections 2 --tables 8 --boards 28 --sessions 3 --out teams.jsonl
   frekans synth --format salliere --rulings 0 --corrections 0 --compare field --out boards.csv --names names.csv
 

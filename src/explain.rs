@@ -505,7 +505,7 @@ pub fn explain(state: &State, boards: &[&BoardScore], section: Option<&str>) -> 
             if let Some(sd) = &r.ev.sd {
                 let _ = writeln!(
                     out,
-                    "  subsequent damage (adjusted-scores.md §5), non-offending side {}: A before the infraction {}, B after the infraction {}, C after the additional loss {}; offenders get {}",
+                    "  subsequent damage (docs/event-log.md), non-offending side {}: A before the infraction {}, B after the infraction {}, C after the additional loss {}; offenders get {}",
                     sd.nos.as_str(),
                     signed(sd.before),
                     signed(sd.after_infraction),

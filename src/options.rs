@@ -536,7 +536,7 @@ impl Options {
             match OPTIONS.iter().find(|(n, _, _)| n == name) {
                 None => errors.push(OptionError {
                     option: name.clone(),
-                    message: format!("unknown option \"{name}\" (see scoring-methods.md §9)"),
+                    message: format!("unknown option \"{name}\" (the session options are listed in docs/event-log.md)"),
                 }),
                 Some((_, forms, set)) => {
                     if !forms.contains(&form) {

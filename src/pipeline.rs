@@ -1037,7 +1037,7 @@ fn score_matches(
 /// The margins converted to VPs: as they are (`vp_imp_rounding: none`, C18), or, under `nos`,
 /// a fractional margin rounded to a whole IMP in favour of the non-offending team named by a
 /// structured subsequent-damage ruling of the match (to nearest, with a notice, when rulings
-/// name both teams: adjusted-scores.md A5).
+/// name both teams: adjusted-scores.md A5, C18).
 fn vp_margins(
     state: &State,
     s: usize,
@@ -1086,7 +1086,7 @@ fn vp_margins(
         if nos_teams.len() > 1 {
             notices.push(Notice {
                 line: Some(mt.line),
-                message: format!("match \"{m}\": subsequent-damage rulings name both teams as non-offending; fractional margins rounded to the nearest IMP (adjusted-scores.md A5): check by hand"),
+                message: format!("match \"{m}\": subsequent-damage rulings name both teams as non-offending; fractional margins rounded to the nearest IMP (vp_imp_rounding: nos, conventions C18): check by hand"),
             });
         }
         if nos_teams.is_empty() {

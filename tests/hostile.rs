@@ -379,7 +379,7 @@ fn canonical_form_reads_the_same() {
     }
     assert_eq!(
         errors_of(b"{\"type\":\"championship\",\"h\\u0061sh\":\"0000\"}\n"),
-        ["line 1: field \"hash\": the hash chain breaks here: this line was altered, or a line before it was removed or inserted (frekans append writes the chain; see event-log.md)"]
+        ["line 1: field \"hash\": the hash chain breaks here: this line was altered, or a line before it was removed or inserted (frekans append writes the chain; see docs/integrity.md)"]
     );
     let repeated = concat!(
         r#"{"type":"result","type":"session","id":"S1","form":"mp","boards":"1-2"}"#,

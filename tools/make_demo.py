@@ -1443,7 +1443,7 @@ def readme(info, events):
     out.append("")
     out.append("## What the director should look for")
     out.append("")
-    out.append("Scores are NS view (adjusted-scores.md §2). `seq` is the event's position "
+    out.append("Scores are NS view (docs/event-log.md, notation N1). `seq` is the event's position "
                "among event lines (comment lines do not count), as `audit --as-of` uses it.")
     out.append("")
     out.append("| id | seq | session | board | table | pairs (NS v EW) | kind | entry |")

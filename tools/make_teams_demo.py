@@ -912,7 +912,7 @@ def readme_section(info, events):
     out.append("")
     out.append("### What the director should look for")
     out.append("")
-    out.append("Scores are NS view (adjusted-scores.md §2). A ruling names its table by "
+    out.append("Scores are NS view (docs/event-log.md, notation N1). A ruling names its table by "
                "(session, board, ns), the room where that team sat NS (C2). `seq` counts event "
                "lines only.")
     out.append("")

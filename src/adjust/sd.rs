@@ -233,7 +233,7 @@ impl SubsequentDamage {
             "subsequent damage refused: with {nos} as the non-offending side the method needs \
              p(A) ≥ p(B) ≥ p(C) in {nos}'s view, but p(A) = {} (before), p(B) = {} \
              (after_infraction), p(C) = {} (after_loss){ns_view}; {}; {nos_gets}, and the \
-             offending side {} gets offenders ({}) (adjusted-scores.md §5.6): enter \"{}\" \
+             offending side {} gets offenders ({}) (the trap, docs/event-log.md, C6): enter \"{}\" \
              instead",
             p(a),
             p(b),

@@ -432,7 +432,7 @@ fn verify_chain(lines: &[(u32, u32, &str)]) -> Vec<LogError> {
                     errors.push(LogError::new(
                         line,
                         Some("hash"),
-                        "the hash chain breaks here: this line was altered, or a line before it was removed or inserted (frekans append writes the chain; see event-log.md)",
+                        "the hash chain breaks here: this line was altered, or a line before it was removed or inserted (frekans append writes the chain; see docs/integrity.md)",
                     ));
                     broken = true;
                 }

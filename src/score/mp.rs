@@ -352,7 +352,7 @@ fn check_split(
             notices.push(Notice {
                 line,
                 message: format!(
-                    "ruling \"{id}\" (board {}): the split score gives NS {} and EW {} matchpoints, together {} — more than the top of {} (adjusted-scores.md N6)",
+                    "ruling \"{id}\" (board {}): the split score gives NS {} and EW {} matchpoints, together {} — more than the top of {} (split check N6, docs/event-log.md)",
                     b.board, pair[0].score, pair[1].score, sum, top
                 ),
             });
@@ -389,7 +389,7 @@ fn check_split(
             notices.push(Notice {
                 line,
                 message: format!(
-                    "ruling \"{id}\" (board {}): the {} side's score with negative weights ({} raw MP) falls outside its table result ({}) and full redress ({}) (adjusted-scores.md §5.6(3))",
+                    "ruling \"{id}\" (board {}): the {} side's score with negative weights ({} raw MP) falls outside its table result ({}) and full redress ({}) (subsequent damage and its trap, docs/event-log.md)",
                     b.board,
                     if side == Side::NS { "NS" } else { "EW" },
                     n_side,

@@ -1,0 +1,499 @@
+//! The repository documents itself: every convention number the code cites (C7, "conventions
+//! C20") is defined in docs/conventions.md; README.md, ARCHITECTURE.md, docs/*.md and every
+//! `--help` point to the repository's own docs, never to a `../shared` specification a clone does
+//! not have, and their relative links resolve; docs/event-log.md names every event type, form and
+//! session option the reader accepts, and its example log is valid and says what it does; the
+//! README's exit statuses hold.
+
+use std::collections::{BTreeMap, BTreeSet};
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output};
+
+use frekans::app::{load_bytes, AppError, Loaded};
+use frekans::replay::{ReplayScope, RulingStatus};
+
+fn root() -> &'static Path {
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+}
+
+fn read(rel: &str) -> String {
+    std::fs::read_to_string(root().join(rel)).unwrap_or_else(|e| panic!("{rel}: {e}"))
+}
+
+/// Every file under `dir` (recursively), as (path relative to the root, text); binary files
+/// skipped.
+fn files_under(dir: &Path) -> Vec<(String, String)> {
+    let mut out = Vec::new();
+    let mut stack = vec![dir.to_path_buf()];
+    while let Some(d) = stack.pop() {
+        for e in std::fs::read_dir(&d).unwrap() {
+            let p = e.unwrap().path();
+            if p.is_dir() {
+                stack.push(p);
+            } else if let Ok(text) = std::fs::read_to_string(&p) {
+                let rel = p.strip_prefix(root()).unwrap().display().to_string();
+                out.push((rel, text));
+            }
+        }
+    }
+    out.sort();
+    out
+}
+
+/// The convention numbers a text cites: `C7`, and every number of a range `C30–C33` / `C7-C8`.
+/// `C` must start a word (so `0xC1` is not a citation) and the number must end one.
+fn cited(text: &str) -> BTreeSet<u32> {
+    let b = text.as_bytes();
+    let word = |c: u8| c.is_ascii_alphanumeric() || c == b'_';
+    let number = |i: usize| -> Option<(u32, usize)> {
+        let end = (i..b.len())
+            .find(|&j| !b[j].is_ascii_digit())
+            .unwrap_or(b.len());
+        if end == i || (end < b.len() && word(b[end])) {
+            return None;
+        }
+        Some((text[i..end].parse().ok()?, end))
+    };
+    let mut out = BTreeSet::new();
+    let mut i = 0;
+    while i < b.len() {
+        if b[i] == b'C' && (i == 0 || !word(b[i - 1])) {
+            if let Some((n, end)) = number(i + 1) {
+                out.insert(n);
+                // A range: `–` (en dash) or `-`, then `C` and the last number.
+                let rest = &text[end..];
+                let after = rest
+                    .strip_prefix('–')
+                    .or_else(|| rest.strip_prefix('-'))
+                    .and_then(|r| r.strip_prefix('C'));
+                if let Some(r) = after {
+                    let start = text.len() - r.len();
+                    if let Some((m, _)) = number(start) {
+                        out.extend(n..=m);
+                    }
+                }
+                i = end;
+                continue;
+            }
+        }
+        i += 1;
+    }
+    out
+}
+
+/// The conventions docs/conventions.md defines: its `**Cn.**` paragraphs, each once.
+fn defined_conventions() -> BTreeMap<u32, usize> {
+    let doc = read("docs/conventions.md");
+    let mut defined = BTreeMap::new();
+    for line in doc.lines() {
+        if let Some(rest) = line.strip_prefix("**C") {
+            let digits: String = rest.chars().take_while(char::is_ascii_digit).collect();
+            if rest[digits.len()..].starts_with(".**") {
+                *defined.entry(digits.parse().unwrap()).or_insert(0) += 1;
+            }
+        }
+    }
+    defined
+}
+
+#[test]
+fn citation_scanner_reads_what_the_code_writes() {
+    let want = |v: &[u32]| v.iter().copied().collect::<BTreeSet<u32>>();
+    assert_eq!(cited("(C7)"), want(&[7]));
+    assert_eq!(cited("conventions C20, C22;"), want(&[20, 22]));
+    assert_eq!(cited("C30–C33 and C7-C8"), want(&[7, 8, 30, 31, 32, 33]));
+    assert_eq!(cited("C17/C25"), want(&[17, 25]));
+    assert_eq!(cited("0xC1 C4x CA ABC3 C"), want(&[]));
+}
+
+#[test]
+fn every_convention_cited_in_src_is_defined_in_docs_conventions() {
+    let defined = defined_conventions();
+    let twice: Vec<_> = defined.iter().filter(|(_, &k)| k > 1).collect();
+    assert!(twice.is_empty(), "defined more than once: {twice:?}");
+    let all: BTreeSet<u32> = (1..=38).collect();
+    let have: BTreeSet<u32> = defined.keys().copied().collect();
+    assert!(
+        all.is_subset(&have),
+        "docs/conventions.md lacks {:?}",
+        all.difference(&have).collect::<Vec<_>>()
+    );
+    let mut missing = Vec::new();
+    for (path, text) in files_under(&root().join("src")) {
+        for (i, line) in text.lines().enumerate() {
+            for n in cited(line) {
+                if !defined.contains_key(&n) {
+                    missing.push(format!("{path}:{}: C{n}", i + 1));
+                }
+            }
+        }
+    }
+    assert!(
+        missing.is_empty(),
+        "cited in src/ but not defined in docs/conventions.md:\n{}",
+        missing.join("\n")
+    );
+}
+
+fn frekans(args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_frekans"))
+        .args(args)
+        .env_remove("FREKANS_LOG")
+        .env(
+            "FREKANS_AUDIT_CACHE",
+            std::env::temp_dir().join("frekans-docs-rs-cache"),
+        )
+        .output()
+        .expect("run frekans")
+}
+
+fn show(o: &Output) -> String {
+    format!(
+        "status {:?}\nstdout:\n{}\nstderr:\n{}",
+        o.status.code(),
+        String::from_utf8_lossy(&o.stdout),
+        String::from_utf8_lossy(&o.stderr)
+    )
+}
+
+/// `frekans --help` and the help of every command it lists.
+fn help_texts() -> Vec<(String, String)> {
+    let top = frekans(&["--help"]);
+    assert_eq!(top.status.code(), Some(0), "{}", show(&top));
+    let top = String::from_utf8(top.stdout).unwrap();
+    let commands: Vec<String> = top
+        .lines()
+        .skip_while(|l| !l.starts_with("Commands:"))
+        .skip(1)
+        .take_while(|l| !l.trim().is_empty())
+        .filter_map(|l| l.split_whitespace().next().map(str::to_string))
+        .filter(|c| c != "help")
+        .collect();
+    assert!(
+        commands.len() >= 8,
+        "commands found in --help: {commands:?}"
+    );
+    let mut out = vec![("frekans --help".to_string(), top)];
+    for c in commands {
+        let o = frekans(&[c.as_str(), "--help"]);
+        assert_eq!(o.status.code(), Some(0), "{c} --help\n{}", show(&o));
+        out.push((
+            format!("frekans {c} --help"),
+            String::from_utf8(o.stdout).unwrap(),
+        ));
+    }
+    out
+}
+
+/// README.md, ARCHITECTURE.md and docs/*.md, as (name, text).
+fn project_docs() -> Vec<(String, String)> {
+    let mut docs = vec![
+        ("README.md".to_string(), read("README.md")),
+        ("ARCHITECTURE.md".to_string(), read("ARCHITECTURE.md")),
+    ];
+    docs.extend(
+        files_under(&root().join("docs"))
+            .into_iter()
+            .filter(|(p, _)| p.ends_with(".md")),
+    );
+    docs
+}
+
+#[test]
+fn docs_and_help_point_to_the_repository_not_to_a_shared_spec() {
+    let help = help_texts();
+    let mut texts = project_docs();
+    texts.extend(help.iter().cloned());
+    let mut found = Vec::new();
+    for (name, text) in &texts {
+        for (i, line) in text.lines().enumerate() {
+            if line.contains("../shared") || line.contains("shared/spec") {
+                found.push(format!("{name}:{}: {line}", i + 1));
+            }
+        }
+    }
+    assert!(
+        found.is_empty(),
+        "references to a specification outside the repository (point to docs/ instead):\n{}",
+        found.join("\n")
+    );
+    // The README and the top-level help name the format and the conventions.
+    let readme = read("README.md");
+    for doc in ["docs/event-log.md", "docs/conventions.md"] {
+        assert!(
+            readme.contains(&format!("]({doc})")),
+            "README.md does not link {doc}"
+        );
+        assert!(
+            help[0].1.contains(doc),
+            "frekans --help does not name {doc}"
+        );
+    }
+}
+
+#[test]
+fn relative_links_of_the_docs_resolve() {
+    let mut broken = Vec::new();
+    for (name, text) in project_docs() {
+        let dir = root().join(&name).parent().unwrap().to_path_buf();
+        let mut rest = text.as_str();
+        while let Some(i) = rest.find("](") {
+            rest = &rest[i + 2..];
+            let Some(end) = rest.find(')') else { break };
+            let target = &rest[..end];
+            let file = target.split('#').next().unwrap();
+            if file.is_empty() || target.contains("://") || target.starts_with("mailto:") {
+                continue;
+            }
+            if !dir.join(file).exists() {
+                broken.push(format!("{name}: ({target})"));
+            }
+        }
+    }
+    assert!(broken.is_empty(), "broken links:\n{}", broken.join("\n"));
+}
+
+/// The lines of the first fenced block of `lang` in `doc`.
+fn fenced(doc: &str, lang: &str) -> String {
+    let open = format!("```{lang}\n");
+    let start = doc.find(&open).unwrap_or_else(|| panic!("no {open}")) + open.len();
+    let end = start + doc[start..].find("```").unwrap();
+    doc[start..end].to_string()
+}
+
+#[test]
+fn event_log_md_names_every_event_type_form_and_option_the_reader_accepts() {
+    let doc = read("docs/event-log.md");
+    // Event types: the arms of the reader's `match ty.as_str()`.
+    let reader = read("src/event/read.rs");
+    let start = reader.find("let event = match ty.as_str() {").unwrap();
+    let end = start + reader[start..].find("other => {").unwrap();
+    let types: Vec<&str> = reader[start..end]
+        .lines()
+        .filter_map(|l| l.trim().strip_prefix('"'))
+        .filter_map(|l| l.split('"').next())
+        .collect();
+    assert_eq!(types.len(), 12, "event types found: {types:?}");
+    // Forms and options: `("name", Form::X)` of Form::ALL, `("name", FORMS, |o, v|` of OPTIONS.
+    let options_rs = read("src/options.rs");
+    let mut forms = Vec::new();
+    let mut options = Vec::new();
+    for l in options_rs.lines() {
+        let t = l.trim();
+        let Some(r) = t.strip_prefix("(\"") else {
+            continue;
+        };
+        let name = r.split('"').next().unwrap();
+        if t.contains("Form::") {
+            forms.push(name);
+        } else if t.contains("|o, v|") {
+            options.push(name);
+        }
+    }
+    assert_eq!(forms.len(), 8, "forms found: {forms:?}");
+    assert!(options.len() >= 25, "options found: {options:?}");
+    let mut missing = Vec::new();
+    for t in &types {
+        if !doc.contains(&format!("### `{t}`")) {
+            missing.push(format!("event type {t} (a `### `{t}`` section)"));
+        }
+    }
+    for f in &forms {
+        if !doc.contains(&format!("| `{f}` |")) {
+            missing.push(format!("form {f} (a row of the forms table)"));
+        }
+    }
+    for o in &options {
+        if !doc.contains(&format!("| `{o}` |")) {
+            missing.push(format!("option {o} (a row of the options tables)"));
+        }
+    }
+    assert!(
+        missing.is_empty(),
+        "docs/event-log.md lacks:\n{}",
+        missing.join("\n")
+    );
+    // Every single-event JSON snippet is one JSON object.
+    let mut rest = doc.as_str();
+    while let Some(i) = rest.find("```json\n") {
+        rest = &rest[i + 8..];
+        let end = rest.find("```").unwrap();
+        let v: serde_json::Value = serde_json::from_str(&rest[..end])
+            .unwrap_or_else(|e| panic!("a ```json block of event-log.md: {e}\n{}", &rest[..end]));
+        assert!(v.get("type").is_some(), "{v}");
+        rest = &rest[end..];
+    }
+}
+
+#[test]
+fn the_notation_examples_of_event_log_md_parse_as_described() {
+    let doc = read("docs/event-log.md");
+    let start = doc.find("\nExamples:\n").expect("the notation examples");
+    let end = start + doc[start..].find("How scores are computed").unwrap();
+    let mut n = 0;
+    for line in doc[start..end].lines() {
+        let Some(cell) = line.strip_prefix("| `") else {
+            continue;
+        };
+        let entry = cell.split('`').next().unwrap();
+        let a = frekans::adjust::parse_adjusted(entry)
+            .unwrap_or_else(|e| panic!("docs/event-log.md example {entry:?}: {e}"));
+        // What the table says of the split examples: one part for both sides, or two.
+        let slash = entry.replace("00/3%", "00%").contains('/');
+        assert_eq!(a.is_split(), slash, "{entry}");
+        n += 1;
+    }
+    assert!(n >= 12, "{n} examples found");
+    // The page's trap example: refused, with the fallback the page gives.
+    let sd = frekans::adjust::SubsequentDamage::new(frekans::adjust::Side::NS, 420, 450, -50, None);
+    let e = sd.expand().expect_err("the trap is refused");
+    assert!(e.message.contains("(-50)/(+420)"), "{}", e.message);
+    // And its subsequent-damage example expands as the page says.
+    let sd =
+        frekans::adjust::SubsequentDamage::new(frekans::adjust::Side::NS, 620, 500, 150, Some(620));
+    let a = sd.expand().expect("decreasing for NS");
+    let page = frekans::adjust::parse_adjusted("(100%+620&-100%+500&100%+150)/(+620)").unwrap();
+    assert_eq!(a.normalised(), page.normalised());
+}
+
+/// The example log of docs/event-log.md, written to a file under the temp dir.
+fn example_log(tag: &str) -> (String, PathBuf) {
+    let log = fenced(&read("docs/event-log.md"), "jsonl");
+    let dir = std::env::temp_dir().join(format!("frekans-docs-rs-{}-{tag}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    let path = dir.join("example.jsonl");
+    std::fs::write(&path, &log).unwrap();
+    (log, path)
+}
+
+#[test]
+fn the_example_log_is_valid_and_does_what_the_page_says() {
+    let (log, path) = example_log("example");
+    let o = frekans(&["check", path.to_str().unwrap()]);
+    assert_eq!(o.status.code(), Some(0), "{}", show(&o));
+    let out = path.with_extension("out");
+    let o = frekans(&[
+        "score",
+        path.to_str().unwrap(),
+        "--out",
+        out.to_str().unwrap(),
+        "--no-cache",
+    ]);
+    assert_eq!(o.status.code(), Some(0), "{}", show(&o));
+
+    let l: Loaded = match load_bytes(log.as_bytes(), &ReplayScope::default()) {
+        Ok(l) => l,
+        Err(AppError::Invalid(e)) => panic!("invalid: {e}"),
+        Err(e) => panic!("{e}"),
+    };
+    let st = &l.state;
+    // The page's seqs: R1 is 20, the correction 21 names seq 17 (board 2, NS "2"), R2 is 22.
+    assert_eq!(st.ruling_by_id("R1").unwrap().seq, 20);
+    assert_eq!(st.ruling_by_id("R2").unwrap().seq, 22);
+    assert!(matches!(
+        st.ruling_by_id("R1").unwrap().status,
+        RulingStatus::Superseded { ref by } if by == "R2"
+    ));
+    assert!(matches!(
+        st.ruling_by_id("R2").unwrap().status,
+        RulingStatus::InForce
+    ));
+    assert!(matches!(
+        st.ruling_by_id("R3").unwrap().status,
+        RulingStatus::Withdrawn { seq: 25 }
+    ));
+    let scored = frekans::pipeline::score(st).expect("score");
+    let t = frekans::export::rows::build(st, &scored);
+    let ns_points = |board: i32, ns: &str| {
+        t.scores
+            .iter()
+            .find(|r| r.board == board && r.participant == ns && r.side == "NS")
+            .unwrap_or_else(|| panic!("no row for board {board} NS {ns}"))
+            .ns_points
+    };
+    // Board 1 (the deal's vulnerability, None): +420, +450, −50, +500 (5DX three down).
+    assert_eq!(ns_points(1, "1"), Some(420.0));
+    assert_eq!(ns_points(1, "2"), Some(450.0));
+    assert_eq!(ns_points(1, "3"), Some(-50.0));
+    assert_eq!(ns_points(1, "4"), Some(500.0));
+    // Board 2 (NS vulnerable): the corrected 2S= is −110, not −140; 3H−1 vulnerable −100.
+    assert_eq!(ns_points(2, "1"), Some(-110.0));
+    assert_eq!(ns_points(2, "2"), Some(-110.0));
+    assert_eq!(ns_points(2, "3"), Some(-100.0));
+    assert_eq!(ns_points(2, "4"), Some(-110.0));
+    // Pair 14: a quarter of the top 2(4 − 1) = 6 matchpoints.
+    let p14 = t
+        .standings
+        .iter()
+        .find(|r| r.session == "S1" && r.participant == "14")
+        .unwrap();
+    assert_eq!(p14.penalties, 1.5);
+    // R2's split (+420)/(+450): NS "3" ties the +420 of table 1 (1 MP of 6); EW "13" are scored
+    // as if NS made +450: better for EW than +500 (2), equal to +450 (1), worse than +420 (0).
+    let score = |board: i32, p: &str| {
+        t.scores
+            .iter()
+            .find(|r| r.board == board && r.participant == p)
+            .unwrap()
+            .score
+    };
+    assert_eq!(score(1, "3"), 1.0);
+    assert_eq!(score(1, "13"), 3.0);
+    let _ = std::fs::remove_dir_all(path.parent().unwrap());
+}
+
+#[test]
+fn the_trap_of_the_page_is_refused_with_its_fallback() {
+    // docs/event-log.md: NOS = NS with A = +420, B = +450, C = −50 is refused, and the message
+    // offers (-50)/(+420).
+    let (_, path) = example_log("trap");
+    let sd = r#"{"type":"ruling","id":"R9","session":"S1","board":1,"ns":"1","ew":"11","subsequent_damage":{"side":"NS","before":"+420","after_infraction":"+450","after_loss":"-50"}}"#;
+    let before = std::fs::read(&path).unwrap();
+    let o = frekans(&["append", path.to_str().unwrap(), sd, "--no-cache"]);
+    assert_eq!(o.status.code(), Some(2), "{}", show(&o));
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert!(err.contains("(-50)/(+420)"), "{}", show(&o));
+    assert_eq!(
+        std::fs::read(&path).unwrap(),
+        before,
+        "a refused append wrote"
+    );
+    let _ = std::fs::remove_dir_all(path.parent().unwrap());
+}
+
+#[test]
+fn exit_status_2_covers_an_invalid_log_and_a_bad_request() {
+    // README.md: 2 for an invalid log, and for a session, board, section or ruling the log
+    // does not have, or bad flags.
+    let (_, path) = example_log("exit");
+    let log = path.to_str().unwrap();
+    let bad = path.with_file_name("bad.jsonl");
+    std::fs::write(
+        &bad,
+        "{\"type\":\"session\",\"id\":\"S1\",\"form\":\"mp\"}\n",
+    )
+    .unwrap();
+    for args in [
+        vec!["check", bad.to_str().unwrap()],
+        vec!["explain", log, "--session", "S9", "--board", "1"],
+        vec!["explain", log, "--session", "S1", "--board", "2000"],
+        vec![
+            "explain",
+            log,
+            "--session",
+            "S1",
+            "--board",
+            "1",
+            "--section",
+            "Z",
+        ],
+        vec!["audit", log, "--ruling", "R99", "--no-cache"],
+        vec!["audit", log, "--as-of", "999", "--no-cache"],
+        vec!["score", log, "--no-such-flag"],
+    ] {
+        let o = frekans(&args);
+        assert_eq!(o.status.code(), Some(2), "{args:?}\n{}", show(&o));
+    }
+    let _ = std::fs::remove_dir_all(path.parent().unwrap());
+}
