@@ -69,6 +69,8 @@ pub struct LineView<'s> {
 pub struct RulingView<'s> {
     pub id: &'s str,
     pub score: &'s AdjustedScore,
+    /// Given as subsequent damage (structured): kept so, `sd_method` treats it apart.
+    pub sd: Option<&'s crate::adjust::SubsequentDamage>,
     pub law: Option<&'s str>,
 }
 
@@ -156,6 +158,7 @@ pub fn sessions<'s>(
             let ruling = t.ruling(state).map(|r| RulingView {
                 id: &r.ev.id,
                 score: &r.ev.score,
+                sd: r.ev.sd.as_ref(),
                 law: r.ev.law.as_deref(),
             });
             let played = t.played.as_ref();

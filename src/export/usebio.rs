@@ -14,12 +14,15 @@ use quick_xml::events::{BytesDecl, BytesEnd, BytesStart, BytesText, Event};
 use quick_xml::Writer;
 
 use super::results::{artificial_token, decimal, place, LineView, SessionView};
+use crate::adjust::format_points;
 use crate::bridge::Bid;
 use crate::options::Form;
 use crate::replay::State;
 
 /// The prefix of a ruling USEBIO cannot say, in a traveller line's `NOTES`.
 pub const NOTES_PREFIX: &str = "frekans adjusted score: ";
+/// The prefix of a ruling given as subsequent damage (kept so, as `sd_method` treats it apart).
+pub const NOTES_SD_PREFIX: &str = "frekans subsequent damage: ";
 
 type W = Writer<Vec<u8>>;
 type R = std::io::Result<()>;
@@ -199,14 +202,31 @@ fn participants(w: &mut W, s: &SessionView, section: Option<Option<&str>>) -> R 
         if !s.form.is_team() {
             leaf(w, "BOARDS_PLAYED", &p.boards.to_string())?;
         }
-        for name in p.players {
-            open(w, "PLAYER", &[])?;
-            leaf(w, "PLAYER_NAME", name)?;
-            close(w, "PLAYER")?;
+        if s.form.is_team() {
+            // A team's players go two by two in PAIRs (`T1-1`, `T1-2`...), as team files hold
+            // them.
+            for (k, two) in p.players.chunks(2).enumerate() {
+                open(w, "PAIR", &[])?;
+                leaf(w, "PAIR_NUMBER", &format!("{}-{}", p.id, k + 1))?;
+                players(w, two)?;
+                close(w, "PAIR")?;
+            }
+            close(w, "TEAM")?;
+        } else {
+            players(w, p.players)?;
+            close(w, "PAIR")?;
         }
-        close(w, if s.form.is_team() { "TEAM" } else { "PAIR" })?;
     }
     close(w, "PARTICIPANTS")
+}
+
+fn players(w: &mut W, names: &[String]) -> R {
+    for name in names {
+        open(w, "PLAYER", &[])?;
+        leaf(w, "PLAYER_NAME", name)?;
+        close(w, "PLAYER")?;
+    }
+    Ok(())
 }
 
 /// `4Sx` as USEBIO files write doubled contracts.
@@ -241,7 +261,17 @@ fn line(w: &mut W, form: Form, l: &LineView, direction: Option<&str>) -> R {
         (None, None) => {}
     }
     if let (Some(r), None) = (&l.ruling, &token) {
-        let mut note = format!("{NOTES_PREFIX}{}", r.score.normalised());
+        let mut note = match r.sd {
+            Some(sd) => format!(
+                "{NOTES_SD_PREFIX}side {}, before {}, after_infraction {}, after_loss {}, offenders {}",
+                if sd.nos == crate::adjust::Side::NS { "NS" } else { "EW" },
+                format_points(sd.before),
+                format_points(sd.after_infraction),
+                format_points(sd.after_loss),
+                format_points(sd.offenders)
+            ),
+            None => format!("{NOTES_PREFIX}{}", r.score.normalised()),
+        };
         if let Some(law) = r.law {
             note.push_str(&format!("; law: {law}"));
         }

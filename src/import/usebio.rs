@@ -95,8 +95,8 @@ struct Line {
     section: Option<String>,
     play: Map<String, Value>,
     played: bool,
-    /// The adjusted score: (notation, the file's token, law).
-    artificial: Option<(String, String, String)>,
+    /// The adjusted score: (its `score` or `subsequent_damage` field, the file's token, law).
+    artificial: Option<(Map<String, Value>, String, String)>,
     path: String,
     /// Teams: the match and room.
     team: Option<(String, &'static str)>,
@@ -508,11 +508,17 @@ impl<'a> Cx<'a> {
             }
             if let Some((score, token, law)) = l.artificial {
                 self.rulings += 1;
-                rulings.push(json!({
-                    "type": "ruling", "id": format!("R{}", self.rulings), "session": sid,
-                    "board": l.board, "ns": l.ns, "ew": l.ew, "score": score, "law": law,
-                    "note": format!("imported: {token}"),
-                }));
+                let mut r = Map::new();
+                r.insert("type".into(), json!("ruling"));
+                r.insert("id".into(), json!(format!("R{}", self.rulings)));
+                r.insert("session".into(), json!(sid));
+                r.insert("board".into(), json!(l.board));
+                r.insert("ns".into(), json!(l.ns));
+                r.insert("ew".into(), json!(l.ew));
+                r.extend(score);
+                r.insert("law".into(), json!(law));
+                r.insert("note".into(), json!(format!("imported: {token}")));
+                rulings.push(Value::Object(r));
             }
         }
         self.events.extend(rulings);
@@ -727,7 +733,11 @@ impl<'a> Cx<'a> {
         if let Some(t) = score_text {
             if let Some(rest) = t.strip_prefix(['A', 'a']) {
                 match artificial_of(rest) {
-                    Some(s) => artificial = Some((s, t.to_string(), "12C".to_string())),
+                    Some(s) => {
+                        let mut m = Map::new();
+                        m.insert("score".into(), json!(s));
+                        artificial = Some((m, t.to_string(), "12C".to_string()))
+                    }
                     None => {
                         self.line_problem(
                             tl.path_of("SCORE"),
@@ -751,22 +761,16 @@ impl<'a> Cx<'a> {
         }
         // A ruling USEBIO cannot say, as frekans's export writes it in NOTES.
         if let Some(n) = tl.text_of("NOTES") {
-            if let Some(rest) = n.strip_prefix(crate::export::usebio::NOTES_PREFIX) {
-                let mut parts = rest.split("; ");
-                let notation = parts.next().unwrap_or_default();
-                let law = parts.find_map(|p| p.strip_prefix("law: ")).unwrap_or("12C");
-                match crate::adjust::parse_adjusted(notation) {
-                    Ok(a) if artificial.is_none() => {
-                        artificial = Some((a.normalised(), notation.to_string(), law.to_string()))
+            match notes_ruling(n) {
+                None => {}
+                Some(Ok(r)) => {
+                    if artificial.is_none() {
+                        artificial = Some(r);
                     }
-                    Ok(_) => {}
-                    Err(e) => {
-                        self.line_problem(
-                            tl.path_of("NOTES"),
-                            format!("{notation:?}: not an adjusted score: {e}"),
-                        );
-                        return None;
-                    }
+                }
+                Some(Err(m)) => {
+                    self.line_problem(tl.path_of("NOTES"), m);
+                    return None;
                 }
             }
         }
@@ -973,6 +977,68 @@ impl<'a> Cx<'a> {
         }
         out
     }
+}
+
+/// A ruling frekans's USEBIO export wrote in NOTES (one USEBIO cannot say):
+/// `frekans adjusted score: <notation>; law: <law>; ...` or
+/// `frekans subsequent damage: side EW, before -140, after_infraction +130, after_loss +510,
+/// offenders -140; law: ...`. `None` for any other note.
+type NotesRuling = (Map<String, Value>, String, String);
+
+fn notes_ruling(n: &str) -> Option<Result<NotesRuling, String>> {
+    use crate::export::usebio::{NOTES_PREFIX, NOTES_SD_PREFIX};
+    let (rest, sd) = if let Some(r) = n.strip_prefix(NOTES_PREFIX) {
+        (r, false)
+    } else if let Some(r) = n.strip_prefix(NOTES_SD_PREFIX) {
+        (r, true)
+    } else {
+        return None;
+    };
+    let mut parts = rest.split("; ");
+    let body = parts.next().unwrap_or_default();
+    let law = parts
+        .find_map(|p| p.strip_prefix("law: "))
+        .unwrap_or("12C")
+        .to_string();
+    let mut m = Map::new();
+    if sd {
+        let mut o = Map::new();
+        for item in body.split(", ") {
+            let Some((k, v)) = item.split_once(' ') else {
+                return Some(Err(format!(
+                    "{body:?}: expected side, before, after_infraction, after_loss and offenders"
+                )));
+            };
+            if ![
+                "side",
+                "before",
+                "after_infraction",
+                "after_loss",
+                "offenders",
+            ]
+            .contains(&k)
+            {
+                return Some(Err(format!(
+                    "{k:?}: not a part of a subsequent-damage ruling"
+                )));
+            }
+            o.insert(k.to_string(), json!(v));
+        }
+        if o.len() != 5 {
+            return Some(Err(format!(
+                "{body:?}: expected side, before, after_infraction, after_loss and offenders"
+            )));
+        }
+        m.insert("subsequent_damage".into(), Value::Object(o));
+    } else {
+        match crate::adjust::parse_adjusted(body) {
+            Ok(a) => {
+                m.insert("score".into(), json!(a.normalised()));
+            }
+            Err(e) => return Some(Err(format!("{body:?}: not an adjusted score: {e}"))),
+        }
+    }
+    Some(Ok((m, body.to_string(), law)))
 }
 
 /// Whether a participant's number appears in two sections of a session.
