@@ -119,6 +119,9 @@ pub fn artificial_token(s: &AdjustedScore) -> Option<String> {
     Some(format!("A{ns:02}{ew:02}"))
 }
 
+/// (session, board, participant, NS?).
+type SideKey = (usize, u32, PId, bool);
+
 /// Every session (or the one asked for), ready to print.
 pub fn sessions<'s>(
     state: &'s State,
@@ -126,7 +129,7 @@ pub fn sessions<'s>(
     only: Option<usize>,
 ) -> Vec<SessionView<'s>> {
     // Each side's points: (session, board, participant, NS?) → (score, top).
-    let mut side_scores: BTreeMap<(usize, u32, PId, bool), (Q, Option<Q>)> = BTreeMap::new();
+    let mut side_scores: BTreeMap<SideKey, (Q, Option<Q>)> = BTreeMap::new();
     let mut team_boards: BTreeMap<(usize, &str, u32), (Q, Q)> = BTreeMap::new();
     let mut datum = BTreeMap::new();
     for b in &scored.boards {

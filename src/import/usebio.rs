@@ -44,8 +44,7 @@ pub fn read(bytes: &[u8], file: &str, req: &Request) -> Result<Read, Vec<Problem
     };
     cx.root(&root);
     if !cx.problems.is_empty() {
-        cx.problems
-            .sort_by(|a, b| natural(&a.at).cmp(&natural(&b.at)));
+        cx.problems.sort_by_key(|a| natural(&a.at));
         cx.problems.dedup();
         return Err(cx.problems);
     }
@@ -73,6 +72,10 @@ fn natural(s: &str) -> Vec<(String, u64)> {
     out.push((word, num.unwrap_or(0)));
     out
 }
+
+/// A participant as the file declares it: (section, number as written, players, team name,
+/// path).
+type Declared = (Option<String>, String, Vec<String>, Option<String>, String);
 
 struct Cx<'a> {
     file: &'a str,
@@ -236,8 +239,7 @@ impl<'a> Cx<'a> {
         }
         let team = form.is_team();
         // Participants: (section, number as written) → id.
-        let mut numbers: Vec<(Option<String>, String, Vec<String>, Option<String>, String)> =
-            Vec::new();
+        let mut numbers: Vec<Declared> = Vec::new();
         for (section, u) in &units {
             for parts in u.all("PARTICIPANTS") {
                 for p in &parts.children {
@@ -426,6 +428,11 @@ impl<'a> Cx<'a> {
         }
 
         // The session.
+        if let Some(c) = &self.req.compare {
+            if c != "section" && c != "field" {
+                self.problem("--compare", format!("{c:?}: expected section or field"));
+            }
+        }
         let compare = self.compare(form, &units, &lines);
         let mut options = Map::new();
         for (k, v) in &self.req.options {
@@ -762,12 +769,8 @@ impl<'a> Cx<'a> {
         // A ruling USEBIO cannot say, as frekans's export writes it in NOTES.
         if let Some(n) = tl.text_of("NOTES") {
             match notes_ruling(n) {
-                None => {}
-                Some(Ok(r)) => {
-                    if artificial.is_none() {
-                        artificial = Some(r);
-                    }
-                }
+                Some(Ok(r)) if artificial.is_none() => artificial = Some(r),
+                None | Some(Ok(_)) => {}
                 Some(Err(m)) => {
                     self.line_problem(tl.path_of("NOTES"), m);
                     return None;

@@ -419,3 +419,52 @@ fn hands_boards_are_not_results() {
     assert_eq!(ev[1]["boards"], "1-2");
     assert_eq!(of_type(&ev, "deal").len(), 1);
 }
+
+#[test]
+fn rulings_frekans_wrote_in_notes_are_read_back() {
+    // A weighted ruling, and a structured subsequent damage, as `frekans export` writes them.
+    let weighted = PAIRS.replace(
+        "<SCORE>-100</SCORE>",
+        "<SCORE>-100</SCORE><NOTES>frekans adjusted score: (60%+620&amp;40%-100)/(+620); law: 12C1(c); ruling R7</NOTES>",
+    );
+    let ev = ok(weighted.as_bytes());
+    let r = of_type(&ev, "ruling");
+    assert_eq!(r[1]["score"], "(60%+620&40%-100)/(+620)");
+    assert_eq!(r[1]["law"], "12C1(c)");
+    assert_eq!(r[1]["ns"], "2NS");
+    // The played result stays beside it.
+    assert_eq!(of_type(&ev, "result")[2]["score"], -100);
+    let sd = PAIRS.replace(
+        "<SCORE>-100</SCORE>",
+        "<SCORE>-100</SCORE><NOTES>frekans subsequent damage: side EW, before -140, after_infraction +130, after_loss +510, offenders -140</NOTES>",
+    );
+    let ev = ok(sd.as_bytes());
+    assert_eq!(
+        of_type(&ev, "ruling")[1]["subsequent_damage"],
+        json!({"side":"EW","before":"-140","after_infraction":"+130","after_loss":"+510","offenders":"-140"})
+    );
+    check_log(&ev);
+    // Other notes are only notes; a damaged frekans note is refused by its path.
+    assert_eq!(
+        of_type(
+            &ok(PAIRS
+                .replace(
+                    "<SCORE>-100</SCORE>",
+                    "<SCORE>-100</SCORE><NOTES>Director called</NOTES>"
+                )
+                .as_bytes()),
+            "ruling"
+        )
+        .len(),
+        1
+    );
+    let bad = PAIRS.replace(
+        "<SCORE>-100</SCORE>",
+        "<SCORE>-100</SCORE><NOTES>frekans adjusted score: 160%</NOTES>",
+    );
+    let e = err(bad.as_bytes());
+    assert!(
+        e[0].contains("USEBIO/EVENT/BOARD[2]/TRAVELLER_LINE[2]/NOTES"),
+        "{e:?}"
+    );
+}
