@@ -2,6 +2,7 @@
 //! (interop-formats.md, the USEBIO 1.2 element notes): both nestings, teams matches,
 //! encodings, adjusted scores, and every refusal with its element path.
 
+use super::line::artificial_of;
 use super::*;
 
 fn req() -> Request {
