@@ -389,34 +389,58 @@ impl<'a> Cx<'a> {
                 }
             }
         }
-        // A board twice at one table.
+        // A board twice at one table, or a pair at two tables of one board.
         let mut tables: BTreeMap<(u32, String, Option<String>), String> = BTreeMap::new();
         let mut keep = Vec::new();
         for l in lines {
-            let key = (
-                l.board,
-                if l.team.is_some() {
-                    String::new()
-                } else {
-                    l.ns.clone()
-                },
-                l.team.as_ref().map(|(m, r)| format!("{m} {r}")),
-            );
-            if let Some(first) = tables.get(&key) {
+            if l.ns == l.ew {
+                self.line_problem(
+                    l.path.clone(),
+                    format!(
+                        "{} on both sides; expected two different participants",
+                        l.ns
+                    ),
+                );
+                continue;
+            }
+            // Pairs: each pair once per board, whichever side; teams: each room once.
+            let keys: Vec<(u32, String, Option<String>)> = match &l.team {
+                // (a team sits NS once a board, and EW once: the log's table is its NS)
+                Some((m, r)) => vec![
+                    (l.board, String::new(), Some(format!("{m} {r}"))),
+                    (l.board, l.ns.clone(), Some("NS".into())),
+                    (l.board, l.ew.clone(), Some("EW".into())),
+                ],
+                None => vec![(l.board, l.ns.clone(), None), (l.board, l.ew.clone(), None)],
+            };
+            if let Some((k, first)) = keys
+                .iter()
+                .find_map(|k| tables.get(k).map(|f| (k, f.clone())))
+            {
                 let msg = match &l.team {
+                    Some(_) if k.2.as_deref() == Some("NS") || k.2.as_deref() == Some("EW") => {
+                        format!(
+                            "board {} played twice by team {} sitting {} (first at {first})",
+                            l.board,
+                            k.1,
+                            k.2.as_deref().unwrap_or_default()
+                        )
+                    }
                     Some((m, r)) => format!(
                         "board {} twice in the {r} room of match {m} (first at {first})",
                         l.board
                     ),
                     None => format!(
-                        "board {} played twice by NS pair {} (first at {first})",
-                        l.board, l.ns
+                        "board {} played twice by pair {} (first at {first})",
+                        l.board, k.1
                     ),
                 };
                 self.line_problem(l.path.clone(), msg);
                 continue;
             }
-            tables.insert(key, l.path.clone());
+            for k in keys {
+                tables.insert(k, l.path.clone());
+            }
             keep.push(l);
         }
         let lines = keep;

@@ -333,7 +333,12 @@ fn bad_lines_named_by_path() {
         ),
         (
             PAIRS.replace("<NS_PAIR_NUMBER>2NS</NS_PAIR_NUMBER><EW_PAIR_NUMBER>1EW</EW_PAIR_NUMBER>", "<NS_PAIR_NUMBER>1NS</NS_PAIR_NUMBER><EW_PAIR_NUMBER>1EW</EW_PAIR_NUMBER>"),
-            "USEBIO/EVENT/BOARD[2]/TRAVELLER_LINE[2]: board 2 played twice by NS pair 1NS (first at USEBIO/EVENT/BOARD[2]/TRAVELLER_LINE[1])",
+            "USEBIO/EVENT/BOARD[2]/TRAVELLER_LINE[2]: board 2 played twice by pair 1NS (first at USEBIO/EVENT/BOARD[2]/TRAVELLER_LINE[1])",
+        ),
+        (
+            // The EW pair of the first table sits EW again at the second.
+            PAIRS.replace("<NS_PAIR_NUMBER>2NS</NS_PAIR_NUMBER><EW_PAIR_NUMBER>1EW</EW_PAIR_NUMBER>", "<NS_PAIR_NUMBER>2NS</NS_PAIR_NUMBER><EW_PAIR_NUMBER>2EW</EW_PAIR_NUMBER>"),
+            "USEBIO/EVENT/BOARD[2]/TRAVELLER_LINE[2]: board 2 played twice by pair 2EW (first at USEBIO/EVENT/BOARD[2]/TRAVELLER_LINE[1])",
         ),
         (
             PAIRS.replace("<TRICKS>10</TRICKS>", "<TRICKS>14</TRICKS>"),
@@ -466,6 +471,21 @@ fn rulings_frekans_wrote_in_notes_are_read_back() {
     let e = err(bad.as_bytes());
     assert!(
         e[0].contains("USEBIO/EVENT/BOARD[2]/TRAVELLER_LINE[2]/NOTES"),
+        "{e:?}"
+    );
+}
+
+#[test]
+fn a_team_plays_a_board_once_in_each_seat() {
+    // A second match in which team 1 sits NS on board 1 again: refused by its path.
+    let second = r#"<MATCH><TEAM>1</TEAM><OPPOSING_TEAM>2</OPPOSING_TEAM>
+    <BOARD><BOARD_NUMBER>1</BOARD_NUMBER>
+      <TRAVELLER_LINE><DIRECTION>NS</DIRECTION><CONTRACT>PASS</CONTRACT></TRAVELLER_LINE>
+    </BOARD></MATCH></SESSION>"#;
+    let x = TEAMS.replace("</SESSION>", second);
+    let e = err(&latin1(&x));
+    assert!(
+        e.iter().any(|m| m.contains("USEBIO/EVENT/SESSION[1]/MATCH[2]/BOARD[1]/TRAVELLER_LINE[1]: board 1 played twice by team 1 sitting NS")),
         "{e:?}"
     );
 }
