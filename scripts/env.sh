@@ -49,6 +49,18 @@ setup_poppler() {
     $sudo apt-get update -qq && DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq poppler-utils >/dev/null
 }
 
+# xmllint (libxml2-utils): the tests validate `frekans export --format usebio` against the
+# USEBIO 1.2 DTD (tests/data/usebio_v1_2.dtd).
+setup_xmllint() {
+    if command -v xmllint >/dev/null; then
+        return
+    fi
+    log "installing libxml2-utils (Debian)"
+    local sudo=""
+    [ "$(id -u)" = 0 ] || sudo="sudo"
+    $sudo apt-get update -qq && DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq libxml2-utils >/dev/null
+}
+
 build_release() {
     log "building frekans (release; the first build compiles polars and takes ~15 minutes on 2 cores)"
     (cd "$FREKANS_ROOT" && cargo build --release --locked)

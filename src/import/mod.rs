@@ -51,3 +51,5 @@ pub struct Read {
     /// With `--lenient`: what was skipped and why.
     pub skipped: Vec<Problem>,
 }
+
+pub mod usebio;

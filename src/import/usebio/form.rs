@@ -1,0 +1,125 @@
+//! What a USEBIO event says about itself (its form), and small readings of the file's
+//! values (board lists, dates, participant numbers).
+
+use std::collections::{BTreeMap, BTreeSet};
+
+use serde_json::{json, Value};
+
+use super::tree::Element;
+use crate::import::Request;
+use crate::options::Form;
+
+/// Whether a participant's number appears in two sections of a session.
+pub(super) fn numbers_repeat(session: &Element) -> bool {
+    let mut sections_of: BTreeMap<String, BTreeSet<&str>> = BTreeMap::new();
+    for sec in session.all("SECTION") {
+        let id = sec.attr("SECTION_ID").unwrap_or_default();
+        for parts in sec.all("PARTICIPANTS") {
+            for p in &parts.children {
+                let n = match p.name.as_str() {
+                    "PAIR" => p.text_of("PAIR_NUMBER"),
+                    "TEAM" => p.attr("TEAM_ID"),
+                    _ => None,
+                };
+                if let Some(n) = n {
+                    sections_of.entry(n.to_string()).or_default().insert(id);
+                }
+            }
+        }
+    }
+    sections_of.values().any(|s| s.len() > 1)
+}
+
+pub(super) fn has_lines(b: &Element) -> bool {
+    b.child("TRAVELLER_LINE").is_some()
+}
+
+pub(super) fn players(p: &Element) -> Vec<String> {
+    p.all("PLAYER")
+        .filter_map(|pl| pl.text_of("PLAYER_NAME").map(str::to_string))
+        .collect()
+}
+
+/// The session's `boards`: a range when the numbers run on, else the list.
+pub(super) fn boards_value(boards: &BTreeSet<u32>) -> Value {
+    let (first, last) = match (boards.first(), boards.last()) {
+        (Some(&a), Some(&b)) => (a, b),
+        _ => return json!([]),
+    };
+    if (last - first + 1) as usize == boards.len() {
+        json!(format!("{first}-{last}"))
+    } else {
+        json!(boards.iter().collect::<Vec<_>>())
+    }
+}
+
+/// `dd/mm/yyyy` → `yyyy-mm-dd`; anything else as written.
+pub(super) fn iso_date(d: &str) -> String {
+    let parts: Vec<&str> = d.split('/').collect();
+    if let [dd, mm, yyyy] = parts[..] {
+        if let (Ok(dd), Ok(mm), Ok(yyyy)) =
+            (dd.parse::<u32>(), mm.parse::<u32>(), yyyy.parse::<u32>())
+        {
+            if (1..=31).contains(&dd) && (1..=12).contains(&mm) && (1000..=9999).contains(&yyyy) {
+                return format!("{yyyy:04}-{mm:02}-{dd:02}");
+            }
+        }
+    }
+    d.to_string()
+}
+
+/// The form the event declares, and whether its matches are knockout matches; `--form`
+/// where the file is silent.
+pub(super) fn form_of(ev: &Element, req: &Request) -> Result<(Form, bool), String> {
+    let up = |s: Option<&str>| s.unwrap_or_default().trim().to_ascii_uppercase();
+    let ty = up(ev.attr("EVENT_TYPE"));
+    let bsm = up(ev.text_of("BOARD_SCORING_METHOD"));
+    let msm = up(ev.text_of("MATCH_SCORING_METHOD"));
+    let sm = up(ev.text_of("SCORING_METHOD"));
+    if ty == "INDIVIDUAL" {
+        return Err("an individual event (EVENT_TYPE INDIVIDUAL): frekans scores pairs and teams, not individuals; this file cannot be imported".into());
+    }
+    let teams = matches!(
+        ty.as_str(),
+        "TEAMS" | "SWISS_TEAMS" | "TEAMS_OF_FOUR" | "KO" | "TEAMS_KO" | "KNOCKOUT"
+    );
+    let knockout = matches!(ty.as_str(), "KO" | "TEAMS_KO" | "KNOCKOUT");
+    let declared = if teams {
+        Some(
+            if bsm == "PAB" || msm == "PAB" || sm == "PAB" || sm == "BAM" {
+                Form::Bam
+            } else {
+                Form::Teams
+            },
+        )
+    } else {
+        match bsm.as_str() {
+            "MATCH_POINTS" | "MATCHPOINTS" | "MP" => Some(Form::Mp),
+            "CROSS_IMPS" | "CROSS_IMP" | "XIMPS" => Some(Form::Ximp),
+            "BUTLER" | "BUTLER_IMPS" | "IMPS" => Some(Form::Butler),
+            _ => match ty.as_str() {
+                "MP_PAIRS" => Some(Form::Mp),
+                "BUTLER_PAIRS" => Some(Form::Butler),
+                "CROSS_IMP" | "CROSS_IMP_PAIRS" => Some(Form::Ximp),
+                _ => None,
+            },
+        }
+    };
+    if let Some(f) = declared {
+        return Ok((f, knockout));
+    }
+    if let Some(f) = &req.form {
+        return Form::parse(f).map(|f| (f, knockout)).ok_or_else(|| {
+            format!(
+                "--form {f:?}: expected a form of event-log.md (mp, ximp, butler, teams, bam...)"
+            )
+        });
+    }
+    match ty.as_str() {
+        // USEBIO: PAIRS without BOARD_SCORING_METHOD is a matchpointed pairs event.
+        "PAIRS" | "SWISS_PAIRS" | "" => Ok((Form::Mp, knockout)),
+        _ => Err(format!(
+            "EVENT_TYPE {ty:?} with no BOARD_SCORING_METHOD: cannot tell how it is scored; give --form"
+        )),
+    }
+}

@@ -1,0 +1,350 @@
+//! One traveller line of a USEBIO file read into a result and its adjusted score, and the
+//! hands of a HANDSET read into deals.
+
+use std::collections::{BTreeMap, BTreeSet};
+
+use serde_json::{json, Map, Value};
+
+use super::tree::Element;
+use super::{Cx, Line};
+use crate::bridge::{ns_points, parse_contract, parse_seat, vul_of, Bid};
+
+impl Cx<'_> {
+    /// One traveller line: contract, declarer and tricks, a bare score, or an artificial score.
+    pub(super) fn line(
+        &mut self,
+        tl: &Element,
+        board: u32,
+        ns: String,
+        ew: String,
+        section: Option<String>,
+        team: Option<(String, &'static str)>,
+    ) -> Option<Line> {
+        let contract_text = tl.text_of("CONTRACT");
+        let contract = match contract_text {
+            None => None,
+            Some(t) => match parse_contract(&t.replace('*', "X")) {
+                Ok(b) => Some(b),
+                Err(m) => {
+                    self.line_problem(tl.path_of("CONTRACT"), m);
+                    return None;
+                }
+            },
+        };
+        let declarer = match tl.text_of("PLAYED_BY") {
+            None => None,
+            Some(t) => {
+                let first = t.chars().next().map(String::from).unwrap_or_default();
+                let t1 = if t.len() > 1
+                    && ["NORTH", "EAST", "SOUTH", "WEST"].contains(&t.to_ascii_uppercase().as_str())
+                {
+                    first
+                } else {
+                    t.to_string()
+                };
+                match parse_seat(&t1) {
+                    Ok(s) => Some(s),
+                    Err(m) => {
+                        self.line_problem(tl.path_of("PLAYED_BY"), m);
+                        return None;
+                    }
+                }
+            }
+        };
+        let tricks = match tl.text_of("TRICKS") {
+            None => None,
+            Some(t) => match t.parse::<u8>() {
+                Ok(n) if n <= 13 => Some(n),
+                _ => {
+                    self.line_problem(
+                        tl.path_of("TRICKS"),
+                        format!("{t:?}: expected the tricks declarer took, 0-13"),
+                    );
+                    return None;
+                }
+            },
+        };
+        let score_text = tl.text_of("SCORE");
+        let mut artificial = None;
+        let mut score = None;
+        if let Some(t) = score_text {
+            if let Some(rest) = t.strip_prefix(['A', 'a']) {
+                match artificial_of(rest) {
+                    Some(s) => {
+                        let mut m = Map::new();
+                        m.insert("score".into(), json!(s));
+                        artificial = Some((m, t.to_string(), "12C".to_string()))
+                    }
+                    None => {
+                        self.line_problem(
+                            tl.path_of("SCORE"),
+                            format!("{t:?}: expected NS points or an adjusted score such as A6040 (A, then NS and EW percentages)"),
+                        );
+                        return None;
+                    }
+                }
+            } else {
+                match t.parse::<i32>() {
+                    Ok(n) if n.abs() <= 10_000 && n % 10 == 0 => score = Some(n),
+                    _ => {
+                        self.line_problem(
+                            tl.path_of("SCORE"),
+                            format!("{t:?}: expected NS points (a multiple of 10) or an adjusted score such as A6040"),
+                        );
+                        return None;
+                    }
+                }
+            }
+        }
+        // A ruling USEBIO cannot say, as frekans's export writes it in NOTES.
+        if let Some(n) = tl.text_of("NOTES") {
+            match notes_ruling(n) {
+                Some(Ok(r)) if artificial.is_none() => artificial = Some(r),
+                None | Some(Ok(_)) => {}
+                Some(Err(m)) => {
+                    self.line_problem(tl.path_of("NOTES"), m);
+                    return None;
+                }
+            }
+        }
+        let mut play = Map::new();
+        let mut played = true;
+        match (contract, declarer, tricks) {
+            (Some(Bid::Pass), _, _) => {
+                if let Some(s) = score.filter(|&s| s != 0) {
+                    self.line_problem(
+                        tl.path_of("SCORE"),
+                        format!("{s} for a passed-out board; expected 0"),
+                    );
+                    return None;
+                }
+                play.insert("contract".into(), json!("PASS"));
+            }
+            (Some(b @ Bid::Contract(_)), Some(d), Some(t)) => {
+                let vul = vul_of(board);
+                let points = ns_points(b, d, t, vul);
+                if let Some(s) = score {
+                    if s != points {
+                        self.line_problem(
+                            tl.path_of("SCORE"),
+                            format!(
+                                "{s} contradicts {b} by {} with {t} tricks on board {board} (vulnerable: {}), which scores {points} for NS",
+                                d.letter(),
+                                vul.as_str()
+                            ),
+                        );
+                        return None;
+                    }
+                }
+                play.insert("contract".into(), json!(b.to_string()));
+                play.insert("declarer".into(), json!(d.letter().to_string()));
+                play.insert("tricks".into(), json!(t));
+            }
+            (Some(b @ Bid::Contract(_)), d, t) => match score {
+                Some(s) => {
+                    play.insert("score".into(), json!(s));
+                }
+                None if artificial.is_some() => played = false,
+                None => {
+                    let missing = if d.is_none() { "PLAYED_BY" } else { "TRICKS" };
+                    let _ = t;
+                    self.line_problem(
+                        tl.path_of(missing),
+                        format!("missing; expected the declarer and tricks of {b}, or a SCORE"),
+                    );
+                    return None;
+                }
+            },
+            (None, _, _) => match score {
+                Some(s) => {
+                    play.insert("score".into(), json!(s));
+                }
+                None if artificial.is_some() => played = false,
+                None => {
+                    self.line_problem(
+                        tl.path.clone(),
+                        "no result; expected CONTRACT, PLAYED_BY and TRICKS, or a SCORE",
+                    );
+                    return None;
+                }
+            },
+        }
+        if played {
+            if let Some(lead) = tl.text_of("LEAD") {
+                play.insert("lead".into(), json!(lead));
+            }
+        }
+        Some(Line {
+            board,
+            ns,
+            ew,
+            section,
+            play,
+            played,
+            artificial,
+            path: tl.path.clone(),
+            team,
+        })
+    }
+
+    /// The hands of the session's boards: `HANDSET` › `BOARD` › `HAND`s, as PBN deals.
+    pub(super) fn deals(
+        &mut self,
+        hands: &[&Element],
+        boards: &BTreeSet<u32>,
+    ) -> BTreeMap<u32, String> {
+        let mut out = BTreeMap::new();
+        for hs in hands {
+            for b in hs.all("BOARD") {
+                let Some(n) = b
+                    .text_of("BOARD_NUMBER")
+                    .and_then(|t| t.parse::<u32>().ok())
+                else {
+                    continue;
+                };
+                if !boards.contains(&n) || out.contains_key(&n) {
+                    continue;
+                }
+                let mut seats: [Option<String>; 4] = Default::default();
+                for h in b.all("HAND") {
+                    let dir = h
+                        .text_of("DIRECTION")
+                        .unwrap_or_default()
+                        .to_ascii_uppercase();
+                    let i = match dir.chars().next() {
+                        Some('N') => 0,
+                        Some('E') => 1,
+                        Some('S') => 2,
+                        Some('W') => 3,
+                        _ => {
+                            self.line_problem(
+                                h.path_of("DIRECTION"),
+                                format!("{dir:?}: expected North, East, South or West"),
+                            );
+                            continue;
+                        }
+                    };
+                    let suit = |s: &str| -> String {
+                        let t = h.text_of(s).unwrap_or_default();
+                        let t = t.replace("10", "T");
+                        t.chars()
+                            .filter(|c| !c.is_whitespace() && *c != '-')
+                            .map(|c| c.to_ascii_uppercase())
+                            .collect()
+                    };
+                    seats[i] = Some(format!(
+                        "{}.{}.{}.{}",
+                        suit("SPADES"),
+                        suit("HEARTS"),
+                        suit("DIAMONDS"),
+                        suit("CLUBS")
+                    ));
+                }
+                if seats.iter().all(Option::is_none) {
+                    continue;
+                }
+                if seats.iter().any(Option::is_none) {
+                    self.line_problem(b.path.clone(), "a hand record without all four hands; expected HANDs for North, East, South and West");
+                    continue;
+                }
+                let pbn = format!(
+                    "N:{}",
+                    seats
+                        .iter()
+                        .map(|s| s.as_deref().unwrap_or_default())
+                        .collect::<Vec<_>>()
+                        .join(" ")
+                );
+                if let Err(m) = crate::event::read::check_pbn_deal(&pbn) {
+                    self.line_problem(b.path.clone(), format!("the hands are not a deal: {m}"));
+                    continue;
+                }
+                out.insert(n, pbn);
+            }
+        }
+        out
+    }
+}
+
+/// A ruling frekans's USEBIO export wrote in NOTES (one USEBIO cannot say):
+/// `frekans adjusted score: <notation>; law: <law>; ...` or
+/// `frekans subsequent damage: side EW, before -140, after_infraction +130, after_loss +510,
+/// offenders -140; law: ...`. `None` for any other note.
+pub(super) type NotesRuling = (Map<String, Value>, String, String);
+
+pub(super) fn notes_ruling(n: &str) -> Option<Result<NotesRuling, String>> {
+    use crate::export::usebio::{NOTES_PREFIX, NOTES_SD_PREFIX};
+    let (rest, sd) = if let Some(r) = n.strip_prefix(NOTES_PREFIX) {
+        (r, false)
+    } else if let Some(r) = n.strip_prefix(NOTES_SD_PREFIX) {
+        (r, true)
+    } else {
+        return None;
+    };
+    let mut parts = rest.split("; ");
+    let body = parts.next().unwrap_or_default();
+    let law = parts
+        .find_map(|p| p.strip_prefix("law: "))
+        .unwrap_or("12C")
+        .to_string();
+    let mut m = Map::new();
+    if sd {
+        let mut o = Map::new();
+        for item in body.split(", ") {
+            let Some((k, v)) = item.split_once(' ') else {
+                return Some(Err(format!(
+                    "{body:?}: expected side, before, after_infraction, after_loss and offenders"
+                )));
+            };
+            if ![
+                "side",
+                "before",
+                "after_infraction",
+                "after_loss",
+                "offenders",
+            ]
+            .contains(&k)
+            {
+                return Some(Err(format!(
+                    "{k:?}: not a part of a subsequent-damage ruling"
+                )));
+            }
+            o.insert(k.to_string(), json!(v));
+        }
+        if o.len() != 5 {
+            return Some(Err(format!(
+                "{body:?}: expected side, before, after_infraction, after_loss and offenders"
+            )));
+        }
+        m.insert("subsequent_damage".into(), Value::Object(o));
+    } else {
+        match crate::adjust::parse_adjusted(body) {
+            Ok(a) => {
+                m.insert("score".into(), json!(a.normalised()));
+            }
+            Err(e) => return Some(Err(format!("{body:?}: not an adjusted score: {e}"))),
+        }
+    }
+    Some(Ok((m, body.to_string(), law)))
+}
+
+/// `A6040` → the named averages `A+/A-`; `A5050` → `A`; another split → its percentages.
+pub(super) fn artificial_of(digits: &str) -> Option<String> {
+    if digits.len() != 4 || !digits.bytes().all(|b| b.is_ascii_digit()) {
+        return None;
+    }
+    let ns: u32 = digits[..2].parse().ok()?;
+    let ew: u32 = digits[2..].parse().ok()?;
+    let named = |p: u32| match p {
+        60 => Some("A+"),
+        50 => Some("A"),
+        40 => Some("A-"),
+        _ => None,
+    };
+    Some(match (named(ns), named(ew)) {
+        (Some(a), Some(b)) if a == b => a.to_string(),
+        (Some(a), Some(b)) => format!("{a}/{b}"),
+        _ if ns == ew => format!("{ns}%"),
+        _ => format!("{ns}%/{ew}%"),
+    })
+}
