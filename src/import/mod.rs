@@ -115,22 +115,16 @@ pub fn detect(bytes: &[u8]) -> Option<Format> {
         }
         return None;
     }
-    for line in text
-        .lines()
-        .map(str::trim)
-        .filter(|l| !l.is_empty())
-        .take(20)
-    {
-        if line.starts_with('%') || line.starts_with(';') || line.starts_with('{') {
-            return Some(Format::Pbn);
-        }
-        if line.starts_with('[') && line.contains('"') && line.contains(']') {
-            return Some(Format::Pbn);
-        }
-        if line.contains(',') || line.contains(';') || line.contains('\t') {
-            return Some(Format::Csv);
-        }
-        return None;
+    // The first line that says something decides.
+    let line = text.lines().map(str::trim).find(|l| !l.is_empty())?;
+    if line.starts_with('%') || line.starts_with(';') || line.starts_with('{') {
+        return Some(Format::Pbn);
+    }
+    if line.starts_with('[') && line.contains('"') && line.contains(']') {
+        return Some(Format::Pbn);
+    }
+    if line.contains(',') || line.contains(';') || line.contains('\t') {
+        return Some(Format::Csv);
     }
     None
 }

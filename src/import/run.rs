@@ -63,12 +63,12 @@ fn problem(file: &str, at: &str, message: impl Into<String>) -> Problem {
     }
 }
 
+/// The files as read: the inputs to merge, each file's format, what `--lenient` skipped.
+type ReadFiles = (Vec<Input>, Vec<Format>, Vec<Problem>);
+
 /// Each file read by its reader: the inputs to merge, with the formats, or every problem of
 /// every file.
-fn read_all(
-    files: &[PathBuf],
-    opts: &Options,
-) -> Result<(Vec<Input>, Vec<Format>, Vec<Problem>), ImportError> {
+fn read_all(files: &[PathBuf], opts: &Options) -> Result<ReadFiles, ImportError> {
     let mut inputs = Vec::new();
     let mut formats = Vec::new();
     let mut problems = Vec::new();
