@@ -145,16 +145,18 @@ pub fn import_new(files: &[PathBuf], out: &Path, opts: &Options) -> Result<Impor
         )]));
     }
     let (inputs, formats, skipped) = read_all(files, opts)?;
-    let merged = merge(inputs, &Existing::default()).map_err(ImportError::Invalid)?;
+    let mut merged = merge(inputs, &Existing::default()).map_err(ImportError::Invalid)?;
     let text = seal_all(&merged.events, 0, None, &opts.now).map_err(|(i, f, m)| {
         let (file, at) = merged.origins[i].clone();
         ImportError::Invalid(vec![problem(&file, &at, format!("field \"{f}\": {m}"))])
     })?;
+    // The lines are written: the events themselves are not needed while the log is checked.
+    let events = std::mem::take(&mut merged.events).len();
     let notices = validate(text.as_bytes())
         .map_err(|e| ImportError::Invalid(at_origins(e, 1, &merged, &out_name)))?;
     write_new(out, text.as_bytes())?;
     Ok(Imported {
-        events: merged.events.len(),
+        events,
         first_seq: 1,
         files: summary(&merged, &formats),
         new_participants: merged.new_participants,

@@ -182,6 +182,7 @@ pub(crate) fn read_parsed(bytes: &[u8], file: &str, req: &Request) -> Result<Par
         }
         rows(&mut d, s, table, board, vul, &ids, &names);
     }
+    drop(parsed);
     // No [Scoring] anywhere, but matchpoint columns: a matchpoint session.
     if let (None, Some(line)) = (scoring, mp_columns) {
         let ss = d.session_mut(s);
