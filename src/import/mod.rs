@@ -180,3 +180,43 @@ pub fn read_as(
         }]),
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn formats_recognised_from_content() {
+        assert_eq!(detect(b"% PBN 2.1\n[Event \"x\"]\n"), Some(Format::Pbn));
+        assert_eq!(
+            detect(b"\xef\xbb\xbf\r\n[Board \"1\"]\r\n"),
+            Some(Format::Pbn)
+        );
+        assert_eq!(
+            detect(b"<?xml version=\"1.0\" encoding=\"iso-8859-1\"?>\n<!DOCTYPE USEBIO SYSTEM \"usebio_v1_2.dtd\">\n<USEBIO Version=\"1.2\">"),
+            Some(Format::Usebio)
+        );
+        assert_eq!(
+            detect(b"<USEBIO Version=\"1.0\"><CLUB/>"),
+            Some(Format::Usebio)
+        );
+        assert_eq!(detect(b"<html><body>"), None);
+        assert_eq!(
+            detect(b"board;ns;ew;contract\n1;1;2;4S\n"),
+            Some(Format::Csv)
+        );
+        let mut jet = vec![0u8, 1, 0, 0];
+        jet.extend_from_slice(b"Standard Jet DB\0\0\0");
+        assert_eq!(detect(&jet), Some(Format::Bws));
+        assert_eq!(detect(b"just words"), None);
+        assert_eq!(detect(b""), None);
+    }
+
+    #[test]
+    fn latin1_when_not_utf8() {
+        let (t, latin1) = decode_text(b"Ren\xe9");
+        assert_eq!((t.as_ref(), latin1), ("René", true));
+        let (t, latin1) = decode_text("Żółć".as_bytes());
+        assert_eq!((t.as_ref(), latin1), ("Żółć", false));
+    }
+}
