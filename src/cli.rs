@@ -149,6 +149,9 @@ pub enum Command {
         /// The event log (JSON Lines).
         log: PathBuf,
     },
+    /// Read results files of other scoring programs (PBN, CSV; USEBIO, BWS) into an event log.
+    #[command(after_help = IMPORT_HELP)]
+    Import(ImportArgs),
     /// Write a synthetic but realistic championship log (or salliere's CSV input) of any size.
     #[command(after_help = SYNTH_EXAMPLES)]
     Synth(SynthArgs),
@@ -178,6 +181,7 @@ Examples:
   frekans synth --sections 3125 --tables 16 --boards 24 --compare field --form ximp --out /tmp/big.jsonl
   frekans synth --form teams --sections 2 --tables 8 --boards 28 --sessions 3 --out teams.jsonl
   frekans synth --format salliere --rulings 0 --corrections 0 --compare field --out boards.csv --names names.csv
+  frekans synth --format pbn --rulings 0 --corrections 0 --sections 3125 --tables 16 --out big.pbn
 
 The same arguments and seed always write the same bytes. Every log written passes `frekans check`.
 --tables counts tables per section (team forms: matches per section, two tables each); every
@@ -220,8 +224,9 @@ pub struct SynthArgs {
     /// Scoring options of every session, a JSON object (e.g. '{"ximp_normalize":"comparisons"}').
     #[arg(long, value_name = "JSON")]
     pub options: Option<String>,
-    /// `jsonl` (the event log) or `salliere` (its boards CSV, plus the names CSV of --names).
-    #[arg(long, default_value = "jsonl", value_parser = ["jsonl", "salliere"])]
+    /// `jsonl` (the event log), `salliere` (its boards CSV, plus the names CSV of --names) or
+    /// `pbn` (a PBN 2.1 results file, one game per board, as `frekans import` reads).
+    #[arg(long, default_value = "jsonl", value_parser = ["jsonl", "salliere", "pbn"])]
     pub format: String,
     /// Output file (written whole or not at all); standard output when not given.
     #[arg(long, value_name = "FILE")]
@@ -229,4 +234,70 @@ pub struct SynthArgs {
     /// With --format salliere: the names file (default: the --out file with `.names.csv`).
     #[arg(long, value_name = "FILE")]
     pub names: Option<PathBuf>,
+}
+
+const IMPORT_HELP: &str = "\
+Examples:
+  frekans import results.pbn --out events/club-2026-11-25.jsonl
+  frekans import day1.pbn day2.pbn --out events/pairs.jsonl          # one session per file: S1, S2
+  frekans import day3.pbn --append events/pairs.jsonl                # the next session, durably
+  frekans import travellers.csv --format csv --form mp --out club.jsonl
+  frekans import sheet.csv --format csv --form butler \\
+      --columns board=Board,ns=NS,ew=EW,contract=Contract,declarer=By,tricks=Tricks --out club.jsonl
+  frekans import results.pbn --form ximp --options '{\"ximp_normalize\":\"comparisons\"}' --out x.jsonl
+
+The format is recognised from the content (--format forces it). PBN: each game's ScoreTable
+(one row per table, or per distinct result with Multiplicity), [Deal]/[Dealer]/[Vulnerable],
+[Scoring] (MP, MP1, MP2 -> mp; Butler -> butler, datum of every result; Butler-2 -> butler
+without the top and bottom result; Cross / Cross1 / Cross2 -> ximp summed / per result / per
+comparison; Median -> the median datum); artificial scores (^60, A+, A-, A=, A A A) become
+rulings (law 12C, note \"imported: <token>\"). UTF-8 or ISO-8859-1, CRLF or LF.
+
+CSV (--format csv): a header row naming the columns session, section, board, ns, ew, contract,
+declarer, tricks (or result: =, +1, -2; or score: NS points) and optionally table, round, lead,
+ns_players, ew_players; any other layout is mapped with --columns field=Header,... Separated by
+commas, semicolons or tabs. Artificial scores in score: A6040, A+/A-, 60%/40%, A.
+
+Where a file does not say how it is scored, --form (and --compare, --options) say it; given,
+they win over the file. The new log is written whole or not at all and never replaces a file;
+--append adds the files' sessions to a log under its lock, with seq and the hash chain, all or
+nothing, after checking that pairs with the log's ids are the log's pairs.
+
+Exit status: 0 imported; 2 a file is invalid (every problem printed with its file and line,
+nothing written); 1 anything else.";
+
+#[derive(Debug, clap::Args)]
+pub struct ImportArgs {
+    /// The results files (PBN, CSV; one session each).
+    #[arg(required = true, value_name = "FILE")]
+    pub files: Vec<PathBuf>,
+    /// The new log to write (refused if the file exists).
+    #[arg(
+        long,
+        value_name = "LOG",
+        required_unless_present = "append",
+        conflicts_with = "append"
+    )]
+    pub out: Option<PathBuf>,
+    /// Add the files' sessions to this existing log instead.
+    #[arg(long, value_name = "LOG")]
+    pub append: Option<PathBuf>,
+    /// Read every file as this format (default: recognised from its content).
+    #[arg(long, value_parser = ["pbn", "usebio", "csv", "bws"])]
+    pub format: Option<String>,
+    /// The scoring form where the file does not say it (mp, ximp, butler, napki, teams, ...).
+    #[arg(long, value_name = "FORM")]
+    pub form: Option<String>,
+    /// Compare each section on its own, or the whole field together.
+    #[arg(long, value_parser = ["section", "field"])]
+    pub compare: Option<String>,
+    /// Session options, a JSON object merged over what the file implies.
+    #[arg(long, value_name = "JSON")]
+    pub options: Option<String>,
+    /// CSV: the header each field is read from, e.g. board=Board,ns=NS,ew=EW,tricks=Tricks.
+    #[arg(long, value_name = "FIELD=HEADER,...")]
+    pub columns: Option<String>,
+    /// Skip the rows and games that cannot be read (and say which) instead of refusing the file.
+    #[arg(long)]
+    pub lenient: bool,
 }

@@ -237,6 +237,24 @@ fn run(cli: &Cli) -> Result<(), AppError> {
                 let _ = write!(stdout, "{text}");
             }
         }
+        Command::Import(a) => {
+            let r = app::import(
+                a.files.as_slice(),
+                &app::ImportRequest {
+                    out: a.out.clone(),
+                    append: a.append.clone(),
+                    format: a.format.clone(),
+                    form: a.form.clone(),
+                    compare: a.compare.clone(),
+                    options: a.options.clone(),
+                    columns: a.columns.clone(),
+                    lenient: a.lenient,
+                },
+            )?;
+            if !cli.quiet {
+                let _ = write!(stdout, "{r}");
+            }
+        }
         Command::Synth(a) => {
             let options = match &a.options {
                 None => None,
@@ -263,10 +281,10 @@ fn run(cli: &Cli) -> Result<(), AppError> {
                 deals: a.deals,
                 options,
             };
-            let format = if a.format == "salliere" {
-                frekans::synth::OutFormat::Salliere
-            } else {
-                frekans::synth::OutFormat::Jsonl
+            let format = match a.format.as_str() {
+                "salliere" => frekans::synth::OutFormat::Salliere,
+                "pbn" => frekans::synth::OutFormat::Pbn,
+                _ => frekans::synth::OutFormat::Jsonl,
             };
             let s = app::synth(&spec, format, a.out.as_deref(), a.names.as_deref())?;
             if !cli.quiet {
