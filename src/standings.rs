@@ -353,9 +353,9 @@ impl Sums {
                     // (and counting the match's boards: a count below them is not a sum
                     // of ours, e.g. a cache altered)
                     g.index.get(&t).is_some_and(|&i| {
-                        g.members.get(i as usize).is_some_and(|e| {
-                            e.total.exact().is_some() && e.boards >= m.scored
-                        })
+                        g.members
+                            .get(i as usize)
+                            .is_some_and(|e| e.total.exact().is_some() && e.boards >= m.scored)
                     })
                 })
             })
