@@ -292,7 +292,7 @@ mod tests {
         assert_eq!(heads(log.as_bytes()).unwrap(), vec![h1.clone(), h2.clone()]);
         assert_eq!(extends(&[h1.clone(), h2.clone()], Some(1), &h1), Ok(1));
         assert_eq!(extends(&[h1.clone(), h2.clone()], None, &h2), Ok(2));
-        assert!(extends(&[h1.clone()], Some(2), &h2).is_err());
+        assert!(extends(std::slice::from_ref(&h1), Some(2), &h2).is_err());
         assert!(extends(&[h1], None, &h2).is_err());
     }
 

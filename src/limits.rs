@@ -45,7 +45,7 @@ pub fn read_bounded(r: impl Read, limit: u64, what: &str, how: &str) -> std::io:
 
 /// `n` bytes in MiB or GiB.
 fn human(n: u64) -> String {
-    if n >= 1 << 30 && n % (1 << 30) == 0 {
+    if n >= 1 << 30 && n.is_multiple_of(1 << 30) {
         format!("{} GiB", n >> 30)
     } else {
         format!("{:.0} MiB", n as f64 / (1u64 << 20) as f64)

@@ -148,7 +148,11 @@ fn run(cli: &Cli) -> Result<(), AppError> {
             let a = app::audit(log, &question, out.as_deref(), cache.as_deref())?;
             let _span = tracing::info_span!("print").entered();
             if format == "json" {
-                let _ = frekans::audit::write_json(&a, &mut stdout);
+                // (through the escaping of hidden characters serde_json leaves as they are)
+                let mut buf = Vec::new();
+                let _ = frekans::audit::write_json(&a, &mut buf);
+                let text = String::from_utf8_lossy(&buf);
+                let _ = stdout.write_all(frekans::text::escape_json_text(&text).as_bytes());
             } else {
                 let _ = write!(stdout, "{}", esc(&frekans::audit::to_text(&a)));
             }

@@ -47,6 +47,24 @@ pub fn escape_output(s: &str) -> Cow<'_, str> {
     escape_if(s, |c| hidden(c) && c != '\n' && c != '\t')
 }
 
+/// JSON text (serde_json's, which escapes only C0 controls) with every other hidden character
+/// (DEL, C1, bidirectional formatting) written as a JSON escape (`\u009b`): the same JSON
+/// value, nothing a terminal obeys.
+pub fn escape_json_text(s: &str) -> Cow<'_, str> {
+    if !s.chars().any(hidden) {
+        return Cow::Borrowed(s);
+    }
+    let mut o = String::with_capacity(s.len() + 16);
+    for c in s.chars() {
+        if hidden(c) && c != '\n' && c != '\t' {
+            let _ = write!(o, "\\u{:04x}", c as u32);
+        } else {
+            o.push(c);
+        }
+    }
+    Cow::Owned(o)
+}
+
 /// Every string of `v` (the bulletin's data) [`escape`]d, so that the PDF shows them as text.
 pub fn escape_json(v: &mut serde_json::Value) {
     match v {
@@ -82,6 +100,15 @@ mod tests {
         assert_eq!(escape("a\nb\tc"), "a\\u{a}b\\u{9}c");
         assert_eq!(escape_output("a\nb\tc\u{1b}"), "a\nb\tc\\u{1b}");
         assert!(matches!(escape("Zażółć Сергей אסף ♥"), Cow::Borrowed(_)));
+    }
+
+    #[test]
+    fn json_text_keeps_its_value() {
+        let v = serde_json::json!({"n": "a\u{9b}1A\u{1b}[2K\u{202e}"});
+        let text = serde_json::to_string(&v).unwrap();
+        let e = escape_json_text(&text);
+        assert!(!e.chars().any(|c| c.is_control()), "{e}");
+        assert_eq!(serde_json::from_str::<serde_json::Value>(&e).unwrap(), v);
     }
 
     #[test]

@@ -328,6 +328,10 @@ fn control_characters_from_the_log_are_printed_escaped() {
         ("score", vec!["score", log, "--out", "out"]),
         ("audit", vec!["audit", log, "--ruling", "R1\u{1b}[2K"]),
         (
+            "audit json",
+            vec!["audit", log, "--ruling", "R1\u{1b}[2K", "--format", "json"],
+        ),
+        (
             "explain",
             vec!["explain", log, "--session", "S1\u{1b}[2K", "--board", "1"],
         ),
