@@ -720,3 +720,45 @@ fn an_edited_status_file_serves_no_other_logs_cache() {
         String::from_utf8_lossy(&long.stdout)
     );
 }
+
+/// The bulletin's data (what the PDF is rendered from) holds the log's text escaped, and the
+/// head it was made from.
+#[test]
+fn the_bulletin_shows_control_characters_as_text_and_its_head() {
+    let t = tmp();
+    let d = t.path();
+    let log = hostile_log(d);
+    let o = run_in(d, &["bulletin", log.to_str().unwrap(), "--out", "b"]);
+    assert!(o.status.success(), "{}", show(&o));
+    let json = std::fs::read_to_string(d.join("b/bulletin.json")).unwrap();
+    let v: serde_json::Value = serde_json::from_str(&json).unwrap();
+    let mut strings = Vec::new();
+    fn walk(v: &serde_json::Value, out: &mut Vec<String>) {
+        match v {
+            serde_json::Value::String(s) => out.push(s.clone()),
+            serde_json::Value::Array(a) => a.iter().for_each(|x| walk(x, out)),
+            serde_json::Value::Object(m) => m.iter().for_each(|(k, x)| {
+                out.push(k.clone());
+                walk(x, out)
+            }),
+            _ => {}
+        }
+    }
+    walk(&v, &mut strings);
+    for s in &strings {
+        assert!(
+            !s.chars().any(char::is_control),
+            "raw control characters in {s:?}"
+        );
+    }
+    assert!(
+        strings
+            .iter()
+            .any(|s| s.contains("Ann\\u{1b}[2K\\u{d}\\u{1b}[1A")),
+        "{json}"
+    );
+    let head = frekans::integrity::head(&std::fs::read(&log).unwrap()).unwrap();
+    assert_eq!(v["head"]["events"], 9);
+    assert_eq!(v["head"]["hash"], head.hash.as_str());
+    assert!(d.join("b/bulletin.pdf").is_file());
+}
