@@ -4,11 +4,12 @@
 #
 #   scripts/fuzz.sh [SECONDS_PER_TARGET] [TARGET...]
 #
-# SECONDS_PER_TARGET defaults to 60; TARGETs default to all six: log_reader (read, replay and
+# SECONDS_PER_TARGET defaults to 60; TARGETs default to all seven: log_reader (read, replay and
 # score arbitrary bytes), log_canonical (the reader against itself on each line's canonical JSON),
 # notation (parse, print, parse again), usebio (the USEBIO reader; what it accepts must be a
 # valid log), import_pbn and import_csv (the import readers on arbitrary
-# bytes, seeded from tests/data/import). Needs the nightly toolchain (cargo-fuzz builds with
+# bytes, seeded from tests/data/import) and audit_cache (a forged audit cache file decoded and
+# audited from: patches to a real one, or whole files). Needs the nightly toolchain (cargo-fuzz builds with
 # -Z flags); installs cargo-fuzz into $FREKANS_CACHE/fuzz-tools if it is missing. Everything else is cached outside the clone, under
 # $FREKANS_CACHE (default ~/.cache/frekans):
 #   fuzz-target/           the fuzz build (polars is compiled again there, once: 36 min on 2 busy cores)
@@ -27,7 +28,7 @@ source "$(dirname "${BASH_SOURCE[0]}")/env.sh"
 SECS="${1:-60}"
 shift || true
 TARGETS=("$@")
-[ ${#TARGETS[@]} -gt 0 ] || TARGETS=(log_reader log_canonical notation usebio import_pbn import_csv)
+[ ${#TARGETS[@]} -gt 0 ] || TARGETS=(log_reader log_canonical notation usebio import_pbn import_csv audit_cache)
 case "$SECS" in '' | *[!0-9]*) echo "usage: scripts/fuzz.sh [SECONDS_PER_TARGET] [TARGET...]" >&2; exit 64 ;; esac
 
 FUZZ_DIR="$FREKANS_ROOT/fuzz"
@@ -84,6 +85,14 @@ if target.startswith("import_"):
 for path in logs:
     data = open(path, "rb").read()
     lines = data.split(b"\n")
+    if target == "audit_cache":
+        # Patch mode (a 0 byte, then 5-byte patches) with a few patches spread over the file,
+        # and an empty whole file; the target makes the real cache file itself.
+        import struct
+        for n in range(1, 9):
+            seeds.add(b"\0" + b"".join(struct.pack("<IB", (i * 7919 * n) % 4096, (i * 37) % 256) for i in range(n)))
+        seeds.add(b"\1")
+        break
     if target in ("log_reader", "log_canonical"):
         # Whole logs (the first 200 lines of the big demo logs), and every line on its own.
         seeds.add(b"\n".join(lines[:200]))

@@ -58,7 +58,28 @@ fn refuse_if_any(mut errors: Vec<LogError>, read: Vec<LogError>) -> Result<(), A
 
 /// The bytes of a log file.
 fn read_file(path: &Path) -> Result<Vec<u8>, AppError> {
-    Ok(std::fs::read(path).with_context(|| format!("cannot read the log {}", path.display()))?)
+    let file = std::fs::File::open(path)
+        .with_context(|| format!("cannot read the log {}", path.display()))?;
+    read_log_from(&file, path)
+}
+
+/// The bytes of the open log `file`, at most [`crate::limits::max_log_bytes`] of them (an
+/// endless or huge input is a bad request, exit 2, not a machine out of memory).
+fn read_log_from(file: &std::fs::File, path: &Path) -> Result<Vec<u8>, AppError> {
+    match crate::limits::read_bounded(
+        file,
+        crate::limits::max_log_bytes(),
+        &format!("the log {}", path.display()),
+        " (FREKANS_MAX_LOG_MIB sets another limit, in MiB)",
+    ) {
+        Ok(b) => Ok(b),
+        Err(e) if e.kind() == std::io::ErrorKind::InvalidData => {
+            Err(AppError::BadRequest(e.to_string()))
+        }
+        Err(e) => Err(AppError::Other(
+            anyhow::Error::new(e).context(format!("cannot read the log {}", path.display())),
+        )),
+    }
 }
 
 /// A log read and validated whole, replayed within a scope.
@@ -166,9 +187,48 @@ pub fn load_streamed(path: &Path) -> Result<Streamed, AppError> {
     load_streamed_bytes(&bytes)
 }
 
-/// `frekans check`: a one-paragraph report of a valid log.
-pub fn check(path: &Path) -> Result<String, AppError> {
-    let l = load_streamed(path)?;
+/// What `check` is also asked to prove (crate::integrity): that the log extends a published
+/// head, and that its signed checkpoints are a key's and hold.
+#[derive(Clone, Debug, Default)]
+pub struct Proofs {
+    pub head: Option<String>,
+    pub key: Option<std::path::PathBuf>,
+    pub sig: Option<std::path::PathBuf>,
+}
+
+/// `frekans check`: a one-paragraph report of a valid log, its head, and what `proofs` asked.
+pub fn check(path: &Path, proofs: &Proofs) -> Result<String, AppError> {
+    use crate::integrity;
+    let bytes = read_file(path)?;
+    let l = load_streamed_bytes(&bytes)?;
+    let heads = integrity::heads(&bytes).map_err(AppError::BadRequest)?;
+    drop(bytes);
+    let mut proved = Vec::new();
+    if let Some(text) = &proofs.head {
+        let (n, hash) = integrity::parse_head(text).map_err(AppError::BadRequest)?;
+        let at = integrity::extends(&heads, n, &hash).map_err(|e| {
+            AppError::BadRequest(format!(
+                "{} does not extend the published head: {e}",
+                path.display()
+            ))
+        })?;
+        proved.push(format!("extends the published head {hash} (event {at})"));
+    }
+    if let Some(key) = &proofs.key {
+        let sig = proofs
+            .sig
+            .clone()
+            .unwrap_or_else(|| integrity::sig_path(path));
+        let last = integrity::verify(&heads, key, &sig).map_err(|e| {
+            AppError::BadRequest(format!("{}: signed checkpoints: {e}", path.display()))
+        })?;
+        proved.push(format!(
+            "every signed checkpoint of {} holds (the latest at event {}, {})",
+            sig.display(),
+            last.events,
+            last.hash
+        ));
+    }
     let st = &l.state;
     let mut out = String::new();
     let played = st.tables.values().filter(|t| t.played.is_some()).count();
@@ -192,7 +252,28 @@ pub fn check(path: &Path) -> Result<String, AppError> {
     for n in &st.notices {
         let _ = writeln!(out, "notice: {n}");
     }
+    let _ = writeln!(
+        out,
+        "head: {} {}",
+        heads.len(),
+        heads
+            .last()
+            .map_or(crate::event::chain::GENESIS, String::as_str)
+    );
+    for p in proved {
+        let _ = writeln!(out, "{p}");
+    }
     Ok(out)
+}
+
+/// `frekans sign`: the log (valid) signed at its head with the secret key `key`, the
+/// checkpoint appended to `sig`.
+pub fn sign(path: &Path, key: &Path, sig: &Path) -> Result<crate::integrity::Head, AppError> {
+    let bytes = read_file(path)?;
+    load_streamed_bytes(&bytes)?;
+    let head = crate::integrity::head(&bytes).map_err(AppError::BadRequest)?;
+    crate::integrity::sign(&head, key, sig).map_err(AppError::BadRequest)?;
+    Ok(head)
 }
 
 /// What `score` did, for the terminal.
@@ -232,11 +313,9 @@ fn read_locked(path: &Path) -> Result<(LockedLog, Vec<u8>), AppError> {
         .with_context(|| format!("cannot read the log {}", path.display()))?;
     let _ = file.lock_shared();
     let stat = crate::audit::cache::FileStat::of(&file);
-    let mut bytes = Vec::new();
-    let read = std::io::Read::read_to_end(&mut &file, &mut bytes);
+    let read = read_log_from(&file, path);
     let _ = file.unlock();
-    read.with_context(|| format!("cannot read the log {}", path.display()))?;
-    Ok((LockedLog { file, stat }, bytes))
+    Ok((LockedLog { file, stat }, read?))
 }
 
 /// Leave `cache` (`None`: an event's line could not be placed) in `dir` as the audit cache of
@@ -499,7 +578,9 @@ pub fn summary(r: &ScoreReport, lines_per_group: usize) -> String {
             Some(n) => n.clone(),
             None => p.players.join(" – "),
         };
-        let _ = writeln!(out, "  {place:>5}  {:<6} {value}  {who}", p.id);
+        // One line per pair: a line break in a name or id shown escaped too (crate::text).
+        let (id, who) = (crate::text::escape(&p.id), crate::text::escape(&who));
+        let _ = writeln!(out, "  {place:>5}  {id:<6} {value}  {who}");
     }
     let knockouts: Vec<_> = r
         .scored
@@ -546,6 +627,7 @@ pub fn explain(
 ) -> Result<String, AppError> {
     let l = load(path, &ReplayScope::default())?;
     let st = &l.state;
+    // (a session, board or section the log does not have is a bad request: exit 2)
     let s = st.session_index(session).ok_or_else(|| {
         AppError::BadRequest(format!("no session \"{session}\" in {}", path.display()))
     })?;
@@ -596,6 +678,14 @@ pub fn audit(
     let map = unsafe { memmap2::Mmap::map(&file) };
     let owned;
     let bytes: &[u8] = match &map {
+        Ok(m) if m.len() as u64 > crate::limits::max_log_bytes() => {
+            return Err(AppError::BadRequest(format!(
+                "the log {} is {} bytes long, more than the {} frekans reads (FREKANS_MAX_LOG_MIB sets another limit, in MiB)",
+                path.display(),
+                m.len(),
+                crate::limits::max_log_bytes()
+            )))
+        }
         Ok(m) => m,
         Err(_) => {
             owned = read_file(path)?;
@@ -663,7 +753,8 @@ fn audit_keyed(
     if let Some((dir, key)) = &dir_key {
         let mut c = {
             let _s = tracing::info_span!("cache").entered();
-            AuditCache::load(dir, key)
+            // (a cache of another length is another log's: a status file edited to name it)
+            AuditCache::load(dir, key).filter(|c| c.fits(bytes))
         };
         // A log with lines appended since its last audit: that audit's cache, carried on.
         if c.is_none() {
@@ -676,7 +767,7 @@ fn audit_keyed(
                     return None;
                 }
                 let _s = tracing::info_span!("extend").entered();
-                let old = AuditCache::load(dir, &old_key)?;
+                let old = AuditCache::load(dir, &old_key).filter(|c| c.fits(&bytes[..old_size]))?;
                 let new = crate::audit::extend_cache(bytes, old)?;
                 tracing::info!("audit: the cache of the log before its last lines, carried on");
                 keep_cache(dir, key, Some(&new));
@@ -766,6 +857,7 @@ pub fn bulletin(
 ) -> Result<ScoreReport, AppError> {
     let (log, bytes) = read_locked(path)?;
     let l = load_bytes(&bytes, &ReplayScope::default())?;
+    let head = crate::integrity::head(&bytes).map_err(AppError::BadRequest)?;
     let scored = pipeline::score(&l.state)?;
     if let Some(dir) = cache {
         let key = crate::audit::cache::log_key(&bytes);
@@ -784,11 +876,31 @@ pub fn bulletin(
     let mut tables = export::rows::build_with(&l.state, &scored, false);
     tables.deals = Some(export::rows::deals(&l.state, &deals));
     let mut data = crate::report::model::build(&l.state, &scored, &deals, lang);
+    // The head the bulletin was made from (crate::integrity): a reader holds the log to it.
+    if let serde_json::Value::Object(m) = &mut data {
+        let text = if lang == "pl" {
+            format!(
+                "Sporządzono z {} zdarzeń dziennika; jego skrót (SHA-256):",
+                head.events
+            )
+        } else {
+            format!(
+                "Made from the first {} events of the log, whose head (SHA-256) is:",
+                head.events
+            )
+        };
+        m.insert(
+            "head".into(),
+            serde_json::json!({"events": head.events, "hash": head.hash, "text": text}),
+        );
+    }
     {
         let _s = tracing::info_span!("ruling_effects").entered();
         let _p = crate::progress::stage("auditing the rulings for the appendix");
         crate::report::model::add_ruling_effects(&mut data, &l.events, &l.state, &scored, 200);
     }
+    // Control characters of names and notes shown as text in the PDF (crate::text).
+    crate::text::escape_json(&mut data);
     let typst = crate::report::find_typst(typst)?;
     let pdf = {
         let _s = tracing::info_span!("render").entered();
@@ -827,45 +939,38 @@ pub fn synth(
     spec.validate(format)
         .map_err(|m| AppError::BadRequest(format!("invalid synth request: {m}")))?;
     let _s = tracing::info_span!("synth").entered();
-    // Files are written beside their final name, then renamed.
-    let create =
-        |p: &Path| -> Result<(std::path::PathBuf, std::io::BufWriter<std::fs::File>), AppError> {
-            let mut tmp = p.as_os_str().to_owned();
-            tmp.push(".partial");
-            let tmp = std::path::PathBuf::from(tmp);
-            let f = std::fs::File::create(&tmp)
-                .with_context(|| format!("cannot create {}", tmp.display()))?;
-            Ok((tmp, std::io::BufWriter::with_capacity(1 << 20, f)))
-        };
-    let finish =
-        |tmp: &Path, w: std::io::BufWriter<std::fs::File>, to: &Path| -> Result<(), AppError> {
-            let f = w
-                .into_inner()
-                .map_err(|e| anyhow::anyhow!("cannot write {}: {}", tmp.display(), e.error()))?;
-            f.sync_all()
-                .with_context(|| format!("cannot write {}", tmp.display()))?;
-            std::fs::rename(tmp, to)
-                .with_context(|| format!("cannot rename {} to {}", tmp.display(), to.display()))?;
-            Ok(())
-        };
+    // Files are written to a unique temporary beside their final name (or its symlink's
+    // target), then renamed (crate::outfile).
+    let create = |p: &Path| -> Result<(crate::outfile::FileOut, std::fs::File), AppError> {
+        let mut o = crate::outfile::FileOut::create(p)?;
+        let f = o
+            .file()
+            .try_clone()
+            .with_context(|| format!("cannot write {}", o.tmp().display()))?;
+        Ok((o, f))
+    };
+    let finish = |o: crate::outfile::FileOut,
+                  w: std::io::BufWriter<std::fs::File>|
+     -> Result<(), AppError> {
+        w.into_inner()
+            .map_err(|e| anyhow::anyhow!("cannot write {}: {}", o.tmp().display(), e.error()))?;
+        o.finish()?;
+        Ok(())
+    };
+    let buf = |f: std::fs::File| std::io::BufWriter::with_capacity(1 << 20, f);
     match format {
         OutFormat::Jsonl => match out {
             Some(path) => {
-                let (tmp, mut w) = create(path)?;
-                let summary = synth::write_log(spec, &mut w);
-                match summary {
+                let (o, f) = create(path)?;
+                let mut w = buf(f);
+                match synth::write_log(spec, &mut w) {
                     Ok(s) => {
-                        finish(&tmp, w, path)?;
+                        finish(o, w)?;
                         Ok(s)
                     }
-                    Err(e) => {
-                        drop(w);
-                        let _ = std::fs::remove_file(&tmp);
-                        Err(AppError::Other(
-                            anyhow::Error::new(e)
-                                .context(format!("cannot write {}", path.display())),
-                        ))
-                    }
+                    Err(e) => Err(AppError::Other(
+                        anyhow::Error::new(e).context(format!("cannot write {}", path.display())),
+                    )),
                 }
             }
             None => {
@@ -879,20 +984,16 @@ pub fn synth(
         },
         OutFormat::Pbn => match out {
             Some(path) => {
-                let (tmp, mut w) = create(path)?;
+                let (o, f) = create(path)?;
+                let mut w = buf(f);
                 match synth::write_pbn(spec, &mut w) {
                     Ok(s) => {
-                        finish(&tmp, w, path)?;
+                        finish(o, w)?;
                         Ok(s)
                     }
-                    Err(e) => {
-                        drop(w);
-                        let _ = std::fs::remove_file(&tmp);
-                        Err(AppError::Other(
-                            anyhow::Error::new(e)
-                                .context(format!("cannot write {}", path.display())),
-                        ))
-                    }
+                    Err(e) => Err(AppError::Other(
+                        anyhow::Error::new(e).context(format!("cannot write {}", path.display())),
+                    )),
                 }
             }
             None => {
@@ -918,23 +1019,18 @@ pub fn synth(
                     std::path::PathBuf::from(n)
                 }
             };
-            let (btmp, mut bw) = create(path)?;
-            let (ntmp, mut nw) = create(&names_path)?;
+            let (bo, bf) = create(path)?;
+            let (no, nf) = create(&names_path)?;
+            let (mut bw, mut nw) = (buf(bf), buf(nf));
             match synth::write_salliere(spec, &mut bw, &mut nw) {
                 Ok(s) => {
-                    finish(&btmp, bw, path)?;
-                    finish(&ntmp, nw, &names_path)?;
+                    finish(bo, bw)?;
+                    finish(no, nw)?;
                     Ok(s)
                 }
-                Err(e) => {
-                    drop(bw);
-                    drop(nw);
-                    let _ = std::fs::remove_file(&btmp);
-                    let _ = std::fs::remove_file(&ntmp);
-                    Err(AppError::Other(
-                        anyhow::Error::new(e).context(format!("cannot write {}", path.display())),
-                    ))
-                }
+                Err(e) => Err(AppError::Other(
+                    anyhow::Error::new(e).context(format!("cannot write {}", path.display())),
+                )),
             }
         }
     }
@@ -1028,37 +1124,17 @@ pub fn export_bytes(log: &[u8], format: &str, session: Option<&str>) -> Result<V
     bytes.map_err(|e| AppError::Other(anyhow::anyhow!("cannot write {format}: {e}")))
 }
 
-/// Write a file whole or not at all: a temporary file beside it, synced, renamed over it, the
-/// directory synced.
+/// Write a file whole or not at all: a unique temporary file beside it (or beside a symlink's
+/// target), created exclusively, synced, renamed over it, the directory synced
+/// (`outfile::FileOut`).
 pub fn write_file_atomic(out: &Path, bytes: &[u8]) -> Result<(), AppError> {
     use std::io::Write as _;
-    let dir = match out.parent() {
-        Some(p) if !p.as_os_str().is_empty() => p.to_path_buf(),
-        _ => std::path::PathBuf::from("."),
-    };
-    let name = out
-        .file_name()
-        .with_context(|| format!("{} is not a file name", out.display()))?
-        .to_string_lossy()
-        .to_string();
-    let tmp = dir.join(format!(".{name}.tmp-{}", std::process::id()));
-    let result = (|| -> anyhow::Result<()> {
-        let mut f = std::fs::File::create(&tmp)
-            .with_context(|| format!("cannot create {}", tmp.display()))?;
-        f.write_all(bytes)
-            .with_context(|| format!("cannot write {}", tmp.display()))?;
-        f.sync_all()?;
-        std::fs::rename(&tmp, out)
-            .with_context(|| format!("cannot rename into {}", out.display()))?;
-        if let Ok(d) = std::fs::File::open(&dir) {
-            let _ = d.sync_all();
-        }
-        Ok(())
-    })();
-    if result.is_err() {
-        let _ = std::fs::remove_file(&tmp);
-    }
-    Ok(result?)
+    let mut o = crate::outfile::FileOut::create(out)?;
+    o.file()
+        .write_all(bytes)
+        .with_context(|| format!("cannot write {}", o.tmp().display()))?;
+    o.finish()?;
+    Ok(())
 }
 
 /// What `frekans import` was asked (its flags).

@@ -278,6 +278,10 @@ pub fn audit_cached(
     c: cache::AuditCache,
     question: &Question,
 ) -> Result<Option<Audit>, AuditError> {
+    // (a cache of another length is not this log's: answered the long way)
+    if !c.fits(bytes) {
+        return Ok(None);
+    }
     let which: Vec<usize> = match question {
         Question::Between(..) => return Ok(None),
         Question::Ruling(id) => match c.rulings.iter().find(|r| r.0 == *id) {

@@ -15,6 +15,9 @@ Examples:
 
 The log format: docs/event-log.md; the rules cited as C1-C38: docs/conventions.md.
 
+Limits: a log of at most 4 GiB (FREKANS_MAX_LOG_MIB sets another, in MiB); an event given
+to `append` of at most 1 MiB; --threads at most 1024. Beyond them: exit status 2.
+
 Exit status: 0 success; 2 the log is invalid (every problem printed, nothing written) or the
 request is (a session, board or ruling the log does not have, bad flags); 1 anything else.";
 
@@ -27,7 +30,8 @@ pub struct Cli {
     /// Print nothing but errors.
     #[arg(short, long, global = true)]
     pub quiet: bool,
-    /// Worker threads for scoring boards (default: one per core). Results do not depend on it.
+    /// Worker threads for scoring boards (default: one per core; at most 1024). Results do
+    /// not depend on it.
     #[arg(long, global = true, value_name = "N")]
     pub threads: Option<usize>,
     #[command(subcommand)]
@@ -126,7 +130,6 @@ pub enum Command {
         /// The event log (JSON Lines).
         log: PathBuf,
     },
-    /// Validate the log: every error with its line number; exit 0 when clean.
     /// Write the scored championship as USEBIO 1.2 XML or PBN 2.1 (hands, score tables,
     /// totals) for federations, results sites and other scoring programs.
     #[command(
@@ -144,10 +147,51 @@ pub enum Command {
         #[arg(long, value_name = "ID")]
         session: Option<String>,
     },
-    #[command(after_help = "Example:\n  frekans check events/mazovia-pairs-2026.jsonl")]
+    /// Validate the log: every error with its line number; exit 0 when clean. Prints the log's
+    /// head (event count and SHA-256), which a later check can be held to (docs/integrity.md).
+    #[command(
+        after_help = "Examples:\n  frekans check events/mazovia-pairs-2026.jsonl\n  frekans check events/x.jsonl --head 1200:9f86d0...\n  frekans check events/x.jsonl --key director.key.pub"
+    )]
     Check {
         /// The event log (JSON Lines).
         log: PathBuf,
+        /// Also prove the log still extends this published head (`N HASH` or `N:HASH` as
+        /// `check` prints it, or the hash alone): exit 2 if events up to it were changed or
+        /// removed.
+        #[arg(long, value_name = "HEAD", conflicts_with = "head_file")]
+        head: Option<String>,
+        /// As --head, the head read from FILE (e.g. saved from `check`'s output).
+        #[arg(long, value_name = "FILE")]
+        head_file: Option<PathBuf>,
+        /// Also verify the log's signed checkpoints (LOG.sig, or --sig) with this Ed25519
+        /// public key file (`frekans sign --new-key`): exit 2 unless every one is the key's
+        /// and holds for the log.
+        #[arg(long, value_name = "PUBKEY")]
+        key: Option<PathBuf>,
+        /// The signed checkpoints file (default: the log's name with `.sig`).
+        #[arg(long, value_name = "FILE", requires = "key")]
+        sig: Option<PathBuf>,
+    },
+    /// Sign the log's head with the chief director's Ed25519 key: a checkpoint appended to
+    /// LOG.sig, which `check --key` verifies (docs/integrity.md). `--new-key FILE` makes a key
+    /// pair first (FILE, readable by its owner only, and FILE.pub to publish).
+    #[command(
+        after_help = "Examples:\n  frekans sign --new-key director.key\n  frekans sign events/x.jsonl --key director.key"
+    )]
+    Sign {
+        /// The event log (JSON Lines).
+        #[arg(required_unless_present = "new_key")]
+        log: Option<PathBuf>,
+        /// The secret key file.
+        #[arg(long, value_name = "FILE", required_unless_present = "new_key")]
+        key: Option<PathBuf>,
+        /// Make a new key pair: the secret key to FILE, the public key to FILE.pub (neither
+        /// overwritten if it exists).
+        #[arg(long, value_name = "FILE", conflicts_with = "key")]
+        new_key: Option<PathBuf>,
+        /// The signed checkpoints file (default: the log's name with `.sig`).
+        #[arg(long, value_name = "FILE")]
+        sig: Option<PathBuf>,
     },
     /// Read results files of other scoring programs (PBN, CSV; USEBIO, BWS) into an event log.
     #[command(after_help = IMPORT_HELP)]

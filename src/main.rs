@@ -28,6 +28,12 @@ fn no_huge_pages() {
     }
 }
 
+/// Every text printed, its control characters escaped (frekans::text): names, ids and notes
+/// from the log are never terminal commands.
+fn esc(s: &str) -> std::borrow::Cow<'_, str> {
+    frekans::text::escape_output(s)
+}
+
 fn main() -> ExitCode {
     no_huge_pages();
     let cli = Cli::parse();
@@ -50,6 +56,14 @@ fn main() -> ExitCode {
         .with_target(false)
         .init();
     if let Some(n) = cli.threads {
+        if n > frekans::limits::MAX_THREADS {
+            eprintln!(
+                "frekans: --threads {n}: at most {} worker threads (this machine has {} cores; the results do not depend on it)",
+                frekans::limits::MAX_THREADS,
+                std::thread::available_parallelism().map_or(1, |c| c.get())
+            );
+            return ExitCode::from(exit::INVALID_INPUT as u8);
+        }
         if let Err(e) = rayon::ThreadPoolBuilder::new()
             .num_threads(n.max(1))
             .build_global()
@@ -66,15 +80,15 @@ fn main() -> ExitCode {
     let code = match result {
         Ok(()) => exit::OK,
         Err(AppError::Invalid(e)) => {
-            eprint!("frekans: {e}");
+            eprint!("frekans: {}", esc(&e.to_string()));
             exit::INVALID_INPUT
         }
         Err(AppError::BadRequest(m)) => {
-            eprintln!("frekans: {m}");
+            eprintln!("frekans: {}", esc(&m));
             exit::INVALID_INPUT
         }
         Err(AppError::Other(e)) => {
-            eprintln!("frekans: error: {e:#}");
+            eprintln!("frekans: error: {}", esc(&format!("{e:#}")));
             exit::FAILURE
         }
     };
@@ -104,7 +118,7 @@ fn run(cli: &Cli) -> Result<(), AppError> {
             let cache = cache_dir(*no_cache);
             let report = app::score(log, out, *dd, cache.as_deref())?;
             if !cli.quiet {
-                let _ = write!(stdout, "{}", app::summary(&report, *top));
+                let _ = write!(stdout, "{}", esc(&app::summary(&report, *top)));
                 let _ = writeln!(stdout, "\nwrote the Parquet tables to {}", out.display());
             }
             // The process ends here: a million tables and two million scores need not be
@@ -125,18 +139,22 @@ fn run(cli: &Cli) -> Result<(), AppError> {
                 (_, Some(s), _) => frekans::audit::Question::AsOf(*s),
                 (_, _, Some(v)) => frekans::audit::Question::Between(v[0], v[1]),
                 _ => {
-                    return Err(AppError::Other(anyhow::anyhow!(
-                        "say what to audit: --ruling ID, --as-of SEQ or --between SEQ1 SEQ2"
-                    )));
+                    return Err(AppError::BadRequest(
+                        "say what to audit: --ruling ID, --as-of SEQ or --between SEQ1 SEQ2".into(),
+                    ));
                 }
             };
             let cache = cache_dir(*no_cache);
             let a = app::audit(log, &question, out.as_deref(), cache.as_deref())?;
             let _span = tracing::info_span!("print").entered();
             if format == "json" {
-                let _ = frekans::audit::write_json(&a, &mut stdout);
+                // (through the escaping of hidden characters serde_json leaves as they are)
+                let mut buf = Vec::new();
+                let _ = frekans::audit::write_json(&a, &mut buf);
+                let text = String::from_utf8_lossy(&buf);
+                let _ = stdout.write_all(frekans::text::escape_json_text(&text).as_bytes());
             } else {
-                let _ = write!(stdout, "{}", frekans::audit::to_text(&a));
+                let _ = write!(stdout, "{}", esc(&frekans::audit::to_text(&a)));
             }
             // The process ends here: a big field's 300,000 deltas need not be freed one by one.
             std::mem::forget(a);
@@ -147,10 +165,22 @@ fn run(cli: &Cli) -> Result<(), AppError> {
             no_cache,
         } => {
             let text = if event == "-" {
-                let mut s = String::new();
-                std::io::Read::read_to_string(&mut std::io::stdin(), &mut s)
-                    .map_err(|e| AppError::Other(e.into()))?;
-                s
+                // At most one event line's limit: a huge or endless standard input stops there.
+                let bytes = frekans::limits::read_bounded(
+                    std::io::stdin().lock(),
+                    frekans::limits::MAX_EVENT_BYTES,
+                    "the event on standard input",
+                    " (one event line's limit)",
+                )
+                .map_err(|e| match e.kind() {
+                    std::io::ErrorKind::InvalidData => AppError::BadRequest(e.to_string()),
+                    _ => {
+                        AppError::Other(anyhow::Error::new(e).context("cannot read standard input"))
+                    }
+                })?;
+                String::from_utf8(bytes).map_err(|_| {
+                    AppError::BadRequest("the event on standard input is not UTF-8 text".into())
+                })?
             } else {
                 event.clone()
             };
@@ -212,7 +242,7 @@ fn run(cli: &Cli) -> Result<(), AppError> {
             let cache = cache_dir(*no_cache);
             let report = app::bulletin(log, out, lang, typst.as_deref(), cache.as_deref())?;
             if !cli.quiet {
-                let _ = write!(stdout, "{}", app::summary(&report, 3));
+                let _ = write!(stdout, "{}", esc(&app::summary(&report, 3)));
                 let _ = writeln!(
                     stdout,
                     "\nwrote the Parquet tables and bulletin.pdf to {}",
@@ -231,10 +261,62 @@ fn run(cli: &Cli) -> Result<(), AppError> {
                 let _ = write!(stdout, "{text}");
             }
         }
-        Command::Check { log } => {
-            let text = app::check(log)?;
+        Command::Check {
+            log,
+            head,
+            head_file,
+            key,
+            sig,
+        } => {
+            let published = match (head, head_file) {
+                (Some(h), _) => Some(h.clone()),
+                (_, Some(f)) => Some(std::fs::read_to_string(f).map_err(|e| {
+                    AppError::BadRequest(format!("cannot read the head file {}: {e}", f.display()))
+                })?),
+                _ => None,
+            };
+            let proofs = app::Proofs {
+                head: published,
+                key: key.clone(),
+                sig: sig.clone(),
+            };
+            let text = app::check(log, &proofs)?;
             if !cli.quiet {
-                let _ = write!(stdout, "{text}");
+                let _ = write!(stdout, "{}", esc(&text));
+            }
+        }
+        Command::Sign {
+            log,
+            key,
+            new_key,
+            sig,
+        } => {
+            if let Some(secret) = new_key {
+                let public = frekans::integrity::new_key(secret).map_err(AppError::BadRequest)?;
+                if !cli.quiet {
+                    let _ = writeln!(
+                        stdout,
+                        "wrote the secret key to {} (keep it private) and the public key to {} (publish it)",
+                        secret.display(),
+                        public.display()
+                    );
+                }
+            }
+            if let (Some(log), Some(key)) = (log, key) {
+                let sig = sig
+                    .clone()
+                    .unwrap_or_else(|| frekans::integrity::sig_path(log));
+                let head = app::sign(log, key, &sig)?;
+                if !cli.quiet {
+                    let _ = writeln!(
+                        stdout,
+                        "signed the head of {} after event {} ({}) into {}",
+                        log.display(),
+                        head.events,
+                        head.hash,
+                        sig.display()
+                    );
+                }
             }
         }
         Command::Import(a) => {
@@ -293,7 +375,7 @@ fn run(cli: &Cli) -> Result<(), AppError> {
                     .as_ref()
                     .map(|p| p.display().to_string())
                     .unwrap_or_else(|| "standard output".into());
-                eprintln!("frekans: {}", app::synth_summary(&s, &to));
+                eprintln!("frekans: {}", esc(&app::synth_summary(&s, &to)));
             }
         }
         Command::Explain {
@@ -303,7 +385,7 @@ fn run(cli: &Cli) -> Result<(), AppError> {
             section,
         } => {
             let text = app::explain(log, session, *board, section.as_deref())?;
-            let _ = write!(stdout, "{text}");
+            let _ = write!(stdout, "{}", esc(&text));
         }
     }
     Ok(())

@@ -350,9 +350,13 @@ impl Sums {
         let exact = old.iter().all(|m| {
             self.groups.get(&(m.session, None)).is_some_and(|g| {
                 [m.home, m.away].iter().all(|&t| {
-                    g.index
-                        .get(&t)
-                        .is_some_and(|&i| g.members[i as usize].total.exact().is_some())
+                    // (and counting the match's boards: a count below them is not a sum
+                    // of ours, e.g. a cache altered)
+                    g.index.get(&t).is_some_and(|&i| {
+                        g.members
+                            .get(i as usize)
+                            .is_some_and(|e| e.total.exact().is_some() && e.boards >= m.scored)
+                    })
                 })
             })
         });
@@ -364,7 +368,11 @@ impl Sums {
             for (team, pts) in [(m.home, m.vp_home), (m.away, m.vp_away)] {
                 let e = g.get_mut(team).expect("checked");
                 e.total.add(-pts);
-                e.boards -= m.scored;
+                // (the caller makes the sessions' groups again on `false`)
+                let Some(n) = e.boards.checked_sub(m.scored) else {
+                    return false;
+                };
+                e.boards = n;
             }
         }
         self.add_matches(new);
@@ -464,7 +472,11 @@ impl Sums {
             if let (Some(m), Some(top)) = (e.max.as_mut(), s.top) {
                 m.add(-top);
             }
-            e.boards -= 1;
+            // (a count already 0 is no sum of ours: a cache altered, refused)
+            let Some(n) = e.boards.checked_sub(1) else {
+                return false;
+            };
+            e.boards = n;
             if e.boards == 0 {
                 g.remove(s.participant);
             }

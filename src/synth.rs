@@ -206,6 +206,20 @@ impl Spec {
                 return Err("PBN has no rulings or corrections: use --rulings 0 --corrections 0 with --format pbn".into());
             }
         }
+        // The options as the log's reader will take them: refused here, with its own messages,
+        // rather than written into a log `check` refuses.
+        if let Some(opts) = &self.options {
+            let form = crate::options::Form::parse(self.form.name())
+                .ok_or_else(|| format!("--form {} has no options", self.form.name()))?;
+            let (_, errors) = crate::options::Options::from_json(form, opts);
+            if !errors.is_empty() {
+                let e: Vec<String> = errors
+                    .iter()
+                    .map(|e| format!("\"{}\": {}", e.option, e.message))
+                    .collect();
+                return Err(format!("--options: {}", e.join("; ")));
+            }
+        }
         if format == OutFormat::Salliere {
             if !matches!(self.form, SynthForm::Mp | SynthForm::Ximp) {
                 return Err(format!(

@@ -1106,7 +1106,8 @@ fn missing_log_exits_1_naming_the_path() {
 }
 
 #[test]
-fn explain_board_without_results_exits_1() {
+fn explain_board_without_results_exits_2() {
+    // (a bad request: exit 2, as everywhere; issue 19)
     // Board 4 of S1 is in the session but nobody played it.
     let dir = TempDir::new("explain1");
     let (log, _) = with(&[]);
@@ -1119,13 +1120,13 @@ fn explain_board_without_results_exits_1() {
         "--board".as_ref(),
         "4".as_ref(),
     ]);
-    assert_eq!(o.status.code(), Some(1), "{}", show(&o));
+    assert_eq!(o.status.code(), Some(2), "{}", show(&o));
     assert!(text(&o.stderr).contains("board 4"), "{}", show(&o));
     assert!(text(&o.stderr).contains("no results"), "{}", show(&o));
 }
 
 #[test]
-fn explain_unknown_session_exits_1() {
+fn explain_unknown_session_exits_2() {
     let o = frekans_os(&[
         "explain".as_ref(),
         demo_log().as_os_str(),
@@ -1134,12 +1135,12 @@ fn explain_unknown_session_exits_1() {
         "--board".as_ref(),
         "1".as_ref(),
     ]);
-    assert_eq!(o.status.code(), Some(1), "{}", show(&o));
+    assert_eq!(o.status.code(), Some(2), "{}", show(&o));
     assert!(text(&o.stderr).contains("S7"), "{}", show(&o));
 }
 
 #[test]
-fn explain_section_that_did_not_play_exits_1() {
+fn explain_section_that_did_not_play_exits_2() {
     let o = frekans_os(&[
         "explain".as_ref(),
         demo_log().as_os_str(),
@@ -1150,7 +1151,7 @@ fn explain_section_that_did_not_play_exits_1() {
         "--section".as_ref(),
         "Z".as_ref(),
     ]);
-    assert_eq!(o.status.code(), Some(1), "{}", show(&o));
+    assert_eq!(o.status.code(), Some(2), "{}", show(&o));
     assert!(text(&o.stderr).contains("\"Z\""), "{}", show(&o));
     assert!(o.stdout.is_empty(), "{}", show(&o));
 }

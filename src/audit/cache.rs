@@ -213,12 +213,35 @@ pub(crate) fn hex(b: &[u8]) -> String {
 /// which `prune` removes once stale should the writer be killed), renamed into place.
 pub(crate) fn replace_file(dir: &Path, name: &str, bytes: &[u8]) -> std::io::Result<()> {
     std::fs::create_dir_all(dir)?;
-    let tmp = dir.join(format!(".{name}.{}.tmp", std::process::id()));
-    let written = std::fs::write(&tmp, bytes).and_then(|()| std::fs::rename(&tmp, dir.join(name)));
+    let (tmp, mut f) = create_tmp(dir, name)?;
+    let written = std::io::Write::write_all(&mut f, bytes)
+        .and_then(|()| std::fs::rename(&tmp, dir.join(name)));
     if written.is_err() {
         let _ = std::fs::remove_file(&tmp);
     }
     written
+}
+
+/// A new temporary file of `dir` for `name` (`.NAME.PID-N.tmp`), created exclusively: a name
+/// planted there (a symlink included) is never written through.
+fn create_tmp(dir: &Path, name: &str) -> std::io::Result<(PathBuf, std::fs::File)> {
+    static N: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(0);
+    loop {
+        let n = N.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+        let nanos = std::time::SystemTime::now()
+            .duration_since(std::time::UNIX_EPOCH)
+            .map_or(0, |d| d.subsec_nanos());
+        let tmp = dir.join(format!(".{name}.{}-{n}-{nanos:x}.tmp", std::process::id()));
+        match std::fs::OpenOptions::new()
+            .write(true)
+            .create_new(true)
+            .open(&tmp)
+        {
+            Ok(f) => return Ok((tmp, f)),
+            Err(e) if e.kind() == std::io::ErrorKind::AlreadyExists && n < 1 << 20 => continue,
+            Err(e) => return Err(e),
+        }
+    }
 }
 
 /// The default cache directory: `FREKANS_AUDIT_CACHE`, else `$XDG_CACHE_HOME/frekans/audit`,
@@ -232,6 +255,37 @@ pub fn default_dir() -> Option<PathBuf> {
     env("FREKANS_AUDIT_CACHE")
         .or_else(|| env("XDG_CACHE_HOME").map(|d| d.join("frekans").join("audit")))
         .or_else(|| env("HOME").map(|d| d.join(".cache").join("frekans").join("audit")))
+}
+
+/// Open `path` for reading only when it is a regular file (not a FIFO, a device, a socket or a
+/// symlink planted in the cache directory): checked before opening without following a link,
+/// opened without blocking and without following a link, and checked again on the handle.
+pub(crate) fn open_regular(path: &Path) -> Option<std::fs::File> {
+    if !std::fs::symlink_metadata(path).ok()?.file_type().is_file() {
+        return None;
+    }
+    let mut o = std::fs::OpenOptions::new();
+    o.read(true);
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::OpenOptionsExt;
+        o.custom_flags(libc::O_NONBLOCK | libc::O_NOFOLLOW);
+    }
+    let f = o.open(path).ok()?;
+    f.metadata().ok()?.file_type().is_file().then_some(f)
+}
+
+/// A regular file's text ([`open_regular`]), at most `limit` bytes of it.
+pub(crate) fn read_regular(path: &Path, limit: u64) -> Option<Vec<u8>> {
+    let f = open_regular(path)?;
+    let mut v = Vec::new();
+    std::io::Read::read_to_end(&mut std::io::Read::take(f, limit + 1), &mut v).ok()?;
+    (v.len() as u64 <= limit).then_some(v)
+}
+
+/// A status file's text (a line of under 200 bytes).
+fn read_status(path: &Path) -> Option<String> {
+    String::from_utf8(read_regular(path, 4096)?).ok()
 }
 
 fn file_of(dir: &Path, key: &str) -> PathBuf {
@@ -306,7 +360,7 @@ impl FileStat {
 
     /// The key recorded in `dir` for a file of exactly this status, recorded once settled.
     pub fn recorded_key(&self, dir: &Path) -> Option<String> {
-        let text = std::fs::read_to_string(self.file(dir)).ok()?;
+        let text = read_status(&self.file(dir))?;
         let key = text.trim_end().rsplit(' ').next()?;
         (key.len() == 64 && text == self.text(true, key)).then(|| key.to_string())
     }
@@ -315,7 +369,7 @@ impl FileStat {
     /// times: the log as it was before lines were appended to it, when its bytes are a prefix
     /// of these (the caller checks).
     pub fn previous(&self, dir: &Path) -> Option<(String, u64)> {
-        let text = std::fs::read_to_string(self.file(dir)).ok()?;
+        let text = read_status(&self.file(dir))?;
         let f: Vec<&str> = text.split_whitespace().collect();
         if f.len() != 9 || f[0] != self.dev.to_string() || f[1] != self.ino.to_string() {
             return None;
@@ -328,22 +382,15 @@ impl FileStat {
     /// once it has settled, for [`previous`](Self::previous) at once.
     pub fn record(&self, dir: &Path, key: &str) {
         let settled = self.settled();
-        if std::fs::read_to_string(self.file(dir)).ok().as_deref() == Some(&self.text(settled, key))
-        {
+        if read_status(&self.file(dir)).as_deref() == Some(&self.text(settled, key)) {
             return;
         }
         let path = self.file(dir);
-        let tmp = dir.join(format!(
-            ".{:x}-{:x}.{}.tmp",
-            self.dev,
-            self.ino,
-            std::process::id()
-        ));
-        if std::fs::write(&tmp, self.text(settled, key)).is_err()
-            || std::fs::rename(&tmp, &path).is_err()
-        {
-            let _ = std::fs::remove_file(&tmp);
-        }
+        let _ = replace_file(
+            dir,
+            &path.file_name().unwrap_or_default().to_string_lossy(),
+            self.text(settled, key).as_bytes(),
+        );
     }
 }
 
@@ -595,12 +642,16 @@ impl AuditCache {
     /// answered the long way and the file written again).
     pub fn load(dir: &Path, key: &str) -> Option<AuditCache> {
         let path = file_of(dir, key);
-        let file = std::fs::File::open(&path).ok()?;
+        let file = open_regular(&path)?;
         // SAFETY: read-only; a cache file is only ever replaced whole (renamed into place), never
         // written in place, so the mapped bytes do not change; they are checked by their digest.
         let map = unsafe { memmap2::Mmap::map(&file) }.ok()?;
         let _s = tracing::debug_span!("decode").entered();
         let c = decode(&map, key);
+        if let Some(why) = c.as_ref().and_then(AuditCache::why_not) {
+            tracing::info!(file = %path.display(), "audit cache inconsistent ({why})");
+        }
+        let c = c.filter(AuditCache::consistent);
         if c.is_none() {
             tracing::info!(file = %path.display(), "audit cache not usable (another version of frekans, or damaged): answering the long way");
         }
@@ -675,6 +726,11 @@ impl AuditCache {
             .map(|r| {
                 let s = usize::try_from(r.offset).ok()?;
                 let e = s.checked_add(r.len as usize)?;
+                // (a line of the log: it begins after a line break and ends at one, or at the
+                // end; a cache of other bytes is not read as this log's lines)
+                let starts = s == 0 || body.get(s - 1) == Some(&b'\n');
+                let ends = matches!(body.get(e), None | Some(b'\n' | b'\r'));
+                (starts && ends).then_some(())?;
                 Some((r.line as usize, r.seq as usize, body.get(s..e)?))
             })
             .collect()
@@ -1131,6 +1187,102 @@ fn decode_lines(b: &[u8]) -> Option<Lines> {
     let ok =
         lines.len() <= boards.len() && lines.iter().zip(&boards).all(|(t, b)| t.len() <= b.1.len());
     (d.b.is_empty() && ok).then_some((boards, decl, MatchTags { ids, lines }))
+}
+
+impl AuditCache {
+    /// Whether what was decoded holds together: every index in range (sessions, participants,
+    /// boards, match tags), every line within the log's recorded length and seq, the standings
+    /// and sums of known sessions and participants. A file whose checksum holds but whose
+    /// content was altered is then not used (the audit answers the long way) rather than
+    /// indexing out of bounds or answering from numbers that cannot be this log's.
+    pub fn consistent(&self) -> bool {
+        self.why_not().is_none()
+    }
+
+    /// The first inconsistency [`consistent`](Self::consistent) finds.
+    pub fn why_not(&self) -> Option<&'static str> {
+        let (sessions, pids) = (self.sessions.len(), self.participants.len());
+        // (a sum's ranks are not kept: only its indices are checked)
+        let indexed = |s: &Standing| {
+            s.session.is_none_or(|x| x < sessions) && (s.participant as usize) < pids
+        };
+        let standing = |s: &Standing| {
+            indexed(s) && s.rank >= 1 && s.rank <= s.rank_to && s.rank_to as usize <= pids
+        };
+        let line = |r: &LineRef| {
+            r.offset
+                .checked_add(u64::from(r.len))
+                .is_some_and(|e| e <= self.len)
+                && u64::from(r.line) >= 1
+                && u64::from(r.line) <= self.newlines + 1
+                && r.seq >= 1
+                && r.seq as usize <= self.last_seq
+        };
+        let session_ids: std::collections::HashSet<&str> =
+            self.sessions.iter().map(String::as_str).collect();
+        let checks: [(&'static str, bool); 11] = [
+            ("teams", self.teams.len() == sessions),
+            // (an event line is at least 2 bytes and a line break; no more lines than bytes)
+            ("last seq", self.last_seq as u64 <= self.len / 3 + 1),
+            ("newlines", self.newlines <= self.len),
+            ("fields", self.fields.keys().all(|(s, _)| *s < sessions)),
+            (
+                "boards' N",
+                self.board_ns.iter().all(|((s, _, _), _)| *s < sessions),
+            ),
+            (
+                "rulings",
+                self.rulings
+                    .iter()
+                    .all(|r| (r.1 as usize) < self.boards.len()),
+            ),
+            ("standings", self.standings.iter().all(standing)),
+            (
+                "sums",
+                self.sums
+                    .to_groups()
+                    .iter()
+                    .all(|((s, _), m)| *s < sessions && m.iter().all(|x| indexed(x))),
+            ),
+            (
+                "boards",
+                self.boards.iter().all(|((s, _), lines)| {
+                    session_ids.contains(s.as_str()) && lines.iter().all(line)
+                }),
+            ),
+            ("declarations", self.decl.iter().all(line)),
+            ("match tags", self.matches.lines.len() <= self.boards.len()),
+        ];
+        checks.iter().find(|c| !c.1).map(|c| c.0)
+    }
+
+    /// A cache file's bytes decoded for the log of key `key`, as [`load`](Self::load) does
+    /// (`None` for anything not whole, not this program's, or not consistent); for the fuzz
+    /// target of the decoder.
+    pub fn from_bytes(bytes: &[u8], key: &str) -> Option<AuditCache> {
+        decode(bytes, key).filter(AuditCache::consistent)
+    }
+
+    /// The bytes [`save`](Self::save) writes for the log of key `key`.
+    pub fn to_bytes(&self, key: &str) -> Vec<u8> {
+        encode(self, key)
+    }
+
+    /// `bytes` (a cache file's, altered) with their checksum made right again: what a forger
+    /// of the file, not an accident, would write (for tests and the fuzz target).
+    pub fn reseal(bytes: &mut [u8]) {
+        if let Some(n) = bytes.len().checked_sub(16) {
+            let digest = checksum(&bytes[..n]);
+            bytes[n..].copy_from_slice(&digest);
+        }
+    }
+
+    /// Whether this cache can be of the log `bytes`: the log's length as recorded. (Its key,
+    /// the hash of those bytes, names the file; a key taken from a status file, which anyone
+    /// who can write the cache directory can edit, is checked this far at no cost.)
+    pub fn fits(&self, bytes: &[u8]) -> bool {
+        self.len == body(bytes).len() as u64
+    }
 }
 
 /// Whether `state` numbers its participants and sessions as the cache does (a replay of the

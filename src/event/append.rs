@@ -7,7 +7,7 @@
 //! is reported. A refused event changes nothing.
 
 use std::fs::{File, OpenOptions};
-use std::io::{Read, Seek, SeekFrom, Write};
+use std::io::{Seek, SeekFrom, Write};
 use std::path::Path;
 
 use serde_json::{Map, Value};
@@ -87,10 +87,9 @@ pub fn append_checked<T>(
     let _ = file.unlock();
     let appended = result?;
     // The directory entry too, so the file's new size survives a power cut.
-    if let Some(dir) = path.parent().filter(|p| !p.as_os_str().is_empty()) {
-        if let Ok(d) = File::open(dir) {
-            let _ = d.sync_all();
-        }
+    // (a bare file name is in the working directory: `.` is synced then)
+    if let Ok(d) = File::open(crate::outfile::parent_of(path)) {
+        let _ = d.sync_all();
     }
     Ok(appended)
 }
@@ -101,9 +100,13 @@ fn append_locked<T>(
     now: &str,
     check: impl FnOnce(&[u8]) -> Result<T, Vec<LogError>>,
 ) -> Result<(Appended, T), AppendError> {
-    let mut bytes = Vec::new();
     file.seek(SeekFrom::Start(0))?;
-    file.read_to_end(&mut bytes)?;
+    let bytes = crate::limits::read_bounded(
+        &*file,
+        crate::limits::max_log_bytes(),
+        "the log",
+        " (FREKANS_MAX_LOG_MIB sets another limit, in MiB)",
+    )?;
     if !bytes.is_empty() && !bytes.ends_with(b"\n") {
         let line = bytes.split(|&b| b == b'\n').count();
         return Err(invalid(line, None, "the log's last line is incomplete (no newline: a torn write?); run `frekans repair` first"));
@@ -226,6 +229,7 @@ pub fn append_events<T>(
     prepare: impl FnOnce(&[u8]) -> Result<Vec<Map<String, Value>>, AppendError>,
     check: impl FnOnce(&[u8]) -> Result<T, Vec<LogError>>,
 ) -> Result<(usize, usize, T), AppendError> {
+    use std::io::Read as _;
     let mut file = OpenOptions::new().read(true).append(true).open(path)?;
     file.lock()?;
     let result = (|| {
@@ -261,6 +265,8 @@ pub fn append_events<T>(
 
 /// Event lines in the log (not blank, not `//`).
 fn count_events(bytes: &[u8]) -> usize {
+    // (a byte-order mark is not part of the first line, as the reader sees it)
+    let bytes = bytes.strip_prefix(b"\xEF\xBB\xBF").unwrap_or(bytes);
     let mut start = 0;
     let mut n = 0;
     for end in memchr::memchr_iter(b'\n', bytes).chain([bytes.len()]) {

@@ -22,10 +22,9 @@ pub enum Repaired {
 }
 
 fn sync_dir(path: &Path) {
-    if let Some(dir) = path.parent().filter(|p| !p.as_os_str().is_empty()) {
-        if let Ok(d) = File::open(dir) {
-            let _ = d.sync_all();
-        }
+    // (a bare file name is in the working directory: `.` is synced then)
+    if let Ok(d) = File::open(crate::outfile::parent_of(path)) {
+        let _ = d.sync_all();
     }
 }
 

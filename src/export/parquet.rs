@@ -1,10 +1,9 @@
 //! Parquet through polars: the only polars user. Writes every table of a run into a directory
 //! that appears whole or not at all (written beside it, then renamed into place).
 
-use std::fs;
-use std::path::{Path, PathBuf};
+use std::path::Path;
 
-use anyhow::{Context, Result};
+use anyhow::Result;
 use polars::prelude::*;
 
 use super::rows::Tables;
@@ -147,62 +146,10 @@ pub fn to_bytes(df: &mut DataFrame) -> PolarsResult<Vec<u8>> {
     Ok(buf)
 }
 
-/// Write `files` into `out` atomically: a sibling temporary directory is filled and synced,
-/// then renamed into place (an existing `out` is replaced only once the new one is complete).
+/// Write `files` into `out` (see [`crate::outfile::write_dir`]: a new directory whole or not
+/// at all, an existing one keeping its mode and owner, a symlinked one written through).
 pub fn write_dir(out: &Path, files: Vec<(String, Vec<u8>)>) -> Result<()> {
-    if out.exists() && !out.is_dir() {
-        anyhow::bail!("{} exists and is not a directory; give --out a directory (it is written whole or not at all)", out.display());
-    }
-    let parent = match out.parent() {
-        Some(p) if !p.as_os_str().is_empty() => p.to_path_buf(),
-        _ => PathBuf::from("."),
-    };
-    fs::create_dir_all(&parent).with_context(|| format!("cannot create {}", parent.display()))?;
-    let name = out
-        .file_name()
-        .with_context(|| format!("{} is not a directory name", out.display()))?
-        .to_string_lossy()
-        .to_string();
-    let tmp = parent.join(format!(".{name}.tmp-{}", std::process::id()));
-    let _ = fs::remove_dir_all(&tmp);
-    let result = (|| -> Result<()> {
-        fs::create_dir(&tmp).with_context(|| format!("cannot create {}", tmp.display()))?;
-        for (file, bytes) in &files {
-            let path = tmp.join(file);
-            fs::write(&path, bytes).with_context(|| format!("cannot write {}", path.display()))?;
-            fs::File::open(&path)?.sync_all()?;
-        }
-        if out.exists() {
-            // Keep everything else a user put there (a bulletin, notes): move our files in.
-            let old = parent.join(format!(".{name}.old-{}", std::process::id()));
-            fs::rename(out, &old)
-                .with_context(|| format!("cannot move {} aside", out.display()))?;
-            if let Err(e) = fs::rename(&tmp, out) {
-                let _ = fs::rename(&old, out);
-                return Err(e).with_context(|| format!("cannot rename into {}", out.display()));
-            }
-            // Carry over files of the old directory that this run does not produce.
-            for entry in fs::read_dir(&old)? {
-                let entry = entry?;
-                let target = out.join(entry.file_name());
-                if !target.exists() {
-                    let _ = fs::rename(entry.path(), target);
-                }
-            }
-            let _ = fs::remove_dir_all(&old);
-        } else {
-            fs::rename(&tmp, out)
-                .with_context(|| format!("cannot rename into {}", out.display()))?;
-        }
-        if let Ok(d) = fs::File::open(&parent) {
-            let _ = d.sync_all();
-        }
-        Ok(())
-    })();
-    if result.is_err() {
-        let _ = fs::remove_dir_all(&tmp);
-    }
-    result
+    crate::outfile::write_dir(out, files)
 }
 
 /// The sides of every board, board after board: the rows of scores.parquet.

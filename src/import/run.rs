@@ -185,9 +185,14 @@ fn write_new(out: &Path, bytes: &[u8]) -> Result<(), ImportError> {
         .file_name()
         .map(|n| n.to_string_lossy().to_string())
         .unwrap_or_else(|| "log".into());
-    let tmp = dir.join(format!(".{name}.partial-{}", std::process::id()));
+    // A unique temporary, created exclusively (never through a planted name or symlink).
+    let (tmp, mut f) = crate::outfile::create_tmp_file(dir, &name).map_err(|e| {
+        ImportError::Io(anyhow::anyhow!(
+            "cannot write beside {}: {e:#}",
+            out.display()
+        ))
+    })?;
     let written = (|| -> std::io::Result<()> {
-        let mut f = std::fs::File::create(&tmp)?;
         f.write_all(bytes)?;
         f.sync_all()?;
         match std::fs::hard_link(&tmp, out) {

@@ -46,15 +46,11 @@ pub fn find_typst(flag: Option<&Path>) -> Result<PathBuf> {
 /// Render the bulletin: the template and `data` in a work directory, `typst compile` run there
 /// with `--root` set to it. Returns the PDF's bytes; a failing typst gives its stderr.
 pub fn render(typst: &Path, data: &serde_json::Value) -> Result<Vec<u8>> {
-    let work = std::env::temp_dir().join(format!(
-        "frekans-bulletin-{}-{}",
-        std::process::id(),
-        std::time::SystemTime::now()
-            .duration_since(std::time::UNIX_EPOCH)
-            .map(|d| d.as_nanos())
-            .unwrap_or(0)
-    ));
-    std::fs::create_dir_all(&work).with_context(|| format!("cannot create {}", work.display()))?;
+    // A fresh directory of a unique name, made exclusively (never one planted in the shared
+    // temporary directory, never through a link).
+    let tmp = std::env::temp_dir();
+    crate::outfile::clean_stale(&tmp);
+    let work = crate::outfile::create_tmp_dir(&tmp, "bulletin")?;
     let result = (|| -> Result<Vec<u8>> {
         std::fs::write(work.join("bulletin.json"), serde_json::to_vec_pretty(data)?)?;
         std::fs::write(work.join("bulletin.typ"), TEMPLATE)?;

@@ -1,0 +1,310 @@
+//! The log as evidence against a forger (docs/integrity.md): its *head*, checked against a head
+//! published earlier (`check --head`), and Ed25519-signed checkpoints kept beside the log
+//! (`frekans sign`, `check --key`).
+//!
+//! The hash chain alone (`event::chain`) catches an accident and a careless edit, but anyone
+//! holding the file can delete trailing events, or edit and recompute every hash: the chain has
+//! no anchor. A head is that anchor. The head of a log after event N is the chain's value after
+//! N, over *every* event line, hashed or not: `h0` = 64 zeros, `hi = sha256(h(i-1) + "\n" +
+//! canonical(event i))` — for a log written by `frekans append` from its first event, exactly
+//! the `hash` of event N. A head printed in a bulletin or on the website, or signed by the chief
+//! director, is matched only by a log whose first N events are those events.
+//!
+//! Checkpoints live in `LOG.sig` (one line each: `frekans-checkpoint 1 N HEAD SIGNATURE`, the
+//! signature hex over [`message`]), so the log format is unchanged and every reader of the log
+//! is unaffected; the file is appended to by `sign`, never rewritten.
+
+use std::io::Write as _;
+use std::path::{Path, PathBuf};
+
+use ed25519_dalek::{Signature, Signer, SigningKey, Verifier, VerifyingKey};
+
+use crate::event::chain;
+
+/// The head of a log: how many events, and the chain's value after the last of them.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Head {
+    pub events: usize,
+    pub hash: String,
+}
+
+impl std::fmt::Display for Head {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "{} {}", self.events, self.hash)
+    }
+}
+
+/// The head after every event of `bytes` (a log `check` found valid), and the head after each
+/// event on the way (`heads[i]` after event `i + 1`).
+pub fn heads(bytes: &[u8]) -> Result<Vec<String>, String> {
+    let body = bytes.strip_prefix(b"\xEF\xBB\xBF").unwrap_or(bytes);
+    let mut prev = chain::GENESIS.to_string();
+    let mut out = Vec::new();
+    for (n, raw) in body.split(|&b| b == b'\n').enumerate() {
+        let text = std::str::from_utf8(raw).map_err(|_| format!("line {}: not UTF-8", n + 1))?;
+        let t = text.trim();
+        if t.is_empty() || t.starts_with("//") {
+            continue;
+        }
+        let canonical = match chain::flat_canonical(t) {
+            Some((_, c)) => c,
+            None => match crate::event::json::parse(t) {
+                Ok(serde_json::Value::Object(m)) => chain::canonical(&m),
+                _ => return Err(format!("line {}: not a JSON object", n + 1)),
+            },
+        };
+        prev = chain::link(&prev, &canonical);
+        out.push(prev.clone());
+    }
+    Ok(out)
+}
+
+/// The head of the whole log.
+pub fn head(bytes: &[u8]) -> Result<Head, String> {
+    let h = heads(bytes)?;
+    Ok(Head {
+        events: h.len(),
+        hash: h
+            .last()
+            .cloned()
+            .unwrap_or_else(|| chain::GENESIS.to_string()),
+    })
+}
+
+/// A published head as given to `--head` or in a `--head-file`: a 64-digit hex hash, with or
+/// without its event count before it (`N HASH`, `N:HASH`, or `check`'s own line `head: N
+/// HASH`).
+pub fn parse_head(text: &str) -> Result<(Option<usize>, String), String> {
+    let mut count = None;
+    let mut hash = None;
+    for tok in text.split(|c: char| c.is_whitespace() || c == ':' || c == ',') {
+        if tok.len() == 64 && tok.bytes().all(|b| b.is_ascii_hexdigit()) {
+            hash = Some(tok.to_ascii_lowercase());
+        } else if let Ok(n) = tok.parse::<usize>() {
+            count = Some(n);
+        }
+    }
+    match hash {
+        Some(h) => Ok((count, h)),
+        None => Err(format!(
+            "expected a head such as \"1234 {}\" (an event count and a 64-digit SHA-256 in hex, as `frekans check` prints it), found {:?}",
+            "9f".repeat(32),
+            text.trim()
+        )),
+    }
+}
+
+/// Whether the log of `heads` extends the published head (`count` events, `hash`): `Ok` with
+/// the event it is the head of, or the reason it does not.
+pub fn extends(heads: &[String], count: Option<usize>, hash: &str) -> Result<usize, String> {
+    match count {
+        Some(n) => match heads.get(n.wrapping_sub(1)) {
+            _ if n == 0 => (hash == chain::GENESIS).then_some(0).ok_or_else(|| "the head of no events is 64 zeros".to_string()),
+            Some(h) if h == hash => Ok(n),
+            Some(h) => Err(format!("the log's head after event {n} is {h}, not the published {hash}: events up to {n} were changed")),
+            None => Err(format!("the log has {} events, fewer than the {n} of the published head: events were removed", heads.len())),
+        },
+        None => heads
+            .iter()
+            .position(|h| h == hash)
+            .map(|i| i + 1)
+            .ok_or_else(|| format!("no event of the log has the head {hash}: the events before it were changed or removed")),
+    }
+}
+
+/// What a checkpoint's signature is over.
+pub fn message(head: &Head) -> String {
+    format!("frekans checkpoint 1\n{}\n{}\n", head.events, head.hash)
+}
+
+/// The checkpoint file of a log: `LOG.sig` beside it.
+pub fn sig_path(log: &Path) -> PathBuf {
+    let mut p = log.as_os_str().to_owned();
+    p.push(".sig");
+    PathBuf::from(p)
+}
+
+fn hex(b: &[u8]) -> String {
+    b.iter().map(|x| format!("{x:02x}")).collect()
+}
+
+fn unhex<const N: usize>(s: &str) -> Option<[u8; N]> {
+    let s = s.trim();
+    if s.len() != 2 * N || !s.is_ascii() {
+        return None;
+    }
+    let mut out = [0u8; N];
+    for (i, o) in out.iter_mut().enumerate() {
+        *o = u8::from_str_radix(&s[2 * i..2 * i + 2], 16).ok()?;
+    }
+    Some(out)
+}
+
+/// A key file's one key: `frekans-ed25519-secret HEX` or `frekans-ed25519-public HEX`.
+fn read_key<const N: usize>(path: &Path, kind: &str) -> Result<[u8; N], String> {
+    let text = std::fs::read_to_string(path)
+        .map_err(|e| format!("cannot read the key {}: {e}", path.display()))?;
+    let mut it = text.split_whitespace();
+    match (it.next(), it.next().and_then(unhex::<N>)) {
+        (Some(k), Some(b)) if k == kind => Ok(b),
+        _ => Err(format!(
+            "{}: expected one line \"{kind} <{} hex digits>\" (as `frekans sign --new-key` writes it)",
+            path.display(),
+            2 * N
+        )),
+    }
+}
+
+/// Make a new key pair: the secret key to `secret` (created new, readable by its owner only),
+/// the public key to `secret.pub`. Returns the public key file's path.
+pub fn new_key(secret: &Path) -> Result<PathBuf, String> {
+    let mut seed = [0u8; 32];
+    std::io::Read::read_exact(
+        &mut std::fs::File::open("/dev/urandom")
+            .map_err(|e| format!("no randomness from the system (/dev/urandom): {e}"))?,
+        &mut seed,
+    )
+    .map_err(|e| format!("no randomness from the system (/dev/urandom): {e}"))?;
+    let key = SigningKey::from_bytes(&seed);
+    let public = {
+        let mut p = secret.as_os_str().to_owned();
+        p.push(".pub");
+        PathBuf::from(p)
+    };
+    let write = |path: &Path, mode: u32, text: String| -> Result<(), String> {
+        let mut o = std::fs::OpenOptions::new();
+        o.write(true).create_new(true);
+        #[cfg(unix)]
+        std::os::unix::fs::OpenOptionsExt::mode(&mut o, mode);
+        let mut f = o.open(path).map_err(|e| {
+            format!(
+                "cannot create {} (an existing key is never overwritten): {e}",
+                path.display()
+            )
+        })?;
+        f.write_all(text.as_bytes())
+            .and_then(|()| f.sync_all())
+            .map_err(|e| format!("cannot write {}: {e}", path.display()))
+    };
+    write(
+        secret,
+        0o600,
+        format!("frekans-ed25519-secret {}\n", hex(&seed)),
+    )?;
+    write(
+        &public,
+        0o644,
+        format!(
+            "frekans-ed25519-public {}\n",
+            hex(key.verifying_key().as_bytes())
+        ),
+    )?;
+    Ok(public)
+}
+
+/// Sign `head` with the secret key of `key_file` and append the checkpoint to `sig_file`.
+pub fn sign(head: &Head, key_file: &Path, sig_file: &Path) -> Result<(), String> {
+    let key = SigningKey::from_bytes(&read_key::<32>(key_file, "frekans-ed25519-secret")?);
+    let sig = key.sign(message(head).as_bytes());
+    let line = format!(
+        "frekans-checkpoint 1 {} {} {}\n",
+        head.events,
+        head.hash,
+        hex(&sig.to_bytes())
+    );
+    let mut f = std::fs::OpenOptions::new()
+        .append(true)
+        .create(true)
+        .open(sig_file)
+        .map_err(|e| format!("cannot open {}: {e}", sig_file.display()))?;
+    f.write_all(line.as_bytes())
+        .and_then(|()| f.sync_all())
+        .map_err(|e| format!("cannot write {}: {e}", sig_file.display()))?;
+    if let Ok(d) = std::fs::File::open(crate::outfile::parent_of(sig_file)) {
+        let _ = d.sync_all();
+    }
+    Ok(())
+}
+
+/// Verify every checkpoint of `sig_file` with the public key of `key_file` against the log of
+/// `heads`: each signature good, each signed head the log's head after that many events. At
+/// least one checkpoint is required. Returns the latest checkpoint verified.
+pub fn verify(heads: &[String], key_file: &Path, sig_file: &Path) -> Result<Head, String> {
+    let key = VerifyingKey::from_bytes(&read_key::<32>(key_file, "frekans-ed25519-public")?)
+        .map_err(|_| format!("{}: not an Ed25519 public key", key_file.display()))?;
+    let text = std::fs::read_to_string(sig_file).map_err(|e| {
+        format!(
+            "cannot read the signed checkpoints {}: {e} (a log checked with --key must have them: `frekans sign`)",
+            sig_file.display()
+        )
+    })?;
+    let mut last: Option<Head> = None;
+    for (i, l) in text.lines().enumerate() {
+        let at = format!("{} line {}", sig_file.display(), i + 1);
+        if l.trim().is_empty() {
+            continue;
+        }
+        let f: Vec<&str> = l.split_whitespace().collect();
+        let (events, hash, sig) = match f.as_slice() {
+            ["frekans-checkpoint", "1", n, h, s] => (
+                n.parse::<usize>()
+                    .map_err(|_| format!("{at}: the event count {n:?} is not a number"))?,
+                h.to_string(),
+                unhex::<64>(s)
+                    .ok_or_else(|| format!("{at}: the signature is not 128 hex digits"))?,
+            ),
+            _ => {
+                return Err(format!(
+                    "{at}: expected \"frekans-checkpoint 1 N HEAD SIGNATURE\""
+                ))
+            }
+        };
+        let head = Head { events, hash };
+        key.verify(message(&head).as_bytes(), &Signature::from_bytes(&sig))
+            .map_err(|_| format!("{at}: the signature of the checkpoint at event {events} is not the key's ({}): forged or altered", key_file.display()))?;
+        extends(heads, Some(events), &head.hash).map_err(|e| {
+            format!("{at}: the signed checkpoint at event {events} does not hold: {e}")
+        })?;
+        if last.as_ref().is_none_or(|h| h.events <= head.events) {
+            last = Some(head);
+        }
+    }
+    last.ok_or_else(|| format!("{}: no signed checkpoint", sig_file.display()))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_head_of_an_appended_log_is_its_last_hash() {
+        // Two events hashed from the first, the links computed by hand from event-log
+        // integrity's definition (chain::link, whose digest is checked against python).
+        let e1 = r#"{"type":"session","seq":1,"id":"S1","form":"mp","boards":"1-1"}"#;
+        let h1 = chain::link(chain::GENESIS, e1);
+        let e2 = r#"{"type":"pair","seq":2,"id":"1","players":["A","B"]}"#;
+        let h2 = chain::link(&h1, e2);
+        let log = format!(
+            "// comment\n{}\n\n{}\n",
+            e1.replace('}', &format!(",\"hash\":\"{h1}\"}}")),
+            e2
+        );
+        assert_eq!(heads(log.as_bytes()).unwrap(), vec![h1.clone(), h2.clone()]);
+        assert_eq!(extends(&[h1.clone(), h2.clone()], Some(1), &h1), Ok(1));
+        assert_eq!(extends(&[h1.clone(), h2.clone()], None, &h2), Ok(2));
+        assert!(extends(std::slice::from_ref(&h1), Some(2), &h2).is_err());
+        assert!(extends(&[h1], None, &h2).is_err());
+    }
+
+    #[test]
+    fn heads_are_parsed_as_printed() {
+        let h = "ab".repeat(32);
+        assert_eq!(
+            parse_head(&format!("head: 12 {h}")),
+            Ok((Some(12), h.clone()))
+        );
+        assert_eq!(parse_head(&format!("12:{h}\n")), Ok((Some(12), h.clone())));
+        assert_eq!(parse_head(&h.to_uppercase()), Ok((None, h)));
+        assert!(parse_head("12 abc").is_err());
+    }
+}

@@ -1,0 +1,323 @@
+//! Output paths: every file and directory frekans writes for a user (`score`/`bulletin`/`audit
+//! --out DIR`, `synth --out FILE`) goes through here, so that a run touches nothing it does not
+//! own.
+//!
+//! - Temporary names are unique (process id, time, a counter) and created exclusively
+//!   (`mkdir`, `O_CREAT|O_EXCL`): a name planted in advance, a symlink included, is never
+//!   written through; the next name is tried instead.
+//! - A symlinked output is written through to its target, as a user who made the link expects;
+//!   the link itself and everything else beside the target are left alone. A dangling link is
+//!   refused with a message.
+//! - An existing output directory keeps its inode, so its mode, owner, ACLs, setgid and sticky
+//!   bits (see [`write_dir`] for why its contents are replaced rather than the directory).
+//! - Temporaries of a killed run (their process id no longer alive, or older than a day) are
+//!   removed by the next run that writes beside them.
+
+use std::ffi::OsString;
+use std::fs;
+use std::io::Write;
+use std::path::{Path, PathBuf};
+use std::sync::atomic::{AtomicU64, Ordering};
+
+use anyhow::{bail, Context, Result};
+
+/// Every temporary name starts with this (then the process id, a dot, and whatever is unique).
+const PREFIX: &str = ".frekans-tmp.";
+
+/// Past this age a temporary is taken for a killed run's even when its process id is alive
+/// again (reused by another process).
+const STALE: std::time::Duration = std::time::Duration::from_secs(24 * 3600);
+
+static COUNTER: AtomicU64 = AtomicU64::new(0);
+
+/// A fresh temporary name for `what` (a file or directory name, kept for a reader of `ls`).
+fn tmp_name(what: &str) -> String {
+    let nanos = std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map_or(0, |d| d.subsec_nanos());
+    let n = COUNTER.fetch_add(1, Ordering::Relaxed);
+    format!("{PREFIX}{}.{nanos:x}-{n}.{what}", std::process::id())
+}
+
+/// Is process `pid` alive (on this machine)?
+fn alive(pid: i32) -> bool {
+    // SAFETY: signal 0 sends nothing; it only asks whether the process exists.
+    let r = unsafe { libc::kill(pid, 0) };
+    r == 0 || std::io::Error::last_os_error().raw_os_error() == Some(libc::EPERM)
+}
+
+/// Remove the temporaries of killed runs from `dir`: our prefix, and a process id that is no
+/// longer alive (or an age past [`STALE`]). Never follows a symlink (a link is removed as a
+/// link; `remove_dir_all` does not descend through links).
+pub fn clean_stale(dir: &Path) {
+    let Ok(rd) = fs::read_dir(dir) else {
+        return;
+    };
+    for e in rd.flatten() {
+        let name = e.file_name();
+        let Some(rest) = name.to_str().and_then(|n| n.strip_prefix(PREFIX)) else {
+            continue;
+        };
+        let Some(pid) = rest.split('.').next().and_then(|p| p.parse::<i32>().ok()) else {
+            continue;
+        };
+        let Ok(meta) = fs::symlink_metadata(e.path()) else {
+            continue;
+        };
+        let old = meta
+            .modified()
+            .ok()
+            .and_then(|t| t.elapsed().ok())
+            .is_some_and(|a| a > STALE);
+        if pid == std::process::id() as i32 || (alive(pid) && !old) {
+            continue;
+        }
+        let _ = if meta.is_dir() {
+            fs::remove_dir_all(e.path())
+        } else {
+            fs::remove_file(e.path())
+        };
+    }
+}
+
+/// Where writing `out` really goes: `out` itself, or the target of the symlink `out` (resolved
+/// whole). A dangling symlink is refused.
+pub fn resolve(out: &Path) -> Result<PathBuf> {
+    match fs::symlink_metadata(out) {
+        Ok(m) if m.file_type().is_symlink() => fs::canonicalize(out).with_context(|| {
+            format!(
+                "{} is a symbolic link to {}, which does not exist; create the target or give another path",
+                out.display(),
+                fs::read_link(out).map_or_else(|_| "?".into(), |t| t.display().to_string())
+            )
+        }),
+        _ => Ok(out.to_path_buf()),
+    }
+}
+
+/// The directory `path` is in (`.` for a bare name).
+pub fn parent_of(path: &Path) -> PathBuf {
+    match path.parent() {
+        Some(p) if !p.as_os_str().is_empty() => p.to_path_buf(),
+        _ => PathBuf::from("."),
+    }
+}
+
+/// Make a new directory of a unique temporary name in `parent` (never an existing one, never
+/// through a link), with the mode a plain `mkdir` gives (0777 less the umask).
+pub fn create_tmp_dir(parent: &Path, what: &str) -> Result<PathBuf> {
+    for _ in 0..64 {
+        let p = parent.join(tmp_name(what));
+        match fs::create_dir(&p) {
+            Ok(()) => return Ok(p),
+            Err(e) if e.kind() == std::io::ErrorKind::AlreadyExists => continue,
+            Err(e) => return Err(e).with_context(|| format!("cannot create {}", p.display())),
+        }
+    }
+    bail!(
+        "cannot create a temporary directory in {}",
+        parent.display()
+    )
+}
+
+/// Create a new file of a unique temporary name in `parent`, exclusively (`O_CREAT|O_EXCL`,
+/// which also refuses a planted symlink).
+pub fn create_tmp_file(parent: &Path, what: &str) -> Result<(PathBuf, fs::File)> {
+    for _ in 0..64 {
+        let p = parent.join(tmp_name(what));
+        match fs::OpenOptions::new().write(true).create_new(true).open(&p) {
+            Ok(f) => return Ok((p, f)),
+            Err(e) if e.kind() == std::io::ErrorKind::AlreadyExists => continue,
+            Err(e) => return Err(e).with_context(|| format!("cannot create {}", p.display())),
+        }
+    }
+    bail!("cannot create a temporary file in {}", parent.display())
+}
+
+/// Sync directory `dir` (the names created, renamed or removed in it made durable).
+pub fn sync_dir(dir: &Path) {
+    if let Ok(d) = fs::File::open(dir) {
+        let _ = d.sync_all();
+    }
+}
+
+/// A file written to a temporary of its directory, then renamed over its final name
+/// ([`FileOut::create`], [`FileOut::finish`]). Dropped unfinished, the temporary is removed.
+pub struct FileOut {
+    tmp: PathBuf,
+    to: PathBuf,
+    file: Option<fs::File>,
+}
+
+impl FileOut {
+    /// Start writing `out` (through it, if it is a symlink); the temporary is beside the real
+    /// target.
+    pub fn create(out: &Path) -> Result<FileOut> {
+        let to = resolve(out)?;
+        if to.is_dir() {
+            bail!(
+                "{} is a directory; give a file name (it is written whole or not at all)",
+                out.display()
+            );
+        }
+        let dir = parent_of(&to);
+        clean_stale(&dir);
+        let what = to
+            .file_name()
+            .map_or_else(|| OsString::from("out"), |n| n.to_owned());
+        let (tmp, file) = create_tmp_file(&dir, &what.to_string_lossy())?;
+        Ok(FileOut {
+            tmp,
+            to,
+            file: Some(file),
+        })
+    }
+
+    /// The temporary file (written through a `BufWriter` by the caller).
+    pub fn file(&mut self) -> &mut fs::File {
+        self.file.as_mut().expect("an unfinished FileOut")
+    }
+
+    /// The temporary's path (for messages).
+    pub fn tmp(&self) -> &Path {
+        &self.tmp
+    }
+
+    /// Sync and rename into place. An existing file keeps its permission bits.
+    pub fn finish(mut self) -> Result<()> {
+        let f = self.file.take().expect("an unfinished FileOut");
+        if let Ok(m) = fs::metadata(&self.to) {
+            let _ = f.set_permissions(m.permissions());
+        }
+        f.sync_all()
+            .with_context(|| format!("cannot write {}", self.tmp.display()))?;
+        drop(f);
+        fs::rename(&self.tmp, &self.to).with_context(|| {
+            format!(
+                "cannot rename {} to {}",
+                self.tmp.display(),
+                self.to.display()
+            )
+        })?;
+        sync_dir(&parent_of(&self.to));
+        Ok(())
+    }
+}
+
+impl Drop for FileOut {
+    fn drop(&mut self) {
+        if self.file.is_some() {
+            let _ = fs::remove_file(&self.tmp);
+        }
+    }
+}
+
+/// Write `files` (name, bytes) into directory `out`.
+///
+/// A new `out` (nothing there yet) is written whole or not at all: a temporary directory
+/// beside it is filled and synced, then renamed to `out`.
+///
+/// An existing `out` (or the directory a symlinked `out` points to) is kept, and only the
+/// files of `files` are replaced in it: they are written and synced in a temporary directory
+/// made inside `out` (so on the same file system, whatever is mounted where), then each renamed
+/// over its name, and the temporary removed. Why not fill a sibling directory and swap the two,
+/// which would make the whole set appear at once? Swapping gives `out` a new inode: its mode
+/// (2775, 1777), owner and group, ACLs and extended attributes would have to be copied, which
+/// an ordinary user cannot do for an owner other than themselves (a director writing into a
+/// club's shared directory) and which no copy gets exactly right; a bind mount, a shell's
+/// working directory or a web server watching `out` would keep the old one; and a symlinked
+/// `out` would be replaced by a directory, or its target moved. Replacing the contents keeps
+/// all of that. What it gives up is small: every file is still whole (each is renamed only
+/// once written and synced), every failure before the renames leaves `out` as it was, and the
+/// renames that follow are metadata operations in one directory which fail only if the
+/// directory itself is taken away; a crash during them (milliseconds) can leave some files
+/// of the new run beside some of the old, each whole, and the next run replaces them all.
+/// Files of `out` that this run does not write (a user's notes, a bulletin) are left alone.
+pub fn write_dir(out: &Path, files: Vec<(String, Vec<u8>)>) -> Result<()> {
+    let target = resolve(out)?;
+    match fs::symlink_metadata(&target) {
+        Ok(m) if m.is_dir() => replace_contents(&target, &files),
+        Ok(_) => bail!(
+            "{} exists and is not a directory; give --out a directory (it is written whole or not at all)",
+            out.display()
+        ),
+        Err(_) => {
+            let parent = parent_of(&target);
+            fs::create_dir_all(&parent)
+                .with_context(|| format!("cannot create {}", parent.display()))?;
+            clean_stale(&parent);
+            let name = target
+                .file_name()
+                .with_context(|| format!("{} is not a directory name", out.display()))?
+                .to_string_lossy()
+                .to_string();
+            let tmp = create_tmp_dir(&parent, &name)?;
+            let result = fill(&tmp, &files).and_then(|()| {
+                fs::rename(&tmp, &target)
+                    .with_context(|| format!("cannot rename into {}", out.display()))
+            });
+            if result.is_err() {
+                let _ = fs::remove_dir_all(&tmp);
+            } else {
+                sync_dir(&parent);
+            }
+            result
+        }
+    }
+}
+
+/// Write and sync `files` into the fresh directory `dir` (each created exclusively).
+fn fill(dir: &Path, files: &[(String, Vec<u8>)]) -> Result<()> {
+    for (name, bytes) in files {
+        let path = dir.join(name);
+        let mut f = fs::OpenOptions::new()
+            .write(true)
+            .create_new(true)
+            .open(&path)
+            .with_context(|| format!("cannot create {}", path.display()))?;
+        f.write_all(bytes)
+            .and_then(|()| f.sync_all())
+            .with_context(|| format!("cannot write {}", path.display()))?;
+    }
+    sync_dir(dir);
+    Ok(())
+}
+
+/// [`write_dir`] into the existing directory `dir`.
+fn replace_contents(dir: &Path, files: &[(String, Vec<u8>)]) -> Result<()> {
+    clean_stale(dir);
+    let tmp = create_tmp_dir(dir, "out")?;
+    let result = (|| -> Result<()> {
+        fill(&tmp, files)?;
+        for (name, _) in files {
+            let to = dir.join(name);
+            if fs::symlink_metadata(&to).is_ok_and(|m| m.is_dir()) {
+                bail!(
+                    "{} is a directory; move it away (frekans writes a file of that name)",
+                    to.display()
+                );
+            }
+        }
+        for (name, _) in files {
+            let to = dir.join(name);
+            fs::rename(tmp.join(name), &to)
+                .with_context(|| format!("cannot rename into {}", to.display()))?;
+        }
+        Ok(())
+    })();
+    let _ = fs::remove_dir_all(&tmp);
+    sync_dir(dir);
+    result
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_bare_name_is_in_the_working_directory() {
+        assert_eq!(parent_of(Path::new("log.jsonl")), Path::new("."));
+        assert_eq!(parent_of(Path::new("a/log.jsonl")), Path::new("a"));
+        assert_eq!(parent_of(Path::new("/log.jsonl")), Path::new("/"));
+    }
+}
