@@ -6,18 +6,20 @@ Independent of frekans: it reads only what the producer printed, and computes no
 participant ids (interface.md: the number as written, prefixed by its section where numbers
 repeat across sections) and each value's printed decimals (the tolerance).
 
-    python3 tools/interop_published.py FILE > FILE_STEM.expected.csv
+    python3 tools/interop_published.py FILE > FILE_STEM.expected.json
 
-Rows: kind,board,participant,side,opponent,value,decimals (side: NS/EW on a pair's line)
+A JSON array, one object a line: kind, board, participant, side (NS/EW on a pair's line),
+opponent, value (as printed) and decimals (printed after the point)
   line   one side's points on one board (MP_NS/MP_EW, IMP_NS/IMP_EW, NS_/EW_MATCH_POINTS,
-         NS_/EW_BUTLER_POINTS, NS_/EW_CROSS_IMP_POINTS; a team's IMPS on a match board)
+         NS_/EW_BUTLER_POINTS, NS_/EW_CROSS_IMP_POINTS; a team's IMPS on a match board, or
+         its TEAM_POINTS/OPPOSING_TEAM_POINTS at point-a-board)
   datum  a board's Butler datum (PBN ButlerDatum, USEBIO BOARD_AVERAGE)
   total  a participant's total (TotalScore*, TOTAL_SCORE)
   pct    a participant's percentage (TotalPercentage, PERCENTAGE)
   vp     a team's VPs in its match against `opponent` (TEAM_SCORE, OPPOSING_TEAM_SCORE)
 """
 
-import csv
+import json
 import re
 import sys
 import xml.etree.ElementTree as ET
@@ -187,10 +189,14 @@ def usebio_rows(path):
             if number(v) is not None:
                 out.append(("vp", "", who, "", opp, v, decimals(v)))
         for b in m.findall("BOARD"):
+            board = int(text_of(b, "BOARD_NUMBER"))
+            tp, op = text_of(b, "TEAM_POINTS"), text_of(b, "OPPOSING_TEAM_POINTS")
+            if number(tp) is not None and number(op) is not None:  # point-a-board
+                out.append(("line", board, home, "", away, tp, decimals(tp)))
+                out.append(("line", board, away, "", home, op, decimals(op)))
             imps = text_of(b, "IMPS")
             if number(imps) is None:
                 continue
-            board = int(text_of(b, "BOARD_NUMBER"))
             out.append(("line", board, home, "", away, imps, decimals(imps)))
             neg = imps[1:] if imps.startswith("-") else ("-" + imps if float(imps) else imps)
             out.append(("line", board, away, "", home, neg, decimals(imps)))
@@ -201,10 +207,10 @@ def main():
     path = sys.argv[1]
     head = open(path, "rb").read(4096).lstrip()
     rows = usebio_rows(path) if head.startswith(b"<") else pbn_rows(path)
-    w = csv.writer(sys.stdout, lineterminator="\n")
-    w.writerow(["kind", "board", "participant", "side", "opponent", "value", "decimals"])
-    for r in rows:
-        w.writerow(r)
+    keys = ("kind", "board", "participant", "side", "opponent", "value", "decimals")
+    objs = [json.dumps({k: (None if k == "board" and v == "" else v) for k, v in zip(keys, r)},
+                       ensure_ascii=False) for r in rows]
+    sys.stdout.write("[\n" + ",\n".join(objs) + "\n]\n")
 
 
 if __name__ == "__main__":
