@@ -216,10 +216,18 @@ fn check(dir: &Path, entry: &Value, work: &Path) -> Outcome {
         let want = p.value * scale(&p.kind);
         let tol = 0.5 * 10f64.powi(-(p.decimals as i32)) * scale(&p.kind) + 1e-6;
         let have = match p.kind.as_str() {
-            "line" => got
-                .line
-                .get(&(p.board.unwrap(), p.participant.clone(), p.side.clone()))
-                .copied(),
+            // A file numbering NS and EW pairs each from 1 has ids with the direction after
+            // the number (`1NS`, the readers' rule).
+            "line" => {
+                let b = p.board.unwrap();
+                got.line
+                    .get(&(b, p.participant.clone(), p.side.clone()))
+                    .or_else(|| {
+                        got.line
+                            .get(&(b, format!("{}{}", p.participant, p.side), p.side.clone()))
+                    })
+                    .copied()
+            }
             "datum" => got.datum.get(&p.board.unwrap()).copied(),
             "total" => got.standing.get(&p.participant).map(|&(t, _, n)| {
                 if rescale && n > 0 {
