@@ -934,3 +934,99 @@ pub fn synth_summary(s: &crate::synth::Summary, to: &str) -> String {
         s.corrections
     )
 }
+
+/// What `frekans import` was asked (its flags).
+#[derive(Clone, Debug, Default)]
+pub struct ImportRequest {
+    pub out: Option<std::path::PathBuf>,
+    pub append: Option<std::path::PathBuf>,
+    pub format: Option<String>,
+    pub form: Option<String>,
+    pub compare: Option<String>,
+    pub options: Option<String>,
+    pub columns: Option<String>,
+    pub lenient: bool,
+}
+
+/// `frekans import`: the files read into a new log (`out`) or appended to one (`append`); a
+/// report of what was written, or every problem (exit 2, nothing written).
+pub fn import(files: &[std::path::PathBuf], r: &ImportRequest) -> Result<String, AppError> {
+    use crate::import::{self, Format, ImportError};
+    let bad = |m: String| AppError::BadRequest(format!("cannot import: {m}"));
+    let options = match &r.options {
+        None => serde_json::Map::new(),
+        Some(text) => match serde_json::from_str::<serde_json::Value>(text) {
+            Ok(serde_json::Value::Object(m)) => m,
+            _ => return Err(bad(format!("--options must be a JSON object such as '{{\"ximp_normalize\":\"comparisons\"}}', found {text:?}"))),
+        },
+    };
+    let columns = match &r.columns {
+        None => import::csv::Columns::default(),
+        Some(c) => import::csv::Columns::parse(c).map_err(bad)?,
+    };
+    let opts = import::ImportOptions {
+        format: r.format.as_deref().and_then(Format::parse),
+        req: import::Request {
+            form: r.form.clone(),
+            compare: r.compare.clone(),
+            options,
+            lenient: r.lenient,
+        },
+        columns,
+        now: crate::event::append::now_rfc3339(),
+    };
+    let (done, to) = match (&r.out, &r.append) {
+        (Some(out), None) => (import::import_new(files, out, &opts), out),
+        (None, Some(log)) => (import::import_append(files, log, &opts), log),
+        _ => {
+            return Err(bad(
+                "give --out LOG (a new log) or --append LOG (an existing one)".into(),
+            ))
+        }
+    };
+    match done {
+        Ok(i) => Ok(import_report(&i, to, r.append.is_some())),
+        Err(ImportError::Invalid(problems)) => {
+            let mut m = format!(
+                "cannot import: {} problem{}; nothing was written:\n",
+                problems.len(),
+                if problems.len() == 1 { "" } else { "s" }
+            );
+            for p in &problems {
+                let _ = writeln!(m, "  {p}");
+            }
+            Err(AppError::BadRequest(m.trim_end().to_string()))
+        }
+        Err(ImportError::Io(e)) => Err(AppError::Other(e)),
+    }
+}
+
+fn import_report(i: &crate::import::Imported, to: &Path, appended: bool) -> String {
+    let mut out = String::new();
+    for (file, format, sessions) in &i.files {
+        let _ = writeln!(
+            out,
+            "{file} ({}): session {}",
+            format.name(),
+            sessions.join(", ")
+        );
+    }
+    let _ = writeln!(
+        out,
+        "{} {} events (seq {}..={}) {} {}, {} new participants",
+        if appended { "appended" } else { "wrote" },
+        i.events,
+        i.first_seq,
+        i.first_seq + i.events.saturating_sub(1),
+        if appended { "to" } else { "in" },
+        to.display(),
+        i.new_participants
+    );
+    for p in &i.skipped {
+        let _ = writeln!(out, "skipped: {p}");
+    }
+    for n in &i.notices {
+        let _ = writeln!(out, "notice: {n}");
+    }
+    out
+}

@@ -130,6 +130,9 @@ pub enum Command {
         /// The event log (JSON Lines).
         log: PathBuf,
     },
+    /// Read results files of other scoring programs (PBN, CSV; USEBIO, BWS) into an event log.
+    #[command(after_help = IMPORT_HELP)]
+    Import(ImportArgs),
     /// Write a synthetic but realistic championship log (or salliere's CSV input) of any size.
     #[command(after_help = SYNTH_EXAMPLES)]
     Synth(SynthArgs),
@@ -210,4 +213,70 @@ pub struct SynthArgs {
     /// With --format salliere: the names file (default: the --out file with `.names.csv`).
     #[arg(long, value_name = "FILE")]
     pub names: Option<PathBuf>,
+}
+
+const IMPORT_HELP: &str = "\
+Examples:
+  frekans import results.pbn --out events/club-2026-11-25.jsonl
+  frekans import day1.pbn day2.pbn --out events/pairs.jsonl          # one session per file: S1, S2
+  frekans import day3.pbn --append events/pairs.jsonl                # the next session, durably
+  frekans import travellers.csv --format csv --form mp --out club.jsonl
+  frekans import sheet.csv --format csv --form butler \\
+      --columns board=Board,ns=NS,ew=EW,contract=Contract,declarer=By,tricks=Tricks --out club.jsonl
+  frekans import results.pbn --form ximp --options '{\"ximp_normalize\":\"comparisons\"}' --out x.jsonl
+
+The format is recognised from the content (--format forces it). PBN: each game's ScoreTable
+(one row per table, or per distinct result with Multiplicity), [Deal]/[Dealer]/[Vulnerable],
+[Scoring] (MP, MP1, MP2 -> mp; Butler -> butler, datum of every result; Butler-2 -> butler
+without the top and bottom result; Cross / Cross1 / Cross2 -> ximp summed / per result / per
+comparison; Median -> the median datum); artificial scores (^60, A+, A-, A=, A A A) become
+rulings (law 12C, note \"imported: <token>\"). UTF-8 or ISO-8859-1, CRLF or LF.
+
+CSV (--format csv): a header row naming the columns session, section, board, ns, ew, contract,
+declarer, tricks (or result: =, +1, -2; or score: NS points) and optionally table, round, lead,
+ns_players, ew_players; any other layout is mapped with --columns field=Header,... Separated by
+commas, semicolons or tabs. Artificial scores in score: A6040, A+/A-, 60%/40%, A.
+
+Where a file does not say how it is scored, --form (and --compare, --options) say it; given,
+they win over the file. The new log is written whole or not at all and never replaces a file;
+--append adds the files' sessions to a log under its lock, with seq and the hash chain, all or
+nothing, after checking that pairs with the log's ids are the log's pairs.
+
+Exit status: 0 imported; 2 a file is invalid (every problem printed with its file and line,
+nothing written); 1 anything else.";
+
+#[derive(Debug, clap::Args)]
+pub struct ImportArgs {
+    /// The results files (PBN, CSV; one session each).
+    #[arg(required = true, value_name = "FILE")]
+    pub files: Vec<PathBuf>,
+    /// The new log to write (refused if the file exists).
+    #[arg(
+        long,
+        value_name = "LOG",
+        required_unless_present = "append",
+        conflicts_with = "append"
+    )]
+    pub out: Option<PathBuf>,
+    /// Add the files' sessions to this existing log instead.
+    #[arg(long, value_name = "LOG")]
+    pub append: Option<PathBuf>,
+    /// Read every file as this format (default: recognised from its content).
+    #[arg(long, value_parser = ["pbn", "usebio", "csv", "bws"])]
+    pub format: Option<String>,
+    /// The scoring form where the file does not say it (mp, ximp, butler, napki, teams, ...).
+    #[arg(long, value_name = "FORM")]
+    pub form: Option<String>,
+    /// Compare each section on its own, or the whole field together.
+    #[arg(long, value_parser = ["section", "field"])]
+    pub compare: Option<String>,
+    /// Session options, a JSON object merged over what the file implies.
+    #[arg(long, value_name = "JSON")]
+    pub options: Option<String>,
+    /// CSV: the header each field is read from, e.g. board=Board,ns=NS,ew=EW,tricks=Tricks.
+    #[arg(long, value_name = "FIELD=HEADER,...")]
+    pub columns: Option<String>,
+    /// Skip the rows and games that cannot be read (and say which) instead of refusing the file.
+    #[arg(long)]
+    pub lenient: bool,
 }

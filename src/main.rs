@@ -226,6 +226,24 @@ fn run(cli: &Cli) -> Result<(), AppError> {
                 let _ = write!(stdout, "{text}");
             }
         }
+        Command::Import(a) => {
+            let r = app::import(
+                a.files.as_slice(),
+                &app::ImportRequest {
+                    out: a.out.clone(),
+                    append: a.append.clone(),
+                    format: a.format.clone(),
+                    form: a.form.clone(),
+                    compare: a.compare.clone(),
+                    options: a.options.clone(),
+                    columns: a.columns.clone(),
+                    lenient: a.lenient,
+                },
+            )?;
+            if !cli.quiet {
+                let _ = write!(stdout, "{r}");
+            }
+        }
         Command::Synth(a) => {
             let options = match &a.options {
                 None => None,

@@ -138,32 +138,8 @@ fn append_locked<T>(
     // Where the log stands: its next seq, and the last link of its chain.
     let seq = count_events(&bytes) + 1;
     let prev = last_hash(&bytes);
-    // The event as it will be written: seq first after type, then the fields given, then at and hash.
-    let mut m = Map::new();
-    if let Some(t) = obj.get("type") {
-        m.insert("type".into(), t.clone());
-    }
-    m.insert("seq".into(), Value::from(seq));
-    for (k, v) in &obj {
-        if k == "type" || k == "hash" {
-            continue;
-        }
-        if k == "seq" && v.as_u64() != Some(seq as u64) {
-            return Err(invalid(
-                new_line,
-                Some("seq"),
-                format!("expected {seq} (the next position in the log) or nothing, found {v}"),
-            ));
-        }
-        m.insert(k.clone(), v.clone());
-    }
-    if !m.contains_key("at") {
-        m.insert("at".into(), Value::from(now));
-    }
-    let canonical = chain::canonical(&m);
-    let hash = chain::link(prev.as_deref().unwrap_or(chain::GENESIS), &canonical);
-    m.insert("hash".into(), Value::from(hash));
-    let text = serde_json::to_string(&Value::Object(m)).expect("serializes");
+    let (text, _) = seal(&obj, seq, prev.as_deref(), now)
+        .map_err(|(field, m)| invalid(new_line, Some(field), m))?;
     // Validate the whole log with the new line, exactly as `check` would.
     let mut all = bytes;
     all.extend_from_slice(text.as_bytes());
@@ -182,6 +158,108 @@ fn append_locked<T>(
         },
         kept,
     ))
+}
+
+/// An event as `append` writes it: `type`, then `seq`, the fields given (any `hash` dropped),
+/// `at` (`now` unless given) and `hash`, the link chaining it to `prev` (the last hash of the
+/// log, `None` before the chain starts). The line's text (no newline) and its hash; a `seq`
+/// given that is not `seq` is refused (the field and what was expected).
+pub fn seal(
+    obj: &Map<String, Value>,
+    seq: usize,
+    prev: Option<&str>,
+    now: &str,
+) -> Result<(String, String), (&'static str, String)> {
+    let mut m = Map::new();
+    if let Some(t) = obj.get("type") {
+        m.insert("type".into(), t.clone());
+    }
+    m.insert("seq".into(), Value::from(seq));
+    for (k, v) in obj {
+        if k == "type" || k == "hash" {
+            continue;
+        }
+        if k == "seq" && v.as_u64() != Some(seq as u64) {
+            return Err((
+                "seq",
+                format!("expected {seq} (the next position in the log) or nothing, found {v}"),
+            ));
+        }
+        m.insert(k.clone(), v.clone());
+    }
+    if !m.contains_key("at") {
+        m.insert("at".into(), Value::from(now));
+    }
+    let canonical = chain::canonical(&m);
+    let hash = chain::link(prev.unwrap_or(chain::GENESIS), &canonical);
+    m.insert("hash".into(), Value::from(hash.clone()));
+    let text = serde_json::to_string(&Value::Object(m)).expect("serializes");
+    Ok((text, hash))
+}
+
+/// The lines of `events` sealed one after another (see [`seal`]) as the events after a log of
+/// `before` events whose chain ends at `prev`: the text to write, each line ending in a newline.
+pub fn seal_all(
+    events: &[Map<String, Value>],
+    before: usize,
+    prev: Option<&str>,
+    now: &str,
+) -> Result<String, (usize, &'static str, String)> {
+    let mut out = String::new();
+    let mut prev = prev.map(str::to_string);
+    for (i, e) in events.iter().enumerate() {
+        let (text, hash) =
+            seal(e, before + i + 1, prev.as_deref(), now).map_err(|(f, m)| (i, f, m))?;
+        out.push_str(&text);
+        out.push('\n');
+        prev = Some(hash);
+    }
+    Ok(out)
+}
+
+/// Append several events at once, all or none, as [`append_checked`] appends one: under the
+/// log's lock, `prepare` makes the events from the log's bytes as they stand (it may refuse,
+/// then nothing is written), they are sealed (seq, `at` = `now` unless given, hash chain), the
+/// whole log with them is validated by `check`, and only then are they written in one write,
+/// the file and its directory synced. Returns how many events were appended and the first's
+/// seq, with what `check` kept.
+pub fn append_events<T>(
+    path: &Path,
+    now: &str,
+    prepare: impl FnOnce(&[u8]) -> Result<Vec<Map<String, Value>>, AppendError>,
+    check: impl FnOnce(&[u8]) -> Result<T, Vec<LogError>>,
+) -> Result<(usize, usize, T), AppendError> {
+    let mut file = OpenOptions::new().read(true).append(true).open(path)?;
+    file.lock()?;
+    let result = (|| {
+        let mut bytes = Vec::new();
+        file.seek(SeekFrom::Start(0))?;
+        file.read_to_end(&mut bytes)?;
+        if !bytes.is_empty() && !bytes.ends_with(b"\n") {
+            let line = bytes.split(|&b| b == b'\n').count();
+            return Err(invalid(line, None, "the log's last line is incomplete (no newline: a torn write?); run `frekans repair` first"));
+        }
+        let events = prepare(&bytes)?;
+        let lines = memchr::memchr_iter(b'\n', &bytes).count();
+        let before = count_events(&bytes);
+        let text = seal_all(&events, before, last_hash(&bytes).as_deref(), now)
+            .map_err(|(i, f, m)| invalid(lines + i + 1, Some(f), m))?;
+        let mut all = bytes;
+        all.extend_from_slice(text.as_bytes());
+        let kept = check(&all).map_err(|errors| AppendError::Invalid(InvalidLog { errors }))?;
+        file.seek(SeekFrom::End(0))?;
+        file.write_all(text.as_bytes())?;
+        file.sync_all()?;
+        Ok((events.len(), before + 1, kept))
+    })();
+    let _ = file.unlock();
+    let appended = result?;
+    if let Some(dir) = path.parent().filter(|p| !p.as_os_str().is_empty()) {
+        if let Ok(d) = File::open(dir) {
+            let _ = d.sync_all();
+        }
+    }
+    Ok(appended)
 }
 
 /// Event lines in the log (not blank, not `//`).

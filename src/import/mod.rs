@@ -51,3 +51,138 @@ pub struct Read {
     /// With `--lenient`: what was skipped and why.
     pub skipped: Vec<Problem>,
 }
+
+pub mod csv;
+mod draft;
+mod merge;
+pub mod pbn;
+mod run;
+
+pub use merge::{merge, Existing, Input, Merged};
+pub use run::{import_append, import_new, ImportError, Imported, Options as ImportOptions};
+
+/// The formats `frekans import` reads.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Format {
+    Pbn,
+    Usebio,
+    Csv,
+    Bws,
+}
+
+impl Format {
+    pub const NAMES: [&'static str; 4] = ["pbn", "usebio", "csv", "bws"];
+
+    pub fn parse(s: &str) -> Option<Format> {
+        match s.to_ascii_lowercase().as_str() {
+            "pbn" => Some(Format::Pbn),
+            "usebio" | "xml" => Some(Format::Usebio),
+            "csv" => Some(Format::Csv),
+            "bws" => Some(Format::Bws),
+            _ => None,
+        }
+    }
+
+    pub fn name(self) -> &'static str {
+        match self {
+            Format::Pbn => "pbn",
+            Format::Usebio => "usebio",
+            Format::Csv => "csv",
+            Format::Bws => "bws",
+        }
+    }
+}
+
+/// The format of a file recognised from its first bytes: a Microsoft Access (Jet/ACE) database
+/// is Bridgemate's BWS; XML whose root is `USEBIO` is USEBIO; a file whose first lines are PBN
+/// `%` comments or `[Tag "value"]` pairs is PBN; a first line with commas, semicolons or tabs
+/// and no brackets is a spreadsheet (CSV). `None` when it is none of these.
+pub fn detect(bytes: &[u8]) -> Option<Format> {
+    // A Jet 3/4 or ACE database: the 4-byte page header, then "Standard Jet DB"/"Standard ACE DB".
+    if bytes.len() > 19
+        && (&bytes[4..19] == b"Standard Jet DB" || &bytes[4..19] == b"Standard ACE DB")
+    {
+        return Some(Format::Bws);
+    }
+    let head = &bytes[..bytes.len().min(4096)];
+    let text = String::from_utf8_lossy(head);
+    let text = text.trim_start_matches('\u{feff}').trim_start();
+    if text.starts_with('<') {
+        // XML: the root element (after the declaration, comments and a DOCTYPE) is USEBIO.
+        let upper = text.to_ascii_uppercase();
+        if upper.contains("<USEBIO") || upper.contains("<!DOCTYPE USEBIO") {
+            return Some(Format::Usebio);
+        }
+        return None;
+    }
+    for line in text
+        .lines()
+        .map(str::trim)
+        .filter(|l| !l.is_empty())
+        .take(20)
+    {
+        if line.starts_with('%') || line.starts_with(';') || line.starts_with('{') {
+            return Some(Format::Pbn);
+        }
+        if line.starts_with('[') && line.contains('"') && line.contains(']') {
+            return Some(Format::Pbn);
+        }
+        if line.contains(',') || line.contains(';') || line.contains('\t') {
+            return Some(Format::Csv);
+        }
+        return None;
+    }
+    None
+}
+
+/// A text file's characters: UTF-8 (a byte-order mark dropped) when the bytes are valid UTF-8,
+/// else ISO-8859-1 (PBN's default; read as windows-1252, its superset, by `encoding_rs`).
+/// Also whether it was read as Latin-1.
+pub fn decode_text(bytes: &[u8]) -> (std::borrow::Cow<'_, str>, bool) {
+    let bytes = bytes.strip_prefix(b"\xef\xbb\xbf").unwrap_or(bytes);
+    match std::str::from_utf8(bytes) {
+        Ok(s) => (std::borrow::Cow::Borrowed(s), false),
+        Err(_) => {
+            let (text, _) = encoding_rs::WINDOWS_1252.decode_without_bom_handling(bytes);
+            (text, true)
+        }
+    }
+}
+
+/// What one reader made of a file, with where in the file each event came from (`line 12`),
+/// when the reader knows it: an error the log's own checks find in an event is then reported
+/// at that place of the file.
+#[derive(Clone, Debug, Default)]
+pub struct Parsed {
+    pub read: Read,
+    /// One per event of `read.events`, or empty.
+    pub origins: Vec<String>,
+}
+
+/// Read `bytes` (the file `file`) as `format` (`columns`: the CSV layout).
+pub fn read_as(
+    format: Format,
+    bytes: &[u8],
+    file: &str,
+    req: &Request,
+    columns: &csv::Columns,
+) -> Result<Parsed, Vec<Problem>> {
+    match format {
+        Format::Pbn => pbn::read_parsed(bytes, file, req),
+        Format::Csv => csv::read_parsed(bytes, file, req, columns),
+        // ===== USEBIO: merged from branch `export` (src/import/usebio.rs) =====
+        // Format::Usebio => usebio::read(bytes, file, req).map(|read| Parsed { read, origins: Vec::new() }),
+        Format::Usebio => Err(vec![Problem {
+            file: file.to_string(),
+            at: "line 1".into(),
+            message:
+                "USEBIO files are not read by this build yet (the USEBIO reader is on its way)"
+                    .into(),
+        }]),
+        Format::Bws => Err(vec![Problem {
+            file: file.to_string(),
+            at: "file".into(),
+            message: "Bridgemate BWS databases are not read by this build yet".into(),
+        }]),
+    }
+}

@@ -1,0 +1,457 @@
+//! A spreadsheet of travellers (`--format csv`): one row per table, read with the `csv` crate.
+//! The first row names the columns; by default they are the log's own field names
+//! (case-insensitive): `session`, `section`, `board`, `ns`, `ew`, `contract`, `declarer`,
+//! `tricks` or `result` (`=`, `+1`, `-2`) or `score` (NS points), and optionally `table`,
+//! `round`, `lead`, `ns_players`, `ew_players` (`"Anna Nowak - Jan Kowalski"`). Other layouts are
+//! mapped with `--columns board=Board,ns=NS Pair,...`. Comma, semicolon or tab separated (the
+//! header row decides), UTF-8 or Latin-1. An artificial score goes in `score`: `A6040`,
+//! `A+/A-`, `60%/40%` or `A` (average to both). Each distinct `session` value is a session, in
+//! the order first met.
+
+use std::collections::{BTreeMap, BTreeSet, HashMap};
+
+use super::draft::{self, Art, Draft, Play, Table};
+use super::{decode_text, Parsed, Problem, Read, Request};
+use crate::bridge::{parse_result_offset, parse_seat, vul_of, Bid};
+
+/// The fields a row is read by, in the default layout's order.
+pub const FIELDS: [&str; 15] = [
+    "session",
+    "section",
+    "board",
+    "ns",
+    "ew",
+    "contract",
+    "declarer",
+    "tricks",
+    "result",
+    "score",
+    "table",
+    "round",
+    "lead",
+    "ns_players",
+    "ew_players",
+];
+
+/// `--columns`: the header each field is read from, where it is not the field's own name.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct Columns {
+    pub map: BTreeMap<String, String>,
+}
+
+impl Columns {
+    /// `board=Board,ns=NS Pair,tricks=Tricks`: field=header pairs separated by commas.
+    pub fn parse(s: &str) -> Result<Columns, String> {
+        let mut map = BTreeMap::new();
+        for part in s.split(',').map(str::trim).filter(|p| !p.is_empty()) {
+            let Some((field, header)) = part.split_once('=') else {
+                return Err(format!("--columns: expected field=Header pairs such as board=Board,ns=NS, found {part:?}"));
+            };
+            let field = field.trim().to_ascii_lowercase();
+            if !FIELDS.contains(&field.as_str()) {
+                return Err(format!(
+                    "--columns: unknown field {field:?} (the fields are {})",
+                    FIELDS.join(", ")
+                ));
+            }
+            map.insert(field, header.trim().to_string());
+        }
+        Ok(Columns { map })
+    }
+}
+
+/// Read a spreadsheet in the default layout.
+pub fn read(bytes: &[u8], file: &str, req: &Request) -> Result<Read, Vec<Problem>> {
+    read_parsed(bytes, file, req, &Columns::default()).map(|p| p.read)
+}
+
+/// [`read`] with a column mapping, each event with its line.
+pub(crate) fn read_parsed(
+    bytes: &[u8],
+    file: &str,
+    req: &Request,
+    columns: &Columns,
+) -> Result<Parsed, Vec<Problem>> {
+    let (text, _) = decode_text(bytes);
+    let fail = |at: String, message: String| {
+        vec![Problem {
+            file: file.to_string(),
+            at,
+            message,
+        }]
+    };
+    let header_line = text.lines().next().unwrap_or("");
+    let delimiter = [b',', b';', b'\t']
+        .into_iter()
+        .max_by_key(|d| header_line.bytes().filter(|b| b == d).count())
+        .unwrap_or(b',');
+    let mut rdr = csv::ReaderBuilder::new()
+        .delimiter(delimiter)
+        .flexible(true)
+        .trim(csv::Trim::All)
+        .from_reader(text.as_bytes());
+    let headers = match rdr.headers() {
+        Ok(h) => h.clone(),
+        Err(e) => {
+            return Err(fail(
+                "line 1".into(),
+                format!("cannot read the header row: {e}"),
+            ))
+        }
+    };
+    // Each field's column.
+    let mut col: HashMap<&str, usize> = HashMap::new();
+    let mut problems = Vec::new();
+    for f in FIELDS {
+        let want = columns.map.get(f).map(String::as_str).unwrap_or(f);
+        match headers.iter().position(|h| h.trim().eq_ignore_ascii_case(want)) {
+            Some(i) => {
+                col.insert(f, i);
+            }
+            None if columns.map.contains_key(f) => problems.push(Problem {
+                file: file.to_string(),
+                at: "line 1".into(),
+                message: format!("--columns maps {f} to {want:?}, which the header row does not have (it has {})", headers.iter().collect::<Vec<_>>().join(", ")),
+            }),
+            None => {}
+        }
+    }
+    for f in ["board", "ns", "ew"] {
+        if !col.contains_key(f) {
+            problems.push(Problem {
+                file: file.to_string(),
+                at: "line 1".into(),
+                message: format!("no {f} column: the header row must name session, section, board, ns, ew, contract, declarer, tricks (or result, or score), or map its own names with --columns {f}=Header"),
+            });
+        }
+    }
+    if !col.contains_key("contract") && !col.contains_key("score") {
+        problems.push(Problem {
+            file: file.to_string(),
+            at: "line 1".into(),
+            message:
+                "neither a contract nor a score column: nothing says what happened at each table"
+                    .into(),
+        });
+    }
+    if !problems.is_empty() {
+        return Err(problems);
+    }
+    let mut rows = Vec::new();
+    for rec in rdr.records() {
+        match rec {
+            Ok(r) => rows.push(r),
+            Err(e) => {
+                let at = e
+                    .position()
+                    .map(|p| format!("line {}", p.line()))
+                    .unwrap_or("file".into());
+                return Err(fail(at, format!("cannot read this row: {e}")));
+            }
+        }
+    }
+    // Ids: where a pair number stands in two sections, the section is put before it.
+    let cell = |r: &csv::StringRecord, f: &str| -> Option<String> {
+        col.get(f)
+            .and_then(|&i| r.get(i))
+            .map(str::trim)
+            .filter(|s| !s.is_empty())
+            .map(str::to_string)
+    };
+    let mut sections: BTreeMap<String, BTreeSet<String>> = BTreeMap::new();
+    for r in &rows {
+        if let Some(sec) = cell(r, "section") {
+            for f in ["ns", "ew"] {
+                if let Some(p) = cell(r, f) {
+                    sections.entry(p).or_default().insert(sec.clone());
+                }
+            }
+        }
+    }
+    let prefix = sections.values().any(|s| s.len() > 1);
+    let seats: Vec<(u32, String, String)> = rows
+        .iter()
+        .filter_map(|r| {
+            let b = cell(r, "board")?.parse().ok()?;
+            let sec = cell(r, "session").unwrap_or_default()
+                + "\u{0}"
+                + &cell(r, "section").unwrap_or_default();
+            Some((
+                b,
+                format!("{sec}\u{0}{}", cell(r, "ns")?),
+                format!("{sec}\u{0}{}", cell(r, "ew")?),
+            ))
+        })
+        .collect();
+    let per_direction =
+        draft::per_direction(seats.iter().map(|(b, n, e)| (*b, n.as_str(), e.as_str())));
+    let mut d = Draft::new(file, req);
+    let mut sessions: Vec<(String, usize)> = Vec::new();
+    for r in &rows {
+        let line = r.position().map(|p| p.line()).unwrap_or(0);
+        let at = format!("line {line}");
+        if r.iter().all(|c| c.trim().is_empty()) {
+            continue;
+        }
+        let key = cell(r, "session").unwrap_or_default();
+        let s = match sessions.iter().find(|(k, _)| *k == key) {
+            Some(&(_, s)) => s,
+            None => {
+                let s = d.session();
+                if !key.is_empty() {
+                    d.session_mut(s).name = Some(key.clone());
+                }
+                sessions.push((key, s));
+                s
+            }
+        };
+        row(&mut d, s, r, &cell, (prefix, per_direction), &at);
+    }
+    d.finish(req)
+}
+
+fn row(
+    d: &mut Draft,
+    s: usize,
+    r: &csv::StringRecord,
+    cell: &dyn Fn(&csv::StringRecord, &str) -> Option<String>,
+    (prefix, per_direction): (bool, bool),
+    at: &str,
+) {
+    let board = match cell(r, "board").map(|b| b.parse::<u32>()) {
+        Some(Ok(b)) if (1..=10_000).contains(&b) => b,
+        other => {
+            let found = cell(r, "board").unwrap_or_default();
+            let _ = other;
+            d.bad(
+                at,
+                format!("board: expected a board number, found {found:?}"),
+            );
+            return;
+        }
+    };
+    let section = cell(r, "section");
+    let (Some(ns_raw), Some(ew_raw)) = (cell(r, "ns"), cell(r, "ew")) else {
+        d.bad(at, "ns and ew: both pairs must be given");
+        return;
+    };
+    let id = |raw: &str, dir: &str| {
+        let mut id = match (&section, prefix) {
+            (Some(sec), true) => format!("{sec}{raw}"),
+            _ => raw.to_string(),
+        };
+        if per_direction {
+            id.push_str(dir);
+        }
+        id
+    };
+    let (ns, ew) = (id(&ns_raw, "NS"), id(&ew_raw, "EW"));
+    for (pid, f) in [(&ns, "ns_players"), (&ew, "ew_players")] {
+        let players = cell(r, f).map(|c| draft::players(&c)).unwrap_or_default();
+        d.pair(pid, section.as_deref(), players, at);
+    }
+    let num = |f: &str| -> Result<Option<u32>, String> {
+        match cell(r, f) {
+            None => Ok(None),
+            Some(x) => x
+                .parse::<u32>()
+                .map(Some)
+                .map_err(|_| format!("{f}: expected a whole number, found {x:?}")),
+        }
+    };
+    let (round, table) = match (num("round"), num("table")) {
+        (Ok(a), Ok(b)) => (a, b),
+        (Err(m), _) | (_, Err(m)) => {
+            d.bad(at, m);
+            return;
+        }
+    };
+    let t = Table {
+        section: section.clone(),
+        board,
+        round,
+        table,
+        ns,
+        ew,
+    };
+    let score_cell = cell(r, "score");
+    // An artificial score.
+    if let Some(sc) = &score_cell {
+        if let Some((a, b)) = artificial(sc) {
+            d.artificial(s, t, draft::art_score(&a, &b), sc, at);
+            return;
+        }
+    }
+    let score = match &score_cell {
+        None => None,
+        Some(x) => match x.parse::<i32>() {
+            Ok(v) if v.abs() <= 10_000 => Some(v),
+            _ => {
+                d.bad(at, format!("score: expected NS points such as 420 or -50, or an artificial score such as A6040 or A+/A-, found {x:?}"));
+                return;
+            }
+        },
+    };
+    let mut play = Play {
+        score,
+        lead: cell(r, "lead"),
+        ..Play::default()
+    };
+    if let Some(ct) = cell(r, "contract") {
+        let bid = match draft::contract(&ct) {
+            Ok(b) => b,
+            Err(m) => {
+                d.bad(at, format!("contract: {m}"));
+                return;
+            }
+        };
+        play.contract = Some(bid.to_string());
+        if let Bid::Contract(c) = bid {
+            let declarer = match cell(r, "declarer").map(|x| parse_seat(&x)) {
+                Some(Ok(x)) => x,
+                Some(Err(m)) => {
+                    d.bad(at, format!("declarer: {m}"));
+                    return;
+                }
+                None => {
+                    d.bad(
+                        at,
+                        format!("declarer: {ct} needs a declarer (N, E, S or W)"),
+                    );
+                    return;
+                }
+            };
+            play.declarer = Some(declarer.letter().to_string());
+            let tricks = match (cell(r, "tricks"), cell(r, "result")) {
+                (Some(x), _) => match x.parse::<u8>() {
+                    Ok(n) if n <= 13 => n,
+                    _ => {
+                        d.bad(at, format!("tricks: expected 0-13, found {x:?}"));
+                        return;
+                    }
+                },
+                (None, Some(x)) => match parse_result_offset(&x)
+                    .map_err(|m| format!("result: {m}"))
+                    .and_then(|o| {
+                        c.tricks_for_offset(o)
+                            .ok_or_else(|| format!("result: {x} is not possible in {bid}"))
+                    }) {
+                    Ok(n) => n,
+                    Err(m) => {
+                        d.bad(at, m);
+                        return;
+                    }
+                },
+                (None, None) => {
+                    d.bad(at, format!("tricks or result: {ct} needs the tricks taken"));
+                    return;
+                }
+            };
+            play.tricks = Some(tricks);
+            if let Some(sc) = score {
+                // Vulnerability by the board number (a spreadsheet carries no hand record).
+                if let Err(m) = draft::check_score(bid, Some(declarer), tricks, vul_of(board), sc) {
+                    d.bad(at, m);
+                    return;
+                }
+            }
+        } else if let Some(sc) = score.filter(|&x| x != 0) {
+            d.bad(
+                at,
+                format!("the score {sc} contradicts a passed-out board (0)"),
+            );
+            return;
+        }
+    } else if score.is_none() {
+        d.bad(
+            at,
+            "neither a contract nor a score: nothing says what happened at this table",
+        );
+        return;
+    }
+    d.result(s, t, play, at);
+}
+
+/// An artificial score as a spreadsheet writes it: `A6040`, `A+/A-`, `60%/40%`, or `A`/`A=`
+/// (average to both sides).
+fn artificial(token: &str) -> Option<(Art, Art)> {
+    if let Some(x) = draft::split_art(token) {
+        return Some(x);
+    }
+    let side = |t: &str| -> Option<Art> {
+        let t = t.trim();
+        draft::named_art(t).or_else(|| {
+            t.strip_suffix('%')
+                .and_then(draft::number)
+                .map(Art::from_pct)
+        })
+    };
+    if let Some((a, b)) = token.split_once('/') {
+        return Some((side(a)?, side(b)?));
+    }
+    match draft::named_art(token) {
+        Some(Art::Named("A")) => Some((Art::Named("A"), Art::Named("A"))),
+        _ => None,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn req() -> Request {
+        Request {
+            form: Some("mp".into()),
+            ..Request::default()
+        }
+    }
+
+    #[test]
+    fn default_layout() {
+        let text = "session,section,board,ns,ew,contract,declarer,tricks,score\n\
+                    Day 1,A,1,1,2,4S,N,10,420\n\
+                    Day 1,A,1,3,4,PO,,,\n\
+                    Day 1,A,2,1,2,,,,A6040\n";
+        let p = read_parsed(text.as_bytes(), "t.csv", &req(), &Columns::default()).unwrap();
+        let kinds: Vec<_> = p
+            .read
+            .events
+            .iter()
+            .map(|e| e["type"].as_str().unwrap().to_string())
+            .collect();
+        assert_eq!(
+            kinds,
+            ["session", "pair", "pair", "pair", "pair", "result", "result", "ruling"]
+        );
+        assert_eq!(p.read.events[7]["score"], "A+/A-");
+        assert_eq!(p.origins[5], "line 2");
+    }
+
+    #[test]
+    fn mapped_layout_semicolons() {
+        let text = "Rnd;Brd;NS Pair;EW Pair;Contract;By;Res\n1;3;5;6;3NTx;S;-2\n";
+        let cols =
+            Columns::parse("board=Brd, ns=NS Pair, ew=EW Pair, declarer=By, result=Res, round=Rnd")
+                .unwrap();
+        let p = read_parsed(text.as_bytes(), "t.csv", &req(), &cols).unwrap();
+        let r = p
+            .read
+            .events
+            .iter()
+            .find(|e| e["type"] == "result")
+            .unwrap();
+        assert_eq!(r["contract"], "3NTX");
+        assert_eq!(r["tricks"], 7);
+        assert_eq!(r["round"], 1);
+    }
+
+    #[test]
+    fn errors_name_their_line() {
+        let text =
+            "board,ns,ew,contract,declarer,tricks,score\n1,1,2,4S,N,10,420\n1,3,4,4S,N,9,420\n";
+        let e = read_parsed(text.as_bytes(), "t.csv", &req(), &Columns::default()).unwrap_err();
+        assert_eq!(e[0].at, "line 3");
+        assert!(e[0].message.contains("contradicts"), "{}", e[0].message);
+        assert!(Columns::parse("boards=B").is_err());
+    }
+}

@@ -1,0 +1,308 @@
+//! Several files' events made one championship's: each file's sessions renamed after those
+//! already there (`S1`, `S2`, ... in file order, after the log's when appending), ruling ids
+//! likewise, participants declared once (by id: the same id declared differently — another
+//! section, other players — in two files, or in a file and the log, is an error), the first
+//! file's championship kept (none when appending to a log).
+
+use std::collections::{BTreeMap, BTreeSet, HashMap};
+
+use serde_json::{Map, Value};
+
+use super::Problem;
+
+/// One file's events (the reader's), and where in the file each came from when known.
+pub struct Input {
+    pub file: String,
+    pub events: Vec<Value>,
+    pub origins: Vec<String>,
+}
+
+/// What the log being appended to already has.
+#[derive(Default)]
+pub struct Existing {
+    pub sessions: BTreeSet<String>,
+    pub rulings: BTreeSet<String>,
+    pub matches: BTreeSet<String>,
+    /// Participant id → its declaring event (`pair`/`team`).
+    pub participants: BTreeMap<String, Map<String, Value>>,
+    /// The log's line count and that it is not empty (no championship then).
+    pub nonempty: bool,
+}
+
+/// The merged events, each with the file and place it came from.
+pub struct Merged {
+    pub events: Vec<Map<String, Value>>,
+    pub origins: Vec<(String, String)>,
+    /// The session ids given to each file's sessions, in order.
+    pub sessions: Vec<(String, Vec<String>)>,
+    /// Participants new to the log.
+    pub new_participants: usize,
+}
+
+fn next_free(used: &BTreeSet<String>, prefix: &str, from: usize) -> (String, usize) {
+    let mut n = from;
+    loop {
+        let id = format!("{prefix}{n}");
+        if !used.contains(&id) {
+            return (id, n + 1);
+        }
+        n += 1;
+    }
+}
+
+/// Whether two declarations of one participant say different things (players are compared
+/// only when both name them).
+fn differs(a: &Map<String, Value>, b: &Map<String, Value>) -> Option<String> {
+    if a.get("type") != b.get("type") {
+        return Some("a pair in one place and a team in the other".into());
+    }
+    if a.get("section") != b.get("section") {
+        let s = |m: &Map<String, Value>| {
+            m.get("section")
+                .and_then(Value::as_str)
+                .map(|s| format!("section {s}"))
+                .unwrap_or("no section".into())
+        };
+        return Some(format!("{} here, {} there", s(b), s(a)));
+    }
+    let players = |m: &Map<String, Value>| {
+        m.get("players")
+            .and_then(Value::as_array)
+            .filter(|p| !p.is_empty())
+            .cloned()
+    };
+    if let (Some(x), Some(y)) = (players(a), players(b)) {
+        if x != y {
+            let j = |v: &[Value]| {
+                v.iter()
+                    .map(|s| s.as_str().unwrap_or("?").to_string())
+                    .collect::<Vec<_>>()
+                    .join(" - ")
+            };
+            return Some(format!("{} here, {} there", j(&y), j(&x)));
+        }
+    }
+    for k in ["name"] {
+        if let (Some(x), Some(y)) = (a.get(k), b.get(k)) {
+            if x != y {
+                return Some(format!("{k} {y} here, {x} there"));
+            }
+        }
+    }
+    None
+}
+
+/// Merge `inputs` (in order) after `existing`.
+pub fn merge(inputs: Vec<Input>, existing: &Existing) -> Result<Merged, Vec<Problem>> {
+    let mut problems = Vec::new();
+    let mut events = Vec::new();
+    let mut origins = Vec::new();
+    let mut sessions_used = existing.sessions.clone();
+    let mut rulings_used = existing.rulings.clone();
+    let mut session_n = existing.sessions.len() + 1;
+    let mut ruling_n = existing.rulings.len() + 1;
+    let mut declared: HashMap<String, (Map<String, Value>, String)> = HashMap::new();
+    let mut championship = existing.nonempty;
+    let mut new_participants = 0;
+    let mut sessions_given = Vec::new();
+    for input in inputs {
+        let mut session_ids: HashMap<String, String> = HashMap::new();
+        let mut ruling_ids: HashMap<String, String> = HashMap::new();
+        let mut given = Vec::new();
+        let origin = |i: usize| {
+            input
+                .origins
+                .get(i)
+                .cloned()
+                .unwrap_or_else(|| format!("event {}", i + 1))
+        };
+        // Ids first (a ruling may name a later one in `supersedes`).
+        for e in &input.events {
+            match e.get("type").and_then(Value::as_str) {
+                Some("session") => {
+                    if let Some(id) = e.get("id").and_then(Value::as_str) {
+                        let (new, n) = next_free(&sessions_used, "S", session_n);
+                        session_n = n;
+                        sessions_used.insert(new.clone());
+                        session_ids.insert(id.to_string(), new.clone());
+                        given.push(new);
+                    }
+                }
+                Some("ruling") => {
+                    if let Some(id) = e.get("id").and_then(Value::as_str) {
+                        let (new, n) = next_free(&rulings_used, "R", ruling_n);
+                        ruling_n = n;
+                        rulings_used.insert(new.clone());
+                        ruling_ids.insert(id.to_string(), new);
+                    }
+                }
+                _ => {}
+            }
+        }
+        for (i, e) in input.events.iter().enumerate() {
+            let Value::Object(m) = e else {
+                problems.push(Problem {
+                    file: input.file.clone(),
+                    at: origin(i),
+                    message: "the reader made an event that is not a JSON object".into(),
+                });
+                continue;
+            };
+            let mut m = m.clone();
+            let kind = m
+                .get("type")
+                .and_then(Value::as_str)
+                .unwrap_or("")
+                .to_string();
+            match kind.as_str() {
+                "championship" => {
+                    if championship {
+                        continue;
+                    }
+                    championship = true;
+                }
+                "pair" | "team" => {
+                    let Some(id) = m.get("id").and_then(Value::as_str).map(str::to_string) else {
+                        continue;
+                    };
+                    if let Some(first) = existing.participants.get(&id) {
+                        if let Some(d) = differs(first, &m) {
+                            problems.push(Problem {
+                                file: input.file.clone(),
+                                at: origin(i),
+                                message: format!(
+                                    "{kind} {id} is not the log's {kind} {id}: {d} (in the log)"
+                                ),
+                            });
+                        }
+                        continue;
+                    }
+                    if let Some((first, at)) = declared.get(&id) {
+                        if let Some(d) = differs(first, &m) {
+                            problems.push(Problem {
+                                file: input.file.clone(),
+                                at: origin(i),
+                                message: format!("{kind} {id} is declared differently: {d} ({at})"),
+                            });
+                        }
+                        continue;
+                    }
+                    declared.insert(id, (m.clone(), format!("{}: {}", input.file, origin(i))));
+                    new_participants += 1;
+                }
+                _ => {}
+            }
+            // Session and ruling ids renamed wherever they stand.
+            if kind == "session" {
+                rename(&mut m, "id", &session_ids);
+            } else {
+                rename(&mut m, "session", &session_ids);
+            }
+            if kind == "ruling" {
+                rename(&mut m, "id", &ruling_ids);
+                rename(&mut m, "supersedes", &ruling_ids);
+            }
+            if kind == "ruling_withdrawn" {
+                rename(&mut m, "ruling", &ruling_ids);
+            }
+            events.push(m);
+            origins.push((input.file.clone(), origin(i)));
+        }
+        sessions_given.push((input.file.clone(), given));
+    }
+    // Ids of matches must stay unique across the championship too.
+    let mut matches = existing.matches.clone();
+    for (m, (file, at)) in events.iter().zip(&origins) {
+        if m.get("type").and_then(Value::as_str) == Some("match") {
+            if let Some(id) = m.get("id").and_then(Value::as_str) {
+                if !matches.insert(id.to_string()) {
+                    problems.push(Problem {
+                        file: file.clone(),
+                        at: at.clone(),
+                        message: format!("match {id} is already in the championship"),
+                    });
+                }
+            }
+        }
+    }
+    if !problems.is_empty() {
+        problems.sort();
+        problems.dedup();
+        return Err(problems);
+    }
+    Ok(Merged {
+        events,
+        origins,
+        sessions: sessions_given,
+        new_participants,
+    })
+}
+
+fn rename(m: &mut Map<String, Value>, key: &str, ids: &HashMap<String, String>) {
+    if let Some(new) = m
+        .get(key)
+        .and_then(Value::as_str)
+        .and_then(|id| ids.get(id))
+    {
+        let new = new.clone();
+        m.insert(key.into(), Value::from(new));
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    fn input(file: &str, events: Vec<Value>) -> Input {
+        Input {
+            file: file.into(),
+            events,
+            origins: Vec::new(),
+        }
+    }
+
+    #[test]
+    fn sessions_follow_each_other_and_pairs_merge() {
+        let a = vec![
+            json!({"type":"session","id":"S1","form":"mp","boards":"1-2"}),
+            json!({"type":"pair","id":"1","players":["A","B"]}),
+            json!({"type":"ruling","id":"R1","session":"S1","board":1,"ns":"1","ew":"2","score":"A"}),
+        ];
+        let b = vec![
+            json!({"type":"session","id":"S1","form":"mp","boards":"1-2"}),
+            json!({"type":"pair","id":"1","players":["A","B"]}),
+            json!({"type":"result","session":"S1","board":1,"ns":"1","ew":"2","score":420}),
+            json!({"type":"ruling","id":"R1","session":"S1","board":1,"ns":"1","ew":"2","score":"A"}),
+        ];
+        let m = merge(vec![input("a", a), input("b", b)], &Existing::default()).unwrap();
+        let kinds: Vec<_> = m
+            .events
+            .iter()
+            .map(|e| e["type"].as_str().unwrap())
+            .collect();
+        assert_eq!(
+            kinds,
+            ["session", "pair", "ruling", "session", "result", "ruling"]
+        );
+        assert_eq!(m.events[3]["id"], "S2");
+        assert_eq!(m.events[4]["session"], "S2");
+        assert_eq!(m.events[5]["id"], "R2");
+        assert_eq!(m.new_participants, 1);
+    }
+
+    #[test]
+    fn a_pair_declared_differently_is_an_error() {
+        let a = vec![json!({"type":"pair","id":"1","players":["A","B"]})];
+        let b = vec![json!({"type":"pair","id":"1","players":["C","D"]})];
+        let e = merge(vec![input("a", a), input("b", b)], &Existing::default())
+            .err()
+            .unwrap();
+        assert_eq!(e[0].file, "b");
+        assert!(
+            e[0].message.contains("C - D here, A - B there"),
+            "{}",
+            e[0].message
+        );
+    }
+}

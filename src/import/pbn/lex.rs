@@ -1,0 +1,351 @@
+//! PBN's export format as text: games (runs of lines ended by a blank line), their tags
+//! (`[Name "value"]`, with `#` and `##` inheritance, PBN 2.1 §4.8), the rows of their table
+//! tags (`ScoreTable`, `TotalScoreTable`, any `*Table`: column specs with sort markers and
+//! widths, whitespace-separated tokens, double-quoted tokens holding spaces), and the `%`
+//! comment lines producers put metadata in. Commentary (`{...}`, possibly over several lines)
+//! and `;` comments are skipped. Knows nothing of what a score means.
+
+use std::collections::HashMap;
+
+/// A tag of a game: its name, value (inheritance resolved) and line.
+#[derive(Clone, Debug)]
+pub struct Tag {
+    pub name: String,
+    pub value: String,
+    pub line: usize,
+}
+
+/// A table tag with its rows.
+#[derive(Clone, Debug)]
+pub struct TableTag {
+    pub name: String,
+    pub line: usize,
+    /// Column names (sort markers and widths removed).
+    pub columns: Vec<String>,
+    /// Each row's line and tokens (quotes removed).
+    pub rows: Vec<(usize, Vec<String>)>,
+}
+
+impl TableTag {
+    pub fn col(&self, name: &str) -> Option<usize> {
+        self.columns
+            .iter()
+            .position(|c| c.eq_ignore_ascii_case(name))
+    }
+}
+
+/// One game.
+#[derive(Clone, Debug, Default)]
+pub struct Game {
+    pub line: usize,
+    pub tags: Vec<Tag>,
+    pub tables: Vec<TableTag>,
+}
+
+impl Game {
+    pub fn tag(&self, name: &str) -> Option<&Tag> {
+        self.tags.iter().find(|t| t.name.eq_ignore_ascii_case(name))
+    }
+
+    /// A tag's value unless it is empty or PBN's `?` (unknown) or `-` (irrelevant).
+    pub fn value(&self, name: &str) -> Option<&str> {
+        self.tag(name)
+            .map(|t| t.value.trim())
+            .filter(|v| !v.is_empty() && *v != "?" && *v != "-")
+    }
+}
+
+/// The whole file.
+#[derive(Debug, Default)]
+pub struct File {
+    pub games: Vec<Game>,
+    /// `%` lines (without the `%`), with their line.
+    pub comments: Vec<(usize, String)>,
+}
+
+/// A problem: line and message.
+pub type LexError = (usize, String);
+
+/// Splits a table row into tokens: runs of non-space characters, or double-quoted strings
+/// (which may hold spaces; `\"` and `\\` escape).
+pub fn tokens(line: &str) -> Result<Vec<String>, String> {
+    let mut out = Vec::new();
+    let mut chars = line.chars().peekable();
+    while let Some(&c) = chars.peek() {
+        if c.is_whitespace() {
+            chars.next();
+            continue;
+        }
+        if c == '"' {
+            chars.next();
+            let mut s = String::new();
+            loop {
+                match chars.next() {
+                    None => return Err(format!("a quoted token is not closed: {line:?}")),
+                    Some('\\') => match chars.next() {
+                        Some(e @ ('"' | '\\')) => s.push(e),
+                        Some(o) => {
+                            s.push('\\');
+                            s.push(o);
+                        }
+                        None => return Err(format!("a quoted token is not closed: {line:?}")),
+                    },
+                    Some('"') => break,
+                    Some(o) => s.push(o),
+                }
+            }
+            out.push(s);
+        } else {
+            let mut s = String::new();
+            while let Some(&c) = chars.peek() {
+                if c.is_whitespace() {
+                    break;
+                }
+                s.push(c);
+                chars.next();
+            }
+            out.push(s);
+        }
+    }
+    Ok(out)
+}
+
+/// A column spec's name: `+MP_NS\4R` → `MP_NS`.
+fn column_name(spec: &str) -> String {
+    let s = spec.trim();
+    let s = s.strip_prefix(['+', '-']).unwrap_or(s);
+    let s = s.split('\\').next().unwrap_or(s);
+    s.trim().to_string()
+}
+
+/// Reads the tags of one line: `[Name "value"]`, possibly several. `None` when the line is not
+/// a tag line (a table row, an auction...).
+fn tag_line(line: &str) -> Option<Result<Vec<(String, String)>, String>> {
+    let t = line.trim();
+    if !t.starts_with('[') {
+        return None;
+    }
+    let mut out = Vec::new();
+    let mut rest = t;
+    while let Some(r) = rest.strip_prefix('[') {
+        let r = r.trim_start();
+        let name_end = r
+            .find(|c: char| c.is_whitespace() || c == '"')
+            .unwrap_or(r.len());
+        let name = &r[..name_end];
+        if name.is_empty() || !name.chars().all(|c| c.is_ascii_alphanumeric() || c == '_') {
+            return Some(Err(format!(
+                "expected a tag such as [Board \"1\"], found {t:?}"
+            )));
+        }
+        let r = r[name_end..].trim_start();
+        let Some(r) = r.strip_prefix('"') else {
+            return Some(Err(format!("the tag [{name}] has no quoted value: {t:?}")));
+        };
+        let mut value = String::new();
+        let mut chars = r.char_indices();
+        let mut end = None;
+        while let Some((i, c)) = chars.next() {
+            match c {
+                '\\' => match chars.next() {
+                    Some((_, e @ ('"' | '\\'))) => value.push(e),
+                    Some((_, o)) => {
+                        value.push('\\');
+                        value.push(o);
+                    }
+                    None => break,
+                },
+                '"' => {
+                    end = Some(i + 1);
+                    break;
+                }
+                o => value.push(o),
+            }
+        }
+        let Some(end) = end else {
+            return Some(Err(format!("the value of [{name}] is not closed: {t:?}")));
+        };
+        let r = r[end..].trim_start();
+        let Some(r) = r.strip_prefix(']') else {
+            return Some(Err(format!("the tag [{name}] is not closed by ]: {t:?}")));
+        };
+        out.push((name.to_string(), value));
+        rest = r.trim_start();
+        if rest.starts_with(';') {
+            break;
+        }
+    }
+    if !rest.is_empty() && !rest.starts_with(';') {
+        return Some(Err(format!("unexpected text after the tags: {rest:?}")));
+    }
+    Some(Ok(out))
+}
+
+/// Ends a game: `##` tags fill what it does not set, and its tags become the ones `#` copies.
+fn finish(
+    game: &mut Game,
+    file: &mut File,
+    previous: &mut HashMap<String, String>,
+    forever: &HashMap<String, String>,
+) {
+    if game.tags.is_empty() {
+        *game = Game::default();
+        return;
+    }
+    let mut held: Vec<(&String, &String)> = forever.iter().collect();
+    held.sort();
+    for (name, value) in held {
+        if game.tag(name).is_none() {
+            game.tags.push(Tag {
+                name: name.clone(),
+                value: value.clone(),
+                line: game.line,
+            });
+        }
+    }
+    previous.clear();
+    for t in &game.tags {
+        previous.insert(t.name.to_ascii_lowercase(), t.value.clone());
+    }
+    file.games.push(std::mem::take(game));
+}
+
+/// Reads the file's games. Every problem with its line.
+pub fn lex(text: &str) -> Result<File, Vec<LexError>> {
+    let mut file = File::default();
+    let mut errors = Vec::new();
+    let mut game = Game::default();
+    // The table tag whose rows follow, if any; other tags' sections (auction, play) are skipped.
+    let mut in_table = false;
+    let mut in_commentary = false;
+    let mut previous: HashMap<String, String> = HashMap::new();
+    let mut forever: HashMap<String, String> = HashMap::new();
+    for (i, raw) in text.split('\n').enumerate() {
+        let n = i + 1;
+        let line = raw.strip_suffix('\r').unwrap_or(raw);
+        if in_commentary {
+            if line.contains('}') {
+                in_commentary = false;
+            }
+            continue;
+        }
+        let t = line.trim();
+        if t.is_empty() {
+            finish(&mut game, &mut file, &mut previous, &forever);
+            in_table = false;
+            continue;
+        }
+        if let Some(c) = t.strip_prefix('%') {
+            file.comments.push((n, c.trim().to_string()));
+            continue;
+        }
+        if t.starts_with(';') {
+            continue;
+        }
+        if t.starts_with('{') {
+            if !t.contains('}') {
+                in_commentary = true;
+            }
+            continue;
+        }
+        match tag_line(t) {
+            Some(Ok(tags)) => {
+                for (name, value) in tags {
+                    if game.tags.is_empty() && game.tables.is_empty() {
+                        game.line = n;
+                    }
+                    let value = if value == "#" {
+                        previous
+                            .get(&name.to_ascii_lowercase())
+                            .cloned()
+                            .unwrap_or_default()
+                    } else if let Some(v) = value.strip_prefix("##") {
+                        forever.insert(name.clone(), v.to_string());
+                        v.to_string()
+                    } else {
+                        value
+                    };
+                    in_table = name.ends_with("Table");
+                    if in_table {
+                        game.tables.push(TableTag {
+                            name: name.clone(),
+                            line: n,
+                            columns: value.split(';').map(column_name).collect(),
+                            rows: Vec::new(),
+                        });
+                    }
+                    game.tags.push(Tag {
+                        name,
+                        value,
+                        line: n,
+                    });
+                }
+            }
+            Some(Err(m)) => errors.push((n, m)),
+            None => {
+                if in_table {
+                    match tokens(line) {
+                        Ok(toks) => game.tables.last_mut().unwrap().rows.push((n, toks)),
+                        Err(m) => errors.push((n, m)),
+                    }
+                } else if game.tags.is_empty() {
+                    errors.push((
+                        n,
+                        format!(
+                            "expected a PBN tag such as [Board \"1\"] or a % comment, found {t:?}"
+                        ),
+                    ));
+                }
+                // (otherwise a section of the previous tag: auction, play, notes)
+            }
+        }
+    }
+    finish(&mut game, &mut file, &mut previous, &forever);
+    if in_commentary {
+        errors.push((
+            text.split('\n').count(),
+            "a { commentary } is not closed".into(),
+        ));
+    }
+    if errors.is_empty() {
+        Ok(file)
+    } else {
+        Err(errors)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn tokens_with_quotes() {
+        assert_eq!(
+            tokens(r#"1  1 "Anna Nowak - Jan Kowalski" "420" - ^3.6"#).unwrap(),
+            ["1", "1", "Anna Nowak - Jan Kowalski", "420", "-", "^3.6"]
+        );
+        assert!(tokens(r#"1 "open"#).is_err());
+    }
+
+    #[test]
+    fn columns_and_inheritance() {
+        let text = "% PBN 2.1\r\n[Event \"E\"]\r\n[Scoring \"##IMP\"]\r\n[Board \"1\"]\r\n[ScoreTable \"+PairId_NS\\2R;-MP_NS\\4R\"]\r\n1 2\r\n3 \"4\"\r\n\r\n[Event \"#\"]\r\n[Board \"2\"]\r\n";
+        let f = lex(text).unwrap();
+        assert_eq!(f.games.len(), 2);
+        assert_eq!(f.games[0].tables[0].columns, ["PairId_NS", "MP_NS"]);
+        assert_eq!(f.games[0].tables[0].rows.len(), 2);
+        assert_eq!(
+            f.games[0].tables[0].rows[1],
+            (7, vec!["3".into(), "4".into()])
+        );
+        assert_eq!(f.games[1].value("Event"), Some("E"));
+        assert_eq!(f.games[1].value("Scoring"), Some("IMP"));
+        assert_eq!(f.comments, [(1, "PBN 2.1".to_string())]);
+    }
+
+    #[test]
+    fn bad_tag_named_with_its_line() {
+        let e = lex("[Board \"1\"]\n[Deal \"N:...\"\n").unwrap_err();
+        assert_eq!(e[0].0, 2);
+    }
+}

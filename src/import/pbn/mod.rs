@@ -1,0 +1,719 @@
+//! PBN 2.x results files (interop-formats.md): each game's `ScoreTable` (one row per table, or
+//! one row per distinct result with `Multiplicity`) becomes the session's results and
+//! artificial scores, `[Deal]`/`[Dealer]`/`[Vulnerable]` its `deal` events, `[Scoring]` its form
+//! and options, `[Event]`/`[Date]`/`[Site]` the championship; `TotalScoreTable`s are read for
+//! the pairs' names (their totals are the producer's, for comparison, not events). The text
+//! itself (games, tags, tables, inheritance) is `lex`.
+
+mod lex;
+
+use serde_json::{Map, Value};
+
+use super::draft::{self, Art, Draft, Play, Table};
+use super::{decode_text, Parsed, Problem, Read, Request};
+use crate::bridge::{parse_seat, vul_of, Bid, Vul};
+use crate::num::Q;
+
+/// Read a PBN file: the log's events of its one session.
+pub fn read(bytes: &[u8], file: &str, req: &Request) -> Result<Read, Vec<Problem>> {
+    read_parsed(bytes, file, req).map(|p| p.read)
+}
+
+/// [`read`], with each event's line.
+pub(crate) fn read_parsed(bytes: &[u8], file: &str, req: &Request) -> Result<Parsed, Vec<Problem>> {
+    let (text, _latin1) = decode_text(bytes);
+    let problem = |line: usize, message: String| Problem {
+        file: file.to_string(),
+        at: format!("line {line}"),
+        message,
+    };
+    let parsed = lex::lex(&text).map_err(|errors| {
+        errors
+            .into_iter()
+            .map(|(l, m)| problem(l, m))
+            .collect::<Vec<_>>()
+    })?;
+    let mut d = Draft::new(file, req);
+    let s = d.session();
+    championship(&parsed, &mut d, s);
+    let names = total_names(&parsed, &mut d);
+    let mut scoring: Option<(String, usize)> = None;
+    let mut sections =
+        std::collections::BTreeMap::<String, std::collections::BTreeSet<String>>::new();
+    // The pair ids as written and their sections, first: where numbers repeat across sections,
+    // ids become the section followed by the number (`A12`).
+    for g in &parsed.games {
+        for t in g
+            .tables
+            .iter()
+            .filter(|t| t.name.eq_ignore_ascii_case("ScoreTable"))
+        {
+            let (Some(sec), ns, ew) = (t.col("Section"), t.col("PairId_NS"), t.col("PairId_EW"))
+            else {
+                continue;
+            };
+            for (_, row) in &t.rows {
+                for c in [ns, ew].into_iter().flatten() {
+                    if let (Some(x), Some(p)) = (row.get(sec), row.get(c)) {
+                        sections.entry(p.clone()).or_default().insert(x.clone());
+                    }
+                }
+            }
+        }
+    }
+    let prefix = sections.values().any(|s| s.len() > 1);
+    let mut seats = Vec::new();
+    for g in &parsed.games {
+        let board = g
+            .value("Board")
+            .and_then(|b| b.parse::<u32>().ok())
+            .unwrap_or(0);
+        for t in g
+            .tables
+            .iter()
+            .filter(|t| t.name.eq_ignore_ascii_case("ScoreTable"))
+        {
+            if let (Some(ns), Some(ew)) = (t.col("PairId_NS"), t.col("PairId_EW")) {
+                for (_, row) in &t.rows {
+                    if let (Some(a), Some(b)) = (row.get(ns), row.get(ew)) {
+                        let sec = t
+                            .col("Section")
+                            .and_then(|i| row.get(i))
+                            .map(String::as_str)
+                            .unwrap_or("");
+                        seats.push((board, format!("{sec}\u{0}{a}"), format!("{sec}\u{0}{b}")));
+                    }
+                }
+            }
+        }
+    }
+    let per_direction =
+        draft::per_direction(seats.iter().map(|(b, n, e)| (*b, n.as_str(), e.as_str())));
+    let ids = Ids {
+        prefix,
+        per_direction,
+    };
+    for g in &parsed.games {
+        let Some(table) = g
+            .tables
+            .iter()
+            .find(|t| t.name.eq_ignore_ascii_case("ScoreTable"))
+        else {
+            continue;
+        };
+        let at = |l: usize| format!("line {l}");
+        // The form: every game's [Scoring] the same.
+        if let Some(tag) = g.tag("Scoring").filter(|t| !t.value.trim().is_empty()) {
+            match &scoring {
+                None => {
+                    match scoring_tag(&tag.value) {
+                        Ok((form, options)) => {
+                            let ss = d.session_mut(s);
+                            ss.form = Some((form.to_string(), at(tag.line)));
+                            ss.options = options;
+                            if form == "mp" {
+                                // PBN's producers factor a line of any size by Neuberg's
+                                // formula (interop-formats.md), not the small-field table.
+                                ss.options
+                                    .insert("neuberg_small_field".into(), Value::from("off"));
+                            }
+                        }
+                        Err(m) => {
+                            if req.form.is_none() {
+                                d.fail(&at(tag.line), m);
+                            }
+                        }
+                    }
+                    scoring = Some((tag.value.clone(), tag.line));
+                }
+                Some((v, l)) if !v.trim().eq_ignore_ascii_case(tag.value.trim()) => {
+                    let m = format!("[Scoring \"{}\"] differs from [Scoring \"{v}\"] at line {l}: one file is one session, scored one way", tag.value);
+                    d.fail(&at(tag.line), m);
+                }
+                _ => {}
+            }
+        }
+        let Some(board) = g.value("Board") else {
+            d.fail(&at(table.line), "a ScoreTable in a game without [Board]");
+            continue;
+        };
+        let board = match board.parse::<u32>() {
+            Ok(b) if (1..=10_000).contains(&b) => b,
+            _ => {
+                let line = g.tag("Board").map(|t| t.line).unwrap_or(g.line);
+                d.fail(
+                    &at(line),
+                    format!("[Board]: expected a board number, found {board:?}"),
+                );
+                continue;
+            }
+        };
+        let vul = match g.value("Vulnerable") {
+            None => vul_of(board),
+            Some(v) => match Vul::parse(v) {
+                Ok(v) => v,
+                Err(m) => {
+                    d.fail(
+                        &at(g.tag("Vulnerable").unwrap().line),
+                        format!("[Vulnerable]: {m}"),
+                    );
+                    continue;
+                }
+            },
+        };
+        let dealer = match g.value("Dealer").map(parse_seat) {
+            Some(Err(m)) => {
+                d.fail(&at(g.tag("Dealer").unwrap().line), format!("[Dealer]: {m}"));
+                None
+            }
+            Some(Ok(x)) => Some(x),
+            None => None,
+        };
+        if let Some(deal) = g.value("Deal") {
+            let line = g.tag("Deal").unwrap().line;
+            let vul_given = g.value("Vulnerable").map(|_| vul);
+            d.deal(s, board, deal, dealer, vul_given, &at(line));
+        }
+        rows(&mut d, s, table, board, vul, &ids, &names);
+    }
+    d.finish(req)
+}
+
+/// `[Event]`, `[Date]` (`2026.01.01`), `[Site]` of the first game that has them.
+fn championship(f: &lex::File, d: &mut Draft, s: usize) {
+    let first = |name: &str| {
+        f.games
+            .iter()
+            .find_map(|g| g.value(name).map(str::to_string))
+    };
+    if let Some(e) = first("Event") {
+        d.championship
+            .insert("name".into(), Value::from(e.as_str()));
+        d.session_mut(s).name = Some(e);
+    }
+    if let Some(date) = first("Date") {
+        // `2026.01.01`; PBN writes unknown parts as `??`, which the log cannot hold.
+        let parts: Vec<&str> = date.split('.').collect();
+        if parts.len() == 3
+            && parts
+                .iter()
+                .all(|p| !p.is_empty() && p.bytes().all(|b| b.is_ascii_digit()))
+        {
+            d.championship
+                .insert("date".into(), Value::from(parts.join("-")));
+        }
+    }
+    if let Some(site) = first("Site") {
+        d.championship.insert("place".into(), Value::from(site));
+    }
+}
+
+/// How a file's pair numbers become ids.
+struct Ids {
+    /// Numbers repeat across sections: the section goes before the number (`A12`).
+    prefix: bool,
+    /// NS and EW pairs are numbered each from 1: the direction goes after it (`1NS`).
+    per_direction: bool,
+}
+
+impl Ids {
+    fn id(&self, section: Option<&str>, raw: &str, dir: &str) -> String {
+        let mut id = match (section, self.prefix) {
+            (Some(sec), true) => format!("{sec}{raw}"),
+            _ => raw.to_string(),
+        };
+        if self.per_direction {
+            id.push_str(dir);
+        }
+        id
+    }
+}
+
+/// Pair numbers and names from every `TotalScoreTable` (`PairId`, `Names`; with `Direction`
+/// `N-S`/`E-W`, keyed `1NS`, `1EW`).
+fn total_names(f: &lex::File, d: &mut Draft) -> std::collections::HashMap<String, Vec<String>> {
+    let mut out = std::collections::HashMap::new();
+    for g in &f.games {
+        for t in g
+            .tables
+            .iter()
+            .filter(|t| t.name.eq_ignore_ascii_case("TotalScoreTable"))
+        {
+            for (line, row) in &t.rows {
+                if row.len() != t.columns.len() {
+                    d.bad(
+                        &format!("line {line}"),
+                        format!(
+                            "this TotalScoreTable row has {} tokens for {} columns",
+                            row.len(),
+                            t.columns.len()
+                        ),
+                    );
+                    continue;
+                }
+                if let (Some(p), Some(n)) = (t.col("PairId"), t.col("Names")) {
+                    let names = draft::players(&row[n]);
+                    let dir = t
+                        .col("Direction")
+                        .map(|i| row[i].to_ascii_uppercase().replace('-', ""));
+                    let key = match dir.as_deref() {
+                        Some(d @ ("NS" | "EW")) => format!("{}{d}", row[p]),
+                        _ => row[p].clone(),
+                    };
+                    if !names.is_empty() {
+                        out.insert(key, names);
+                    }
+                }
+            }
+        }
+    }
+    out
+}
+
+/// `[Scoring]`: a base (`MP`, `MatchPoints`, `IMP`...) and modifiers (PBN 2.1 §3.4.12) → the
+/// form and the options that say what the file says. `MP1`/`MP2` differ only in the scale
+/// (2/1/0 or 1/½/0 a comparison), not in the ranking: both are `mp`.
+pub fn scoring_tag(value: &str) -> Result<(&'static str, Map<String, Value>), String> {
+    let mut form: Option<&'static str> = None;
+    let mut imp = false;
+    let mut options = Map::new();
+    let mut median = false;
+    for f in value
+        .split([';', ','])
+        .map(str::trim)
+        .filter(|f| !f.is_empty())
+    {
+        match f.to_ascii_uppercase().as_str() {
+            "MP" | "MATCHPOINTS" | "MATCHPOINT" | "MP1" | "MP2" | "NEUBERG" => {
+                form.get_or_insert("mp");
+            }
+            "IMP" | "IMPS" => imp = true,
+            "BUTLER" => {
+                form = Some("butler");
+                options.insert("butler_trim".into(), serde_json::json!({"count": 0}));
+            }
+            "BUTLER-2" | "BUTLER2" => {
+                form = Some("butler");
+                options.insert("butler_trim".into(), serde_json::json!({"count": 1}));
+            }
+            "CROSS" => {
+                form = Some("ximp");
+                options.insert("ximp_normalize".into(), Value::from("sum"));
+            }
+            "CROSS1" => {
+                form = Some("ximp");
+                options.insert("ximp_normalize".into(), Value::from("results"));
+            }
+            "CROSS2" => {
+                form = Some("ximp");
+                options.insert("ximp_normalize".into(), Value::from("comparisons"));
+            }
+            "MEAN" => {}
+            "MEDIAN" => median = true,
+            other => {
+                return Err(format!(
+                    "[Scoring \"{value}\"]: \"{other}\" is not a scoring frekans reads (MP, MatchPoints, MP1, MP2, IMP with Butler, Butler-2, Cross, Cross1 or Cross2, Mean, Median); give --form"
+                ))
+            }
+        }
+    }
+    if median {
+        if form != Some("butler") {
+            return Err(format!(
+                "[Scoring \"{value}\"]: Median is a Butler datum; give --form"
+            ));
+        }
+        // The datum of the middle result(s): all but a sliver of weight trimmed from each end
+        // leaves the median of any board of fewer than 500,000 results (exact rationals).
+        options.insert(
+            "butler_trim".into(),
+            serde_json::json!({"per_side": 0.499999, "mode": "fractional"}),
+        );
+    }
+    match form {
+        Some(f) => Ok((f, options)),
+        None if imp => Err(format!(
+            "[Scoring \"{value}\"]: IMPs without Butler or Cross do not say how pairs are compared; give --form butler or --form ximp"
+        )),
+        None => Err(format!("[Scoring \"{value}\"]: no scoring base (MP or IMP); give --form")),
+    }
+}
+
+/// The columns a ScoreTable row is read by.
+struct Cols {
+    section: Option<usize>,
+    table: Option<usize>,
+    round: Option<usize>,
+    ns: Option<usize>,
+    ew: Option<usize>,
+    names_ns: Option<usize>,
+    names_ew: Option<usize>,
+    contract: Option<usize>,
+    declarer: Option<usize>,
+    result: Option<usize>,
+    score_ns: Option<usize>,
+    score_ew: Option<usize>,
+    score: Option<usize>,
+    mp: (Option<usize>, Option<usize>),
+    pct: (Option<usize>, Option<usize>),
+    imp: (Option<usize>, Option<usize>),
+    mult: Option<usize>,
+    lead: Option<usize>,
+}
+
+/// Whether a token says something: not empty, `-` (irrelevant) or `?` (unknown).
+fn given(t: &str) -> Option<&str> {
+    let t = t.trim();
+    (!t.is_empty() && t != "-" && t != "?").then_some(t)
+}
+
+/// A ScoreTable's rows as the session's results and artificial scores.
+fn rows(
+    d: &mut Draft,
+    s: usize,
+    t: &lex::TableTag,
+    board: u32,
+    vul: Vul,
+    ids: &Ids,
+    names: &std::collections::HashMap<String, Vec<String>>,
+) {
+    let c = Cols {
+        section: t.col("Section"),
+        table: t.col("Table"),
+        round: t.col("Round"),
+        ns: t.col("PairId_NS"),
+        ew: t.col("PairId_EW"),
+        names_ns: t.col("Names_NS"),
+        names_ew: t.col("Names_EW"),
+        contract: t.col("Contract"),
+        declarer: t.col("Declarer"),
+        result: t.col("Result"),
+        score_ns: t.col("Score_NS"),
+        score_ew: t.col("Score_EW"),
+        score: t.col("Score"),
+        mp: (t.col("MP_NS"), t.col("MP_EW")),
+        pct: (t.col("Percentage_NS"), t.col("Percentage_EW")),
+        imp: (t.col("IMP_NS"), t.col("IMP_EW")),
+        mult: t.col("Multiplicity"),
+        lead: t.col("Lead"),
+    };
+    if c.contract.is_none() && c.score_ns.is_none() && c.score_ew.is_none() && c.score.is_none() {
+        d.fail(
+            &format!("line {}", t.line),
+            "this ScoreTable has neither a Contract nor a Score_NS/Score_EW column",
+        );
+        return;
+    }
+    let mut synthetic = 0;
+    for (line, row) in &t.rows {
+        let at = format!("line {line}");
+        if row.len() != t.columns.len() {
+            d.bad(
+                &at,
+                format!(
+                    "this ScoreTable row has {} tokens for the {} columns of line {} (a name with spaces must be quoted)",
+                    row.len(),
+                    t.columns.len(),
+                    t.line
+                ),
+            );
+            continue;
+        }
+        let cell = |i: Option<usize>| i.map(|i| row[i].as_str()).and_then(given);
+        let times = match cell(c.mult) {
+            None => 1,
+            Some(m) => match m.parse::<u32>() {
+                Ok(n) if n <= 10_000 => n,
+                _ => {
+                    d.bad(
+                        &at,
+                        format!("Multiplicity: expected a whole number, found {m:?}"),
+                    );
+                    continue;
+                }
+            },
+        };
+        if times > 1 && (c.ns.is_some() || c.ew.is_some()) {
+            d.bad(&at, "a row with pair numbers and a Multiplicity above 1 would seat the same pairs twice");
+            continue;
+        }
+        let section = cell(c.section).map(str::to_string);
+        for _ in 0..times {
+            let (ns, ew) = match (c.ns, c.ew) {
+                (None, None) => {
+                    // A frequency table: each result is its own table of pairs made up for it.
+                    synthetic += 1;
+                    (
+                        format!("{board}-{synthetic}NS"),
+                        format!("{board}-{synthetic}EW"),
+                    )
+                }
+                _ => match (cell(c.ns), cell(c.ew)) {
+                    (Some(a), Some(b)) => (
+                        ids.id(section.as_deref(), a, "NS"),
+                        ids.id(section.as_deref(), b, "EW"),
+                    ),
+                    _ => {
+                        d.bad(&at, "PairId_NS and PairId_EW must both be given");
+                        break;
+                    }
+                },
+            };
+            for (pid, raw, names_col, dir) in [
+                (&ns, cell(c.ns), c.names_ns, "NS"),
+                (&ew, cell(c.ew), c.names_ew, "EW"),
+            ] {
+                let mut players = cell(names_col).map(draft::players).unwrap_or_default();
+                if players.is_empty() {
+                    // The TotalScoreTable's names: by number and direction, or by number when
+                    // the number alone names one pair.
+                    let by_number = if ids.per_direction {
+                        None
+                    } else {
+                        raw.and_then(|r| names.get(r))
+                    };
+                    if let Some(n) = raw
+                        .and_then(|r| names.get(&format!("{r}{dir}")))
+                        .or(by_number)
+                    {
+                        players = n.clone();
+                    }
+                }
+                d.pair(pid, section.as_deref(), players, &at);
+            }
+            let table = Table {
+                section: section.clone(),
+                board,
+                round: cell(c.round).and_then(|r| r.parse().ok()),
+                table: cell(c.table).and_then(|r| r.parse().ok()),
+                ns,
+                ew,
+            };
+            row_event(d, s, &c, row, table, vul, &at);
+        }
+    }
+}
+
+/// One row: an artificial score (`^60`, `A+`, `A A A`...) as a ruling, else a result with its
+/// score checked against its contract.
+fn row_event(d: &mut Draft, s: usize, c: &Cols, row: &[String], t: Table, vul: Vul, at: &str) {
+    let raw = |i: Option<usize>| i.map(|i| row[i].trim()).unwrap_or("-");
+    let cell = |i: Option<usize>| given(raw(i));
+    if let Some((ns, ew, token)) = artificial(c, row) {
+        d.artificial(s, t, draft::art_score(&ns, &ew), &token, at);
+        return;
+    }
+    let score_ns = match (cell(c.score_ns), cell(c.score_ew), cell(c.score)) {
+        (Some(a), None, _) => Some(a.to_string()),
+        (None, Some(b), _) => Some(format!("-{}", b.trim_start_matches('+'))),
+        (None, None, Some(x)) => Some(x.to_string()),
+        (None, None, None) => None,
+        (Some(a), Some(b), _) => {
+            // Some producers fill both; they must agree.
+            let (x, y) = (draft::number(a), draft::number(b));
+            if x.is_some() && x.map(|v| -v) == y {
+                Some(a.to_string())
+            } else {
+                d.bad(at, format!("Score_NS {a} and Score_EW {b} disagree"));
+                return;
+            }
+        }
+    };
+    let score = match score_ns
+        .as_deref()
+        .map(|x| draft::number(x).filter(|q| q.is_integer()))
+    {
+        None => None,
+        Some(Some(q)) => match i32::try_from(q.numer()) {
+            Ok(v) if v.abs() <= 10_000 => Some(v),
+            _ => {
+                d.bad(
+                    at,
+                    format!("a score of {} points is not a bridge score", q.numer()),
+                );
+                return;
+            }
+        },
+        Some(None) => {
+            d.bad(
+                at,
+                format!(
+                    "Score: expected NS points such as 420 or -50, found {:?}",
+                    score_ns.unwrap()
+                ),
+            );
+            return;
+        }
+    };
+    let mut play = Play {
+        score,
+        lead: cell(c.lead).map(str::to_string),
+        ..Play::default()
+    };
+    if let Some(ct) = cell(c.contract) {
+        let bid = match draft::contract(ct) {
+            Ok(b) => b,
+            Err(m) => {
+                d.bad(at, format!("Contract: {m}"));
+                return;
+            }
+        };
+        play.contract = Some(bid.to_string());
+        if let Bid::Contract(contract) = bid {
+            let declarer = match cell(c.declarer).map(parse_seat) {
+                Some(Ok(x)) => x,
+                Some(Err(m)) => {
+                    d.bad(at, format!("Declarer: {m}"));
+                    return;
+                }
+                None => {
+                    d.bad(
+                        at,
+                        format!("Declarer: {ct} needs a declarer (N, E, S or W)"),
+                    );
+                    return;
+                }
+            };
+            play.declarer = Some(declarer.letter().to_string());
+            let tricks = match cell(c.result) {
+                None => {
+                    d.bad(at, format!("Result: {ct} needs the tricks taken"));
+                    return;
+                }
+                Some(r) => {
+                    match r.parse::<u8>() {
+                        Ok(n) if n <= 13 => n,
+                        _ => match crate::bridge::parse_result_offset(r)
+                            .ok()
+                            .and_then(|o| contract.tricks_for_offset(o))
+                        {
+                            Some(n) => n,
+                            None => {
+                                d.bad(at, format!("Result: expected the tricks declarer took (0-13), found {r:?}"));
+                                return;
+                            }
+                        },
+                    }
+                }
+            };
+            play.tricks = Some(tricks);
+            if let Some(sc) = score {
+                if let Err(m) = draft::check_score(bid, Some(declarer), tricks, vul, sc) {
+                    d.bad(at, m);
+                    return;
+                }
+            }
+        } else if let Some(sc) = score.filter(|&x| x != 0) {
+            d.bad(
+                at,
+                format!("the score {sc} contradicts a passed-out board (0)"),
+            );
+            return;
+        }
+    } else if score.is_none() {
+        d.bad(
+            at,
+            "neither a contract nor a score: nothing says what happened at this table",
+        );
+        return;
+    }
+    d.result(s, t, play, at);
+}
+
+/// The artificial score of a row, if it has one: each side's, and the file's tokens.
+/// `A+`/`A-`/`A=` or `^60` in the score columns (Magic Contest, the PBN spec), `A` in the
+/// contract (Bridgewebs' `A A A`), or a `^` in the percentage or matchpoint columns (the
+/// side's percentage; matchpoints are taken as a share of the two sides' sum, the board's top).
+fn artificial(c: &Cols, row: &[String]) -> Option<(Art, Art, String)> {
+    let raw = |i: Option<usize>| i.map(|i| row[i].trim()).unwrap_or("-");
+    let caret = |i: Option<usize>| raw(i).strip_prefix('^').and_then(draft::number);
+    let art_in = |i: Option<usize>| {
+        let t = raw(i);
+        draft::named_art(t).or_else(|| {
+            t.strip_prefix('^')
+                .and_then(draft::number)
+                .map(Art::from_pct)
+        })
+    };
+    let contract_a = draft::named_art(raw(c.contract)).is_some();
+    let score_art = (art_in(c.score_ns), art_in(c.score_ew));
+    let pct = (caret(c.pct.0), caret(c.pct.1));
+    let mp = (caret(c.mp.0), caret(c.mp.1));
+    let any = contract_a
+        || score_art.0.is_some()
+        || score_art.1.is_some()
+        || pct.0.is_some()
+        || pct.1.is_some()
+        || mp.0.is_some()
+        || mp.1.is_some()
+        || raw(c.imp.0).starts_with('^')
+        || raw(c.imp.1).starts_with('^');
+    if !any {
+        return None;
+    }
+    let mut tokens: Vec<&str> = Vec::new();
+    for i in [
+        c.contract, c.declarer, c.result, c.score_ns, c.score_ew, c.mp.0, c.mp.1, c.pct.0, c.pct.1,
+        c.imp.0, c.imp.1,
+    ] {
+        let t = raw(i);
+        if i.is_some()
+            && t != "-"
+            && t != "?"
+            && (t.starts_with('^') || t.starts_with('A') || t.starts_with('a'))
+        {
+            tokens.push(t);
+        }
+    }
+    let token = tokens.join(" ");
+    // Each side from the first column that says: named or ^ score, then ^ percentage, then ^
+    // matchpoints over the two sides' sum.
+    let by_mp = |x: Option<Q>, other: Option<Q>| -> Option<Art> {
+        let (x, y) = (x?, other?);
+        let top = x + y;
+        (top > Q::ZERO).then(|| Art::from_pct(x * Q::int(100) / top))
+    };
+    let ns = score_art
+        .0
+        .clone()
+        .or(pct.0.map(Art::from_pct))
+        .or_else(|| by_mp(mp.0, mp.1));
+    let ew = score_art
+        .1
+        .clone()
+        .or(pct.1.map(Art::from_pct))
+        .or_else(|| by_mp(mp.1, mp.0));
+    // One side said, the other not: average-minus... no: the other side's own; unknown means
+    // average (Bridgewebs' `A A A` with nothing else is an average to both).
+    let ns = ns.unwrap_or(Art::Named("A"));
+    let ew = ew.unwrap_or(Art::Named("A"));
+    Some((ns, ew, token))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn scoring_tags() {
+        assert_eq!(scoring_tag("MatchPoints;MP1").unwrap().0, "mp");
+        assert_eq!(scoring_tag("MP").unwrap().0, "mp");
+        let (f, o) = scoring_tag("IMP;Butler-2;Mean").unwrap();
+        assert_eq!(f, "butler");
+        assert_eq!(o["butler_trim"], serde_json::json!({"count": 1}));
+        let (f, o) = scoring_tag("IMP;Cross1").unwrap();
+        assert_eq!(f, "ximp");
+        assert_eq!(o["ximp_normalize"], "results");
+        assert_eq!(
+            scoring_tag("IMP;Cross2").unwrap().1["ximp_normalize"],
+            "comparisons"
+        );
+        assert_eq!(scoring_tag("IMP;Cross").unwrap().1["ximp_normalize"], "sum");
+        assert_eq!(
+            scoring_tag("IMP;Butler").unwrap().1["butler_trim"],
+            serde_json::json!({"count": 0})
+        );
+        assert!(scoring_tag("IMP").is_err());
+        assert!(scoring_tag("Rubber").is_err());
+    }
+}

@@ -1,0 +1,350 @@
+//! `frekans import`'s edges: read the files, recognise their formats, hand them to their
+//! readers, merge them, and write the events — as a new log written whole or not at all
+//! (a file beside it, synced, then linked into place: an existing file is never replaced), or
+//! appended to a log through `event::append::append_events` (lock, seq, hash chain, fsync; all
+//! or nothing). Either way the log with the new events is first validated exactly as
+//! `frekans check` validates it; an error it finds in an imported event is reported at the
+//! place in the file that event came from.
+
+use std::path::{Path, PathBuf};
+
+use serde_json::{Map, Value};
+
+use super::{csv, detect, merge, read_as, Existing, Format, Input, Merged, Problem, Request};
+use crate::error::LogError;
+use crate::event::append::{append_events, seal_all, AppendError};
+use crate::event::Event;
+
+/// What the user asked besides the files.
+#[derive(Clone, Debug, Default)]
+pub struct Options {
+    /// `--format`: every file read as this format (default: recognised from its content).
+    pub format: Option<Format>,
+    pub req: Request,
+    /// `--columns` (CSV).
+    pub columns: csv::Columns,
+    /// The time written as each event's `at`.
+    pub now: String,
+}
+
+/// What was imported.
+#[derive(Debug, Default)]
+pub struct Imported {
+    /// Events written, and the seq of the first.
+    pub events: usize,
+    pub first_seq: usize,
+    /// Each file, its format and the session ids its sessions were given.
+    pub files: Vec<(String, Format, Vec<String>)>,
+    pub new_participants: usize,
+    /// What `--lenient` skipped.
+    pub skipped: Vec<Problem>,
+    /// The replay's notices on the log written.
+    pub notices: Vec<String>,
+}
+
+/// Why an import was refused (exit 2: nothing written) or failed (exit 1).
+#[derive(Debug)]
+pub enum ImportError {
+    Invalid(Vec<Problem>),
+    Io(anyhow::Error),
+}
+
+impl From<std::io::Error> for ImportError {
+    fn from(e: std::io::Error) -> ImportError {
+        ImportError::Io(e.into())
+    }
+}
+
+fn problem(file: &str, at: &str, message: impl Into<String>) -> Problem {
+    Problem {
+        file: file.to_string(),
+        at: at.to_string(),
+        message: message.into(),
+    }
+}
+
+/// Each file read by its reader: the inputs to merge, with the formats, or every problem of
+/// every file.
+fn read_all(
+    files: &[PathBuf],
+    opts: &Options,
+) -> Result<(Vec<Input>, Vec<Format>, Vec<Problem>), ImportError> {
+    let mut inputs = Vec::new();
+    let mut formats = Vec::new();
+    let mut problems = Vec::new();
+    let mut skipped = Vec::new();
+    for path in files {
+        let name = path.display().to_string();
+        let bytes = std::fs::read(path).map_err(|e| {
+            ImportError::Io(anyhow::Error::new(e).context(format!("cannot read {name}")))
+        })?;
+        let format = match opts.format.or_else(|| detect(&bytes)) {
+            Some(f) => f,
+            None => {
+                problems.push(problem(&name, "line 1", "cannot tell the format of this file (PBN, USEBIO XML, Bridgemate BWS or a CSV spreadsheet): give --format"));
+                continue;
+            }
+        };
+        match read_as(format, &bytes, &name, &opts.req, &opts.columns) {
+            Ok(p) => {
+                skipped.extend(p.read.skipped);
+                inputs.push(Input {
+                    file: name,
+                    events: p.read.events,
+                    origins: p.origins,
+                });
+                formats.push(format);
+            }
+            Err(ps) => problems.extend(ps),
+        }
+    }
+    if !problems.is_empty() {
+        return Err(ImportError::Invalid(problems));
+    }
+    Ok((inputs, formats, skipped))
+}
+
+/// The log's errors on imported events, each at its place in its file (`first_line`: the log
+/// line of the first imported event).
+fn at_origins(errors: Vec<LogError>, first_line: usize, m: &Merged, log: &str) -> Vec<Problem> {
+    let mut out: Vec<Problem> = errors
+        .into_iter()
+        .map(|e| {
+            let what = match &e.field {
+                Some(f) => format!("field \"{f}\": {}", e.message),
+                None => e.message.clone(),
+            };
+            match e
+                .line
+                .checked_sub(first_line)
+                .and_then(|i| m.origins.get(i))
+            {
+                Some((file, at)) => problem(file, at, what),
+                None => problem(log, &format!("line {}", e.line), what),
+            }
+        })
+        .collect();
+    out.sort();
+    out.dedup();
+    out
+}
+
+fn validate(all: &[u8]) -> Result<Vec<String>, Vec<LogError>> {
+    let r = crate::replay::replay_streamed(all, crate::event::read::BATCH, None).into_valid()?;
+    Ok(r.state.notices.iter().map(|n| n.to_string()).collect())
+}
+
+/// `frekans import FILE... --out LOG`: a new log.
+pub fn import_new(files: &[PathBuf], out: &Path, opts: &Options) -> Result<Imported, ImportError> {
+    let out_name = out.display().to_string();
+    if out.exists() {
+        return Err(ImportError::Invalid(vec![problem(
+            &out_name,
+            "file",
+            "already exists: import writes a new log and never replaces a file (add to a log with --append LOG)",
+        )]));
+    }
+    let (inputs, formats, skipped) = read_all(files, opts)?;
+    let merged = merge(inputs, &Existing::default()).map_err(ImportError::Invalid)?;
+    let text = seal_all(&merged.events, 0, None, &opts.now).map_err(|(i, f, m)| {
+        let (file, at) = merged.origins[i].clone();
+        ImportError::Invalid(vec![problem(&file, &at, format!("field \"{f}\": {m}"))])
+    })?;
+    let notices = validate(text.as_bytes())
+        .map_err(|e| ImportError::Invalid(at_origins(e, 1, &merged, &out_name)))?;
+    write_new(out, text.as_bytes())?;
+    Ok(Imported {
+        events: merged.events.len(),
+        first_seq: 1,
+        files: summary(&merged, &formats),
+        new_participants: merged.new_participants,
+        skipped,
+        notices,
+    })
+}
+
+fn summary(m: &Merged, formats: &[Format]) -> Vec<(String, Format, Vec<String>)> {
+    m.sessions
+        .iter()
+        .zip(formats)
+        .map(|((f, s), fmt)| (f.clone(), *fmt, s.clone()))
+        .collect()
+}
+
+/// Writes `bytes` as the new file `out`: beside it first, synced, then linked into place (which
+/// fails if `out` appeared meanwhile: nothing is replaced), the directory synced.
+fn write_new(out: &Path, bytes: &[u8]) -> Result<(), ImportError> {
+    use std::io::Write;
+    let dir = out
+        .parent()
+        .filter(|p| !p.as_os_str().is_empty())
+        .unwrap_or(Path::new("."));
+    let name = out
+        .file_name()
+        .map(|n| n.to_string_lossy().to_string())
+        .unwrap_or_else(|| "log".into());
+    let tmp = dir.join(format!(".{name}.partial-{}", std::process::id()));
+    let written = (|| -> std::io::Result<()> {
+        let mut f = std::fs::File::create(&tmp)?;
+        f.write_all(bytes)?;
+        f.sync_all()?;
+        match std::fs::hard_link(&tmp, out) {
+            Ok(()) => Ok(()),
+            Err(e) if e.kind() == std::io::ErrorKind::AlreadyExists => Err(e),
+            // (a file system without hard links)
+            Err(_) if !out.exists() => std::fs::rename(&tmp, out),
+            Err(e) => Err(e),
+        }
+    })();
+    let _ = std::fs::remove_file(&tmp);
+    match written {
+        Ok(()) => {
+            if let Ok(d) = std::fs::File::open(dir) {
+                let _ = d.sync_all();
+            }
+            Ok(())
+        }
+        Err(e) if e.kind() == std::io::ErrorKind::AlreadyExists => {
+            Err(ImportError::Invalid(vec![problem(
+                &out.display().to_string(),
+                "file",
+                "already exists: import writes a new log and never replaces a file",
+            )]))
+        }
+        Err(e) => Err(ImportError::Io(
+            anyhow::Error::new(e).context(format!("cannot write {}", out.display())),
+        )),
+    }
+}
+
+/// What a log already declares, read from its bytes (its own errors, if any, refuse it).
+fn existing(bytes: &[u8]) -> Result<Existing, Vec<LogError>> {
+    let r = crate::event::read_log(bytes);
+    if !r.errors.is_empty() {
+        return Err(r.errors);
+    }
+    let mut e = Existing {
+        nonempty: !r.events.is_empty(),
+        ..Existing::default()
+    };
+    for env in r.events {
+        match env.event {
+            Event::Session(s) => {
+                e.sessions.insert(s.id);
+            }
+            Event::Ruling(r) => {
+                e.rulings.insert(r.id);
+            }
+            Event::Match(m) => {
+                e.matches.insert(m.id);
+            }
+            Event::Pair(p) => {
+                let mut m = Map::new();
+                m.insert("type".into(), Value::from("pair"));
+                m.insert("id".into(), Value::from(p.id.as_str()));
+                if let Some(s) = p.section {
+                    m.insert("section".into(), Value::from(s));
+                }
+                if !p.players.is_empty() {
+                    m.insert("players".into(), Value::from(p.players));
+                }
+                e.participants.insert(p.id, m);
+            }
+            Event::Team(t) => {
+                let mut m = Map::new();
+                m.insert("type".into(), Value::from("team"));
+                m.insert("id".into(), Value::from(t.id.as_str()));
+                if let Some(n) = t.name {
+                    m.insert("name".into(), Value::from(n));
+                }
+                if !t.players.is_empty() {
+                    m.insert("players".into(), Value::from(t.players));
+                }
+                e.participants.insert(t.id, m);
+            }
+            _ => {}
+        }
+    }
+    Ok(e)
+}
+
+/// `frekans import FILE... --append LOG`: the files' sessions added to an existing log, all or
+/// nothing, its pairs checked against the log's.
+pub fn import_append(
+    files: &[PathBuf],
+    log: &Path,
+    opts: &Options,
+) -> Result<Imported, ImportError> {
+    let log_name = log.display().to_string();
+    if !log.is_file() {
+        return Err(ImportError::Invalid(vec![problem(
+            &log_name,
+            "file",
+            "no such log to append to (write a new one with --out)",
+        )]));
+    }
+    let (inputs, formats, skipped) = read_all(files, opts)?;
+    // Filled under the log's lock by `prepare`, read by the error mapping after.
+    let mut refused: Option<Vec<Problem>> = None;
+    let mut merged: Option<Merged> = None;
+    let mut first_line = 0;
+    let r = append_events(
+        log,
+        &opts.now,
+        |bytes| {
+            first_line = memchr::memchr_iter(b'\n', bytes).count() + 1;
+            let ex = existing(bytes)
+                .map_err(|errors| AppendError::Invalid(crate::error::InvalidLog { errors }))?;
+            match merge(inputs, &ex) {
+                Ok(m) => {
+                    let events = m.events.clone();
+                    merged = Some(m);
+                    Ok(events)
+                }
+                Err(p) => {
+                    refused = Some(p);
+                    Err(AppendError::Invalid(crate::error::InvalidLog {
+                        errors: Vec::new(),
+                    }))
+                }
+            }
+        },
+        validate,
+    );
+    match r {
+        Ok((n, first_seq, notices)) => {
+            let m = merged.expect("merged before the append");
+            Ok(Imported {
+                events: n,
+                first_seq,
+                files: summary(&m, &formats),
+                new_participants: m.new_participants,
+                skipped,
+                notices,
+            })
+        }
+        Err(AppendError::Invalid(e)) => {
+            if let Some(p) = refused {
+                return Err(ImportError::Invalid(p));
+            }
+            let problems = match &merged {
+                Some(m) => at_origins(e.errors, first_line, m, &log_name),
+                None => e
+                    .errors
+                    .into_iter()
+                    .map(|e| {
+                        problem(
+                            &log_name,
+                            &format!("line {}", e.line),
+                            format!("the log is invalid: {}", e.message),
+                        )
+                    })
+                    .collect(),
+            };
+            Err(ImportError::Invalid(problems))
+        }
+        Err(AppendError::Io(e)) => Err(ImportError::Io(
+            anyhow::Error::new(e).context(format!("cannot append to {log_name}")),
+        )),
+    }
+}
