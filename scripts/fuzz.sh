@@ -4,9 +4,10 @@
 #
 #   scripts/fuzz.sh [SECONDS_PER_TARGET] [TARGET...]
 #
-# SECONDS_PER_TARGET defaults to 60; TARGETs default to all three: log_reader (read, replay and
-# score arbitrary bytes), log_canonical (the reader against itself on each line's canonical JSON)
-# and notation (parse, print, parse again). Needs the nightly toolchain (cargo-fuzz builds with
+# SECONDS_PER_TARGET defaults to 60; TARGETs default to all five: log_reader (read, replay and
+# score arbitrary bytes), log_canonical (the reader against itself on each line's canonical JSON),
+# notation (parse, print, parse again), import_pbn and import_csv (the import readers on arbitrary
+# bytes, seeded from tests/data/import). Needs the nightly toolchain (cargo-fuzz builds with
 # -Z flags); installs cargo-fuzz into $FREKANS_CACHE/fuzz-tools if it is missing. Everything else is cached outside the clone, under
 # $FREKANS_CACHE (default ~/.cache/frekans):
 #   fuzz-target/           the fuzz build (polars is compiled again there, once: 36 min on 2 busy cores)
@@ -25,7 +26,7 @@ source "$(dirname "${BASH_SOURCE[0]}")/env.sh"
 SECS="${1:-60}"
 shift || true
 TARGETS=("$@")
-[ ${#TARGETS[@]} -gt 0 ] || TARGETS=(log_reader log_canonical notation)
+[ ${#TARGETS[@]} -gt 0 ] || TARGETS=(log_reader log_canonical notation import_pbn import_csv)
 case "$SECS" in '' | *[!0-9]*) echo "usage: scripts/fuzz.sh [SECONDS_PER_TARGET] [TARGET...]" >&2; exit 64 ;; esac
 
 FUZZ_DIR="$FREKANS_ROOT/fuzz"
@@ -64,6 +65,17 @@ def strings(v):
     elif isinstance(v, list):
         for x in v:
             yield from strings(x)
+if target.startswith("import_"):
+    ext = ".pbn" if target == "import_pbn" else ".csv"
+    logs = sorted(glob.glob(os.path.join(root, "tests/data/import/*" + ext)))
+    for path in logs:
+        data = open(path, "rb").read()
+        seeds.add(data)
+        # and each game / row on its own
+        for part in data.split(b"\n\n" if ext == ".pbn" else b"\n"):
+            if part.strip():
+                seeds.add(part)
+    logs = []
 for path in logs:
     data = open(path, "rb").read()
     lines = data.split(b"\n")
@@ -92,6 +104,7 @@ max_len() {
     case "$1" in
         log_reader | log_canonical) echo 16384 ;;
         notation) echo 8192 ;;
+        import_pbn | import_csv) echo 16384 ;;
         *) echo 4096 ;;
     esac
 }

@@ -877,6 +877,33 @@ pub fn synth(
                 Ok(s)
             }
         },
+        OutFormat::Pbn => match out {
+            Some(path) => {
+                let (tmp, mut w) = create(path)?;
+                match synth::write_pbn(spec, &mut w) {
+                    Ok(s) => {
+                        finish(&tmp, w, path)?;
+                        Ok(s)
+                    }
+                    Err(e) => {
+                        drop(w);
+                        let _ = std::fs::remove_file(&tmp);
+                        Err(AppError::Other(
+                            anyhow::Error::new(e)
+                                .context(format!("cannot write {}", path.display())),
+                        ))
+                    }
+                }
+            }
+            None => {
+                let stdout = std::io::stdout();
+                let mut w = std::io::BufWriter::with_capacity(1 << 20, stdout.lock());
+                let s = synth::write_pbn(spec, &mut w)
+                    .and_then(|s| w.flush().map(|_| s))
+                    .context("cannot write to standard output")?;
+                Ok(s)
+            }
+        },
         OutFormat::Salliere => {
             let Some(path) = out else {
                 return Err(AppError::BadRequest(

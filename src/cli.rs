@@ -162,6 +162,7 @@ Examples:
   frekans synth --sections 3125 --tables 16 --boards 24 --compare field --form ximp --out big.jsonl
   frekans synth --form teams --sections 2 --tables 8 --boards 28 --sessions 3 --out teams.jsonl
   frekans synth --format salliere --rulings 0 --corrections 0 --compare field --out boards.csv --names names.csv
+  frekans synth --format pbn --rulings 0 --corrections 0 --sections 3125 --tables 16 --out big.pbn
 
 The same arguments and seed always write the same bytes. Every log written passes `frekans check`.
 --tables counts tables per section (team forms: matches per section, two tables each); every
@@ -204,8 +205,9 @@ pub struct SynthArgs {
     /// Scoring options of every session, a JSON object (e.g. '{"ximp_normalize":"comparisons"}').
     #[arg(long, value_name = "JSON")]
     pub options: Option<String>,
-    /// `jsonl` (the event log) or `salliere` (its boards CSV, plus the names CSV of --names).
-    #[arg(long, default_value = "jsonl", value_parser = ["jsonl", "salliere"])]
+    /// `jsonl` (the event log), `salliere` (its boards CSV, plus the names CSV of --names) or
+    /// `pbn` (a PBN 2.1 results file, one game per board, as `frekans import` reads).
+    #[arg(long, default_value = "jsonl", value_parser = ["jsonl", "salliere", "pbn"])]
     pub format: String,
     /// Output file (written whole or not at all); standard output when not given.
     #[arg(long, value_name = "FILE")]

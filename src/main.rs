@@ -270,10 +270,10 @@ fn run(cli: &Cli) -> Result<(), AppError> {
                 deals: a.deals,
                 options,
             };
-            let format = if a.format == "salliere" {
-                frekans::synth::OutFormat::Salliere
-            } else {
-                frekans::synth::OutFormat::Jsonl
+            let format = match a.format.as_str() {
+                "salliere" => frekans::synth::OutFormat::Salliere,
+                "pbn" => frekans::synth::OutFormat::Pbn,
+                _ => frekans::synth::OutFormat::Jsonl,
             };
             let s = app::synth(&spec, format, a.out.as_deref(), a.names.as_deref())?;
             if !cli.quiet {

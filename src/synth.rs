@@ -105,6 +105,9 @@ pub enum OutFormat {
     Jsonl,
     /// salliere's boards CSV (`board,ns,ew,contract,declarer,tricks`) and names CSV.
     Salliere,
+    /// A PBN 2.1 results file: a game per board with its ScoreTable (one row per table), the
+    /// pairs' names in a TotalScoreTable (what `frekans import` reads).
+    Pbn,
 }
 
 /// The size and shape of a synthetic championship.
@@ -185,6 +188,23 @@ impl Spec {
             return Err(format!(
                 "{results} results is more than synth writes (at most {MAX_RESULTS})"
             ));
+        }
+        if format == OutFormat::Pbn {
+            if !matches!(
+                self.form,
+                SynthForm::Mp | SynthForm::Ximp | SynthForm::Butler
+            ) {
+                return Err(format!(
+                    "a PBN results file holds a pairs session: --form {} has no PBN scoring",
+                    self.form.name()
+                ));
+            }
+            if self.sessions != 1 {
+                return Err("a PBN results file is one session: use --sessions 1".into());
+            }
+            if self.rulings != 0.0 || self.corrections != 0.0 {
+                return Err("PBN has no rulings or corrections: use --rulings 0 --corrections 0 with --format pbn".into());
+            }
         }
         if format == OutFormat::Salliere {
             if !matches!(self.form, SynthForm::Mp | SynthForm::Ximp) {
@@ -904,6 +924,13 @@ enum Sink<'w> {
         boards: &'w mut dyn Write,
         names: &'w mut dyn Write,
     },
+    /// Rows kept per board until the end (a PBN game holds one board's tables).
+    Pbn {
+        out: &'w mut dyn Write,
+        rows: Vec<Vec<u8>>,
+        names: Vec<u8>,
+        deals: Vec<String>,
+    },
 }
 
 struct Writer<'w> {
@@ -946,6 +973,16 @@ impl Writer<'_> {
                     .str("section", section)
                     .strs("players", players);
                 self.emit()
+            }
+            Sink::Pbn { names, .. } => {
+                let clean = |s: &str| s.replace('"', "'");
+                let _ = writeln!(
+                    names,
+                    "{id} \"{} - {}\"",
+                    clean(&players[0]),
+                    clean(&players[1])
+                );
+                Ok(())
             }
             Sink::Salliere { names, .. } => {
                 // Names are written without commas (salliere splits on every comma).
@@ -1029,6 +1066,48 @@ impl Writer<'_> {
                 }
                 o.str("at", r.at);
                 self.emit()
+            }
+            Sink::Pbn { rows, .. } => {
+                let i = r.board as usize - 1;
+                if rows.len() <= i {
+                    rows.resize(i + 1, Vec::new());
+                }
+                let row = &mut rows[i];
+                row.extend_from_slice(r.section.unwrap_or("-").as_bytes());
+                for x in [r.table, r.round] {
+                    row.push(b' ');
+                    push_int(row, i64::from(x.unwrap_or(0)));
+                }
+                row.push(b' ');
+                row.extend_from_slice(r.ns.as_bytes());
+                row.push(b' ');
+                row.extend_from_slice(r.ew.as_bytes());
+                row.push(b' ');
+                match p.bid {
+                    Bid::Pass => row.extend_from_slice(b"PO - - 0 -"),
+                    Bid::Contract(c) => {
+                        row.push(b'0' + c.level);
+                        row.extend_from_slice(c.strain.as_str().as_bytes());
+                        row.extend_from_slice(c.doubling.as_str().as_bytes());
+                        row.push(b' ');
+                        row.push(p.declarer.letter() as u8);
+                        row.push(b' ');
+                        push_int(row, i64::from(p.tricks));
+                        let pts =
+                            crate::bridge::ns_points(p.bid, p.declarer, p.tricks, vul_of(r.board));
+                        if pts >= 0 {
+                            row.push(b' ');
+                            push_int(row, i64::from(pts));
+                            row.extend_from_slice(b" -");
+                        } else {
+                            row.extend_from_slice(b" - ");
+                            push_int(row, i64::from(-pts));
+                        }
+                    }
+                }
+                row.push(b'\n');
+                self.summary.events += 1;
+                Ok(())
             }
             Sink::Salliere { boards, .. } => {
                 let buf = &mut self.buf;
@@ -1244,6 +1323,68 @@ pub fn write_salliere(
     Ok(w.summary)
 }
 
+/// Writes the same championship (one session, no rulings) as a PBN 2.1 results file.
+pub fn write_pbn(spec: &Spec, out: &mut dyn Write) -> io::Result<Summary> {
+    let mut w = Writer {
+        sink: Sink::Pbn {
+            out,
+            rows: Vec::new(),
+            names: Vec::new(),
+            deals: Vec::new(),
+        },
+        buf: Vec::with_capacity(128),
+        summary: Summary::default(),
+        compare_field: spec.compare_field,
+    };
+    generate(spec, &mut w)?;
+    let mut summary = w.summary;
+    let Sink::Pbn {
+        out,
+        rows,
+        names,
+        deals,
+    } = w.sink
+    else {
+        unreachable!()
+    };
+    let scoring = match spec.form {
+        SynthForm::Ximp => "IMP;Cross",
+        SynthForm::Butler => "IMP;Butler",
+        _ => "MatchPoints;MP1",
+    };
+    let mut head = format!(
+        "% PBN 2.1\n% EXPORT\n% Synthetic championship written by `frekans synth --format pbn` (seed {}).\n",
+        spec.seed
+    );
+    for (i, rows) in rows.iter().enumerate() {
+        let b = i as u32 + 1;
+        head.push_str(&format!(
+            "[Event \"Synthetic Championship {}\"]\n[Site \"Warszawa\"]\n[Date \"2026.11.21\"]\n[Board \"{b}\"]\n[Dealer \"{}\"]\n[Vulnerable \"{}\"]\n",
+            spec.seed,
+            crate::bridge::dealer_of(b).letter(),
+            vul_of(b).as_str()
+        ));
+        if let Some(d) = deals.get(i) {
+            head.push_str(&format!("[Deal \"{d}\"]\n"));
+        }
+        head.push_str(&format!("[Scoring \"{scoring}\"]\n[ScoreTable \"Section\\2L;Table\\4R;Round\\2R;PairId_NS\\6R;PairId_EW\\6R;Contract\\5L;Declarer\\1R;Result\\2R;Score_NS\\5R;Score_EW\\5R\"]\n"));
+        out.write_all(head.as_bytes())?;
+        out.write_all(rows)?;
+        summary.bytes += (head.len() + rows.len()) as u64;
+        head.clear();
+        if i == 0 {
+            head.push_str("[TotalScoreTable \"PairId\\6R;Names\\40L\"]\n");
+            out.write_all(head.as_bytes())?;
+            out.write_all(&names)?;
+            summary.bytes += (head.len() + names.len()) as u64;
+            head.clear();
+        }
+        out.write_all(b"\n")?;
+        summary.bytes += 1;
+    }
+    Ok(summary)
+}
+
 /// "2026-11-21T11:07:00+01:00" for minute `m` of day `day` from 10:00.
 fn at_time(day: u32, minutes: u32) -> String {
     let h = 10 + minutes / 60;
@@ -1355,6 +1496,9 @@ fn generate(spec: &Spec, w: &mut Writer) -> io::Result<()> {
         let sid = format!("S{s}");
         let day = s - 1;
         let models: Vec<BoardModel> = (1..=boards).map(|b| BoardModel::new(b, &mut rng)).collect();
+        if let (true, Sink::Pbn { deals, .. }) = (spec.deals, &mut w.sink) {
+            *deals = models.iter().map(|m| m.deal.pbn()).collect();
+        }
         if spec.deals && w.is_jsonl() {
             for m in &models {
                 Obj::new(&mut w.buf, "deal")

@@ -190,10 +190,18 @@ pub fn seal(
     if !m.contains_key("at") {
         m.insert("at".into(), Value::from(now));
     }
-    let canonical = chain::canonical(&m);
+    // `m` has no `hash` yet: its compact text is the canonical text (chain::canonical), and
+    // the line is that text with `"hash":"…"` added as its last member, as serde writes it.
+    let canonical = serde_json::to_string(&Value::Object(m)).expect("serializes");
     let hash = chain::link(prev.unwrap_or(chain::GENESIS), &canonical);
-    m.insert("hash".into(), Value::from(hash.clone()));
-    let text = serde_json::to_string(&Value::Object(m)).expect("serializes");
+    let mut text = canonical;
+    text.pop();
+    if text.len() > 1 {
+        text.push(',');
+    }
+    text.push_str("\"hash\":\"");
+    text.push_str(&hash);
+    text.push_str("\"}");
     Ok((text, hash))
 }
 
@@ -334,6 +342,29 @@ mod tests {
         }
         let invalid: &[u8] = b"\xff\n  \xfe  \n{}";
         assert_eq!(count_events(invalid), slow(invalid));
+    }
+
+    /// A sealed line is the event with seq, at and hash as serde writes the whole object, and
+    /// its hash links the canonical text (chain::canonical) to the previous one.
+    #[test]
+    fn sealed_lines_are_canonical() {
+        let e: Value =
+            serde_json::json!({"type":"pair","id":"Ż1","players":["A \"B\""],"hash":"x"});
+        let (text, hash) = seal(
+            e.as_object().unwrap(),
+            3,
+            Some("ab"),
+            "2026-01-01T00:00:00Z",
+        )
+        .unwrap();
+        let back: Value = serde_json::from_str(&text).unwrap();
+        let m = back.as_object().unwrap();
+        assert_eq!(text, serde_json::to_string(&back).unwrap());
+        assert_eq!(m["seq"], 3);
+        assert_eq!(m["hash"], hash.as_str());
+        assert_eq!(hash, chain::link("ab", &chain::canonical(m)));
+        let keys: Vec<_> = m.keys().map(String::as_str).collect();
+        assert_eq!(keys, ["type", "seq", "id", "players", "at", "hash"]);
     }
 
     #[test]

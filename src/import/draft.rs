@@ -594,7 +594,7 @@ pub(crate) fn split_art(token: &str) -> Option<(Art, Art)> {
 pub(crate) fn number(token: &str) -> Option<Q> {
     let t = token.trim().replace(',', ".");
     let t = t.strip_prefix('+').unwrap_or(&t);
-    if t.is_empty() || t.len() > 30 {
+    if t.is_empty() || t.len() > 30 || t.contains('/') {
         return None;
     }
     Q::parse(t)

@@ -109,13 +109,6 @@ pub fn merge(inputs: Vec<Input>, existing: &Existing) -> Result<Merged, Vec<Prob
         let mut session_ids: HashMap<String, String> = HashMap::new();
         let mut ruling_ids: HashMap<String, String> = HashMap::new();
         let mut given = Vec::new();
-        let origin = |i: usize| {
-            input
-                .origins
-                .get(i)
-                .cloned()
-                .unwrap_or_else(|| format!("event {}", i + 1))
-        };
         // Ids first (a ruling may name a later one in `supersedes`).
         for e in &input.events {
             match e.get("type").and_then(Value::as_str) {
@@ -139,16 +132,23 @@ pub fn merge(inputs: Vec<Input>, existing: &Existing) -> Result<Merged, Vec<Prob
                 _ => {}
             }
         }
-        for (i, e) in input.events.iter().enumerate() {
-            let Value::Object(m) = e else {
+        let file = input.file.clone();
+        let origins_of = input.origins;
+        let origin = |i: usize| {
+            origins_of
+                .get(i)
+                .cloned()
+                .unwrap_or_else(|| format!("event {}", i + 1))
+        };
+        for (i, e) in input.events.into_iter().enumerate() {
+            let Value::Object(mut m) = e else {
                 problems.push(Problem {
-                    file: input.file.clone(),
+                    file: file.clone(),
                     at: origin(i),
                     message: "the reader made an event that is not a JSON object".into(),
                 });
                 continue;
             };
-            let mut m = m.clone();
             let kind = m
                 .get("type")
                 .and_then(Value::as_str)
@@ -168,7 +168,7 @@ pub fn merge(inputs: Vec<Input>, existing: &Existing) -> Result<Merged, Vec<Prob
                     if let Some(first) = existing.participants.get(&id) {
                         if let Some(d) = differs(first, &m) {
                             problems.push(Problem {
-                                file: input.file.clone(),
+                                file: file.clone(),
                                 at: origin(i),
                                 message: format!(
                                     "{kind} {id} is not the log's {kind} {id}: {d} (in the log)"
@@ -180,14 +180,14 @@ pub fn merge(inputs: Vec<Input>, existing: &Existing) -> Result<Merged, Vec<Prob
                     if let Some((first, at)) = declared.get(&id) {
                         if let Some(d) = differs(first, &m) {
                             problems.push(Problem {
-                                file: input.file.clone(),
+                                file: file.clone(),
                                 at: origin(i),
                                 message: format!("{kind} {id} is declared differently: {d} ({at})"),
                             });
                         }
                         continue;
                     }
-                    declared.insert(id, (m.clone(), format!("{}: {}", input.file, origin(i))));
+                    declared.insert(id, (m.clone(), format!("{}: {}", file, origin(i))));
                     new_participants += 1;
                 }
                 _ => {}
@@ -206,9 +206,9 @@ pub fn merge(inputs: Vec<Input>, existing: &Existing) -> Result<Merged, Vec<Prob
                 rename(&mut m, "ruling", &ruling_ids);
             }
             events.push(m);
-            origins.push((input.file.clone(), origin(i)));
+            origins.push((file.clone(), origin(i)));
         }
-        sessions_given.push((input.file.clone(), given));
+        sessions_given.push((file, given));
     }
     // Ids of matches must stay unique across the championship too.
     let mut matches = existing.matches.clone();

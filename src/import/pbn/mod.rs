@@ -38,6 +38,7 @@ pub(crate) fn read_parsed(bytes: &[u8], file: &str, req: &Request) -> Result<Par
     championship(&parsed, &mut d, s);
     let names = total_names(&parsed, &mut d);
     let mut scoring: Option<(String, usize)> = None;
+    let mut mp_columns: Option<usize> = None;
     let mut sections =
         std::collections::BTreeMap::<String, std::collections::BTreeSet<String>>::new();
     // The pair ids as written and their sections, first: where numbers repeat across sections,
@@ -174,7 +175,19 @@ pub(crate) fn read_parsed(bytes: &[u8], file: &str, req: &Request) -> Result<Par
             let vul_given = g.value("Vulnerable").map(|_| vul);
             d.deal(s, board, deal, dealer, vul_given, &at(line));
         }
+        if mp_columns.is_none()
+            && (table.col("MP_NS").is_some() || table.col("Percentage_NS").is_some())
+        {
+            mp_columns = Some(table.line);
+        }
         rows(&mut d, s, table, board, vul, &ids, &names);
+    }
+    // No [Scoring] anywhere, but matchpoint columns: a matchpoint session.
+    if let (None, Some(line)) = (scoring, mp_columns) {
+        let ss = d.session_mut(s);
+        ss.form = Some(("mp".into(), format!("line {line}")));
+        ss.options
+            .insert("neuberg_small_field".into(), Value::from("off"));
     }
     d.finish(req)
 }
