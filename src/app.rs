@@ -1057,3 +1057,102 @@ fn import_report(i: &crate::import::Imported, to: &Path, appended: bool) -> Stri
     }
     out
 }
+
+/// `frekans export`: the scored championship (or one session of it) as USEBIO 1.2 or PBN 2.1,
+/// written to `out` whole or not at all (a temporary file beside it, synced, renamed).
+pub fn export(
+    path: &Path,
+    format: &str,
+    out: &Path,
+    session: Option<&str>,
+) -> Result<String, AppError> {
+    let bytes = export_bytes(&read_file(path)?, format, session)?;
+    write_file_atomic(out, &bytes)?;
+    Ok(format!(
+        "wrote {} ({format}, {} bytes)\n",
+        out.display(),
+        bytes.len()
+    ))
+}
+
+/// The bytes `frekans export` writes for a log's bytes.
+pub fn export_bytes(log: &[u8], format: &str, session: Option<&str>) -> Result<Vec<u8>, AppError> {
+    let l = load_bytes(log, &ReplayScope::default())?;
+    let state = &l.state;
+    let only = match session {
+        None => None,
+        Some(id) => Some(state.session_index(id).ok_or_else(|| {
+            AppError::BadRequest(format!(
+                "invalid export request: the log has no session {id:?}"
+            ))
+        })?),
+    };
+    let scored = pipeline::score(state)?;
+    let sessions = export::results::sessions(state, &scored, only);
+    use crate::options::Form;
+    for s in &sessions {
+        if !matches!(
+            s.form,
+            Form::Mp | Form::Ximp | Form::Butler | Form::Teams | Form::Bam
+        ) {
+            return Err(AppError::BadRequest(format!(
+                "invalid export request: session {} is scored {}, which {format} cannot say (it holds matchpoints, cross-IMPs, Butler, teams and board-a-match); export the other sessions with --session",
+                s.id,
+                s.form.name()
+            )));
+        }
+    }
+    if format == "usebio" {
+        let forms: std::collections::BTreeSet<&str> =
+            sessions.iter().map(|s| s.form.name()).collect();
+        if forms.len() > 1 {
+            return Err(AppError::BadRequest(format!(
+                "invalid export request: a USEBIO event has one form, and the sessions are scored {}; export one at a time with --session",
+                forms.into_iter().collect::<Vec<_>>().join(" and ")
+            )));
+        }
+    }
+    let bytes = match format {
+        "usebio" => export::usebio::write(state, &sessions),
+        "pbn" => export::pbn::write(state, &sessions),
+        f => {
+            return Err(AppError::BadRequest(format!(
+                "invalid export request: --format {f:?}; expected usebio or pbn"
+            )))
+        }
+    };
+    bytes.map_err(|e| AppError::Other(anyhow::anyhow!("cannot write {format}: {e}")))
+}
+
+/// Write a file whole or not at all: a temporary file beside it, synced, renamed over it, the
+/// directory synced.
+pub fn write_file_atomic(out: &Path, bytes: &[u8]) -> Result<(), AppError> {
+    use std::io::Write as _;
+    let dir = match out.parent() {
+        Some(p) if !p.as_os_str().is_empty() => p.to_path_buf(),
+        _ => std::path::PathBuf::from("."),
+    };
+    let name = out
+        .file_name()
+        .with_context(|| format!("{} is not a file name", out.display()))?
+        .to_string_lossy()
+        .to_string();
+    let tmp = dir.join(format!(".{name}.tmp-{}", std::process::id()));
+    let result = (|| -> anyhow::Result<()> {
+        let mut f = std::fs::File::create(&tmp)
+            .with_context(|| format!("cannot create {}", tmp.display()))?;
+        f.write_all(bytes)
+            .with_context(|| format!("cannot write {}", tmp.display()))?;
+        f.sync_all()?;
+        std::fs::rename(&tmp, out)
+            .with_context(|| format!("cannot rename into {}", out.display()))?;
+        if let Ok(d) = std::fs::File::open(&dir) {
+            let _ = d.sync_all();
+        }
+        Ok(())
+    })();
+    if result.is_err() {
+        let _ = std::fs::remove_file(&tmp);
+    }
+    Ok(result?)
+}

@@ -125,6 +125,23 @@ pub enum Command {
         log: PathBuf,
     },
     /// Validate the log: every error with its line number; exit 0 when clean.
+    /// Write the scored championship as USEBIO 1.2 XML or PBN 2.1 (hands, score tables,
+    /// totals) for federations, results sites and other scoring programs.
+    #[command(
+        after_help = "Examples:\n  frekans export events/mazovia-pairs-2026.jsonl --format usebio --out mazovia.xml\n  frekans export events/polish-teams-2026.jsonl --format pbn --out teams.pbn --session RR1\n\nThe file is written whole or not at all. Exit status: 0 written; 2 the log is invalid or\nthe request cannot be met (nothing written); 1 anything else."
+    )]
+    Export {
+        log: PathBuf,
+        /// usebio (USEBIO 1.2) or pbn (PBN 2.1).
+        #[arg(long, value_parser = ["usebio", "pbn"])]
+        format: String,
+        /// The file to write.
+        #[arg(long, value_name = "FILE")]
+        out: PathBuf,
+        /// Only this session (USEBIO: sessions of different forms go one at a time).
+        #[arg(long, value_name = "ID")]
+        session: Option<String>,
+    },
     #[command(after_help = "Example:\n  frekans check events/mazovia-pairs-2026.jsonl")]
     Check {
         /// The event log (JSON Lines).

@@ -220,6 +220,17 @@ fn run(cli: &Cli) -> Result<(), AppError> {
                 );
             }
         }
+        Command::Export {
+            log,
+            format,
+            out,
+            session,
+        } => {
+            let text = app::export(log, format, out, session.as_deref())?;
+            if !cli.quiet {
+                let _ = write!(stdout, "{text}");
+            }
+        }
         Command::Check { log } => {
             let text = app::check(log)?;
             if !cli.quiet {

@@ -1,4 +1,8 @@
-//! Export: row types (`rows`) and Parquet files (`parquet`). Knows nothing of bridge rules.
+//! Export: row types (`rows`) and Parquet files (`parquet`); the interchange formats (`results`,
+//! the scored championship as they see it, printed by `usebio` and `pbn`).
 
 pub mod parquet;
+pub mod pbn;
+pub mod results;
 pub mod rows;
+pub mod usebio;

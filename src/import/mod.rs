@@ -170,15 +170,10 @@ pub fn read_as(
     match format {
         Format::Pbn => pbn::read_parsed(bytes, file, req),
         Format::Csv => csv::read_parsed(bytes, file, req, columns),
-        // ===== USEBIO: merged from branch `export` (src/import/usebio.rs) =====
-        // Format::Usebio => usebio::read(bytes, file, req).map(|read| Parsed { read, origins: Vec::new() }),
-        Format::Usebio => Err(vec![Problem {
-            file: file.to_string(),
-            at: "line 1".into(),
-            message:
-                "USEBIO files are not read by this build yet (the USEBIO reader is on its way)"
-                    .into(),
-        }]),
+        Format::Usebio => usebio::read(bytes, file, req).map(|read| Parsed {
+            read,
+            origins: Vec::new(),
+        }),
         Format::Bws => Err(vec![Problem {
             file: file.to_string(),
             at: "file".into(),
@@ -186,3 +181,5 @@ pub fn read_as(
         }]),
     }
 }
+
+pub mod usebio;

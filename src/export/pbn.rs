@@ -1,0 +1,253 @@
+//! PBN 2.1 output (`frekans export --format pbn`): one game per board of each session with
+//! its deal, dealer, vulnerability and `[Scoring]`, a `ScoreTable` (one row per table: pairs,
+//! contract, declarer, result, score, the points in the session's form) and, in the session's
+//! first game, a `TotalScoreTable`. UTF-8, `% PBN 2.1` header. A pure function to bytes; tag
+//! values and quoted names are escaped as PBN says (`\"`, `\\`): they are data.
+
+use std::fmt::Write as _;
+
+use super::results::{decimal, LineView, SessionView};
+use crate::bridge::{dealer_of, vul_of, Bid};
+use crate::options::Form;
+use crate::replay::State;
+
+/// A PBN string: quoted, with `"` and `\` escaped, line breaks as spaces.
+fn quoted(s: &str) -> String {
+    let mut out = String::with_capacity(s.len() + 2);
+    out.push('"');
+    for c in s.chars() {
+        match c {
+            '"' => out.push_str("\\\""),
+            '\\' => out.push_str("\\\\"),
+            '\n' | '\r' | '\t' => out.push(' '),
+            c => out.push(c),
+        }
+    }
+    out.push('"');
+    out
+}
+
+fn tag(out: &mut String, name: &str, value: &str) {
+    let _ = writeln!(out, "[{name} {}]", quoted(value));
+}
+
+/// `2026-11-21` → `2026.11.21` (PBN's Date).
+fn pbn_date(d: &str) -> String {
+    d.replace('-', ".")
+}
+
+/// The PBN file of the sessions given.
+pub fn write(state: &State, sessions: &[SessionView]) -> Result<Vec<u8>, String> {
+    let mut out = String::new();
+    out.push_str("% PBN 2.1\n% EXPORT\n% Creator: frekans\n");
+    let c = &state.championship;
+    for s in sessions {
+        let (scoring, unit, total) = match s.form {
+            Form::Mp => ("MatchPoints;MP1", "MP", "TotalScoreMP"),
+            Form::Ximp => ("IMP;Cross", "IMP", "TotalScoreIMP"),
+            Form::Butler => ("IMP;Butler", "IMP", "TotalScoreIMP"),
+            Form::Teams => ("IMP", "IMP", "TotalScoreVP"),
+            Form::Bam => ("BAM", "BAM", "TotalScoreBAM"),
+            _ => unreachable!("checked by the caller"),
+        };
+        let mut boards: Vec<u32> = s.lines.iter().map(|l| l.board).collect();
+        for m in &s.matches {
+            boards.extend(m.boards.iter().map(|b| b.0));
+        }
+        boards.sort_unstable();
+        boards.dedup();
+        for (i, &b) in boards.iter().enumerate() {
+            out.push('\n');
+            tag(&mut out, "Event", c.name.as_deref().unwrap_or(""));
+            tag(&mut out, "Site", c.place.as_deref().unwrap_or(""));
+            tag(
+                &mut out,
+                "Date",
+                &c.date.as_deref().map(pbn_date).unwrap_or_default(),
+            );
+            tag(&mut out, "Round", s.name.unwrap_or(s.id));
+            tag(&mut out, "Board", &b.to_string());
+            for seat in ["West", "North", "East", "South"] {
+                tag(&mut out, seat, "");
+            }
+            let (pbn, dealer, vul) = match s.deals.get(&b) {
+                Some(&(p, d, v)) => (Some(p), d, v),
+                None => (None, dealer_of(b), vul_of(b)),
+            };
+            tag(&mut out, "Dealer", &dealer.letter().to_string());
+            tag(&mut out, "Vulnerable", vul.as_str());
+            tag(&mut out, "Deal", pbn.unwrap_or(""));
+            tag(&mut out, "Scoring", scoring);
+            tag(&mut out, "Declarer", "");
+            tag(&mut out, "Contract", "");
+            tag(&mut out, "Result", "");
+            if s.form.is_team() {
+                team_table(&mut out, s, b, unit);
+            } else {
+                pair_table(&mut out, s, b, unit);
+            }
+            if i == 0 {
+                total_table(&mut out, s, total);
+            }
+        }
+    }
+    Ok(out.into_bytes())
+}
+
+fn row_play(l: &LineView) -> [String; 5] {
+    let artificial = l
+        .ruling
+        .as_ref()
+        .and_then(|r| super::results::artificial_token(r.score));
+    if let Some(t) = artificial {
+        // `^60` `^40`: the spec's marker of an artificial score, one per side.
+        return [
+            "-".into(),
+            "-".into(),
+            "-".into(),
+            format!("^{}", &t[1..3]),
+            format!("^{}", &t[3..5]),
+        ];
+    }
+    let contract = match l.contract {
+        Some(Bid::Pass) => "Pass".to_string(),
+        Some(b) => b.to_string(),
+        None => "-".into(),
+    };
+    let declarer = match (l.contract, l.declarer) {
+        (Some(Bid::Contract(_)), Some(d)) => d.letter().to_string(),
+        _ => "-".into(),
+    };
+    let result = match (l.contract, l.tricks) {
+        (Some(Bid::Contract(_)), Some(t)) => t.to_string(),
+        _ => "-".into(),
+    };
+    let (sn, se) = match l.ns_points {
+        Some(p) if p >= 0 => (p.to_string(), "-".to_string()),
+        Some(p) => ("-".to_string(), (-p).to_string()),
+        None => ("-".into(), "-".into()),
+    };
+    [contract, declarer, result, sn, se]
+}
+
+fn pair_table(out: &mut String, s: &SessionView, board: u32, unit: &str) {
+    let lines: Vec<&LineView> = s.lines.iter().filter(|l| l.board == board).collect();
+    let sectioned = lines.iter().any(|l| l.section.is_some());
+    let mut cols = Vec::new();
+    if sectioned {
+        cols.push("Section\\2R".to_string());
+    }
+    cols.extend(
+        [
+            "PairId_NS\\4R",
+            "PairId_EW\\4R",
+            "Contract\\5L",
+            "Declarer\\1R",
+            "Result\\2R",
+            "Score_NS\\5R",
+            "Score_EW\\5R",
+        ]
+        .map(String::from),
+    );
+    cols.push(format!("{unit}_NS\\6R"));
+    cols.push(format!("{unit}_EW\\6R"));
+    if s.form == Form::Butler {
+        cols.push("ButlerDatum\\5R".into());
+    }
+    let _ = writeln!(out, "[ScoreTable {}]", quoted(&cols.join(";")));
+    for l in lines {
+        let mut row: Vec<String> = Vec::new();
+        if sectioned {
+            row.push(quoted(l.section.unwrap_or("")));
+        }
+        row.push(quoted(l.ns));
+        row.push(quoted(l.ew));
+        row.extend(row_play(l));
+        let pts = |q: Option<crate::num::Q>| q.map_or("-".into(), |q| decimal(q.to_f64(), 2));
+        row.push(pts(l.ns_score));
+        row.push(pts(l.ew_score));
+        if s.form == Form::Butler {
+            row.push(pts(s.datum.get(&(l.board, l.group.clone())).copied()));
+        }
+        out.push_str(&row.join(" "));
+        out.push('\n');
+    }
+}
+
+fn team_table(out: &mut String, s: &SessionView, board: u32, unit: &str) {
+    let cols = [
+        "Match\\4R".to_string(),
+        "Room\\6L".into(),
+        "PairId_NS\\4R".into(),
+        "PairId_EW\\4R".into(),
+        "Contract\\5L".into(),
+        "Declarer\\1R".into(),
+        "Result\\2R".into(),
+        "Score_NS\\5R".into(),
+        "Score_EW\\5R".into(),
+        format!("{unit}_NS\\6R"),
+        format!("{unit}_EW\\6R"),
+    ];
+    let _ = writeln!(out, "[ScoreTable {}]", quoted(&cols.join(";")));
+    for m in &s.matches {
+        for (b, home, away, tables) in &m.boards {
+            if *b != board {
+                continue;
+            }
+            for l in tables {
+                // The NS team's and the EW team's board points.
+                let (ns, ew) = if l.open { (home, away) } else { (away, home) };
+                let mut row = vec![
+                    quoted(m.id),
+                    if l.open {
+                        "Open".into()
+                    } else {
+                        "Closed".into()
+                    },
+                    quoted(l.ns),
+                    quoted(l.ew),
+                ];
+                row.extend(row_play(l));
+                row.push(decimal(ns.to_f64(), 2));
+                row.push(decimal(ew.to_f64(), 2));
+                out.push_str(&row.join(" "));
+                out.push('\n');
+            }
+        }
+    }
+}
+
+fn total_table(out: &mut String, s: &SessionView, total: &str) {
+    let mut cols = vec!["Rank\\3R", "PairId\\4R", "Names\\40L", total];
+    let mp = s.form == Form::Mp;
+    if mp {
+        cols.push("TotalPercentage\\6R");
+    }
+    cols.push("NrBoards\\3R");
+    let sectioned = s.participants.iter().any(|p| p.section.is_some());
+    if sectioned {
+        cols.insert(0, "Section\\2R");
+    }
+    let _ = writeln!(out, "[TotalScoreTable {}]", quoted(&cols.join(";")));
+    for p in &s.participants {
+        let mut row = Vec::new();
+        if sectioned {
+            row.push(quoted(p.section.unwrap_or("")));
+        }
+        row.push(p.rank.to_string());
+        row.push(quoted(p.id));
+        let names = match (p.name, p.players.is_empty()) {
+            (Some(n), true) => n.to_string(),
+            (Some(n), false) => format!("{n}: {}", p.players.join(" - ")),
+            (None, _) => p.players.join(" - "),
+        };
+        row.push(quoted(&names));
+        row.push(decimal(p.total, 2));
+        if mp {
+            row.push(p.pct.map_or("-".into(), |x| decimal(x, 2)));
+        }
+        row.push(p.boards.to_string());
+        out.push_str(&row.join(" "));
+        out.push('\n');
+    }
+}

@@ -1,0 +1,338 @@
+//! USEBIO 1.2 output (`frekans export --format usebio`): the scored championship as the XML
+//! that federations and results sites take, written with quick-xml's writer (names and notes
+//! are escaped by the library: they are data). A pure function from the scoring to bytes.
+//!
+//! Each session is a `SESSION` (pairs: one `SECTION` per section), each participant with its
+//! `TOTAL_SCORE`, `PERCENTAGE` (MP) and `PLACE` (`3=` when shared), each traveller line with
+//! its score and its points in the session's form (`NS_MATCH_POINTS`, `NS_CROSS_IMP_POINTS`,
+//! `NS_BUTLER_POINTS` with the datum as `BOARD_AVERAGE`), team matches with `IMPS` per board and
+//! the VPs (or board points) as `TEAM_SCORE`. An adjusted score USEBIO can say is written its
+//! way (`A6040`); any other is written as what was played and its resulting points, the ruling
+//! in `NOTES` (`frekans adjusted score: ...`, which the reader takes back).
+
+use quick_xml::events::{BytesDecl, BytesEnd, BytesStart, BytesText, Event};
+use quick_xml::Writer;
+
+use super::results::{artificial_token, decimal, place, LineView, SessionView};
+use crate::adjust::format_points;
+use crate::bridge::Bid;
+use crate::options::Form;
+use crate::replay::State;
+
+/// The prefix of a ruling USEBIO cannot say, in a traveller line's `NOTES`.
+pub const NOTES_PREFIX: &str = "frekans adjusted score: ";
+/// The prefix of a ruling given as subsequent damage (kept so, as `sd_method` treats it apart).
+pub const NOTES_SD_PREFIX: &str = "frekans subsequent damage: ";
+
+type W = Writer<Vec<u8>>;
+type R = std::io::Result<()>;
+
+fn open(w: &mut W, name: &str, attrs: &[(&str, &str)]) -> R {
+    let mut s = BytesStart::new(name);
+    for (k, v) in attrs {
+        s.push_attribute((*k, *v));
+    }
+    w.write_event(Event::Start(s))
+}
+
+fn close(w: &mut W, name: &str) -> R {
+    w.write_event(Event::End(BytesEnd::new(name)))
+}
+
+fn leaf(w: &mut W, name: &str, text: &str) -> R {
+    w.create_element(name)
+        .write_text_content(BytesText::new(text))
+        .map(|_| ())
+}
+
+/// The USEBIO file of the sessions given.
+pub fn write(state: &State, sessions: &[SessionView]) -> Result<Vec<u8>, String> {
+    let mut w = Writer::new_with_indent(Vec::new(), b' ', 1);
+    body(&mut w, state, sessions).map_err(|e| e.to_string())?;
+    let mut out = w.into_inner();
+    out.push(b'\n');
+    Ok(out)
+}
+
+fn body(w: &mut W, state: &State, sessions: &[SessionView]) -> R {
+    w.write_event(Event::Decl(BytesDecl::new("1.0", Some("UTF-8"), None)))?;
+    w.write_event(Event::DocType(BytesText::from_escaped(
+        "USEBIO SYSTEM \"http://www.ebu.co.uk/usebio/usebio_v1_2.dtd\"",
+    )))?;
+    open(w, "USEBIO", &[("Version", "1.2")])?;
+    let forms: Vec<Form> = sessions.iter().map(|s| s.form).collect();
+    let form = forms.first().copied().unwrap_or(Form::Mp);
+    let knockout = sessions
+        .iter()
+        .any(|s| s.matches.iter().any(|m| m.knockout));
+    let (event_type, board_method, match_method) = match form {
+        Form::Mp => ("PAIRS", "MATCH_POINTS", None),
+        Form::Ximp => ("PAIRS", "CROSS_IMPS", None),
+        Form::Butler => ("BUTLER_PAIRS", "IMPS", None),
+        Form::Teams if knockout => ("KO", "IMPS", Some("VPS")),
+        Form::Teams => ("TEAMS", "IMPS", Some("VPS")),
+        Form::Bam => ("TEAMS", "PAB", Some("PAB")),
+        _ => unreachable!("checked by the caller"),
+    };
+    open(w, "EVENT", &[("EVENT_TYPE", event_type)])?;
+    leaf(w, "BOARD_SCORING_METHOD", board_method)?;
+    if let Some(m) = match_method {
+        leaf(w, "MATCH_SCORING_METHOD", m)?;
+    }
+    leaf(w, "PROGRAM_NAME", "frekans")?;
+    leaf(w, "PROGRAM_VERSION", env!("CARGO_PKG_VERSION"))?;
+    let c = &state.championship;
+    if let Some(n) = &c.name {
+        leaf(w, "EVENT_DESCRIPTION", n)?;
+    }
+    if let Some(d) = &c.date {
+        leaf(w, "DATE", &usebio_date(d))?;
+    }
+    if let Some(p) = &c.place {
+        leaf(w, "VENUE", p)?;
+    }
+    leaf(w, "SESSION_COUNT", &sessions.len().to_string())?;
+    for s in sessions {
+        session(w, s)?;
+    }
+    close(w, "EVENT")?;
+    close(w, "USEBIO")
+}
+
+/// `2026-11-21` → `21/11/2026` (USEBIO's DATE); anything else as written.
+fn usebio_date(d: &str) -> String {
+    let p: Vec<&str> = d.split('-').collect();
+    match p[..] {
+        [y, m, dd] if y.len() == 4 && m.len() == 2 && dd.len() == 2 => format!("{dd}/{m}/{y}"),
+        _ => d.to_string(),
+    }
+}
+
+fn session(w: &mut W, s: &SessionView) -> R {
+    let name = s.id.to_string();
+    open(w, "SESSION", &[("SESSION_ID", name.as_str())])?;
+    if s.form.is_team() {
+        participants(w, s, None)?;
+        for m in &s.matches {
+            open(w, "MATCH", &[])?;
+            leaf(w, "TEAM", m.home)?;
+            leaf(w, "OPPOSING_TEAM", m.away)?;
+            if let (Some(a), Some(b)) = (m.boards.first(), m.boards.last()) {
+                leaf(w, "START_BOARD_NUMBER", &a.0.to_string())?;
+                leaf(w, "END_BOARD_NUMBER", &b.0.to_string())?;
+            }
+            leaf(w, "TEAM_SCORE", &decimal(m.vp_home.to_f64(), 2))?;
+            leaf(w, "OPPOSING_TEAM_SCORE", &decimal(m.vp_away.to_f64(), 2))?;
+            for (b, home, away, tables) in &m.boards {
+                open(w, "BOARD", &[])?;
+                leaf(w, "BOARD_NUMBER", &b.to_string())?;
+                if s.form == Form::Bam {
+                    leaf(w, "TEAM_POINTS", &decimal(home.to_f64(), 2))?;
+                    leaf(w, "OPPOSING_TEAM_POINTS", &decimal(away.to_f64(), 2))?;
+                } else {
+                    leaf(w, "IMPS", &decimal(home.to_f64(), 2))?;
+                }
+                for l in tables {
+                    line(w, s.form, l, Some(if l.open { "NS" } else { "EW" }))?;
+                }
+                close(w, "BOARD")?;
+            }
+            close(w, "MATCH")?;
+        }
+    } else {
+        let mut sections: Vec<Option<&str>> = s.lines.iter().map(|l| l.section).collect();
+        sections.extend(s.participants.iter().map(|p| p.section));
+        sections.sort();
+        sections.dedup();
+        for sec in sections {
+            if let Some(id) = sec {
+                open(w, "SECTION", &[("SECTION_ID", id)])?;
+            }
+            participants(w, s, Some(sec))?;
+            let mut board = None;
+            for l in s.lines.iter().filter(|l| l.section == sec) {
+                if board != Some(l.board) {
+                    if board.is_some() {
+                        close(w, "BOARD")?;
+                    }
+                    board = Some(l.board);
+                    open(w, "BOARD", &[])?;
+                    leaf(w, "BOARD_NUMBER", &l.board.to_string())?;
+                    if let Some(d) = s.datum.get(&(l.board, l.group.clone())) {
+                        leaf(w, "BOARD_AVERAGE", &decimal(d.to_f64(), 2))?;
+                    }
+                }
+                line(w, s.form, l, None)?;
+            }
+            if board.is_some() {
+                close(w, "BOARD")?;
+            }
+            if sec.is_some() {
+                close(w, "SECTION")?;
+            }
+        }
+    }
+    hands(w, s)?;
+    close(w, "SESSION")
+}
+
+/// The participants of one section (pair forms) or all teams.
+fn participants(w: &mut W, s: &SessionView, section: Option<Option<&str>>) -> R {
+    open(w, "PARTICIPANTS", &[])?;
+    for p in s
+        .participants
+        .iter()
+        .filter(|p| section.is_none_or(|sec| p.section == sec))
+    {
+        if s.form.is_team() {
+            open(
+                w,
+                "TEAM",
+                &[("TEAM_ID", p.id), ("TEAM_NAME", p.name.unwrap_or_default())],
+            )?;
+        } else {
+            open(w, "PAIR", &[])?;
+            leaf(w, "PAIR_NUMBER", p.id)?;
+        }
+        leaf(w, "TOTAL_SCORE", &decimal(p.total, 2))?;
+        if let Some(pct) = p.pct {
+            leaf(w, "PERCENTAGE", &decimal(pct, 2))?;
+        }
+        leaf(w, "PLACE", &place(p.rank, p.rank_to))?;
+        if !s.form.is_team() {
+            leaf(w, "BOARDS_PLAYED", &p.boards.to_string())?;
+        }
+        if s.form.is_team() {
+            // A team's players go two by two in PAIRs (`T1-1`, `T1-2`...), as team files hold
+            // them.
+            for (k, two) in p.players.chunks(2).enumerate() {
+                open(w, "PAIR", &[])?;
+                leaf(w, "PAIR_NUMBER", &format!("{}-{}", p.id, k + 1))?;
+                players(w, two)?;
+                close(w, "PAIR")?;
+            }
+            close(w, "TEAM")?;
+        } else {
+            players(w, p.players)?;
+            close(w, "PAIR")?;
+        }
+    }
+    close(w, "PARTICIPANTS")
+}
+
+fn players(w: &mut W, names: &[String]) -> R {
+    for name in names {
+        open(w, "PLAYER", &[])?;
+        leaf(w, "PLAYER_NAME", name)?;
+        close(w, "PLAYER")?;
+    }
+    Ok(())
+}
+
+/// `4Sx` as USEBIO files write doubled contracts.
+fn contract_text(b: Bid) -> String {
+    let s = b.to_string();
+    s.replace("XX", "xx").replace('X', "x")
+}
+
+fn line(w: &mut W, form: Form, l: &LineView, direction: Option<&str>) -> R {
+    open(w, "TRAVELLER_LINE", &[])?;
+    if let Some(d) = direction {
+        leaf(w, "DIRECTION", d)?;
+    }
+    leaf(w, "NS_PAIR_NUMBER", l.ns)?;
+    leaf(w, "EW_PAIR_NUMBER", l.ew)?;
+    let token = l.ruling.as_ref().and_then(|r| artificial_token(r.score));
+    if let Some(c) = l.contract {
+        leaf(w, "CONTRACT", &contract_text(c))?;
+        if let Some(d) = l.declarer {
+            leaf(w, "PLAYED_BY", &d.letter().to_string())?;
+        }
+        if let Some(lead) = l.lead {
+            leaf(w, "LEAD", lead)?;
+        }
+        if let Some(t) = l.tricks {
+            leaf(w, "TRICKS", &t.to_string())?;
+        }
+    }
+    match (&token, l.ns_points) {
+        (Some(t), _) => leaf(w, "SCORE", t)?,
+        (None, Some(p)) => leaf(w, "SCORE", &p.to_string())?,
+        (None, None) => {}
+    }
+    if let (Some(r), None) = (&l.ruling, &token) {
+        let mut note = match r.sd {
+            Some(sd) => format!(
+                "{NOTES_SD_PREFIX}side {}, before {}, after_infraction {}, after_loss {}, offenders {}",
+                if sd.nos == crate::adjust::Side::NS { "NS" } else { "EW" },
+                format_points(sd.before),
+                format_points(sd.after_infraction),
+                format_points(sd.after_loss),
+                format_points(sd.offenders)
+            ),
+            None => format!("{NOTES_PREFIX}{}", r.score.normalised()),
+        };
+        if let Some(law) = r.law {
+            note.push_str(&format!("; law: {law}"));
+        }
+        note.push_str(&format!("; ruling {}", r.id));
+        leaf(w, "NOTES", &note)?;
+    }
+    let (ns_name, ew_name) = match form {
+        Form::Mp => ("NS_MATCH_POINTS", "EW_MATCH_POINTS"),
+        Form::Butler => ("NS_BUTLER_POINTS", "EW_BUTLER_POINTS"),
+        Form::Ximp => ("NS_CROSS_IMP_POINTS", "EW_CROSS_IMP_POINTS"),
+        _ => ("", ""),
+    };
+    if let (false, Some(ns), Some(ew)) = (ns_name.is_empty(), l.ns_score, l.ew_score) {
+        leaf(w, ns_name, &decimal(ns.to_f64(), 2))?;
+        leaf(w, ew_name, &decimal(ew.to_f64(), 2))?;
+    }
+    close(w, "TRAVELLER_LINE")
+}
+
+/// The session's hands: a `HANDSET` of the boards with a `deal`.
+fn hands(w: &mut W, s: &SessionView) -> R {
+    if s.deals.is_empty() {
+        return Ok(());
+    }
+    open(w, "HANDSET", &[])?;
+    for (b, (pbn, _, _)) in &s.deals {
+        open(w, "BOARD", &[])?;
+        leaf(w, "BOARD_NUMBER", &b.to_string())?;
+        for (seat, hand) in seats(pbn) {
+            open(w, "HAND", &[])?;
+            leaf(w, "DIRECTION", seat)?;
+            let suits: Vec<&str> = hand.split('.').collect();
+            for (i, name) in ["SPADES", "HEARTS", "DIAMONDS", "CLUBS"].iter().enumerate() {
+                leaf(w, name, suits.get(i).copied().unwrap_or_default())?;
+            }
+            close(w, "HAND")?;
+        }
+        close(w, "BOARD")?;
+    }
+    close(w, "HANDSET")
+}
+
+/// A PBN deal's four hands, North first.
+pub fn seats(pbn: &str) -> Vec<(&'static str, String)> {
+    let names = ["North", "East", "South", "West"];
+    let Some((first, rest)) = pbn.trim().split_once(':') else {
+        return Vec::new();
+    };
+    let start = match first.trim().to_ascii_uppercase().as_str() {
+        "N" => 0,
+        "E" => 1,
+        "S" => 2,
+        "W" => 3,
+        _ => return Vec::new(),
+    };
+    let hands: Vec<&str> = rest.split_whitespace().collect();
+    let mut out: Vec<(usize, String)> = hands
+        .iter()
+        .enumerate()
+        .map(|(i, h)| ((start + i) % 4, h.to_string()))
+        .collect();
+    out.sort_by_key(|(i, _)| *i);
+    out.into_iter().map(|(i, h)| (names[i], h)).collect()
+}

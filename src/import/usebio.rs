@@ -1,0 +1,1181 @@
+//! The USEBIO 1.0/1.1/1.2 reader: an XML results file (EBUScore, ScoreBridge, Compscore,
+//! Pianola, RealBridge, BBO Extractor...) turned into the log's own events, one session per
+//! USEBIO `SESSION` (or the `EVENT` itself when it holds no `SESSION`).
+//!
+//! What the file says about the form (`EVENT_TYPE`, `BOARD_SCORING_METHOD`,
+//! `MATCH_SCORING_METHOD`, `SCORING_METHOD`) sets the session's form; `--form`, `--compare`
+//! and `--options` fill in what it does not say (interface.md, "Import and export"). Both
+//! nestings are read (participants and boards straight under `EVENT`, or under
+//! `SESSION` › `SECTION`); `BOARD`s inside a `HANDSET` hold hands and become `deal` events.
+//! The points a producer printed (`NS_MATCH_POINTS`...) are not read: frekans scores again.
+//! Every problem names the element path (`USEBIO/EVENT/BOARD[3]/TRAVELLER_LINE[2]/SCORE`).
+
+mod tree;
+
+use std::collections::{BTreeMap, BTreeSet};
+
+use serde_json::{json, Map, Value};
+
+use super::{Problem, Read, Request};
+use crate::bridge::{ns_points, parse_contract, parse_seat, vul_of, Bid};
+use crate::options::{Form, Options};
+use tree::Element;
+
+/// Read one USEBIO file (see the module's documentation).
+pub fn read(bytes: &[u8], file: &str, req: &Request) -> Result<Read, Vec<Problem>> {
+    let fail = |at: String, message: String| {
+        vec![Problem {
+            file: file.to_string(),
+            at,
+            message,
+        }]
+    };
+    let text = tree::decode(bytes).map_err(|e| fail(e.at, e.message))?;
+    let root = tree::parse(&text).map_err(|e| fail(e.at, e.message))?;
+    let mut cx = Cx {
+        file,
+        req,
+        problems: Vec::new(),
+        skipped: Vec::new(),
+        events: Vec::new(),
+        declared: BTreeMap::new(),
+        rulings: 0,
+        sessions: 0,
+    };
+    cx.root(&root);
+    if !cx.problems.is_empty() {
+        cx.problems
+            .sort_by(|a, b| natural(&a.at).cmp(&natural(&b.at)));
+        cx.problems.dedup();
+        return Err(cx.problems);
+    }
+    Ok(Read {
+        events: cx.events,
+        skipped: cx.skipped,
+    })
+}
+
+/// Sort key of a path: its numbers compared as numbers (`BOARD[10]` after `BOARD[9]`).
+fn natural(s: &str) -> Vec<(String, u64)> {
+    let mut out = Vec::new();
+    let mut word = String::new();
+    let mut num: Option<u64> = None;
+    for c in s.chars() {
+        if let Some(d) = c.to_digit(10) {
+            num = Some(num.unwrap_or(0).saturating_mul(10).saturating_add(d as u64));
+        } else {
+            if let Some(n) = num.take() {
+                out.push((std::mem::take(&mut word), n));
+            }
+            word.push(c);
+        }
+    }
+    out.push((word, num.unwrap_or(0)));
+    out
+}
+
+struct Cx<'a> {
+    file: &'a str,
+    req: &'a Request,
+    problems: Vec<Problem>,
+    skipped: Vec<Problem>,
+    events: Vec<Value>,
+    /// Participants declared so far: id → (players, path where first declared).
+    declared: BTreeMap<String, (Vec<String>, String)>,
+    rulings: usize,
+    sessions: usize,
+}
+
+/// One traveller line read: the table's result (when one was played or a score given) and its
+/// artificial score (when the file gives one).
+struct Line {
+    board: u32,
+    ns: String,
+    ew: String,
+    section: Option<String>,
+    play: Map<String, Value>,
+    played: bool,
+    /// The adjusted score: (its `score` or `subsequent_damage` field, the file's token, law).
+    artificial: Option<(Map<String, Value>, String, String)>,
+    path: String,
+    /// Teams: the match and room.
+    team: Option<(String, &'static str)>,
+}
+
+impl<'a> Cx<'a> {
+    fn problem(&mut self, at: impl Into<String>, message: impl Into<String>) {
+        self.problems.push(Problem {
+            file: self.file.to_string(),
+            at: at.into(),
+            message: message.into(),
+        });
+    }
+
+    /// A problem with one traveller line: skipped under `--lenient`, refused otherwise.
+    fn line_problem(&mut self, at: impl Into<String>, message: impl Into<String>) {
+        let p = Problem {
+            file: self.file.to_string(),
+            at: at.into(),
+            message: message.into(),
+        };
+        if self.req.lenient {
+            self.skipped.push(p);
+        } else {
+            self.problems.push(p);
+        }
+    }
+
+    fn root(&mut self, root: &Element) {
+        if root.name != "USEBIO" {
+            self.problem(
+                root.path.clone(),
+                format!("expected the root element <USEBIO>, found <{}>", root.name),
+            );
+            return;
+        }
+        if let Some(v) = root.attr("Version") {
+            if !matches!(v, "1.0" | "1.1" | "1.2") {
+                self.problem(
+                    root.path.clone(),
+                    format!("Version {v:?}: expected USEBIO 1.0, 1.1 or 1.2"),
+                );
+            }
+        }
+        let events: Vec<&Element> = root.all("EVENT").collect();
+        if events.is_empty() {
+            self.problem("USEBIO/EVENT", "missing; expected an EVENT element");
+            return;
+        }
+        self.championship(root, events[0]);
+        let hands_root: Vec<&Element> = root.all("HANDSET").collect();
+        for ev in events {
+            self.event(ev, &hands_root);
+        }
+    }
+
+    fn championship(&mut self, root: &Element, ev: &Element) {
+        let mut c = Map::new();
+        c.insert("type".into(), json!("championship"));
+        if let Some(n) = ev
+            .text_of("EVENT_DESCRIPTION")
+            .or_else(|| ev.text_of("TITLE"))
+        {
+            c.insert("name".into(), json!(n));
+        }
+        if let Some(d) = ev.text_of("DATE") {
+            c.insert("date".into(), json!(iso_date(d)));
+        }
+        let place = ev
+            .text_of("VENUE")
+            .or_else(|| root.child("CLUB").and_then(|c| c.text_of("CLUB_NAME")));
+        if let Some(p) = place {
+            c.insert("place".into(), json!(p));
+        }
+        if c.len() > 1 {
+            self.events.push(Value::Object(c));
+        }
+    }
+
+    fn event(&mut self, ev: &Element, hands_root: &[&Element]) {
+        let (form, knockout) = match form_of(ev, self.req) {
+            Ok(f) => f,
+            Err(m) => {
+                self.problem(ev.path.clone(), m);
+                return;
+            }
+        };
+        let mut hands: Vec<&Element> = hands_root.to_vec();
+        hands.extend(ev.all("HANDSET"));
+        let mut sessions: Vec<&Element> = ev.all("SESSION").collect();
+        let whole = sessions.is_empty();
+        if whole {
+            sessions.push(ev);
+        }
+        // Where numbers repeat across the sections of a session, every id of the file is the
+        // section followed by the number (the same pair keeps its id from session to session).
+        let prefix = sessions.iter().any(|s| numbers_repeat(s));
+        for s in sessions {
+            let mut h = hands.clone();
+            if !whole {
+                h.extend(s.all("HANDSET"));
+            }
+            self.session(ev, s, form, knockout, prefix, &h);
+        }
+    }
+
+    #[allow(clippy::too_many_arguments)]
+    fn session(
+        &mut self,
+        ev: &Element,
+        el: &Element,
+        form: Form,
+        knockout: bool,
+        prefix: bool,
+        hands: &[&Element],
+    ) {
+        self.sessions += 1;
+        let sid = format!("S{}", self.sessions);
+        // The units holding participants and boards: each SECTION, and the element itself.
+        let mut units: Vec<(Option<String>, &Element)> = Vec::new();
+        for s in el.all("SECTION") {
+            let id = s
+                .attr("SECTION_ID")
+                .map(str::to_string)
+                .or_else(|| s.text_of("SECTION_ID").map(str::to_string));
+            match id {
+                Some(id) if !id.is_empty() => units.push((Some(id), s)),
+                _ => self.problem(s.path.clone(), "missing SECTION_ID; expected a section id"),
+            }
+        }
+        if units.is_empty()
+            || el.child("PARTICIPANTS").is_some()
+            || el.all("BOARD").any(has_lines)
+            || el.child("MATCH").is_some()
+        {
+            units.insert(0, (None, el));
+        }
+        let team = form.is_team();
+        // Participants: (section, number as written) → id.
+        let mut numbers: Vec<(Option<String>, String, Vec<String>, Option<String>, String)> =
+            Vec::new();
+        for (section, u) in &units {
+            for parts in u.all("PARTICIPANTS") {
+                for p in &parts.children {
+                    match (p.name.as_str(), team) {
+                        ("PAIR", false) => {
+                            let Some(n) = p.text_of("PAIR_NUMBER") else {
+                                self.problem(
+                                    p.path_of("PAIR_NUMBER"),
+                                    "missing; expected the pair's number",
+                                );
+                                continue;
+                            };
+                            numbers.push((
+                                section.clone(),
+                                n.to_string(),
+                                players(p),
+                                None,
+                                p.path.clone(),
+                            ));
+                        }
+                        ("TEAM", true) => {
+                            let Some(n) = p
+                                .attr("TEAM_ID")
+                                .filter(|s| !s.is_empty())
+                                .or_else(|| p.text_of("TEAM_ID"))
+                            else {
+                                self.problem(
+                                    p.path.clone(),
+                                    "missing TEAM_ID; expected the team's id",
+                                );
+                                continue;
+                            };
+                            let mut pl = players(p);
+                            for pair in p.all("PAIR") {
+                                pl.extend(players(pair));
+                            }
+                            let name = p
+                                .attr("TEAM_NAME")
+                                .filter(|s| !s.is_empty())
+                                .or_else(|| p.text_of("TEAM_NAME"))
+                                .map(str::to_string);
+                            numbers.push((
+                                section.clone(),
+                                n.to_string(),
+                                pl,
+                                name,
+                                p.path.clone(),
+                            ));
+                        }
+                        ("PAIR", true) => self.problem(
+                            p.path.clone(),
+                            format!("a PAIR in a {} event; expected TEAM elements", form.name()),
+                        ),
+                        ("TEAM", false) => self.problem(
+                            p.path.clone(),
+                            format!(
+                                "a TEAM in a {} pairs event; expected PAIR elements",
+                                form.name()
+                            ),
+                        ),
+                        _ => {}
+                    }
+                }
+            }
+        }
+        let mut ids: BTreeMap<(Option<String>, String), String> = BTreeMap::new();
+        let mut seen_paths: BTreeMap<(Option<String>, String), String> = BTreeMap::new();
+        let mut participants = Vec::new();
+        for (section, n, pl, name, path) in &numbers {
+            let key = (section.clone(), n.clone());
+            if let Some(first) = seen_paths.get(&key) {
+                self.problem(
+                    path.clone(),
+                    format!(
+                        "{} {n} is declared twice (first at {first})",
+                        if team { "team" } else { "pair" }
+                    ),
+                );
+                continue;
+            }
+            seen_paths.insert(key.clone(), path.clone());
+            let id = match (prefix, section) {
+                (true, Some(s)) => format!("{s}{n}"),
+                _ => n.clone(),
+            };
+            ids.insert(key, id.clone());
+            participants.push((id, section.clone(), pl.clone(), name.clone(), path.clone()));
+        }
+        let declared = !numbers.is_empty();
+
+        // Traveller lines.
+        let mut lines: Vec<Line> = Vec::new();
+        let mut matches: Vec<Value> = Vec::new();
+        for (section, u) in &units {
+            let resolve = |n: &str| -> Option<String> {
+                if !declared {
+                    return Some(n.to_string());
+                }
+                ids.get(&(section.clone(), n.to_string()))
+                    .or_else(|| ids.get(&(None, n.to_string())))
+                    .cloned()
+            };
+            if team {
+                for b in u.all("BOARD").filter(|b| has_lines(b)) {
+                    self.problem(
+                        b.path.clone(),
+                        "a board of a teams event outside a MATCH; expected its traveller lines inside MATCH",
+                    );
+                }
+                let mut seen: BTreeMap<(String, String, Vec<u32>), String> = BTreeMap::new();
+                for m in u.all("MATCH") {
+                    self.team_match(
+                        m,
+                        &sid,
+                        &resolve,
+                        knockout,
+                        &mut seen,
+                        &mut matches,
+                        &mut lines,
+                    );
+                }
+            } else {
+                if let Some(m) = u.child("MATCH") {
+                    self.problem(
+                        m.path.clone(),
+                        format!(
+                            "a MATCH in a {} pairs event; expected BOARD elements",
+                            form.name()
+                        ),
+                    );
+                }
+                for b in u.all("BOARD").filter(|b| has_lines(b)) {
+                    let Some(board) = self.board_number(b) else {
+                        continue;
+                    };
+                    for tl in b.all("TRAVELLER_LINE") {
+                        let ns = self.pair_of(tl, "NS_PAIR_NUMBER", &resolve);
+                        let ew = self.pair_of(tl, "EW_PAIR_NUMBER", &resolve);
+                        if let (Some(ns), Some(ew)) = (ns, ew) {
+                            if let Some(l) = self.line(tl, board, ns, ew, section.clone(), None) {
+                                lines.push(l);
+                            }
+                        }
+                    }
+                }
+            }
+        }
+        // A board twice at one table.
+        let mut tables: BTreeMap<(u32, String, Option<String>), String> = BTreeMap::new();
+        let mut keep = Vec::new();
+        for l in lines {
+            let key = (
+                l.board,
+                if l.team.is_some() {
+                    String::new()
+                } else {
+                    l.ns.clone()
+                },
+                l.team.as_ref().map(|(m, r)| format!("{m} {r}")),
+            );
+            if let Some(first) = tables.get(&key) {
+                let msg = match &l.team {
+                    Some((m, r)) => format!(
+                        "board {} twice in the {r} room of match {m} (first at {first})",
+                        l.board
+                    ),
+                    None => format!(
+                        "board {} played twice by NS pair {} (first at {first})",
+                        l.board, l.ns
+                    ),
+                };
+                self.line_problem(l.path.clone(), msg);
+                continue;
+            }
+            tables.insert(key, l.path.clone());
+            keep.push(l);
+        }
+        let lines = keep;
+        let boards: BTreeSet<u32> = lines.iter().map(|l| l.board).collect();
+        if boards.is_empty() {
+            self.problem(
+                el.path.clone(),
+                "no traveller lines; expected BOARD elements with TRAVELLER_LINEs",
+            );
+            return;
+        }
+
+        // The session.
+        let compare = self.compare(form, &units, &lines);
+        let mut options = Map::new();
+        for (k, v) in &self.req.options {
+            options.insert(k.clone(), v.clone());
+        }
+        let (_, errs) = Options::from_json(form, &options);
+        for e in errs {
+            self.problem("--options", format!("{}: {}", e.option, e.message));
+        }
+        let mut s = Map::new();
+        s.insert("type".into(), json!("session"));
+        s.insert("id".into(), json!(sid));
+        let name = el
+            .attr("SESSION_ID")
+            .map(|n| format!("Session {n}"))
+            .or_else(|| ev.text_of("EVENT_DESCRIPTION").map(str::to_string));
+        if let Some(n) = name {
+            s.insert("name".into(), json!(n));
+        }
+        s.insert("form".into(), json!(form.name()));
+        s.insert("boards".into(), boards_value(&boards));
+        if !team {
+            s.insert("compare".into(), json!(compare));
+        }
+        if !options.is_empty() {
+            s.insert("options".into(), Value::Object(options));
+        }
+        self.events.push(Value::Object(s));
+
+        for (id, section, pl, name, path) in participants {
+            if let Some((first_players, first_path)) = self.declared.get(&id) {
+                if *first_players != pl {
+                    self.problem(
+                        path,
+                        format!("{id} is declared with other players than at {first_path}"),
+                    );
+                }
+                continue;
+            }
+            let mut p = Map::new();
+            p.insert("type".into(), json!(if team { "team" } else { "pair" }));
+            p.insert("id".into(), json!(id));
+            if let Some(n) = name {
+                p.insert("name".into(), json!(n));
+            }
+            if let Some(s) = &section {
+                if !team {
+                    p.insert("section".into(), json!(s));
+                }
+            }
+            p.insert("players".into(), json!(pl));
+            self.declared.insert(id, (pl, path));
+            self.events.push(Value::Object(p));
+        }
+        for m in matches {
+            self.events.push(m);
+        }
+        for (board, pbn) in self.deals(hands, &boards) {
+            self.events
+                .push(json!({"type": "deal", "session": sid, "board": board, "pbn": pbn}));
+        }
+        let mut rulings = Vec::new();
+        for l in lines {
+            if l.played {
+                let mut r = Map::new();
+                r.insert("type".into(), json!("result"));
+                r.insert("session".into(), json!(sid));
+                if let Some(s) = &l.section {
+                    r.insert("section".into(), json!(s));
+                }
+                r.insert("board".into(), json!(l.board));
+                r.insert("ns".into(), json!(l.ns));
+                r.insert("ew".into(), json!(l.ew));
+                if let Some((m, room)) = &l.team {
+                    r.insert("match".into(), json!(m));
+                    r.insert("room".into(), json!(room));
+                }
+                r.extend(l.play);
+                self.events.push(Value::Object(r));
+            }
+            if let Some((score, token, law)) = l.artificial {
+                self.rulings += 1;
+                let mut r = Map::new();
+                r.insert("type".into(), json!("ruling"));
+                r.insert("id".into(), json!(format!("R{}", self.rulings)));
+                r.insert("session".into(), json!(sid));
+                r.insert("board".into(), json!(l.board));
+                r.insert("ns".into(), json!(l.ns));
+                r.insert("ew".into(), json!(l.ew));
+                r.extend(score);
+                r.insert("law".into(), json!(law));
+                r.insert("note".into(), json!(format!("imported: {token}")));
+                rulings.push(Value::Object(r));
+            }
+        }
+        self.events.extend(rulings);
+    }
+
+    #[allow(clippy::too_many_arguments)]
+    fn team_match(
+        &mut self,
+        m: &Element,
+        sid: &str,
+        resolve: &dyn Fn(&str) -> Option<String>,
+        knockout: bool,
+        seen: &mut BTreeMap<(String, String, Vec<u32>), String>,
+        matches: &mut Vec<Value>,
+        lines: &mut Vec<Line>,
+    ) {
+        let team = |name: &str, cx: &mut Cx| -> Option<String> {
+            let Some(t) = m.text_of(name) else {
+                cx.problem(m.path_of(name), "missing; expected a team id");
+                return None;
+            };
+            let id = resolve(t);
+            if id.is_none() {
+                cx.problem(
+                    m.path_of(name),
+                    format!("team {t} is not declared in PARTICIPANTS"),
+                );
+            }
+            id
+        };
+        let (Some(home), Some(away)) = (team("TEAM", self), team("OPPOSING_TEAM", self)) else {
+            return;
+        };
+        let home_no = m.text_of("TEAM").unwrap_or_default().to_string();
+        let mut boards: Vec<(u32, &Element)> = Vec::new();
+        for b in m.all("BOARD") {
+            if let Some(n) = self.board_number(b) {
+                boards.push((n, b));
+            }
+        }
+        let numbers: Vec<u32> = boards.iter().map(|(n, _)| *n).collect();
+        let key = if home <= away {
+            (home.clone(), away.clone(), numbers.clone())
+        } else {
+            (away.clone(), home.clone(), numbers.clone())
+        };
+        if seen.contains_key(&key) {
+            // The same match listed again from the other team's side.
+            return;
+        }
+        let mid = format!("M{}", matches.len() + 1);
+        seen.insert(key, mid.clone());
+        let mut set: BTreeSet<u32> = numbers.iter().copied().collect();
+        if set.is_empty() {
+            if let (Some(a), Some(b)) = (
+                m.text_of("START_BOARD_NUMBER")
+                    .and_then(|s| s.parse::<u32>().ok()),
+                m.text_of("END_BOARD_NUMBER")
+                    .and_then(|s| s.parse::<u32>().ok()),
+            ) {
+                set = (a..=b.min(a.saturating_add(1000))).collect();
+            }
+        }
+        if set.is_empty() {
+            self.problem(
+                m.path.clone(),
+                "a match without boards; expected BOARD elements",
+            );
+            return;
+        }
+        matches.push(json!({
+            "type": "match", "session": sid, "id": mid, "home": home, "away": away,
+            "boards": boards_value(&set), "knockout": knockout,
+        }));
+        for (board, b) in boards {
+            for tl in b.all("TRAVELLER_LINE") {
+                let dir = tl.text_of("DIRECTION").map(str::to_ascii_uppercase);
+                let home_ns = match dir.as_deref() {
+                    Some("NS" | "N-S" | "N") => true,
+                    Some("EW" | "E-W" | "E") => false,
+                    Some(d) => {
+                        self.line_problem(
+                            tl.path_of("DIRECTION"),
+                            format!("{d:?}: expected NS or EW (the side the match's TEAM sat)"),
+                        );
+                        continue;
+                    }
+                    None => {
+                        // Without DIRECTION: the NS pair number `1-1-2` names its team.
+                        let ns_no = tl.text_of("NS_PAIR_NUMBER").unwrap_or_default();
+                        let ns_team = ns_no.split('-').next().unwrap_or_default();
+                        if ns_team.is_empty() {
+                            self.line_problem(
+                                tl.path_of("DIRECTION"),
+                                "missing; expected NS or EW (which side the match's TEAM sat)",
+                            );
+                            continue;
+                        }
+                        ns_team == home_no
+                    }
+                };
+                let (ns, ew, room) = if home_ns {
+                    (home.clone(), away.clone(), "open")
+                } else {
+                    (away.clone(), home.clone(), "closed")
+                };
+                if let Some(l) = self.line(tl, board, ns, ew, None, Some((mid.clone(), room))) {
+                    lines.push(l);
+                }
+            }
+        }
+    }
+
+    fn board_number(&mut self, b: &Element) -> Option<u32> {
+        match b.text_of("BOARD_NUMBER").map(|t| t.parse::<u32>()) {
+            Some(Ok(n)) if (1..=10_000).contains(&n) => Some(n),
+            Some(_) => {
+                let t = b.text_of("BOARD_NUMBER").unwrap_or_default().to_string();
+                self.line_problem(
+                    b.path_of("BOARD_NUMBER"),
+                    format!("{t:?}: expected a board number 1-10000"),
+                );
+                None
+            }
+            None => {
+                self.line_problem(
+                    b.path_of("BOARD_NUMBER"),
+                    "missing; expected the board's number",
+                );
+                None
+            }
+        }
+    }
+
+    fn pair_of(
+        &mut self,
+        tl: &Element,
+        name: &str,
+        resolve: &dyn Fn(&str) -> Option<String>,
+    ) -> Option<String> {
+        let Some(n) = tl.text_of(name) else {
+            self.line_problem(tl.path_of(name), "missing; expected a pair number");
+            return None;
+        };
+        let id = resolve(n);
+        if id.is_none() {
+            self.line_problem(
+                tl.path_of(name),
+                format!("pair {n} is not declared in PARTICIPANTS (of this section)"),
+            );
+        }
+        id
+    }
+
+    /// One traveller line: contract, declarer and tricks, a bare score, or an artificial score.
+    fn line(
+        &mut self,
+        tl: &Element,
+        board: u32,
+        ns: String,
+        ew: String,
+        section: Option<String>,
+        team: Option<(String, &'static str)>,
+    ) -> Option<Line> {
+        let contract_text = tl.text_of("CONTRACT");
+        let contract = match contract_text {
+            None => None,
+            Some(t) => match parse_contract(&t.replace('*', "X")) {
+                Ok(b) => Some(b),
+                Err(m) => {
+                    self.line_problem(tl.path_of("CONTRACT"), m);
+                    return None;
+                }
+            },
+        };
+        let declarer = match tl.text_of("PLAYED_BY") {
+            None => None,
+            Some(t) => {
+                let first = t.chars().next().map(String::from).unwrap_or_default();
+                let t1 = if t.len() > 1
+                    && ["NORTH", "EAST", "SOUTH", "WEST"].contains(&t.to_ascii_uppercase().as_str())
+                {
+                    first
+                } else {
+                    t.to_string()
+                };
+                match parse_seat(&t1) {
+                    Ok(s) => Some(s),
+                    Err(m) => {
+                        self.line_problem(tl.path_of("PLAYED_BY"), m);
+                        return None;
+                    }
+                }
+            }
+        };
+        let tricks = match tl.text_of("TRICKS") {
+            None => None,
+            Some(t) => match t.parse::<u8>() {
+                Ok(n) if n <= 13 => Some(n),
+                _ => {
+                    self.line_problem(
+                        tl.path_of("TRICKS"),
+                        format!("{t:?}: expected the tricks declarer took, 0-13"),
+                    );
+                    return None;
+                }
+            },
+        };
+        let score_text = tl.text_of("SCORE");
+        let mut artificial = None;
+        let mut score = None;
+        if let Some(t) = score_text {
+            if let Some(rest) = t.strip_prefix(['A', 'a']) {
+                match artificial_of(rest) {
+                    Some(s) => {
+                        let mut m = Map::new();
+                        m.insert("score".into(), json!(s));
+                        artificial = Some((m, t.to_string(), "12C".to_string()))
+                    }
+                    None => {
+                        self.line_problem(
+                            tl.path_of("SCORE"),
+                            format!("{t:?}: expected NS points or an adjusted score such as A6040 (A, then NS and EW percentages)"),
+                        );
+                        return None;
+                    }
+                }
+            } else {
+                match t.parse::<i32>() {
+                    Ok(n) if n.abs() <= 10_000 && n % 10 == 0 => score = Some(n),
+                    _ => {
+                        self.line_problem(
+                            tl.path_of("SCORE"),
+                            format!("{t:?}: expected NS points (a multiple of 10) or an adjusted score such as A6040"),
+                        );
+                        return None;
+                    }
+                }
+            }
+        }
+        // A ruling USEBIO cannot say, as frekans's export writes it in NOTES.
+        if let Some(n) = tl.text_of("NOTES") {
+            match notes_ruling(n) {
+                None => {}
+                Some(Ok(r)) => {
+                    if artificial.is_none() {
+                        artificial = Some(r);
+                    }
+                }
+                Some(Err(m)) => {
+                    self.line_problem(tl.path_of("NOTES"), m);
+                    return None;
+                }
+            }
+        }
+        let mut play = Map::new();
+        let mut played = true;
+        match (contract, declarer, tricks) {
+            (Some(Bid::Pass), _, _) => {
+                if let Some(s) = score.filter(|&s| s != 0) {
+                    self.line_problem(
+                        tl.path_of("SCORE"),
+                        format!("{s} for a passed-out board; expected 0"),
+                    );
+                    return None;
+                }
+                play.insert("contract".into(), json!("PASS"));
+            }
+            (Some(b @ Bid::Contract(_)), Some(d), Some(t)) => {
+                let vul = vul_of(board);
+                let points = ns_points(b, d, t, vul);
+                if let Some(s) = score {
+                    if s != points {
+                        self.line_problem(
+                            tl.path_of("SCORE"),
+                            format!(
+                                "{s} contradicts {b} by {} with {t} tricks on board {board} (vulnerable: {}), which scores {points} for NS",
+                                d.letter(),
+                                vul.as_str()
+                            ),
+                        );
+                        return None;
+                    }
+                }
+                play.insert("contract".into(), json!(b.to_string()));
+                play.insert("declarer".into(), json!(d.letter().to_string()));
+                play.insert("tricks".into(), json!(t));
+            }
+            (Some(b @ Bid::Contract(_)), d, t) => match score {
+                Some(s) => {
+                    play.insert("score".into(), json!(s));
+                }
+                None if artificial.is_some() => played = false,
+                None => {
+                    let missing = if d.is_none() { "PLAYED_BY" } else { "TRICKS" };
+                    let _ = t;
+                    self.line_problem(
+                        tl.path_of(missing),
+                        format!("missing; expected the declarer and tricks of {b}, or a SCORE"),
+                    );
+                    return None;
+                }
+            },
+            (None, _, _) => match score {
+                Some(s) => {
+                    play.insert("score".into(), json!(s));
+                }
+                None if artificial.is_some() => played = false,
+                None => {
+                    self.line_problem(
+                        tl.path.clone(),
+                        "no result; expected CONTRACT, PLAYED_BY and TRICKS, or a SCORE",
+                    );
+                    return None;
+                }
+            },
+        }
+        if played {
+            if let Some(lead) = tl.text_of("LEAD") {
+                play.insert("lead".into(), json!(lead));
+            }
+        }
+        Some(Line {
+            board,
+            ns,
+            ew,
+            section,
+            play,
+            played,
+            artificial,
+            path: tl.path.clone(),
+            team,
+        })
+    }
+
+    /// `--compare`, else what the file shows: matchpoints whose top is the whole field's are
+    /// compared across the field; one section, or a top of a section's, by section.
+    fn compare(&self, form: Form, units: &[(Option<String>, &Element)], lines: &[Line]) -> String {
+        if let Some(c) = &self.req.compare {
+            return c.clone();
+        }
+        let sections: BTreeSet<Option<&str>> = lines.iter().map(|l| l.section.as_deref()).collect();
+        if sections.len() <= 1 {
+            return "section".into();
+        }
+        if form != Form::Mp {
+            return "field".into();
+        }
+        // Tables on each board, in the field and in its biggest section.
+        let mut field: BTreeMap<u32, u32> = BTreeMap::new();
+        let mut by_section: BTreeMap<(u32, Option<&str>), u32> = BTreeMap::new();
+        for l in lines {
+            *field.entry(l.board).or_default() += 1;
+            *by_section
+                .entry((l.board, l.section.as_deref()))
+                .or_default() += 1;
+        }
+        let field_top = field
+            .values()
+            .max()
+            .map_or(0, |n| 2 * (n.saturating_sub(1)));
+        let section_top = by_section
+            .values()
+            .max()
+            .map_or(0, |n| 2 * (n.saturating_sub(1)));
+        let mut top_seen: f64 = 0.0;
+        for (_, u) in units {
+            for b in u.all("BOARD") {
+                for tl in b.all("TRAVELLER_LINE") {
+                    let mp = |n: &str| tl.text_of(n).and_then(|t| t.parse::<f64>().ok());
+                    if let (Some(a), Some(b)) = (mp("NS_MATCH_POINTS"), mp("EW_MATCH_POINTS")) {
+                        top_seen = top_seen.max(a + b);
+                    }
+                }
+            }
+        }
+        if top_seen > section_top as f64 + 0.01 && (top_seen - field_top as f64).abs() < 0.51 {
+            "field".into()
+        } else if top_seen > 0.0 {
+            "section".into()
+        } else {
+            "field".into()
+        }
+    }
+
+    /// The hands of the session's boards: `HANDSET` › `BOARD` › `HAND`s, as PBN deals.
+    fn deals(&mut self, hands: &[&Element], boards: &BTreeSet<u32>) -> BTreeMap<u32, String> {
+        let mut out = BTreeMap::new();
+        for hs in hands {
+            for b in hs.all("BOARD") {
+                let Some(n) = b
+                    .text_of("BOARD_NUMBER")
+                    .and_then(|t| t.parse::<u32>().ok())
+                else {
+                    continue;
+                };
+                if !boards.contains(&n) || out.contains_key(&n) {
+                    continue;
+                }
+                let mut seats: [Option<String>; 4] = Default::default();
+                for h in b.all("HAND") {
+                    let dir = h
+                        .text_of("DIRECTION")
+                        .unwrap_or_default()
+                        .to_ascii_uppercase();
+                    let i = match dir.chars().next() {
+                        Some('N') => 0,
+                        Some('E') => 1,
+                        Some('S') => 2,
+                        Some('W') => 3,
+                        _ => {
+                            self.line_problem(
+                                h.path_of("DIRECTION"),
+                                format!("{dir:?}: expected North, East, South or West"),
+                            );
+                            continue;
+                        }
+                    };
+                    let suit = |s: &str| -> String {
+                        let t = h.text_of(s).unwrap_or_default();
+                        let t = t.replace("10", "T");
+                        t.chars()
+                            .filter(|c| !c.is_whitespace() && *c != '-')
+                            .map(|c| c.to_ascii_uppercase())
+                            .collect()
+                    };
+                    seats[i] = Some(format!(
+                        "{}.{}.{}.{}",
+                        suit("SPADES"),
+                        suit("HEARTS"),
+                        suit("DIAMONDS"),
+                        suit("CLUBS")
+                    ));
+                }
+                if seats.iter().all(Option::is_none) {
+                    continue;
+                }
+                if seats.iter().any(Option::is_none) {
+                    self.line_problem(b.path.clone(), "a hand record without all four hands; expected HANDs for North, East, South and West");
+                    continue;
+                }
+                let pbn = format!(
+                    "N:{}",
+                    seats
+                        .iter()
+                        .map(|s| s.as_deref().unwrap_or_default())
+                        .collect::<Vec<_>>()
+                        .join(" ")
+                );
+                if let Err(m) = crate::event::read::check_pbn_deal(&pbn) {
+                    self.line_problem(b.path.clone(), format!("the hands are not a deal: {m}"));
+                    continue;
+                }
+                out.insert(n, pbn);
+            }
+        }
+        out
+    }
+}
+
+/// A ruling frekans's USEBIO export wrote in NOTES (one USEBIO cannot say):
+/// `frekans adjusted score: <notation>; law: <law>; ...` or
+/// `frekans subsequent damage: side EW, before -140, after_infraction +130, after_loss +510,
+/// offenders -140; law: ...`. `None` for any other note.
+type NotesRuling = (Map<String, Value>, String, String);
+
+fn notes_ruling(n: &str) -> Option<Result<NotesRuling, String>> {
+    use crate::export::usebio::{NOTES_PREFIX, NOTES_SD_PREFIX};
+    let (rest, sd) = if let Some(r) = n.strip_prefix(NOTES_PREFIX) {
+        (r, false)
+    } else if let Some(r) = n.strip_prefix(NOTES_SD_PREFIX) {
+        (r, true)
+    } else {
+        return None;
+    };
+    let mut parts = rest.split("; ");
+    let body = parts.next().unwrap_or_default();
+    let law = parts
+        .find_map(|p| p.strip_prefix("law: "))
+        .unwrap_or("12C")
+        .to_string();
+    let mut m = Map::new();
+    if sd {
+        let mut o = Map::new();
+        for item in body.split(", ") {
+            let Some((k, v)) = item.split_once(' ') else {
+                return Some(Err(format!(
+                    "{body:?}: expected side, before, after_infraction, after_loss and offenders"
+                )));
+            };
+            if ![
+                "side",
+                "before",
+                "after_infraction",
+                "after_loss",
+                "offenders",
+            ]
+            .contains(&k)
+            {
+                return Some(Err(format!(
+                    "{k:?}: not a part of a subsequent-damage ruling"
+                )));
+            }
+            o.insert(k.to_string(), json!(v));
+        }
+        if o.len() != 5 {
+            return Some(Err(format!(
+                "{body:?}: expected side, before, after_infraction, after_loss and offenders"
+            )));
+        }
+        m.insert("subsequent_damage".into(), Value::Object(o));
+    } else {
+        match crate::adjust::parse_adjusted(body) {
+            Ok(a) => {
+                m.insert("score".into(), json!(a.normalised()));
+            }
+            Err(e) => return Some(Err(format!("{body:?}: not an adjusted score: {e}"))),
+        }
+    }
+    Some(Ok((m, body.to_string(), law)))
+}
+
+/// Whether a participant's number appears in two sections of a session.
+fn numbers_repeat(session: &Element) -> bool {
+    let mut sections_of: BTreeMap<String, BTreeSet<&str>> = BTreeMap::new();
+    for sec in session.all("SECTION") {
+        let id = sec.attr("SECTION_ID").unwrap_or_default();
+        for parts in sec.all("PARTICIPANTS") {
+            for p in &parts.children {
+                let n = match p.name.as_str() {
+                    "PAIR" => p.text_of("PAIR_NUMBER"),
+                    "TEAM" => p.attr("TEAM_ID"),
+                    _ => None,
+                };
+                if let Some(n) = n {
+                    sections_of.entry(n.to_string()).or_default().insert(id);
+                }
+            }
+        }
+    }
+    sections_of.values().any(|s| s.len() > 1)
+}
+
+fn has_lines(b: &Element) -> bool {
+    b.child("TRAVELLER_LINE").is_some()
+}
+
+fn players(p: &Element) -> Vec<String> {
+    p.all("PLAYER")
+        .filter_map(|pl| pl.text_of("PLAYER_NAME").map(str::to_string))
+        .collect()
+}
+
+/// `A6040` → the named averages `A+/A-`; `A5050` → `A`; another split → its percentages.
+fn artificial_of(digits: &str) -> Option<String> {
+    if digits.len() != 4 || !digits.bytes().all(|b| b.is_ascii_digit()) {
+        return None;
+    }
+    let ns: u32 = digits[..2].parse().ok()?;
+    let ew: u32 = digits[2..].parse().ok()?;
+    let named = |p: u32| match p {
+        60 => Some("A+"),
+        50 => Some("A"),
+        40 => Some("A-"),
+        _ => None,
+    };
+    Some(match (named(ns), named(ew)) {
+        (Some(a), Some(b)) if a == b => a.to_string(),
+        (Some(a), Some(b)) => format!("{a}/{b}"),
+        _ if ns == ew => format!("{ns}%"),
+        _ => format!("{ns}%/{ew}%"),
+    })
+}
+
+/// The session's `boards`: a range when the numbers run on, else the list.
+fn boards_value(boards: &BTreeSet<u32>) -> Value {
+    let (first, last) = match (boards.first(), boards.last()) {
+        (Some(&a), Some(&b)) => (a, b),
+        _ => return json!([]),
+    };
+    if (last - first + 1) as usize == boards.len() {
+        json!(format!("{first}-{last}"))
+    } else {
+        json!(boards.iter().collect::<Vec<_>>())
+    }
+}
+
+/// `dd/mm/yyyy` → `yyyy-mm-dd`; anything else as written.
+fn iso_date(d: &str) -> String {
+    let parts: Vec<&str> = d.split('/').collect();
+    if let [dd, mm, yyyy] = parts[..] {
+        if let (Ok(dd), Ok(mm), Ok(yyyy)) =
+            (dd.parse::<u32>(), mm.parse::<u32>(), yyyy.parse::<u32>())
+        {
+            if (1..=31).contains(&dd) && (1..=12).contains(&mm) && (1000..=9999).contains(&yyyy) {
+                return format!("{yyyy:04}-{mm:02}-{dd:02}");
+            }
+        }
+    }
+    d.to_string()
+}
+
+/// The form the event declares, and whether its matches are knockout matches; `--form`
+/// where the file is silent.
+fn form_of(ev: &Element, req: &Request) -> Result<(Form, bool), String> {
+    let up = |s: Option<&str>| s.unwrap_or_default().trim().to_ascii_uppercase();
+    let ty = up(ev.attr("EVENT_TYPE"));
+    let bsm = up(ev.text_of("BOARD_SCORING_METHOD"));
+    let msm = up(ev.text_of("MATCH_SCORING_METHOD"));
+    let sm = up(ev.text_of("SCORING_METHOD"));
+    if ty == "INDIVIDUAL" {
+        return Err("an individual event (EVENT_TYPE INDIVIDUAL): frekans scores pairs and teams, not individuals; this file cannot be imported".into());
+    }
+    let teams = matches!(
+        ty.as_str(),
+        "TEAMS" | "SWISS_TEAMS" | "TEAMS_OF_FOUR" | "KO" | "TEAMS_KO" | "KNOCKOUT"
+    );
+    let knockout = matches!(ty.as_str(), "KO" | "TEAMS_KO" | "KNOCKOUT");
+    let declared = if teams {
+        Some(
+            if bsm == "PAB" || msm == "PAB" || sm == "PAB" || sm == "BAM" {
+                Form::Bam
+            } else {
+                Form::Teams
+            },
+        )
+    } else {
+        match bsm.as_str() {
+            "MATCH_POINTS" | "MATCHPOINTS" | "MP" => Some(Form::Mp),
+            "CROSS_IMPS" | "CROSS_IMP" | "XIMPS" => Some(Form::Ximp),
+            "BUTLER" | "BUTLER_IMPS" | "IMPS" => Some(Form::Butler),
+            _ => match ty.as_str() {
+                "MP_PAIRS" => Some(Form::Mp),
+                "BUTLER_PAIRS" => Some(Form::Butler),
+                "CROSS_IMP" | "CROSS_IMP_PAIRS" => Some(Form::Ximp),
+                _ => None,
+            },
+        }
+    };
+    if let Some(f) = declared {
+        return Ok((f, knockout));
+    }
+    if let Some(f) = &req.form {
+        return Form::parse(f).map(|f| (f, knockout)).ok_or_else(|| {
+            format!(
+                "--form {f:?}: expected a form of event-log.md (mp, ximp, butler, teams, bam...)"
+            )
+        });
+    }
+    match ty.as_str() {
+        // USEBIO: PAIRS without BOARD_SCORING_METHOD is a matchpointed pairs event.
+        "PAIRS" | "SWISS_PAIRS" | "" => Ok((Form::Mp, knockout)),
+        _ => Err(format!(
+            "EVENT_TYPE {ty:?} with no BOARD_SCORING_METHOD: cannot tell how it is scored; give --form"
+        )),
+    }
+}
+
+#[cfg(test)]
+mod tests;

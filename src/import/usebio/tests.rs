@@ -1,0 +1,421 @@
+//! The USEBIO reader on small files written by hand from the documented structure
+//! (interop-formats.md, the USEBIO 1.2 element notes): both nestings, teams matches,
+//! encodings, adjusted scores, and every refusal with its element path.
+
+use super::*;
+
+fn req() -> Request {
+    Request::default()
+}
+
+fn ok(xml: &[u8]) -> Vec<Value> {
+    match read(xml, "t.xml", &req()) {
+        Ok(r) => r.events,
+        Err(p) => panic!("refused: {p:?}"),
+    }
+}
+
+fn err(xml: &[u8]) -> Vec<String> {
+    match read(xml, "t.xml", &req()) {
+        Ok(r) => panic!("accepted: {:?}", r.events),
+        Err(p) => p.iter().map(|p| p.to_string()).collect(),
+    }
+}
+
+fn of_type<'a>(ev: &'a [Value], t: &str) -> Vec<&'a Value> {
+    ev.iter().filter(|e| e["type"] == t).collect()
+}
+
+/// The events as a log: it must pass the log's own reader and replay.
+fn check_log(ev: &[Value]) -> crate::replay::State {
+    let text: String = ev.iter().map(|e| format!("{e}\n")).collect();
+    match crate::app::load_bytes(text.as_bytes(), &Default::default()) {
+        Ok(l) => l.state,
+        Err(e) => panic!("the imported log is invalid: {e}\n{text}"),
+    }
+}
+
+/// Pairs under EVENT: `1NS` numbers, a doubled contract, a passed-out board, a bare score,
+/// `A6040`, a HANDSET.
+const PAIRS: &str = include_str!("../../../tests/data/usebio/pairs.xml");
+
+#[test]
+fn pairs_under_event() {
+    let ev = ok(PAIRS.as_bytes());
+    assert_eq!(
+        ev[0],
+        json!({"type":"championship","name":"Tuesday Pairs","date":"2026-11-03","place":"Test Club"})
+    );
+    assert_eq!(
+        ev[1],
+        json!({"type":"session","id":"S1","name":"Tuesday Pairs","form":"mp","boards":"1-2","compare":"section"})
+    );
+    let pairs = of_type(&ev, "pair");
+    assert_eq!(pairs.len(), 4);
+    assert_eq!(
+        *pairs[0],
+        json!({"type":"pair","id":"1NS","players":["Ann & Co","Bob"]})
+    );
+    let results = of_type(&ev, "result");
+    assert_eq!(
+        *results[0],
+        json!({"type":"result","session":"S1","board":1,"ns":"1NS","ew":"1EW","contract":"4SX","declarer":"N","tricks":10,"lead":"H5"})
+    );
+    assert_eq!(results[1]["contract"], "PASS");
+    // A bare score where only a score is given; the artificial score has no result.
+    assert_eq!(
+        *results[2],
+        json!({"type":"result","session":"S1","board":2,"ns":"2NS","ew":"1EW","score":-100})
+    );
+    assert_eq!(results.len(), 3);
+    assert_eq!(
+        of_type(&ev, "ruling"),
+        vec![
+            &json!({"type":"ruling","id":"R1","session":"S1","board":2,"ns":"1NS","ew":"2EW","score":"A+/A-","law":"12C","note":"imported: A6040"})
+        ]
+    );
+    assert_eq!(
+        of_type(&ev, "deal"),
+        vec![
+            &json!({"type":"deal","session":"S1","board":1,"pbn":"N:AKQJ.AKQ.AKQ.AKQ T987.JT9.JT9.JT9 6543.876.876.876 2.5432.5432.5432"})
+        ]
+    );
+    let state = check_log(&ev);
+    assert_eq!(state.rulings.len(), 1);
+}
+
+#[test]
+fn named_averages_and_other_splits() {
+    assert_eq!(artificial_of("5050").as_deref(), Some("A"));
+    assert_eq!(artificial_of("6060").as_deref(), Some("A+"));
+    assert_eq!(artificial_of("4060").as_deref(), Some("A-/A+"));
+    assert_eq!(artificial_of("7030").as_deref(), Some("70%/30%"));
+    assert_eq!(artificial_of("4545").as_deref(), Some("45%"));
+    assert_eq!(artificial_of("604"), None);
+    assert_eq!(artificial_of("60x0"), None);
+}
+
+fn sections(compare_tops: bool) -> String {
+    // Two sections of two tables, numbers 1 and 2 in each; matchpoints on a top of 2 (by
+    // section) or 6 (across the field of four tables).
+    let (a, b) = if compare_tops { ("6", "0") } else { ("2", "0") };
+    let section = |id: &str, names: [&str; 4]| {
+        format!(
+            r#"<SECTION SECTION_ID="{id}"><PARTICIPANTS>
+              <PAIR><PAIR_NUMBER>1</PAIR_NUMBER><PLAYER><PLAYER_NAME>{}</PLAYER_NAME></PLAYER></PAIR>
+              <PAIR><PAIR_NUMBER>2</PAIR_NUMBER><PLAYER><PLAYER_NAME>{}</PLAYER_NAME></PLAYER></PAIR>
+              <PAIR><PAIR_NUMBER>3</PAIR_NUMBER><PLAYER><PLAYER_NAME>{}</PLAYER_NAME></PLAYER></PAIR>
+              <PAIR><PAIR_NUMBER>4</PAIR_NUMBER><PLAYER><PLAYER_NAME>{}</PLAYER_NAME></PLAYER></PAIR>
+            </PARTICIPANTS>
+            <BOARD><BOARD_NUMBER>1</BOARD_NUMBER>
+              <TRAVELLER_LINE><NS_PAIR_NUMBER>1</NS_PAIR_NUMBER><EW_PAIR_NUMBER>3</EW_PAIR_NUMBER><CONTRACT>3NT</CONTRACT><PLAYED_BY>S</PLAYED_BY><TRICKS>9</TRICKS><SCORE>400</SCORE><NS_MATCH_POINTS>{a}</NS_MATCH_POINTS><EW_MATCH_POINTS>{b}</EW_MATCH_POINTS></TRAVELLER_LINE>
+              <TRAVELLER_LINE><NS_PAIR_NUMBER>2</NS_PAIR_NUMBER><EW_PAIR_NUMBER>4</EW_PAIR_NUMBER><CONTRACT>1N</CONTRACT><PLAYED_BY>W</PLAYED_BY><TRICKS>7</TRICKS><SCORE>-90</SCORE><NS_MATCH_POINTS>0</NS_MATCH_POINTS><EW_MATCH_POINTS>{a}</EW_MATCH_POINTS></TRAVELLER_LINE>
+            </BOARD></SECTION>"#,
+            names[0], names[1], names[2], names[3]
+        )
+    };
+    format!(
+        r#"<USEBIO Version="1.1"><EVENT EVENT_TYPE="MP_PAIRS"><SESSION SESSION_ID="1">{}{}</SESSION></EVENT></USEBIO>"#,
+        section("A", ["a1", "a2", "a3", "a4"]),
+        section("B", ["b1", "b2", "b3", "b4"])
+    )
+}
+
+#[test]
+fn sections_with_repeated_numbers() {
+    let ev = ok(sections(true).as_bytes());
+    let ids: Vec<&str> = of_type(&ev, "pair")
+        .iter()
+        .map(|p| p["id"].as_str().unwrap())
+        .collect();
+    assert_eq!(ids, ["A1", "A2", "A3", "A4", "B1", "B2", "B3", "B4"]);
+    assert_eq!(of_type(&ev, "pair")[4]["section"], "B");
+    assert_eq!(of_type(&ev, "pair")[4]["players"], json!(["b1"]));
+    let r = of_type(&ev, "result");
+    assert_eq!(
+        (r[2]["ns"].as_str(), r[2]["section"].as_str()),
+        (Some("B1"), Some("B"))
+    );
+    assert_eq!(r[1]["contract"], "1NT");
+    // A top of 6 is the whole field's (four tables): compared across the field.
+    assert_eq!(ev[0]["compare"], "field");
+    assert_eq!(ok(sections(false).as_bytes())[0]["compare"], "section");
+    // --compare decides when given.
+    let r = Request {
+        compare: Some("section".into()),
+        ..req()
+    };
+    assert_eq!(
+        read(sections(true).as_bytes(), "t", &r).unwrap().events[0]["compare"],
+        "section"
+    );
+    check_log(&ev);
+}
+
+const TEAMS: &str = r#"<?xml version="1.0" encoding="iso-8859-1"?>
+<USEBIO Version="1.2"><EVENT EVENT_TYPE="TEAMS">
+  <BOARD_SCORING_METHOD>IMPS</BOARD_SCORING_METHOD><MATCH_SCORING_METHOD>VPS</MATCH_SCORING_METHOD>
+  <SESSION SESSION_ID="1"><PARTICIPANTS>
+    <TEAM TEAM_ID="1" TEAM_NAME="L\xe9on"><PAIR><PAIR_NUMBER>1-1-2</PAIR_NUMBER><PLAYER><PLAYER_NAME>Jos\xe9</PLAYER_NAME></PLAYER></PAIR>
+      <PAIR><PAIR_NUMBER>1-3-4</PAIR_NUMBER><PLAYER><PLAYER_NAME>Zo\xeb</PLAYER_NAME></PLAYER></PAIR></TEAM>
+    <TEAM TEAM_ID="2" TEAM_NAME=""><PAIR><PAIR_NUMBER>2-1-2</PAIR_NUMBER><PLAYER><PLAYER_NAME>Kim</PLAYER_NAME></PLAYER></PAIR></TEAM>
+  </PARTICIPANTS>
+  <MATCH><ROUND_NUMBER>1</ROUND_NUMBER><TEAM>1</TEAM><OPPOSING_TEAM>2</OPPOSING_TEAM><TEAM_SCORE>12</TEAM_SCORE><OPPOSING_TEAM_SCORE>8</OPPOSING_TEAM_SCORE>
+    <BOARD><BOARD_NUMBER>1</BOARD_NUMBER><IMPS>1</IMPS>
+      <TRAVELLER_LINE><DIRECTION>EW</DIRECTION><NS_PAIR_NUMBER>2-1-2</NS_PAIR_NUMBER><EW_PAIR_NUMBER>1-3-4</EW_PAIR_NUMBER><CONTRACT>4H</CONTRACT><PLAYED_BY>E</PLAYED_BY><TRICKS>11</TRICKS><SCORE>-450</SCORE></TRAVELLER_LINE>
+      <TRAVELLER_LINE><DIRECTION>NS</DIRECTION><NS_PAIR_NUMBER>1-1-2</NS_PAIR_NUMBER><EW_PAIR_NUMBER>2-3-4</EW_PAIR_NUMBER><CONTRACT>3NT</CONTRACT><PLAYED_BY>E</PLAYED_BY><TRICKS>11</TRICKS><SCORE>-460</SCORE></TRAVELLER_LINE>
+    </BOARD>
+    <BOARD><BOARD_NUMBER>2</BOARD_NUMBER>
+      <TRAVELLER_LINE><DIRECTION>NS</DIRECTION><NS_PAIR_NUMBER>1-1-2</NS_PAIR_NUMBER><EW_PAIR_NUMBER>2-3-4</EW_PAIR_NUMBER><SCORE>A5050</SCORE></TRAVELLER_LINE>
+      <TRAVELLER_LINE><DIRECTION>EW</DIRECTION><NS_PAIR_NUMBER>2-1-2</NS_PAIR_NUMBER><EW_PAIR_NUMBER>1-3-4</EW_PAIR_NUMBER><CONTRACT>2S</CONTRACT><PLAYED_BY>N</PLAYED_BY><TRICKS>8</TRICKS><SCORE>110</SCORE></TRAVELLER_LINE>
+    </BOARD>
+  </MATCH>
+  </SESSION></EVENT></USEBIO>
+"#;
+
+fn latin1(s: &str) -> Vec<u8> {
+    // The test text spells Latin-1 bytes as \xNN.
+    let mut out = Vec::new();
+    let b = s.as_bytes();
+    let mut i = 0;
+    while i < b.len() {
+        if b[i] == b'\\' && b.get(i + 1) == Some(&b'x') {
+            out.push(u8::from_str_radix(&s[i + 2..i + 4], 16).unwrap());
+            i += 4;
+        } else {
+            out.push(b[i]);
+            i += 1;
+        }
+    }
+    out
+}
+
+#[test]
+fn teams_match_in_latin1() {
+    let ev = ok(&latin1(TEAMS));
+    assert_eq!(ev[0]["form"], "teams");
+    assert!(ev[0].get("compare").is_none());
+    let teams = of_type(&ev, "team");
+    assert_eq!(
+        *teams[0],
+        json!({"type":"team","id":"1","name":"Léon","players":["José","Zoë"]})
+    );
+    assert_eq!(
+        of_type(&ev, "match"),
+        vec![
+            &json!({"type":"match","session":"S1","id":"M1","home":"1","away":"2","boards":"1-2","knockout":false})
+        ]
+    );
+    let r = of_type(&ev, "result");
+    // DIRECTION EW: the match's TEAM sat EW, so the away team is NS: the closed room.
+    assert_eq!(
+        (
+            r[0]["ns"].as_str(),
+            r[0]["room"].as_str(),
+            r[0]["score"].as_i64()
+        ),
+        (Some("2"), Some("closed"), None)
+    );
+    assert_eq!(
+        (r[1]["ns"].as_str(), r[1]["room"].as_str()),
+        (Some("1"), Some("open"))
+    );
+    assert_eq!(
+        of_type(&ev, "ruling")[0]["score"],
+        "A",
+        "A5050 is average for both"
+    );
+    let state = check_log(&ev);
+    assert_eq!(state.matches.len(), 1);
+    // Without the declaration the Latin-1 bytes are not UTF-8: refused, with the line.
+    let undeclared = latin1(&TEAMS.replace(r#" encoding="iso-8859-1""#, ""));
+    let e = err(&undeclared);
+    assert!(
+        e[0].contains("line 5") && e[0].contains("not valid UTF-8"),
+        "{e:?}"
+    );
+}
+
+#[test]
+fn the_latin1_fixture_is_this_text() {
+    // tests/data/usebio/teams-latin1.xml (a fuzzing seed, and checked against the DTD) is TEAMS.
+    assert_eq!(
+        include_bytes!("../../../tests/data/usebio/teams-latin1.xml").as_slice(),
+        latin1(TEAMS).as_slice()
+    );
+}
+
+#[test]
+fn knockout_and_board_a_match() {
+    let ko = TEAMS.replace(r#"EVENT_TYPE="TEAMS""#, r#"EVENT_TYPE="KO""#);
+    assert_eq!(of_type(&ok(&latin1(&ko)), "match")[0]["knockout"], true);
+    let pab = TEAMS.replace("<BOARD_SCORING_METHOD>IMPS", "<BOARD_SCORING_METHOD>PAB");
+    assert_eq!(ok(&latin1(&pab))[0]["form"], "bam");
+}
+
+#[test]
+fn forms_from_the_event() {
+    let with = |ty: &str, bsm: &str| {
+        let x = PAIRS
+            .replace(r#"EVENT_TYPE="PAIRS""#, &format!(r#"EVENT_TYPE="{ty}""#))
+            .replace(
+                "<BOARD_SCORING_METHOD>MATCH_POINTS</BOARD_SCORING_METHOD>",
+                bsm,
+            );
+        ok(x.as_bytes())
+            .iter()
+            .find(|e| e["type"] == "session")
+            .unwrap()["form"]
+            .clone()
+    };
+    assert_eq!(
+        with(
+            "PAIRS",
+            "<BOARD_SCORING_METHOD>CROSS_IMPS</BOARD_SCORING_METHOD>"
+        ),
+        "ximp"
+    );
+    assert_eq!(
+        with("BUTLER_PAIRS", "<SCORING_METHOD>IMPS</SCORING_METHOD>"),
+        "butler"
+    );
+    assert_eq!(with("CROSS_IMP", ""), "ximp");
+    assert_eq!(with("MP_PAIRS", ""), "mp");
+    assert_eq!(with("PAIRS", ""), "mp");
+    // Silent: --form decides, with --options merged in.
+    let x = PAIRS.replace(
+        "<BOARD_SCORING_METHOD>MATCH_POINTS</BOARD_SCORING_METHOD>",
+        "",
+    );
+    let mut options = Map::new();
+    options.insert("ximp_normalize".into(), json!("comparisons"));
+    let r = Request {
+        form: Some("ximp".into()),
+        options,
+        ..req()
+    };
+    let ev = read(x.as_bytes(), "t", &r).unwrap().events;
+    assert_eq!(ev[1]["form"], "ximp");
+    assert_eq!(ev[1]["options"], json!({"ximp_normalize":"comparisons"}));
+    // An option of another form is refused, naming it.
+    let e = read(PAIRS.as_bytes(), "t", &r).unwrap_err();
+    assert_eq!(e[0].at, "--options");
+    assert!(e[0].message.contains("ximp_normalize"), "{e:?}");
+}
+
+#[test]
+fn individual_refused() {
+    let x = PAIRS.replace(r#"EVENT_TYPE="PAIRS""#, r#"EVENT_TYPE="INDIVIDUAL""#);
+    let e = err(x.as_bytes());
+    assert_eq!(e.len(), 1);
+    assert!(
+        e[0].contains("USEBIO/EVENT") && e[0].contains("individual"),
+        "{e:?}"
+    );
+}
+
+#[test]
+fn score_contradicting_its_contract() {
+    let x = PAIRS.replace("<SCORE>590</SCORE>", "<SCORE>620</SCORE>");
+    assert_eq!(
+        err(x.as_bytes()),
+        ["t.xml: USEBIO/EVENT/BOARD[1]/TRAVELLER_LINE[1]/SCORE: 620 contradicts 4SX by N with 10 tricks on board 1 (vulnerable: None), which scores 590 for NS"]
+    );
+}
+
+#[test]
+fn bad_lines_named_by_path() {
+    let cases = [
+        (
+            PAIRS.replace("<EW_PAIR_NUMBER>2EW</EW_PAIR_NUMBER>\n        <CONTRACT>PASS", "<EW_PAIR_NUMBER>9EW</EW_PAIR_NUMBER>\n        <CONTRACT>PASS"),
+            "USEBIO/EVENT/BOARD[1]/TRAVELLER_LINE[2]/EW_PAIR_NUMBER: pair 9EW is not declared",
+        ),
+        (
+            PAIRS.replace("<NS_PAIR_NUMBER>2NS</NS_PAIR_NUMBER><EW_PAIR_NUMBER>1EW</EW_PAIR_NUMBER>", "<NS_PAIR_NUMBER>1NS</NS_PAIR_NUMBER><EW_PAIR_NUMBER>1EW</EW_PAIR_NUMBER>"),
+            "USEBIO/EVENT/BOARD[2]/TRAVELLER_LINE[2]: board 2 played twice by NS pair 1NS (first at USEBIO/EVENT/BOARD[2]/TRAVELLER_LINE[1])",
+        ),
+        (
+            PAIRS.replace("<TRICKS>10</TRICKS>", "<TRICKS>14</TRICKS>"),
+            "USEBIO/EVENT/BOARD[1]/TRAVELLER_LINE[1]/TRICKS: \"14\": expected the tricks declarer took, 0-13",
+        ),
+        (
+            PAIRS.replace("<CONTRACT>4Sx</CONTRACT>", "<CONTRACT>8S</CONTRACT>"),
+            "USEBIO/EVENT/BOARD[1]/TRAVELLER_LINE[1]/CONTRACT: expected a contract",
+        ),
+        (
+            PAIRS.replace("<SCORE>A6040</SCORE>", "<SCORE>AVE+</SCORE>"),
+            "USEBIO/EVENT/BOARD[2]/TRAVELLER_LINE[1]/SCORE: \"AVE+\": expected NS points or an adjusted score such as A6040",
+        ),
+        (
+            PAIRS.replace("<SCORE>-100</SCORE>", ""),
+            "USEBIO/EVENT/BOARD[2]/TRAVELLER_LINE[2]: no result; expected CONTRACT, PLAYED_BY and TRICKS, or a SCORE",
+        ),
+        (
+            PAIRS.replace("<BOARD_NUMBER>2</BOARD_NUMBER>", "<BOARD_NUMBER>two</BOARD_NUMBER>"),
+            "USEBIO/EVENT/BOARD[2]/BOARD_NUMBER: \"two\": expected a board number",
+        ),
+        (
+            PAIRS.replace("<CLUBS>5432</CLUBS>", "<CLUBS>543</CLUBS>"),
+            "USEBIO/HANDSET[1]/BOARD[1]: the hands are not a deal",
+        ),
+        (PAIRS[..PAIRS.len() / 2].to_string(), "ends inside <"),
+        (PAIRS.replace("</BOARD_NUMBER>", "</BOARD_NUMBR>"), "line 17: not well-formed XML"),
+        (PAIRS.replace("<USEBIO Version=\"1.2\">", "<USEBIO Version=\"2.0\">"), "USEBIO: Version \"2.0\""),
+        (PAIRS.replace("EVENT", "EVT"), "USEBIO/EVENT: missing; expected an EVENT element"),
+    ];
+    for (xml, want) in cases {
+        let e = err(xml.as_bytes());
+        assert!(
+            e.iter().any(|m| m.contains(want)),
+            "want {want:?}, got {e:?}"
+        );
+    }
+}
+
+#[test]
+fn lenient_skips_bad_lines_and_says_so() {
+    let x = PAIRS.replace("<SCORE>590</SCORE>", "<SCORE>620</SCORE>");
+    let r = Request {
+        lenient: true,
+        ..req()
+    };
+    let read = read(x.as_bytes(), "t.xml", &r).unwrap();
+    assert_eq!(read.skipped.len(), 1);
+    assert_eq!(
+        read.skipped[0].at,
+        "USEBIO/EVENT/BOARD[1]/TRAVELLER_LINE[1]/SCORE"
+    );
+    assert_eq!(of_type(&read.events, "result").len(), 2);
+}
+
+#[test]
+fn several_sessions_declare_their_pairs_once() {
+    let x = sections(false).replace(
+        "</SESSION>",
+        "</SESSION><SESSION SESSION_ID=\"2\">__</SESSION>",
+    );
+    // The second session: section A again (same pairs, same players).
+    let second = {
+        let s = sections(false);
+        let a = s.find("<SECTION SECTION_ID=\"A\">").unwrap();
+        let b = s.find("<SECTION SECTION_ID=\"B\">").unwrap();
+        s[a..b].to_string()
+    };
+    let x = x.replace("__", &second);
+    let ev = ok(x.as_bytes());
+    let sessions: Vec<&str> = of_type(&ev, "session")
+        .iter()
+        .map(|s| s["id"].as_str().unwrap())
+        .collect();
+    assert_eq!(sessions, ["S1", "S2"]);
+    assert_eq!(of_type(&ev, "pair").len(), 8);
+    check_log(&ev);
+}
+
+#[test]
+fn hands_boards_are_not_results() {
+    // The HANDSET's BOARD has no traveller line: only a deal, never a board of results.
+    let ev = ok(PAIRS.as_bytes());
+    assert_eq!(ev[1]["boards"], "1-2");
+    assert_eq!(of_type(&ev, "deal").len(), 1);
+}
