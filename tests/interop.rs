@@ -1,5 +1,5 @@
 //! Other programs' published scores, reproduced: each results file of `tests/data/interop`
-//! (PBN and USEBIO written by Ruter, BridgeComposer, Compscore, EBUScore, Pianola, TeamsScorer) is
+//! (PBN and USEBIO written by Ruter, Compscore, EBUScore, RealBridge, Pianola, TeamsScorer) is
 //! imported through `frekans import` with the options its producer's conventions need
 //! (`manifest.json`, docs/interop.md), scored with `frekans score`, and every value the
 //! producer printed (`<name>.expected.json`, written from the file alone by
@@ -301,11 +301,11 @@ fn published_scores_of_other_programs_are_reproduced() {
     // Every producer's file was compared, each kind of value it prints.
     for name in [
         "ruter-butler",
-        "bridgecomposer-two-sections",
         "compscore-mp-howell",
         "compscore-butler-howell",
         "compscore-butler-mitchell",
         "ebuscore-two-sections",
+        "realbridge-mp",
         "pianola-ximp",
         "teamsscorer-teams",
     ] {
