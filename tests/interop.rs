@@ -116,12 +116,12 @@ fn scored(out: &Path) -> Scored {
     );
     let mut line: HashMap<(i32, String, String), f64> = HashMap::new();
     let mut all_boards = std::collections::BTreeSet::new();
-    for i in 0..s.height() {
+    for (((b, p), sd), v) in board.iter().zip(&who).zip(&side).zip(&score) {
         let (b, p, sd, v) = (
-            board[i].unwrap(),
-            who[i].clone().unwrap(),
-            side[i].clone().unwrap_or_default(),
-            score[i].unwrap_or(f64::NAN),
+            b.unwrap(),
+            p.clone().unwrap(),
+            sd.clone().unwrap_or_default(),
+            v.unwrap_or(f64::NAN),
         );
         all_boards.insert(b);
         *line.entry((b, p.clone(), sd)).or_default() += v;
@@ -143,13 +143,13 @@ fn scored(out: &Path) -> Scored {
         floats(&st, "pct"),
         ints(&st, "boards"),
     );
-    for i in 0..st.height() {
-        if sess[i].as_deref() == Some("overall") {
+    for ((((s, p), t), pc), n) in sess.iter().zip(&who).zip(&total).zip(&pct).zip(&nb) {
+        if s.as_deref() == Some("overall") {
             continue;
         }
         standing.insert(
-            who[i].clone().unwrap(),
-            (total[i].unwrap_or(f64::NAN), pct[i], nb[i].unwrap_or(0)),
+            p.clone().unwrap(),
+            (t.unwrap_or(f64::NAN), *pc, n.unwrap_or(0)),
         );
     }
     let mut vp = HashMap::new();
@@ -161,10 +161,10 @@ fn scored(out: &Path) -> Scored {
             floats(&m, "vp_home"),
             floats(&m, "vp_away"),
         );
-        for i in 0..m.height() {
-            let (h, a) = (h[i].clone().unwrap(), a[i].clone().unwrap());
-            vp.insert((h.clone(), a.clone()), vh[i].unwrap_or(f64::NAN));
-            vp.insert((a, h), va[i].unwrap_or(f64::NAN));
+        for (((h, a), vh), va) in h.iter().zip(&a).zip(&vh).zip(&va) {
+            let (h, a) = (h.clone().unwrap(), a.clone().unwrap());
+            vp.insert((h.clone(), a.clone()), vh.unwrap_or(f64::NAN));
+            vp.insert((a, h), va.unwrap_or(f64::NAN));
         }
     }
     Scored {
