@@ -99,11 +99,10 @@ struct Scored {
     /// (board, participant, side) → score; side "" sums the participant's rows on the board.
     line: HashMap<(i32, String, String), f64>,
     datum: HashMap<i32, f64>,
-    /// participant → (total, pct, boards)
-    standing: HashMap<String, (f64, Option<f64>, i32)>,
+    /// participant → (total, pct)
+    standing: HashMap<String, (f64, Option<f64>)>,
     /// (participant, opponent) → VPs of participant
     vp: HashMap<(String, String), f64>,
-    boards: usize,
 }
 
 fn scored(out: &Path) -> Scored {
@@ -115,7 +114,6 @@ fn scored(out: &Path) -> Scored {
         floats(&s, "score"),
     );
     let mut line: HashMap<(i32, String, String), f64> = HashMap::new();
-    let mut all_boards = std::collections::BTreeSet::new();
     for (((b, p), sd), v) in board.iter().zip(&who).zip(&side).zip(&score) {
         let (b, p, sd, v) = (
             b.unwrap(),
@@ -123,7 +121,6 @@ fn scored(out: &Path) -> Scored {
             sd.clone().unwrap_or_default(),
             v.unwrap_or(f64::NAN),
         );
-        all_boards.insert(b);
         *line.entry((b, p.clone(), sd)).or_default() += v;
         *line.entry((b, p, String::new())).or_default() += v;
     }
@@ -136,21 +133,17 @@ fn scored(out: &Path) -> Scored {
     }
     let st = frame(out, "standings");
     let mut standing = HashMap::new();
-    let (sess, who, total, pct, nb) = (
+    let (sess, who, total, pct) = (
         strs(&st, "session"),
         strs(&st, "participant"),
         floats(&st, "total"),
         floats(&st, "pct"),
-        ints(&st, "boards"),
     );
-    for ((((s, p), t), pc), n) in sess.iter().zip(&who).zip(&total).zip(&pct).zip(&nb) {
+    for (((s, p), t), pc) in sess.iter().zip(&who).zip(&total).zip(&pct) {
         if s.as_deref() == Some("overall") {
             continue;
         }
-        standing.insert(
-            p.clone().unwrap(),
-            (t.unwrap_or(f64::NAN), *pc, n.unwrap_or(0)),
-        );
+        standing.insert(p.clone().unwrap(), (t.unwrap_or(f64::NAN), *pc));
     }
     let mut vp = HashMap::new();
     if out.join("matches.parquet").is_file() {
@@ -172,7 +165,6 @@ fn scored(out: &Path) -> Scored {
         datum,
         standing,
         vp,
-        boards: all_boards.len(),
     }
 }
 
@@ -210,7 +202,6 @@ fn check(dir: &Path, entry: &Value, work: &Path) -> Outcome {
     );
     let got = scored(&out);
     let scale = |kind: &str| entry["scale"][kind].as_f64().unwrap_or(1.0);
-    let rescale = entry["total_rule"].as_str() == Some("rescale_boards");
     let mut o = Outcome::default();
     for p in expected(&dir.join(format!("{name}.expected.json"))) {
         let want = p.value * scale(&p.kind);
@@ -229,13 +220,7 @@ fn check(dir: &Path, entry: &Value, work: &Path) -> Outcome {
                     .copied()
             }
             "datum" => got.datum.get(&p.board.unwrap()).copied(),
-            "total" => got.standing.get(&p.participant).map(|&(t, _, n)| {
-                if rescale && n > 0 {
-                    t * got.boards as f64 / n as f64
-                } else {
-                    t
-                }
-            }),
+            "total" => got.standing.get(&p.participant).map(|s| s.0),
             "pct" => got.standing.get(&p.participant).and_then(|s| s.1),
             "vp" => got
                 .vp

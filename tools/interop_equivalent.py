@@ -10,7 +10,8 @@ club `Example club`), every identifier (national and club numbers, event ids), c
 master points, places, LIN data and hands. Totals are rewritten for the kept boards by the
 producer's own rule, worked out on the whole real file (docs/interop.md):
 
-  --totals pct_sum_over_top   PERCENTAGE = 100 * sum of MP / sum of tops (EBUScore)
+  --totals pct_sum_over_top   PERCENTAGE = 100 * sum of MP / sum of tops, the MP unrounded: a
+                              short board Neuberg-factored to the field (EBUScore, RealBridge)
   --totals sum                TOTAL_SCORE = sum of the line points (Compscore Butler)
   --totals ximp_rescaled      TOTAL_SCORE = sum over boards of the cross-IMPs, each the sum of
                               IMP differences / (results - 1), times boards / boards played
@@ -173,8 +174,15 @@ def totals(ev, rule):
                 who = text(l, f"{side}_PAIR_NUMBER")
                 nb[who] += 1
                 if rule == "pct_sum_over_top":
-                    got[who] += float(text(l, f"{side}_MATCH_POINTS"))
-                    top[who] += float(text(l, "NS_MATCH_POINTS")) + float(text(l, "EW_MATCH_POINTS"))
+                    # the unrounded matchpoints: Neuberg to the field where a board is short
+                    big = max(len(x) for x in lines.values())
+                    x = int(text(l, "SCORE"))
+                    raw = 2 * sum(1 for y in scores if y < x) + sum(1 for y in scores if y == x) - 1
+                    if side == "EW":
+                        raw = 2 * (len(scores) - 1) - raw
+                    n = len(scores)
+                    got[who] += raw if n == big else (raw + 1) * big / n - 1
+                    top[who] += 2 * (big - 1)
                 elif rule == "sum":
                     got[who] += float(text(l, f"{side}_BUTLER_POINTS"))
                 elif rule == "ximp_rescaled":
