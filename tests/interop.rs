@@ -77,21 +77,18 @@ fn frame(dir: &Path, name: &str) -> DataFrame {
 }
 
 fn strs(df: &DataFrame, col: &str) -> Vec<Option<String>> {
-    df.column(col)
-        .unwrap()
-        .str()
-        .unwrap()
-        .into_iter()
-        .map(|s| s.map(str::to_string))
-        .collect()
+    let c = df.column(col).unwrap().str().unwrap();
+    (0..c.len()).map(|i| c.get(i).map(str::to_string)).collect()
 }
 
 fn floats(df: &DataFrame, col: &str) -> Vec<Option<f64>> {
-    df.column(col).unwrap().f64().unwrap().into_iter().collect()
+    let c = df.column(col).unwrap().f64().unwrap();
+    (0..c.len()).map(|i| c.get(i)).collect()
 }
 
 fn ints(df: &DataFrame, col: &str) -> Vec<Option<i32>> {
-    df.column(col).unwrap().i32().unwrap().into_iter().collect()
+    let c = df.column(col).unwrap().i32().unwrap();
+    (0..c.len()).map(|i| c.get(i)).collect()
 }
 
 /// What frekans wrote, keyed as the published values are.
