@@ -533,6 +533,15 @@ fn row_event(d: &mut Draft, s: usize, c: &Cols, row: &[String], t: Table, vul: V
             }
         }
     };
+    // A passed-out board's score written as the pass itself (BridgeComposer writes `PASS` in
+    // Score_NS): 0 points, which the contract column, when given, must agree with.
+    let score_ns = score_ns.map(|x| {
+        if ["PASS", "PO", "AP", "P"].contains(&x.to_ascii_uppercase().as_str()) {
+            "0".to_string()
+        } else {
+            x
+        }
+    });
     let score = match score_ns
         .as_deref()
         .map(|x| draft::number(x).filter(|q| q.is_integer()))
@@ -729,5 +738,37 @@ mod tests {
         );
         assert!(scoring_tag("IMP").is_err());
         assert!(scoring_tag("Rubber").is_err());
+    }
+
+    /// A passed-out board's score written as `PASS` in Score_NS (BridgeComposer) is 0 points;
+    /// beside a contract that made, it is refused as any contradicting score is.
+    #[test]
+    fn pass_as_a_score_is_zero() {
+        let file = |c2: &str| {
+            format!(
+                "% PBN 2.1\n[Event \"E\"]\n[Board \"1\"]\n[Dealer \"N\"]\n[Vulnerable \"None\"]\n[Scoring \"MP;MP1\"]\n\
+                 [ScoreTable \"PairId_NS;PairId_EW;Contract;Declarer;Result;Score_NS;Score_EW\"]\n\
+                 1 1 4S N 10 420 -\n2 2 {c2} PASS -\n"
+            )
+        };
+        let req = crate::import::Request::default();
+        let read =
+            read(file("Pass - -").as_bytes(), "t.pbn", &req).expect("a passed-out board reads");
+        let results: Vec<_> = read
+            .events
+            .iter()
+            .filter(|e| e["type"] == "result")
+            .collect();
+        assert_eq!(results.len(), 2, "{:?}", read.events);
+        assert!(
+            results[1]["contract"] == "PASS" || results[1]["score"] == 0,
+            "{:?}",
+            results[1]
+        );
+        let bad = read(file("3NT N 9").as_bytes(), "t.pbn", &req);
+        assert!(
+            bad.is_err(),
+            "3NT= (400) with a score of PASS must be refused"
+        );
     }
 }
