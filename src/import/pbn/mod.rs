@@ -754,12 +754,12 @@ mod tests {
         let req = crate::import::Request::default();
         let read =
             read(file("Pass - -").as_bytes(), "t.pbn", &req).expect("a passed-out board reads");
-        let results: Vec<_> = read
+        let results: Vec<_> = got
             .events
             .iter()
             .filter(|e| e["type"] == "result")
             .collect();
-        assert_eq!(results.len(), 2, "{:?}", read.events);
+        assert_eq!(results.len(), 2, "{:?}", got.events);
         assert!(
             results[1]["contract"] == "PASS" || results[1]["score"] == 0,
             "{:?}",
