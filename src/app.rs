@@ -68,6 +68,7 @@ fn read_file(path: &Path) -> Result<Vec<u8>, AppError> {
 fn read_log_from(file: &std::fs::File, path: &Path) -> Result<Vec<u8>, AppError> {
     match crate::limits::read_bounded(
         file,
+        file.metadata().map_or(0, |m| m.len()),
         crate::limits::max_log_bytes(),
         &format!("the log {}", path.display()),
         " (FREKANS_MAX_LOG_MIB sets another limit, in MiB)",
@@ -365,6 +366,8 @@ pub struct AppendedLog {
     kept: Option<(String, Kept)>,
 }
 
+// (one value a run, moved once: not worth a box)
+#[allow(clippy::large_enum_variant)]
 enum Kept {
     Carried(crate::audit::cache::AuditCache),
     Made(State, CacheBuilder),

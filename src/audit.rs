@@ -1012,7 +1012,7 @@ fn audit_inner(
             // (each has long sequential stretches: the two run side by side)
             rayon::join(
                 || board_deltas(partial, &before_boards, after_state, &after_boards),
-                || standing_deltas(&partial, &r.standings, after_state, &after.standings),
+                || standing_deltas(partial, &r.standings, after_state, &after.standings),
             )
         }
         None => {

@@ -168,6 +168,7 @@ fn run(cli: &Cli) -> Result<(), AppError> {
                 // At most one event line's limit: a huge or endless standard input stops there.
                 let bytes = frekans::limits::read_bounded(
                     std::io::stdin().lock(),
+                    0,
                     frekans::limits::MAX_EVENT_BYTES,
                     "the event on standard input",
                     " (one event line's limit)",

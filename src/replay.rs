@@ -1281,14 +1281,13 @@ impl Replayer {
             p.declarer = None;
             p.tricks = None;
             p.result = None;
-        } else if c.contract.is_some()
+        } else if (c.contract.is_some()
             || c.declarer.is_some()
             || c.tricks.is_some()
-            || c.result_offset.is_some()
+            || c.result_offset.is_some())
+            && c.score.is_none()
         {
-            if c.score.is_none() {
-                p.score = None;
-            }
+            p.score = None;
         }
         if let Some(b) = c.contract {
             p.contract = Some(b);

@@ -658,8 +658,7 @@ pub fn finish(
     );
     let mut parts = ranked;
     parts.push(overall);
-    let out = concat(parts);
-    out
+    concat(parts)
 }
 
 fn add_total(into: &mut Total, t: &Total) {
@@ -710,7 +709,7 @@ mod tests {
         assert!(huge.key().0.is_none());
         let small = standing(Q::int(30), Q::int(60));
         assert_eq!(small.key().0, Some(Q::new(1, 2)));
-        let mut group = vec![small.clone(), huge.clone(), small];
+        let mut group = [small.clone(), huge.clone(), small];
         for (i, s) in group.iter_mut().enumerate() {
             s.participant = i as PId;
         }

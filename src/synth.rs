@@ -1126,12 +1126,9 @@ impl Writer<'_> {
             Sink::Salliere { boards, .. } => {
                 let buf = &mut self.buf;
                 buf.clear();
-                match (self.compare_field, r.section) {
-                    (false, Some(s)) => {
-                        buf.extend_from_slice(s.as_bytes());
-                        buf.push(b':');
-                    }
-                    _ => {}
+                if let (false, Some(s)) = (self.compare_field, r.section) {
+                    buf.extend_from_slice(s.as_bytes());
+                    buf.push(b':');
                 }
                 push_int(buf, i64::from(r.board));
                 buf.push(b',');
@@ -1289,6 +1286,8 @@ fn ruling_body(kind: RulingKind, m: &BoardModel, rng: &mut Rng) -> RulingBody {
     RulingBody::Score(s)
 }
 
+// (`pick` of a list of `&str` gives a `&&str`: the `*` is needed, whatever the lint says)
+#[allow(clippy::explicit_auto_deref)]
 fn law_of(kind: RulingKind, rng: &mut Rng) -> &'static str {
     match kind {
         RulingKind::Artificial | RulingKind::NotPlayed | RulingKind::Mixed => "12C2(a)",

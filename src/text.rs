@@ -4,7 +4,7 @@
 //! erase, rewrite or spoof what a director's terminal shows, nor set the clipboard, nor be
 //! invisible in the PDF.
 //!
-//! A control character (C0, DEL, C1) or a bidirectional formatting character (which reorders
+//! A control character (U+0000–U+001F, DEL, U+0080–U+009F) or a bidirectional formatting character (which reorders
 //! what is shown around it) is written as Rust writes it in a string literal, `\u{1b}`; every
 //! other character is kept.
 
@@ -47,8 +47,8 @@ pub fn escape_output(s: &str) -> Cow<'_, str> {
     escape_if(s, |c| hidden(c) && c != '\n' && c != '\t')
 }
 
-/// JSON text (serde_json's, which escapes only C0 controls) with every other hidden character
-/// (DEL, C1, bidirectional formatting) written as a JSON escape (`\u009b`): the same JSON
+/// JSON text (serde_json's, which escapes only the controls below U+0020) with every other hidden character
+/// (DEL, U+0080–U+009F, bidirectional formatting) written as a JSON escape (`\u009b`): the same JSON
 /// value, nothing a terminal obeys.
 pub fn escape_json_text(s: &str) -> Cow<'_, str> {
     if !s.chars().any(hidden) {

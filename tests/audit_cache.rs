@@ -421,7 +421,7 @@ fn cli(cache: &Path, args: &[&std::ffi::OsStr]) -> (String, String) {
 /// `frekans -v audit LOG ARGS` with its cache in `cache`: (standard output, standard error).
 fn cli_audit(cache: &Path, log: &Path, args: &[&str]) -> (String, String) {
     let mut all = vec!["-v".as_ref(), "audit".as_ref(), log.as_os_str()];
-    all.extend(args.iter().map(|a| std::ffi::OsStr::new(a)));
+    all.extend(args.iter().map(std::ffi::OsStr::new));
     cli(cache, &all)
 }
 
@@ -486,7 +486,7 @@ fn an_audit_after_score_answers_from_the_cache() {
                 "--out".as_ref(),
                 out.as_os_str(),
             ];
-            args.extend(extra.iter().map(|a| std::ffi::OsStr::new(a)));
+            args.extend(extra.iter().map(std::ffi::OsStr::new));
             cli(&cache, &args);
         };
         run(&["--no-cache"], "a");
@@ -508,7 +508,7 @@ fn an_audit_after_append_answers_from_the_cache() {
     std::fs::copy(common::root().join("events/mazovia-pairs-2026.jsonl"), &log).unwrap();
     let append = |event: &str, extra: &[&str]| {
         let mut args = vec!["append".as_ref(), log.as_os_str(), event.as_ref()];
-        args.extend(extra.iter().map(|a| std::ffi::OsStr::new(a)));
+        args.extend(extra.iter().map(std::ffi::OsStr::new));
         let (out, _) = cli(&cache, &args);
         assert!(out.starts_with("appended event"), "{out}");
     };

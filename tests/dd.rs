@@ -785,7 +785,7 @@ fn solved_deals_are_kept_between_runs() {
     assert!(dd::solved::get(&cache, &plain[0].pbn).is_none());
     assert_eq!(dd::solve_state(&l.state, Some(&cache)).unwrap(), plain);
     for b in &plain {
-        assert_eq!(dd::solved::get(&cache, &b.pbn), Some(b.dd.table.clone()));
+        assert_eq!(dd::solved::get(&cache, &b.pbn), Some(b.dd.table));
     }
     assert_eq!(files().len(), 8, "{:?}", files());
     let _ = std::fs::remove_dir_all(&d);

@@ -166,6 +166,8 @@ fn help_texts() -> Vec<(String, String)> {
         .skip_while(|l| !l.starts_with("Commands:"))
         .skip(1)
         .take_while(|l| !l.trim().is_empty())
+        // a command's line is indented two spaces; its wrapped description, more
+        .filter(|l| l.starts_with("  ") && !l.starts_with("   "))
         .filter_map(|l| l.split_whitespace().next().map(str::to_string))
         .filter(|c| c != "help")
         .collect();

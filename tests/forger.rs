@@ -82,11 +82,7 @@ fn printed_head(o: &Output) -> String {
 /// not frekans: sha256(previous + "\n" + the line without its hash)).
 fn forge(log: &Path, edit: impl Fn(&str) -> String) {
     let text = std::fs::read_to_string(log).unwrap();
-    let lines: Vec<String> = text
-        .lines()
-        .map(|l| edit(l))
-        .filter(|l| !l.is_empty())
-        .collect();
+    let lines: Vec<String> = text.lines().map(edit).filter(|l| !l.is_empty()).collect();
     let script = r#"
 import hashlib, json, sys
 prev = "0" * 64
@@ -159,7 +155,8 @@ fn check_holds_the_log_to_a_published_head() {
     let good = std::fs::read(&log).unwrap();
     // Three forgeries `check` alone lets pass: trailing events deleted; a result edited and
     // the chain recomputed; every hash stripped and a result edited.
-    let forgeries: Vec<(&str, Box<dyn Fn(&Path)>)> = vec![
+    type Forge<'a> = Box<dyn Fn(&Path) + 'a>;
+    let forgeries: Vec<(&str, Forge<'_>)> = vec![
         (
             "trailing events deleted",
             Box::new(|l: &Path| {

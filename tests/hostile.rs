@@ -200,6 +200,8 @@ fn check_measured(log: &Path, deadline: Duration, cap: u64) -> Run {
     unsafe {
         cmd.pre_exec(move || sys::cap_address_space(cap));
     }
+    // (reaped by `sys::try_reap`, wait4 for its peak memory, which `Child::wait` does not give)
+    #[allow(clippy::zombie_processes)]
     let mut child = cmd
         .arg("check")
         .arg(log)

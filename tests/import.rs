@@ -388,7 +388,7 @@ fn csv_default_and_mapped_layouts() {
     let dir2 = tmp("csv2");
     let log = import(
         &dir2,
-        &[g.clone()],
+        std::slice::from_ref(&g),
         &[
             "--format",
             "csv",

@@ -270,7 +270,7 @@ fn ruling_any() -> impl Strategy<Value = String> {
 /// without a table result), `real_only` excluding artificial rulings.
 fn session_s(id: &'static str, real_only: bool) -> impl Strategy<Value = SessionSpec> {
     (2usize..=7, 1u32..=4).prop_flat_map(move |(n, boards)| {
-        let cells = (n * boards as usize) as usize;
+        let cells = n * boards as usize;
         let ruling = if real_only {
             ruling_real().boxed()
         } else {
@@ -821,8 +821,8 @@ proptest! {
                 }
             }
             // Each place 1..=count is held by exactly as many participants as share it.
-            for k in 1..=count as usize {
-                prop_assert!(covered[k] >= 1, "{:?}: place {} is not covered", g, k);
+            for (k, c) in covered.iter().enumerate().skip(1).take(count as usize) {
+                prop_assert!(*c >= 1, "{:?}: place {} is not covered", g, k);
             }
         }
     }

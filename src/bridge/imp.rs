@@ -110,6 +110,19 @@ pub fn imp_of_q(diff: Q, how: ImpLookup) -> i32 {
     }
 }
 
+/// The differences at which the IMP scale steps up by one: |d| ≥ `STEPS[k]` is worth at least
+/// k + 1 IMPs (20 → 1, 50 → 2, …, 4000 → 24). Used by the cross-IMP kernel to sum IMPs over a
+/// frequency table with prefix sums instead of pairs.
+pub const STEPS: [i32; 24] = {
+    let mut s = [0i32; 24];
+    let mut i = 0;
+    while i < 24 {
+        s[i] = UPPER[i] as i32 + 10;
+        i += 1;
+    }
+    s
+};
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -162,16 +175,3 @@ mod tests {
         assert_eq!(ImpLookup::default(), ImpLookup::NearestTen);
     }
 }
-
-/// The differences at which the IMP scale steps up by one: |d| ≥ `STEPS[k]` is worth at least
-/// k + 1 IMPs (20 → 1, 50 → 2, …, 4000 → 24). Used by the cross-IMP kernel to sum IMPs over a
-/// frequency table with prefix sums instead of pairs.
-pub const STEPS: [i32; 24] = {
-    let mut s = [0i32; 24];
-    let mut i = 0;
-    while i < 24 {
-        s[i] = UPPER[i] as i32 + 10;
-        i += 1;
-    }
-    s
-};

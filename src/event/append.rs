@@ -101,8 +101,10 @@ fn append_locked<T>(
     check: impl FnOnce(&[u8]) -> Result<T, Vec<LogError>>,
 ) -> Result<(Appended, T), AppendError> {
     file.seek(SeekFrom::Start(0))?;
+    let size = file.metadata().map_or(0, |m| m.len());
     let bytes = crate::limits::read_bounded(
         &*file,
+        size,
         crate::limits::max_log_bytes(),
         "the log",
         " (FREKANS_MAX_LOG_MIB sets another limit, in MiB)",

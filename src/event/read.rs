@@ -287,7 +287,8 @@ pub fn read_each_batched(bytes: &[u8], batch: usize, sink: &mut dyn EventSink) -
         }
         pending = parsed;
     }
-    drop(emit);
+    // (`emit`, a closure borrowing the sink, ends here)
+    let _ = emit;
     if in_order {
         tracing::warn!("a session line was not recognised by its text; reading the log in order");
         sessions.clear();
@@ -1770,7 +1771,7 @@ mod tests {
             let sep = [",", ", ", " ,"][rnd(3)];
             let mut text = format!("{{{}}}", parts.join(sep));
             match rnd(12) {
-                0 => text.push_str(" "),
+                0 => text.push(' '),
                 1 => text.push('}'),
                 2 => text.insert(0, ' '),
                 3 => {

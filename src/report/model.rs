@@ -202,7 +202,7 @@ pub fn build(state: &State, scored: &Scored, deals: &[BoardDd], lang: &str) -> V
                 .filter(|&p| p != i32::MIN)
                 .collect();
             // The traveller by score, best for NS first; a huge board shows its top and bottom.
-            trav.sort_by(|a, b| b.0.cmp(&a.0));
+            trav.sort_by_key(|t| std::cmp::Reverse(t.0));
             let n = trav.len();
             let shown: Vec<Value> = if n > 40 {
                 trav.iter()

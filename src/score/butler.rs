@@ -48,7 +48,7 @@ pub struct Datum {
 
 /// The datum of a set of (value, weight).
 pub fn datum(mut values: Vec<(Q, Q)>, o: &Options) -> Option<Datum> {
-    values.sort_by(|a, b| a.0.cmp(&b.0));
+    values.sort_by_key(|v| v.0);
     let total: Q = values.iter().map(|v| v.1).sum();
     if total <= Q::ZERO {
         return None;

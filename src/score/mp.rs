@@ -403,6 +403,8 @@ fn check_split(
 
 /// Each line's table of every table's contribution at its plain weights (what
 /// `per_line_weighted` builds), for §5.6(3)'s check.
+// (one value a board, on the stack: not worth a box)
+#[allow(clippy::large_enum_variant)]
 enum RawLines<'t> {
     Given(&'t FreqTable, &'t FreqTable),
     Lazy(Option<(FreqTable, FreqTable)>),

@@ -157,7 +157,7 @@ pub fn score_board(b: &BoardIn) -> BoardScore {
                         }
                     });
                     let sum = sign * Q::from_f64_rounded(sum);
-                    let detail = t.adjusted.then(|| Detail {
+                    let detail = t.adjusted.then_some(Detail {
                         components: comps,
                         raw: sum,
                         self_term: Q::ZERO,

@@ -752,7 +752,7 @@ mod tests {
             )
         };
         let req = crate::import::Request::default();
-        let read =
+        let got =
             read(file("Pass - -").as_bytes(), "t.pbn", &req).expect("a passed-out board reads");
         let results: Vec<_> = got
             .events
