@@ -961,53 +961,37 @@ pub fn synth(
         Ok(())
     };
     let buf = |f: std::fs::File| std::io::BufWriter::with_capacity(1 << 20, f);
+    // One log or PBN file: to `out` (a unique temporary, renamed), or to standard output.
+    let one =
+        |write: fn(&synth::Spec, &mut dyn std::io::Write) -> std::io::Result<synth::Summary>| {
+            match out {
+                Some(path) => {
+                    let (o, f) = create(path)?;
+                    let mut w = buf(f);
+                    match write(spec, &mut w) {
+                        Ok(s) => {
+                            finish(o, w)?;
+                            Ok(s)
+                        }
+                        Err(e) => Err(AppError::Other(
+                            anyhow::Error::new(e)
+                                .context(format!("cannot write {}", path.display())),
+                        )),
+                    }
+                }
+                None => {
+                    let stdout = std::io::stdout();
+                    let mut w = std::io::BufWriter::with_capacity(1 << 20, stdout.lock());
+                    let s = write(spec, &mut w)
+                        .and_then(|s| w.flush().map(|_| s))
+                        .context("cannot write to standard output")?;
+                    Ok(s)
+                }
+            }
+        };
     match format {
-        OutFormat::Jsonl => match out {
-            Some(path) => {
-                let (o, f) = create(path)?;
-                let mut w = buf(f);
-                match synth::write_log(spec, &mut w) {
-                    Ok(s) => {
-                        finish(o, w)?;
-                        Ok(s)
-                    }
-                    Err(e) => Err(AppError::Other(
-                        anyhow::Error::new(e).context(format!("cannot write {}", path.display())),
-                    )),
-                }
-            }
-            None => {
-                let stdout = std::io::stdout();
-                let mut w = std::io::BufWriter::with_capacity(1 << 20, stdout.lock());
-                let s = synth::write_log(spec, &mut w)
-                    .and_then(|s| w.flush().map(|_| s))
-                    .context("cannot write to standard output")?;
-                Ok(s)
-            }
-        },
-        OutFormat::Pbn => match out {
-            Some(path) => {
-                let (o, f) = create(path)?;
-                let mut w = buf(f);
-                match synth::write_pbn(spec, &mut w) {
-                    Ok(s) => {
-                        finish(o, w)?;
-                        Ok(s)
-                    }
-                    Err(e) => Err(AppError::Other(
-                        anyhow::Error::new(e).context(format!("cannot write {}", path.display())),
-                    )),
-                }
-            }
-            None => {
-                let stdout = std::io::stdout();
-                let mut w = std::io::BufWriter::with_capacity(1 << 20, stdout.lock());
-                let s = synth::write_pbn(spec, &mut w)
-                    .and_then(|s| w.flush().map(|_| s))
-                    .context("cannot write to standard output")?;
-                Ok(s)
-            }
-        },
+        OutFormat::Jsonl => one(synth::write_log),
+        OutFormat::Pbn => one(synth::write_pbn),
         OutFormat::Salliere => {
             let Some(path) = out else {
                 return Err(AppError::BadRequest(
