@@ -12,7 +12,7 @@ use std::collections::{BTreeMap, BTreeSet, HashMap};
 
 use super::draft::{self, Art, Draft, Play, Table};
 use super::{decode_text, Parsed, Problem, Read, Request};
-use crate::bridge::{parse_result_offset, parse_seat, vul_of, Bid};
+use crate::bridge::{parse_result_offset, vul_of, Bid};
 
 /// The fields a row is read by, in the default layout's order.
 pub const FIELDS: [&str; 15] = [
@@ -292,84 +292,44 @@ fn row(
             }
         },
     };
-    let mut play = Play {
+    let play = Play {
         score,
         lead: cell(r, "lead"),
         ..Play::default()
     };
-    if let Some(ct) = cell(r, "contract") {
-        let bid = match draft::contract(&ct) {
-            Ok(b) => b,
-            Err(m) => {
-                d.bad(at, format!("contract: {m}"));
-                return;
-            }
-        };
-        play.contract = Some(bid.to_string());
-        if let Bid::Contract(c) = bid {
-            let declarer = match cell(r, "declarer").map(|x| parse_seat(&x)) {
-                Some(Ok(x)) => x,
-                Some(Err(m)) => {
-                    d.bad(at, format!("declarer: {m}"));
-                    return;
-                }
-                None => {
-                    d.bad(
-                        at,
-                        format!("declarer: {ct} needs a declarer (N, E, S or W)"),
-                    );
-                    return;
-                }
-            };
-            play.declarer = Some(declarer.letter().to_string());
-            let tricks = match (cell(r, "tricks"), cell(r, "result")) {
-                (Some(x), _) => match x.parse::<u8>() {
-                    Ok(n) if n <= 13 => n,
-                    _ => {
-                        d.bad(at, format!("tricks: expected 0-13, found {x:?}"));
-                        return;
-                    }
-                },
-                (None, Some(x)) => match parse_result_offset(&x)
-                    .map_err(|m| format!("result: {m}"))
-                    .and_then(|o| {
-                        c.tricks_for_offset(o)
-                            .ok_or_else(|| format!("result: {x} is not possible in {bid}"))
-                    }) {
-                    Ok(n) => n,
-                    Err(m) => {
-                        d.bad(at, m);
-                        return;
-                    }
-                },
-                (None, None) => {
-                    d.bad(at, format!("tricks or result: {ct} needs the tricks taken"));
-                    return;
-                }
-            };
-            play.tricks = Some(tricks);
-            if let Some(sc) = score {
-                // Vulnerability by the board number (a spreadsheet carries no hand record).
-                if let Err(m) = draft::check_score(bid, Some(declarer), tricks, vul_of(board), sc) {
-                    d.bad(at, m);
-                    return;
-                }
-            }
-        } else if let Some(sc) = score.filter(|&x| x != 0) {
-            d.bad(
-                at,
-                format!("the score {sc} contradicts a passed-out board (0)"),
-            );
-            return;
-        }
-    } else if score.is_none() {
-        d.bad(
-            at,
-            "neither a contract nor a score: nothing says what happened at this table",
-        );
-        return;
+    let (tricks_cell, result_cell) = (cell(r, "tricks"), cell(r, "result"));
+    let tricks = |c: &crate::bridge::Contract| match (&tricks_cell, &result_cell) {
+        (Some(x), _) => match x.parse::<u8>() {
+            Ok(n) if n <= 13 => Ok(Some(n)),
+            _ => Err(format!("tricks: expected 0-13, found {x:?}")),
+        },
+        (None, Some(x)) => parse_result_offset(x)
+            .map_err(|m| format!("result: {m}"))
+            .and_then(|o| {
+                c.tricks_for_offset(o)
+                    .map(Some)
+                    .ok_or_else(|| format!("result: {x} is not possible in {}", Bid::Contract(*c)))
+            }),
+        (None, None) => Ok(None),
+    };
+    const LABELS: draft::PlayLabels = draft::PlayLabels {
+        contract: "contract",
+        declarer: "declarer",
+        tricks: "tricks or result",
+    };
+    // (vulnerability by the board number: a spreadsheet carries no hand record)
+    let declarer = cell(r, "declarer");
+    match draft::play_at(
+        play,
+        cell(r, "contract").as_deref(),
+        declarer.as_deref(),
+        tricks,
+        vul_of(board),
+        &LABELS,
+    ) {
+        Ok(play) => d.result(s, t, play, at),
+        Err(m) => d.bad(at, m),
     }
-    d.result(s, t, play, at);
 }
 
 /// An artificial score as a spreadsheet writes it: `A6040`, `A+/A-`, `60%/40%`, or `A`/`A=`

@@ -495,6 +495,66 @@ pub(crate) fn contract(token: &str) -> Result<Bid, String> {
     parse_contract(&c)
 }
 
+/// What a file calls the cells of a table's play, for messages (`Contract` in PBN, `contract`
+/// in a spreadsheet).
+pub(crate) struct PlayLabels {
+    pub contract: &'static str,
+    pub declarer: &'static str,
+    /// What to give when a contract has no tricks (`Result`; `tricks or result`).
+    pub tricks: &'static str,
+}
+
+/// A table's play from a file's cells, checked: a contract needs its declarer and the tricks
+/// (`tricks` reads them for the contract from the file's own cells; `Ok(None)` when it gives
+/// none), and a score given beside it must be what Law 77 gives (`vul`); a passed-out board
+/// scores 0; a table needs a contract or a score. `Err`: the message.
+pub(crate) fn play_at(
+    mut play: Play,
+    contract: Option<&str>,
+    declarer: Option<&str>,
+    tricks: impl FnOnce(&crate::bridge::Contract) -> Result<Option<u8>, String>,
+    vul: Vul,
+    labels: &PlayLabels,
+) -> Result<Play, String> {
+    let Some(ct) = contract else {
+        if play.score.is_none() {
+            return Err(
+                "neither a contract nor a score: nothing says what happened at this table".into(),
+            );
+        }
+        return Ok(play);
+    };
+    let bid = self::contract(ct).map_err(|m| format!("{}: {m}", labels.contract))?;
+    play.contract = Some(bid.to_string());
+    match bid {
+        Bid::Contract(c) => {
+            let by = match declarer.map(crate::bridge::parse_seat) {
+                Some(Ok(x)) => x,
+                Some(Err(m)) => return Err(format!("{}: {m}", labels.declarer)),
+                None => {
+                    return Err(format!(
+                        "{}: {ct} needs a declarer (N, E, S or W)",
+                        labels.declarer
+                    ))
+                }
+            };
+            play.declarer = Some(by.letter().to_string());
+            let taken = tricks(&c)?
+                .ok_or_else(|| format!("{}: {ct} needs the tricks taken", labels.tricks))?;
+            play.tricks = Some(taken);
+            if let Some(sc) = play.score {
+                check_score(bid, Some(by), taken, vul, sc)?;
+            }
+        }
+        Bid::Pass => {
+            if let Some(sc) = play.score.filter(|&x| x != 0) {
+                return Err(format!("the score {sc} contradicts a passed-out board (0)"));
+            }
+        }
+    }
+    Ok(play)
+}
+
 /// The NS points a file gives for a table checked against its contract, declarer and tricks:
 /// `Err` naming both when they differ.
 pub(crate) fn check_score(

@@ -11,7 +11,7 @@ use serde_json::{Map, Value};
 
 use super::draft::{self, Art, Draft, Play, Table};
 use super::{decode_text, Parsed, Problem, Read, Request};
-use crate::bridge::{parse_seat, vul_of, Bid, Vul};
+use crate::bridge::{parse_seat, vul_of, Vul};
 use crate::num::Q;
 
 /// Read a PBN file: the log's events of its one session.
@@ -568,79 +568,42 @@ fn row_event(d: &mut Draft, s: usize, c: &Cols, row: &[String], t: Table, vul: V
             return;
         }
     };
-    let mut play = Play {
+    let play = Play {
         score,
         lead: cell(c.lead).map(str::to_string),
         ..Play::default()
     };
-    if let Some(ct) = cell(c.contract) {
-        let bid = match draft::contract(ct) {
-            Ok(b) => b,
-            Err(m) => {
-                d.bad(at, format!("Contract: {m}"));
-                return;
-            }
-        };
-        play.contract = Some(bid.to_string());
-        if let Bid::Contract(contract) = bid {
-            let declarer = match cell(c.declarer).map(parse_seat) {
-                Some(Ok(x)) => x,
-                Some(Err(m)) => {
-                    d.bad(at, format!("Declarer: {m}"));
-                    return;
-                }
-                None => {
-                    d.bad(
-                        at,
-                        format!("Declarer: {ct} needs a declarer (N, E, S or W)"),
-                    );
-                    return;
-                }
-            };
-            play.declarer = Some(declarer.letter().to_string());
-            let tricks = match cell(c.result) {
-                None => {
-                    d.bad(at, format!("Result: {ct} needs the tricks taken"));
-                    return;
-                }
-                Some(r) => {
-                    match r.parse::<u8>() {
-                        Ok(n) if n <= 13 => n,
-                        _ => match crate::bridge::parse_result_offset(r)
-                            .ok()
-                            .and_then(|o| contract.tricks_for_offset(o))
-                        {
-                            Some(n) => n,
-                            None => {
-                                d.bad(at, format!("Result: expected the tricks declarer took (0-13), found {r:?}"));
-                                return;
-                            }
-                        },
-                    }
-                }
-            };
-            play.tricks = Some(tricks);
-            if let Some(sc) = score {
-                if let Err(m) = draft::check_score(bid, Some(declarer), tricks, vul, sc) {
-                    d.bad(at, m);
-                    return;
-                }
-            }
-        } else if let Some(sc) = score.filter(|&x| x != 0) {
-            d.bad(
-                at,
-                format!("the score {sc} contradicts a passed-out board (0)"),
-            );
-            return;
-        }
-    } else if score.is_none() {
-        d.bad(
-            at,
-            "neither a contract nor a score: nothing says what happened at this table",
-        );
-        return;
+    // The Result column holds the tricks declarer took, or (some producers) `=`, `+1`, `-2`.
+    let result = cell(c.result);
+    let tricks = |contract: &crate::bridge::Contract| match result {
+        None => Ok(None),
+        Some(r) => match r.parse::<u8>() {
+            Ok(n) if n <= 13 => Ok(Some(n)),
+            _ => crate::bridge::parse_result_offset(r)
+                .ok()
+                .and_then(|o| contract.tricks_for_offset(o))
+                .map(Some)
+                .ok_or_else(|| {
+                    format!("Result: expected the tricks declarer took (0-13), found {r:?}")
+                }),
+        },
+    };
+    const LABELS: draft::PlayLabels = draft::PlayLabels {
+        contract: "Contract",
+        declarer: "Declarer",
+        tricks: "Result",
+    };
+    match draft::play_at(
+        play,
+        cell(c.contract),
+        cell(c.declarer),
+        tricks,
+        vul,
+        &LABELS,
+    ) {
+        Ok(play) => d.result(s, t, play, at),
+        Err(m) => d.bad(at, m),
     }
-    d.result(s, t, play, at);
 }
 
 /// The artificial score of a row, if it has one: each side's, and the file's tokens.
