@@ -8,54 +8,14 @@ use std::process::{Command, Output, Stdio};
 
 mod common;
 use common::root;
+use common::scratch::{run_in, show, Tmp};
 
 fn small_log() -> PathBuf {
     root().join("tests/data/audit-small.jsonl")
 }
 
-/// Run frekans in `dir` with a cache directory of its own (inside `dir`).
-fn run_in(dir: &Path, args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_frekans"))
-        .args(args)
-        .current_dir(dir)
-        .env_remove("FREKANS_LOG")
-        .env("FREKANS_AUDIT_CACHE", dir.join(".cache-audit"))
-        .output()
-        .expect("run frekans")
-}
-
-fn show(o: &Output) -> String {
-    format!(
-        "status {:?}\n--- stdout ---\n{}\n--- stderr ---\n{}",
-        o.status.code(),
-        String::from_utf8_lossy(&o.stdout),
-        String::from_utf8_lossy(&o.stderr)
-    )
-}
-
-/// A fresh directory under the system's temporary directory, removed when dropped.
-struct Tmp(PathBuf);
-
-impl Tmp {
-    fn path(&self) -> &Path {
-        &self.0
-    }
-}
-
-impl Drop for Tmp {
-    fn drop(&mut self) {
-        let _ = std::fs::remove_dir_all(&self.0);
-    }
-}
-
 fn tmp() -> Tmp {
-    static N: std::sync::atomic::AtomicUsize = std::sync::atomic::AtomicUsize::new(0);
-    let n = N.fetch_add(1, std::sync::atomic::Ordering::SeqCst);
-    let p = std::env::temp_dir().join(format!("frekans-harden-{}-{n}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&p);
-    std::fs::create_dir_all(&p).unwrap();
-    // (canonical: a symlinked temporary directory would confuse the symlink tests)
-    Tmp(std::fs::canonicalize(&p).unwrap())
+    common::scratch::tmp("harden")
 }
 
 fn names(dir: &Path) -> Vec<String> {

@@ -1,4 +1,8 @@
 //! Helpers shared by integration tests (`mod common;`).
+// (each test binary uses some of these helpers, none all of them)
+#![allow(dead_code)]
+
+pub mod scratch;
 
 use std::path::{Path, PathBuf};
 
