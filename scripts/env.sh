@@ -38,27 +38,37 @@ setup_typst() {
     export FREKANS_TYPST="$root/bin/typst"
 }
 
-# pdftotext, pdffonts, pdfinfo (poppler-utils) for the bulletin tests.
-setup_poppler() {
-    if command -v pdftotext >/dev/null && command -v pdffonts >/dev/null; then
-        return
-    fi
-    log "installing poppler-utils (Debian)"
+# A Debian package installed when its command is missing: apt_install COMMAND... -- PACKAGE.
+apt_install() {
+    local cmds=() pkg
+    while [ "$1" != "--" ]; do cmds+=("$1"); shift; done
+    pkg="$2"
+    local missing=0 c
+    for c in "${cmds[@]}"; do
+        command -v "$c" >/dev/null || missing=1
+    done
+    [ "$missing" = 1 ] || return 0
+    log "installing $pkg (Debian)"
     local sudo=""
     [ "$(id -u)" = 0 ] || sudo="sudo"
-    $sudo apt-get update -qq && DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq poppler-utils >/dev/null
+    $sudo apt-get update -qq && DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq "$pkg" >/dev/null
+}
+
+# pdftotext, pdffonts, pdfinfo (poppler-utils) for the bulletin tests.
+setup_poppler() {
+    apt_install pdftotext pdffonts -- poppler-utils
 }
 
 # xmllint (libxml2-utils): the tests validate `frekans export --format usebio` against the
 # USEBIO 1.2 DTD (tests/data/usebio_v1_2.dtd).
 setup_xmllint() {
-    if command -v xmllint >/dev/null; then
-        return
-    fi
-    log "installing libxml2-utils (Debian)"
-    local sudo=""
-    [ "$(id -u)" = 0 ] || sudo="sudo"
-    $sudo apt-get update -qq && DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq libxml2-utils >/dev/null
+    apt_install xmllint -- libxml2-utils
+}
+
+# mdb-export and mdb-tables (mdbtools): `frekans import` reads Bridgemate's BWS databases with
+# them, and the tests import the BWS fixtures of tests/data/import/bws/.
+setup_mdbtools() {
+    apt_install mdb-export mdb-tables -- mdbtools
 }
 
 build_release() {
