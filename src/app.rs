@@ -1200,17 +1200,25 @@ fn import_report(i: &crate::import::Imported, to: &Path, appended: bool) -> Stri
             sessions.join(", ")
         );
     }
-    let _ = writeln!(
-        out,
-        "{} {} events (seq {}..={}) {} {}, {} new participants",
-        if appended { "appended" } else { "wrote" },
-        i.events,
-        i.first_seq,
-        i.first_seq + i.events.saturating_sub(1),
-        if appended { "to" } else { "in" },
-        to.display(),
-        i.new_participants
-    );
+    if appended && i.events == 0 {
+        let _ = writeln!(
+            out,
+            "nothing new: {} already has everything these files hold; nothing was appended",
+            to.display()
+        );
+    } else {
+        let _ = writeln!(
+            out,
+            "{} {} events (seq {}..={}) {} {}, {} new participants",
+            if appended { "appended" } else { "wrote" },
+            i.events,
+            i.first_seq,
+            i.first_seq + i.events.saturating_sub(1),
+            if appended { "to" } else { "in" },
+            to.display(),
+            i.new_participants
+        );
+    }
     for p in &i.skipped {
         let _ = writeln!(out, "skipped: {p}");
     }

@@ -25,6 +25,8 @@ struct PairDraft {
 /// One session of a file.
 pub(crate) struct SessionDraft {
     pub name: Option<String>,
+    /// The session event's `note` (a BWS session's identity, for live scoring).
+    pub note: Option<String>,
     /// The form the file declares, and where.
     pub form: Option<(String, String)>,
     /// Options the file implies.
@@ -113,6 +115,7 @@ impl Draft {
     pub fn session(&mut self) -> usize {
         self.sessions.push(SessionDraft {
             name: None,
+            note: None,
             form: None,
             options: Map::new(),
             compare: None,
@@ -126,6 +129,12 @@ impl Draft {
 
     pub fn session_mut(&mut self, s: usize) -> &mut SessionDraft {
         &mut self.sessions[s]
+    }
+
+    /// Boards the session plays besides those of its results (a movement's, known before
+    /// they are played).
+    pub fn add_boards(&mut self, s: usize, boards: impl IntoIterator<Item = u32>) {
+        self.sessions[s].boards.extend(boards);
     }
 
     /// Declare pair `id` (or add what this place says of it: players where none were known).
@@ -305,7 +314,7 @@ impl Draft {
         if self.sessions.iter().all(|s| s.events.is_empty()) && self.problems.is_empty() {
             self.fail(
                 "file",
-                "no results found (PBN: no ScoreTable; CSV: no rows)",
+                "no results found (PBN: no ScoreTable; CSV: no rows; BWS: no result in ReceivedData yet)",
             );
         }
         let mut ruling = 0;
@@ -333,6 +342,9 @@ impl Draft {
             let compare = req.compare.clone().or(s.compare.clone());
             if let Some(c) = compare {
                 m.insert("compare".into(), Value::from(c));
+            }
+            if let Some(n) = &s.note {
+                m.insert("note".into(), Value::from(n.as_str()));
             }
             if !options.is_empty() {
                 m.insert("options".into(), Value::Object(options));

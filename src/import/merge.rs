@@ -27,6 +27,8 @@ pub struct Existing {
     pub participants: BTreeMap<String, Map<String, Value>>,
     /// The log's line count and that it is not empty (no championship then).
     pub nonempty: bool,
+    /// The sessions earlier imports of BWS files made, by their note (live scoring).
+    pub(crate) live: BTreeMap<String, super::bws::live::LogSession>,
 }
 
 /// The merged events, each with the file and place it came from.

@@ -52,6 +52,7 @@ pub struct Read {
     pub skipped: Vec<Problem>,
 }
 
+pub mod bws;
 pub mod csv;
 mod draft;
 mod merge;
@@ -154,10 +155,11 @@ pub struct Parsed {
     pub origins: Vec<String>,
 }
 
-/// Read `bytes` (the file `file`) as `format` (`columns`: the CSV layout).
+/// Read `bytes` (the file `file`, at `path`) as `format` (`columns`: the CSV layout). A BWS
+/// database is read from `path` by mdbtools.
 pub fn read_as(
     format: Format,
-    bytes: &[u8],
+    (path, bytes): (&std::path::Path, &[u8]),
     file: &str,
     req: &Request,
     columns: &csv::Columns,
@@ -169,11 +171,7 @@ pub fn read_as(
             read,
             origins: Vec::new(),
         }),
-        Format::Bws => Err(vec![Problem {
-            file: file.to_string(),
-            at: "file".into(),
-            message: "Bridgemate BWS databases are not read by this build yet".into(),
-        }]),
+        Format::Bws => bws::read(path, file, req),
     }
 }
 

@@ -85,7 +85,13 @@ fn read_all(files: &[PathBuf], opts: &Options) -> Result<ReadFiles, ImportError>
                 continue;
             }
         };
-        match read_as(format, &bytes, &name, &opts.req, &opts.columns) {
+        match read_as(
+            format,
+            (path.as_path(), &bytes),
+            &name,
+            &opts.req,
+            &opts.columns,
+        ) {
             Ok(p) => {
                 skipped.extend(p.read.skipped);
                 inputs.push(Input {
@@ -232,6 +238,7 @@ fn existing(bytes: &[u8]) -> Result<Existing, Vec<LogError>> {
     }
     let mut e = Existing {
         nonempty: !r.events.is_empty(),
+        live: super::bws::live::log_sessions(&r.events),
         ..Existing::default()
     };
     for env in r.events {
@@ -295,6 +302,9 @@ pub fn import_append(
     let mut refused: Option<Vec<Problem>> = None;
     let mut merged: Option<Merged> = None;
     let mut first_line = 0;
+    // (file, the log's session) of each BWS brought up to date, and what the update noted
+    let mut live: Vec<(String, String)> = Vec::new();
+    let mut notes: Vec<Problem> = Vec::new();
     let r = append_events(
         log,
         &opts.now,
@@ -302,7 +312,27 @@ pub fn import_append(
             first_line = memchr::memchr_iter(b'\n', bytes).count() + 1;
             let ex = existing(bytes)
                 .map_err(|errors| AppendError::Invalid(crate::error::InvalidLog { errors }))?;
-            match merge(inputs, &ex) {
+            // A BWS imported before: only what is new since, in its session.
+            let mut updated = Vec::new();
+            for input in inputs {
+                match super::bws::live::key(&input.events).and_then(|k| ex.live.get(&k)) {
+                    Some(ls) => match super::bws::live::update(input, ls) {
+                        Ok((i, n)) => {
+                            live.push((i.file.clone(), ls.id().to_string()));
+                            notes.extend(n);
+                            updated.push(i);
+                        }
+                        Err(p) => {
+                            refused = Some(p);
+                            return Err(AppendError::Invalid(crate::error::InvalidLog {
+                                errors: Vec::new(),
+                            }));
+                        }
+                    },
+                    None => updated.push(input),
+                }
+            }
+            match merge(updated, &ex) {
                 Ok(m) => {
                     let events = m.events.clone();
                     merged = Some(m);
@@ -321,10 +351,18 @@ pub fn import_append(
     match r {
         Ok((n, first_seq, notices)) => {
             let m = merged.expect("merged before the append");
+            let mut files = summary(&m, &formats);
+            for (file, _, sessions) in &mut files {
+                if let Some((_, id)) = live.iter().find(|(f, _)| f == file) {
+                    sessions.push(format!("{id} (brought up to date)"));
+                }
+            }
+            let mut skipped = skipped;
+            skipped.extend(notes);
             Ok(Imported {
                 events: n,
                 first_seq,
-                files: summary(&m, &formats),
+                files,
                 new_participants: m.new_participants,
                 skipped,
                 notices,

@@ -1,0 +1,784 @@
+//! Bridgemate's own database (`.bws`, a Microsoft Access file that Bridgemate Control Software
+//! keeps while the table terminals send results): the results recorded so far, read through
+//! Debian's mdbtools (`mdb-tables`, `mdb-export`, each run as a child process with the path as
+//! an argument, never through a shell) and turned into the log's events by `draft::Draft`.
+//!
+//! What is read (the layout of the Bridgemate developer's guide):
+//! - `Section` (required): section ID → letters;
+//! - `ReceivedData` (required): every entry the terminals sent, in the order of its `ID`; for
+//!   each section, table, round and board the last entry stands: an `Erased` one takes the
+//!   result away, a later one replaces an earlier one. `Remarks` `NN%-MM%` is an artificial
+//!   score (a ruling, law 12C), `Not played` and `Arbitral score` leave the table without a
+//!   result (said in the report), `Wrong direction` swaps the pairs (the NS pair sat EW);
+//! - `RoundData` (when present): the movement, so that the session's boards and pairs are all
+//!   declared at the first import, before they are played;
+//! - `PlayerNumbers`/`PlayerNames` (when present): players' names;
+//! - `HandRecord` (when present): the deals;
+//! - `Session` (when present): the session's name and GUID.
+//!
+//! The session event carries a `note` naming the BWS session (its GUID, or the file's name),
+//! by which `--append` finds the session an earlier import of the same file made and adds only
+//! what is new (`live`).
+
+use std::collections::{BTreeMap, BTreeSet, HashMap};
+use std::ffi::OsStr;
+use std::path::Path;
+use std::process::Command;
+
+use super::draft::{self, Art, Draft, Play, Table};
+use super::{decode_text, Parsed, Problem, Request};
+use crate::bridge::{parse_result_offset, vul_of, Bid};
+
+pub(crate) mod live;
+
+/// The start of a BWS session's `note`: `imported from Bridgemate BWS <key>`.
+pub(crate) const NOTE: &str = "imported from Bridgemate BWS ";
+
+fn problem(file: &str, at: &str, message: impl Into<String>) -> Problem {
+    Problem {
+        file: file.to_string(),
+        at: at.to_string(),
+        message: message.into(),
+    }
+}
+
+/// Runs one of mdbtools' programs on the database and returns what it printed.
+fn mdb(program: &str, args: &[&OsStr], file: &str, at: &str) -> Result<Vec<u8>, Problem> {
+    let out = match Command::new(program).args(args).output() {
+        Ok(o) => o,
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => {
+            return Err(problem(
+                file,
+                "file",
+                format!("cannot read a Bridgemate BWS database: the program {program} (Debian's mdbtools) is not installed; install it with `apt-get install mdbtools` (in this repository: `source scripts/env.sh && setup_mdbtools`)"),
+            ))
+        }
+        Err(e) => return Err(problem(file, "file", format!("cannot run {program}: {e}"))),
+    };
+    if !out.status.success() {
+        let err = String::from_utf8_lossy(&out.stderr);
+        let err = err.trim();
+        return Err(problem(
+            file,
+            at,
+            format!(
+                "{program} cannot read it as a Microsoft Access database{}",
+                if err.is_empty() {
+                    String::new()
+                } else {
+                    format!(" ({err})")
+                }
+            ),
+        ));
+    }
+    Ok(out.stdout)
+}
+
+/// One table of the database as `mdb-export` writes it: its header and rows.
+struct Rows {
+    name: &'static str,
+    headers: Vec<String>,
+    rows: Vec<Vec<String>>,
+}
+
+impl Rows {
+    fn col(&self, name: &str) -> Option<usize> {
+        self.headers
+            .iter()
+            .position(|h| h.eq_ignore_ascii_case(name))
+    }
+
+    /// The columns a reader needs: their positions, or the problem naming those missing.
+    fn need(&self, names: &[&str], file: &str) -> Result<Vec<usize>, Problem> {
+        let missing: Vec<&str> = names
+            .iter()
+            .copied()
+            .filter(|n| self.col(n).is_none())
+            .collect();
+        if !missing.is_empty() {
+            return Err(problem(
+                file,
+                self.name,
+                format!(
+                    "no column {} (a Bridgemate {} table has {}; this one has {})",
+                    missing.join(", "),
+                    self.name,
+                    names.join(", "),
+                    self.headers.join(", ")
+                ),
+            ));
+        }
+        Ok(names.iter().map(|n| self.col(n).unwrap()).collect())
+    }
+
+    fn at(&self, i: usize) -> String {
+        format!("{} row {}", self.name, i + 1)
+    }
+}
+
+fn cell(row: &[String], i: Option<usize>) -> &str {
+    i.and_then(|i| row.get(i)).map(|s| s.trim()).unwrap_or("")
+}
+
+/// A whole number in a cell (`None` when empty).
+fn int(row: &[String], i: Option<usize>, what: &str) -> Result<Option<i64>, String> {
+    let c = cell(row, i);
+    if c.is_empty() {
+        return Ok(None);
+    }
+    c.parse::<i64>()
+        .map(Some)
+        .map_err(|_| format!("{what}: expected a whole number, found {c:?}"))
+}
+
+/// A yes/no cell as mdb-export writes it (`1`/`0`, or `TRUE`/`FALSE`).
+fn flag(row: &[String], i: Option<usize>) -> bool {
+    matches!(
+        cell(row, i).to_ascii_uppercase().as_str(),
+        "1" | "-1" | "TRUE" | "YES"
+    )
+}
+
+struct Database<'a> {
+    path: &'a Path,
+    file: &'a str,
+    tables: BTreeSet<String>,
+}
+
+impl Database<'_> {
+    fn has(&self, name: &str) -> bool {
+        self.tables.iter().any(|t| t.eq_ignore_ascii_case(name))
+    }
+
+    fn export(&self, name: &'static str) -> Result<Rows, Problem> {
+        let out = mdb(
+            "mdb-export",
+            &[self.path.as_os_str(), OsStr::new(name)],
+            self.file,
+            name,
+        )?;
+        let (text, _) = decode_text(&out);
+        let mut rdr = csv::ReaderBuilder::new()
+            .flexible(true)
+            .from_reader(text.as_bytes());
+        let headers = rdr
+            .headers()
+            .map_err(|e| {
+                problem(
+                    self.file,
+                    name,
+                    format!("cannot read mdb-export's output: {e}"),
+                )
+            })?
+            .iter()
+            .map(|h| h.trim().to_string())
+            .collect();
+        let mut rows = Vec::new();
+        for (i, r) in rdr.records().enumerate() {
+            let r = r.map_err(|e| {
+                problem(
+                    self.file,
+                    &format!("{name} row {}", i + 1),
+                    format!("cannot read mdb-export's output: {e}"),
+                )
+            })?;
+            rows.push(r.iter().map(str::to_string).collect());
+        }
+        Ok(Rows {
+            name,
+            headers,
+            rows,
+        })
+    }
+}
+
+/// One entry of `ReceivedData`, its cells read.
+struct Entry {
+    at: String,
+    order: (i64, usize),
+    section: i64,
+    table: u32,
+    round: u32,
+    board: u32,
+    ns: i64,
+    ew: i64,
+    erased: bool,
+    row: Vec<String>,
+}
+
+/// Read the database at `path` (named `file` in messages).
+pub fn read(path: &Path, file: &str, req: &Request) -> Result<Parsed, Vec<Problem>> {
+    let listing = mdb(
+        "mdb-tables",
+        &[OsStr::new("-1"), path.as_os_str()],
+        file,
+        "file",
+    )
+    .map_err(|p| vec![p])?;
+    let (text, _) = decode_text(&listing);
+    let db = Database {
+        path,
+        file,
+        tables: text
+            .lines()
+            .map(str::trim)
+            .filter(|l| !l.is_empty())
+            .map(str::to_string)
+            .collect(),
+    };
+    let mut problems = Vec::new();
+    for t in ["Section", "ReceivedData"] {
+        if !db.has(t) {
+            problems.push(problem(
+                file,
+                t,
+                format!(
+                    "no {t} table: not a Bridgemate BWS database (its tables: {})",
+                    if db.tables.is_empty() {
+                        "none".to_string()
+                    } else {
+                        db.tables.iter().cloned().collect::<Vec<_>>().join(", ")
+                    }
+                ),
+            ));
+        }
+    }
+    if !problems.is_empty() {
+        return Err(problems);
+    }
+    read_tables(&db, req).map_err(|mut p| {
+        p.sort();
+        p
+    })
+}
+
+fn read_tables(db: &Database, req: &Request) -> Result<Parsed, Vec<Problem>> {
+    let file = db.file;
+    let one = |p: Problem| vec![p];
+    // Sections: ID → letters, and the scoring type.
+    let sections = db.export("Section").map_err(one)?;
+    let c = sections.need(&["ID", "Letters"], file).map_err(one)?;
+    let scoring = sections.col("ScoringType");
+    let mut letters: BTreeMap<i64, String> = BTreeMap::new();
+    let mut form: Option<(String, String)> = None;
+    for (i, row) in sections.rows.iter().enumerate() {
+        let id = int(row, Some(c[0]), "ID")
+            .and_then(|v| v.ok_or_else(|| "ID: empty".to_string()))
+            .map_err(|m| one(problem(file, &sections.at(i), m)))?;
+        let l = cell(row, Some(c[1]));
+        letters.insert(
+            id,
+            if l.is_empty() {
+                id.to_string()
+            } else {
+                l.to_string()
+            },
+        );
+        if let Ok(Some(t)) = int(row, scoring, "ScoringType") {
+            let f = match t {
+                1 => "mp",
+                2 => "ximp",
+                3 => "butler",
+                _ => {
+                    return Err(one(problem(
+                        file,
+                        &sections.at(i),
+                        format!("ScoringType {t}: only pairs sessions are read (1 matchpoints, 2 cross-IMPs, 3 Butler); a teams session is not"),
+                    )))
+                }
+            };
+            form.get_or_insert((f.to_string(), sections.at(i)));
+        }
+    }
+    let received = db.export("ReceivedData").map_err(one)?;
+    let entries = entries(&received, &letters, file)?;
+    let movement = if db.has("RoundData") {
+        movement(&db.export("RoundData").map_err(one)?, &letters, file)?
+    } else {
+        Vec::new()
+    };
+    // Pair ids: the number, after the section's letters where numbers repeat across sections,
+    // and with the direction where NS and EW are numbered each from 1 (a Mitchell).
+    let mut seen: BTreeMap<i64, BTreeSet<i64>> = BTreeMap::new();
+    let mut seats: Vec<(u32, String, String)> = Vec::new();
+    for m in &movement {
+        for b in &m.boards {
+            seats.push((
+                *b,
+                format!("{}\0{}", m.section, m.ns),
+                format!("{}\0{}", m.section, m.ew),
+            ));
+        }
+        seen.entry(m.ns).or_default().insert(m.section);
+        seen.entry(m.ew).or_default().insert(m.section);
+    }
+    for e in &entries {
+        seats.push((
+            e.board,
+            format!("{}\0{}", e.section, e.ns),
+            format!("{}\0{}", e.section, e.ew),
+        ));
+        seen.entry(e.ns).or_default().insert(e.section);
+        seen.entry(e.ew).or_default().insert(e.section);
+    }
+    let per_direction =
+        draft::per_direction(seats.iter().map(|(b, n, e)| (*b, n.as_str(), e.as_str())));
+    let prefix = seen.values().any(|s| s.len() > 1);
+    let ids = Ids {
+        letters: &letters,
+        prefix,
+        per_direction,
+    };
+
+    let mut d = Draft::new(file, req);
+    let s = d.session();
+    let (name, key) = session_identity(db, file)?;
+    {
+        let ss = d.session_mut(s);
+        ss.name = name;
+        ss.note = Some(format!("{NOTE}{key}"));
+        ss.form = form;
+    }
+    d.add_boards(s, movement.iter().flat_map(|m| m.boards.iter().copied()));
+    // Every pair of the movement and of the results, with its players where known.
+    let players = if db.has("PlayerNumbers") {
+        players(db, &movement, &entries, &ids)?
+    } else {
+        HashMap::new()
+    };
+    let mut pairs: Vec<(String, String, String)> = Vec::new();
+    for (sec, n, dir, at) in movement
+        .iter()
+        .flat_map(|m| {
+            [
+                (m.section, m.ns, "NS", &m.at),
+                (m.section, m.ew, "EW", &m.at),
+            ]
+        })
+        .chain(entries.iter().flat_map(|e| {
+            [
+                (e.section, e.ns, "NS", &e.at),
+                (e.section, e.ew, "EW", &e.at),
+            ]
+        }))
+    {
+        let id = ids.id(sec, n, dir);
+        if !pairs.iter().any(|p| p.0 == id) {
+            pairs.push((id, letters[&sec].clone(), at.clone()));
+        }
+    }
+    for (id, sec, at) in pairs {
+        let p = players.get(&id).cloned().unwrap_or_default();
+        d.pair(&id, Some(&sec), p, &at);
+    }
+    if db.has("HandRecord") {
+        deals(&mut d, s, &db.export("HandRecord").map_err(one)?)?;
+    }
+    // Each table's last entry.
+    let mut last: HashMap<(i64, u32, u32, u32), usize> = HashMap::new();
+    for (i, e) in entries.iter().enumerate() {
+        last.insert((e.section, e.table, e.round, e.board), i);
+    }
+    let mut standing: Vec<usize> = last.into_values().collect();
+    standing.sort_by_key(|&i| entries[i].order);
+    for i in standing {
+        let e = &entries[i];
+        if e.erased {
+            continue;
+        }
+        table_entry(&mut d, s, e, &received, &ids);
+    }
+    d.finish(req)
+}
+
+/// The session's name and the key that identifies it to later imports: the `Session` table's
+/// GUID, else the file's name.
+fn session_identity(db: &Database, file: &str) -> Result<(Option<String>, String), Vec<Problem>> {
+    let by_file = || {
+        let name = db
+            .path
+            .file_name()
+            .map(|n| n.to_string_lossy().to_string())
+            .unwrap_or_else(|| file.to_string());
+        format!("file {name}")
+    };
+    if !db.has("Session") {
+        return Ok((None, by_file()));
+    }
+    let t = db.export("Session").map_err(|p| vec![p])?;
+    let Some(row) = t.rows.first() else {
+        return Ok((None, by_file()));
+    };
+    let name = Some(cell(row, t.col("Name")).to_string()).filter(|n| !n.is_empty());
+    let guid = cell(row, t.col("GUID"));
+    let key = if guid.is_empty() {
+        by_file()
+    } else {
+        format!("session {guid}")
+    };
+    Ok((name, key))
+}
+
+/// How the file's pair numbers become the log's ids.
+struct Ids<'a> {
+    letters: &'a BTreeMap<i64, String>,
+    prefix: bool,
+    per_direction: bool,
+}
+
+impl Ids<'_> {
+    fn id(&self, section: i64, n: i64, dir: &str) -> String {
+        let mut id = if self.prefix {
+            format!("{}{n}", self.letters[&section])
+        } else {
+            n.to_string()
+        };
+        if self.per_direction {
+            id.push_str(dir);
+        }
+        id
+    }
+}
+
+fn entries(
+    t: &Rows,
+    letters: &BTreeMap<i64, String>,
+    file: &str,
+) -> Result<Vec<Entry>, Vec<Problem>> {
+    let c = t
+        .need(
+            &[
+                "Section", "Table", "Round", "Board", "PairNS", "PairEW", "NS/EW", "Contract",
+                "Result",
+            ],
+            file,
+        )
+        .map_err(|p| vec![p])?;
+    let (id_col, erased_col) = (t.col("ID"), t.col("Erased"));
+    let mut out = Vec::new();
+    let mut problems = Vec::new();
+    for (i, row) in t.rows.iter().enumerate() {
+        let at = t.at(i);
+        let get = |k: usize, what: &str, lo: i64, hi: i64| -> Result<i64, String> {
+            match int(row, Some(c[k]), what)? {
+                Some(v) if (lo..=hi).contains(&v) => Ok(v),
+                Some(v) => Err(format!("{what}: expected {lo} to {hi}, found {v}")),
+                None => Err(format!("{what}: empty")),
+            }
+        };
+        let read = (|| -> Result<Entry, String> {
+            let section = get(0, "Section", 0, 9999)?;
+            if !letters.contains_key(&section) {
+                return Err(format!(
+                    "Section: {section} is not a section of the Section table"
+                ));
+            }
+            let order = match int(row, id_col, "ID")? {
+                Some(id) => (id, i),
+                None => (i64::MAX, i),
+            };
+            Ok(Entry {
+                at: at.clone(),
+                order,
+                section,
+                table: get(1, "Table", 1, 99999)? as u32,
+                round: get(2, "Round", 0, 9999)? as u32,
+                board: get(3, "Board", 1, 9999)? as u32,
+                ns: get(4, "PairNS", 0, 9999)?,
+                ew: get(5, "PairEW", 0, 9999)?,
+                erased: flag(row, erased_col),
+                row: row.clone(),
+            })
+        })();
+        match read {
+            Ok(e) => out.push(e),
+            Err(m) => problems.push(problem(file, &at, m)),
+        }
+    }
+    if !problems.is_empty() {
+        return Err(problems);
+    }
+    Ok(out)
+}
+
+/// One table in one round of the movement.
+struct Seat {
+    at: String,
+    section: i64,
+    table: u32,
+    round: u32,
+    ns: i64,
+    ew: i64,
+    boards: Vec<u32>,
+}
+
+fn movement(
+    t: &Rows,
+    letters: &BTreeMap<i64, String>,
+    file: &str,
+) -> Result<Vec<Seat>, Vec<Problem>> {
+    let c = t
+        .need(
+            &[
+                "Section",
+                "Table",
+                "Round",
+                "NSPair",
+                "EWPair",
+                "LowBoard",
+                "HighBoard",
+            ],
+            file,
+        )
+        .map_err(|p| vec![p])?;
+    let mut out = Vec::new();
+    let mut problems = Vec::new();
+    for (i, row) in t.rows.iter().enumerate() {
+        let v: Result<Vec<i64>, String> = (0..7)
+            .map(|k| int(row, Some(c[k]), &t.headers[c[k]]).map(|x| x.unwrap_or(0)))
+            .collect();
+        match v {
+            Ok(v) if !letters.contains_key(&v[0]) => problems.push(problem(
+                file,
+                &t.at(i),
+                format!("Section: {} is not a section of the Section table", v[0]),
+            )),
+            Ok(v) if v[5] < 0 || v[6] > 9999 || v[5] > v[6] => problems.push(problem(
+                file,
+                &t.at(i),
+                format!(
+                    "LowBoard and HighBoard: expected boards 1-9999, found {}-{}",
+                    v[5], v[6]
+                ),
+            )),
+            // (a table with no pair, or no boards, plays nothing that round)
+            Ok(v) if v[3] <= 0 || v[4] <= 0 || v[5] == 0 => {}
+            Ok(v) => out.push(Seat {
+                at: t.at(i),
+                section: v[0],
+                table: v[1] as u32,
+                round: v[2] as u32,
+                ns: v[3],
+                ew: v[4],
+                boards: (v[5] as u32..=v[6] as u32).collect(),
+            }),
+            Err(m) => problems.push(problem(file, &t.at(i), m)),
+        }
+    }
+    if !problems.is_empty() {
+        return Err(problems);
+    }
+    Ok(out)
+}
+
+/// Players' names by pair id: `PlayerNumbers` gives each seat's number (and name, once Bridgemate
+/// Control Software has looked it up), `PlayerNames` the names of numbers; the pair at a seat
+/// is the movement's (or a result's) in the round the number was entered.
+fn players(
+    db: &Database,
+    movement: &[Seat],
+    entries: &[Entry],
+    ids: &Ids,
+) -> Result<HashMap<String, Vec<String>>, Vec<Problem>> {
+    let t = db.export("PlayerNumbers").map_err(|p| vec![p])?;
+    let c = t
+        .need(&["Section", "Table", "Direction", "Number"], db.file)
+        .map_err(|p| vec![p])?;
+    let (name_col, round_col) = (t.col("Name"), t.col("Round"));
+    let mut names: HashMap<String, String> = HashMap::new();
+    if db.has("PlayerNames") {
+        let n = db.export("PlayerNames").map_err(|p| vec![p])?;
+        if let (Some(id), Some(name)) = (n.col("ID"), n.col("Name")) {
+            for row in &n.rows {
+                names.insert(
+                    cell(row, Some(id)).to_string(),
+                    cell(row, Some(name)).to_string(),
+                );
+            }
+        }
+    }
+    // (pair id) → [N or E, S or W], from the earliest round that names them
+    let mut seats: HashMap<String, (u32, [Option<String>; 2])> = HashMap::new();
+    for row in &t.rows {
+        let (Ok(Some(section)), Ok(Some(table))) = (
+            int(row, Some(c[0]), "Section"),
+            int(row, Some(c[1]), "Table"),
+        ) else {
+            continue;
+        };
+        let round = int(row, round_col, "Round")
+            .ok()
+            .flatten()
+            .unwrap_or(1)
+            .max(1) as u32;
+        let dir = cell(row, Some(c[2])).to_ascii_uppercase();
+        let number = cell(row, Some(c[3]));
+        let name = Some(cell(row, name_col))
+            .filter(|n| !n.is_empty())
+            .or_else(|| {
+                names
+                    .get(number)
+                    .map(String::as_str)
+                    .filter(|n| !n.is_empty())
+            });
+        let Some(name) = name else { continue };
+        let pairs = movement
+            .iter()
+            .find(|m| m.section == section && i64::from(m.table) == table && m.round == round)
+            .map(|m| (m.ns, m.ew))
+            .or_else(|| {
+                entries
+                    .iter()
+                    .find(|e| {
+                        e.section == section && i64::from(e.table) == table && e.round == round
+                    })
+                    .map(|e| (e.ns, e.ew))
+            });
+        let Some((ns, ew)) = pairs else { continue };
+        let (id, k) = match dir.as_str() {
+            "N" => (ids.id(section, ns, "NS"), 0),
+            "S" => (ids.id(section, ns, "NS"), 1),
+            "E" => (ids.id(section, ew, "EW"), 0),
+            "W" => (ids.id(section, ew, "EW"), 1),
+            _ => continue,
+        };
+        let e = seats.entry(id).or_insert((round, [None, None]));
+        if round < e.0 {
+            *e = (round, [None, None]);
+        }
+        if round == e.0 {
+            e.1[k] = Some(name.to_string());
+        }
+    }
+    Ok(seats
+        .into_iter()
+        .map(|(id, (_, p))| (id, p.into_iter().flatten().collect()))
+        .collect())
+}
+
+/// The deals of `HandRecord`: four hands of four suits each (`NorthSpades` ... `WestClubs`).
+fn deals(d: &mut Draft, s: usize, t: &Rows) -> Result<(), Vec<Problem>> {
+    const SEATS: [&str; 4] = ["North", "East", "South", "West"];
+    const SUITS: [&str; 4] = ["Spades", "Hearts", "Diamonds", "Clubs"];
+    let mut names = vec!["Board".to_string()];
+    for seat in SEATS {
+        for suit in SUITS {
+            names.push(format!("{seat}{suit}"));
+        }
+    }
+    let refs: Vec<&str> = names.iter().map(String::as_str).collect();
+    let c = t.need(&refs, d.file.as_str()).map_err(|p| vec![p])?;
+    for (i, row) in t.rows.iter().enumerate() {
+        let at = t.at(i);
+        let board = match int(row, Some(c[0]), "Board") {
+            Ok(Some(b)) if (1..=9999).contains(&b) => b as u32,
+            Ok(_) => continue,
+            Err(m) => {
+                d.bad(&at, m);
+                continue;
+            }
+        };
+        let hands: Vec<String> = (0..4)
+            .map(|h| {
+                (0..4)
+                    .map(|k| cell(row, Some(c[1 + 4 * h + k])).replace("10", "T"))
+                    .collect::<Vec<_>>()
+                    .join(".")
+            })
+            .collect();
+        if hands.iter().all(|h| h == "...") {
+            continue; // no hand record for this board
+        }
+        d.deal(s, board, &format!("N:{}", hands.join(" ")), None, None, &at);
+    }
+    Ok(())
+}
+
+/// A table's last entry as a result, an artificial score, or a note of why it has neither.
+fn table_entry(d: &mut Draft, s: usize, e: &Entry, t: &Rows, ids: &Ids) {
+    let row = &e.row;
+    let remarks = cell(row, t.col("Remarks"));
+    let (mut ns, mut ew) = (ids.id(e.section, e.ns, "NS"), ids.id(e.section, e.ew, "EW"));
+    if remarks.eq_ignore_ascii_case("Wrong direction") {
+        std::mem::swap(&mut ns, &mut ew);
+    }
+    let table = Table {
+        section: Some(ids.letters[&e.section].clone()),
+        board: e.board,
+        round: Some(e.round),
+        table: Some(e.table),
+        ns,
+        ew,
+    };
+    if let Some((a, b)) = percentages(remarks) {
+        let token = format!("Bridgemate {remarks}");
+        d.artificial(s, table, draft::art_score(&a, &b), &token, &e.at);
+        return;
+    }
+    let contract = cell(row, t.col("Contract"));
+    if contract.is_empty()
+        || remarks.eq_ignore_ascii_case("Not played")
+        || remarks.eq_ignore_ascii_case("Arbitral score")
+    {
+        let why = if remarks.is_empty() {
+            "no contract".to_string()
+        } else {
+            format!("\"{remarks}\"")
+        };
+        d.skipped.push(problem(
+            &d.file,
+            &e.at,
+            format!("board {} at table {} round {}: {why}, so no result (a director's ruling can give the table a score)", e.board, e.table, e.round),
+        ));
+        return;
+    }
+    let result = cell(row, t.col("Result"));
+    let tricks = |c: &crate::bridge::Contract| {
+        if result.is_empty() {
+            return Ok(None);
+        }
+        parse_result_offset(result)
+            .map_err(|m| format!("Result: {m}"))
+            .and_then(|o| {
+                c.tricks_for_offset(o).map(Some).ok_or_else(|| {
+                    format!("Result: {result} is not possible in {}", Bid::Contract(*c))
+                })
+            })
+    };
+    let lead = cell(row, t.col("LeadCard"))
+        .replace([' ', '\u{0}'], "")
+        .replace("10", "T");
+    let play = Play {
+        lead: Some(lead).filter(|l| !l.is_empty()),
+        ..Play::default()
+    };
+    const LABELS: draft::PlayLabels = draft::PlayLabels {
+        contract: "Contract",
+        declarer: "NS/EW",
+        tricks: "Result",
+    };
+    let declarer = Some(cell(row, t.col("NS/EW"))).filter(|x| !x.is_empty());
+    match draft::play_at(
+        play,
+        Some(contract),
+        declarer,
+        tricks,
+        vul_of(e.board),
+        &LABELS,
+    ) {
+        Ok(play) => d.result(s, table, play, &e.at),
+        Err(m) => d.bad(&e.at, m),
+    }
+}
+
+/// `60%-40%` (a `Remarks` value): NS's and EW's artificial scores.
+fn percentages(remarks: &str) -> Option<(Art, Art)> {
+    let (a, b) = remarks.split_once('-')?;
+    let pct = |x: &str| {
+        x.trim()
+            .strip_suffix('%')
+            .and_then(draft::number)
+            .map(Art::from_pct)
+    };
+    Some((pct(a)?, pct(b)?))
+}
