@@ -28,6 +28,8 @@ one board a round moving down (boards 1-3), so each board is played three times:
   result of board 1 at table 1 re-entered (3NT+1 replaced by 3NT=), and board 3 at table 3
   round 1 erased (no re-entry).
 - noresults.bws: the movement and names, but no ReceivedData table.
+- badrow.bws: live1 and one more entry that cannot be (4S+5: 15 tricks), ReceivedData row 10.
+- badcolumn.bws: live1 with a ReceivedData table that has no Contract column.
 """
 
 import struct
@@ -463,13 +465,24 @@ def build(kind):
         live2_entries(e)
     elif kind == "noresults":
         names.remove("ReceivedData")
+    elif kind == "badrow":
+        live1_entries(e)
+        # Four spades and five over: more than 13 tricks.
+        e.add(2, 3, played=("S", "4 S", "+5", "D4"))
+    elif kind == "badcolumn":
+        live1_entries(e)
+        old = t["ReceivedData"]
+        cols = [(c["name"], c["type"], c["size"] // 2) for c in old.cols if c["name"] != "Contract"]
+        t["ReceivedData"] = Table("ReceivedData", cols)
+        for r in old.rows:
+            t["ReceivedData"].add(**{k: v for k, v in r.items() if k != "Contract"})
     return [t[n] for n in names]
 
 
 def main():
     out = Path(sys.argv[1] if len(sys.argv) > 1 else "tests/data/import/bws")
     out.mkdir(parents=True, exist_ok=True)
-    for kind in ("live1", "live2", "noresults"):
+    for kind in ("live1", "live2", "noresults", "badrow", "badcolumn"):
         path = out / f"{kind}.bws"
         write_database(path, build(kind))
         tables = subprocess.run(["mdb-tables", "-1", str(path)], check=True,

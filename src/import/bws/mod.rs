@@ -346,7 +346,8 @@ fn read_tables(db: &Database, req: &Request) -> Result<Parsed, Vec<Problem>> {
     } else {
         HashMap::new()
     };
-    let mut pairs: Vec<(String, String, String)> = Vec::new();
+    // (section, direction, number) → (id, where first met): NS pairs, then EW, in order
+    let mut pairs: BTreeMap<(i64, &str, i64), (String, String)> = BTreeMap::new();
     for (sec, n, dir, at) in movement
         .iter()
         .flat_map(|m| {
@@ -362,14 +363,14 @@ fn read_tables(db: &Database, req: &Request) -> Result<Parsed, Vec<Problem>> {
             ]
         }))
     {
-        let id = ids.id(sec, n, dir);
-        if !pairs.iter().any(|p| p.0 == id) {
-            pairs.push((id, letters[&sec].clone(), at.clone()));
-        }
+        let dir = if ids.per_direction { dir } else { "" };
+        pairs
+            .entry((sec, dir, n))
+            .or_insert_with(|| (ids.id(sec, n, dir), at.clone()));
     }
-    for (id, sec, at) in pairs {
+    for ((sec, _, _), (id, at)) in pairs {
         let p = players.get(&id).cloned().unwrap_or_default();
-        d.pair(&id, Some(&sec), p, &at);
+        d.pair(&id, Some(&letters[&sec]), p, &at);
     }
     if db.has("HandRecord") {
         deals(&mut d, s, &db.export("HandRecord").map_err(one)?)?;
