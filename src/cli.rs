@@ -289,6 +289,7 @@ Examples:
   frekans import sheet.csv --format csv --form butler \\
       --columns board=Board,ns=NS,ew=EW,contract=Contract,declarer=By,tricks=Tricks --out club.jsonl
   frekans import results.pbn --form ximp --options '{\"ximp_normalize\":\"comparisons\"}' --out x.jsonl
+  frekans import session.bws --append events/club.jsonl              # Bridgemate, live: only what is new
 
 The format is recognised from the content (--format forces it). PBN: each game's ScoreTable
 (one row per table, or per distinct result with Multiplicity), [Deal]/[Dealer]/[Vulnerable],
@@ -301,6 +302,12 @@ CSV (--format csv): a header row naming the columns session, section, board, ns,
 declarer, tricks (or result: =, +1, -2; or score: NS points) and optionally table, round, lead,
 ns_players, ew_players; any other layout is mapped with --columns field=Header,... Separated by
 commas, semicolons or tabs. Artificial scores in score: A6040, A+/A-, 60%/40%, A.
+
+BWS (Bridgemate's Access database, read with Debian's mdbtools: mdb-tables, mdb-export): the
+results entered so far (ReceivedData: each table's last entry, erased ones honoured), sections,
+the movement, names and hand records. Imported again with --append into the log that has its
+session, it adds only what is new: new results, a correction where a result was re-entered,
+nothing twice (docs/interop.md).
 
 Where a file does not say how it is scored, --form (and --compare, --options) say it; given,
 they win over the file. The new log is written whole or not at all and never replaces a file;

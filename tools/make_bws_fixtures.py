@@ -411,7 +411,8 @@ def fill_common(t, with_hands=True):
 
 
 class Entries:
-    """ReceivedData rows in the order the terminals sent them (ID is the autonumber)."""
+    """ReceivedData rows in the order the terminals sent them (ID is the autonumber). An erasure
+    is an entry of its own with Erased set, repeating the result it takes away."""
 
     def __init__(self, table):
         self.t = table
@@ -436,7 +437,7 @@ def live1_entries(e):
         e.add(table, 1)
     # Round 2, table 1 plays board 2: 4S= entered, erased by the director, 4S-1 entered.
     e.add(1, 2, played=("N", "4 S", "=", "CK"))
-    e.add(1, 2, played=("", "", "", ""), erased=True)
+    e.add(1, 2, played=("N", "4 S", "=", "CK"), erased=True)
     e.add(1, 2)
     e.add(2, 2)
     e.add(3, 2)
@@ -450,7 +451,7 @@ def live2_entries(e):
     # Board 1 at table 1 (round 1) re-entered: 3NT= instead of 3NT+1.
     e.add(1, 1, played=("N", "3 NT", "=", "S5"))
     # Board 3 at table 3 (round 1) erased, not entered again.
-    e.add(3, 1, played=("", "", "", ""), erased=True)
+    e.add(3, 1, erased=True)
 
 
 def build(kind):
