@@ -276,6 +276,33 @@ fn a_new_bws_appends_a_session() {
     assert_eq!(ev.iter().filter(|e| e["type"] == "session").count(), 2);
 }
 
+/// A pair the log already declares is left as the log has it, even where the BWS names its
+/// players differently since (a name amended at the table): the live import goes on.
+#[test]
+fn names_amended_since_do_not_stop_live_scoring() {
+    let t = tmp("bws-names");
+    let log = t.path().join("log.jsonl");
+    import_ok(t.path(), &["import", s(&bws("live1")), "--out", s(&log)]);
+    let text = std::fs::read_to_string(&log).unwrap();
+    assert!(text.contains("\"Anna Nowak\""));
+    let lines: Vec<String> = text
+        .lines()
+        .map(|l| {
+            let mut v: serde_json::Map<String, Value> = serde_json::from_str(l).unwrap();
+            v.remove("hash");
+            serde_json::to_string(&v)
+                .unwrap()
+                .replace("Anna Nowak", "Anna Nowak-Lis")
+        })
+        .collect();
+    std::fs::write(&log, lines.join("\n") + "\n").unwrap();
+    let out = import_ok(t.path(), &["import", s(&bws("live2")), "--append", s(&log)]);
+    assert!(out.contains("appended 3 events"), "{out}");
+    assert!(std::fs::read_to_string(&log)
+        .unwrap()
+        .contains("Anna Nowak-Lis"));
+}
+
 /// Bad input: exit 2 naming the file and the table (and row), nothing written, a log appended
 /// to left as it was.
 #[test]

@@ -316,7 +316,9 @@ pub fn import_append(
             let mut updated = Vec::new();
             for input in inputs {
                 match super::bws::live::key(&input.events).and_then(|k| ex.live.get(&k)) {
-                    Some(ls) => match super::bws::live::update(input, ls) {
+                    Some(ls) => match super::bws::live::update(input, ls, &|id| {
+                        ex.participants.contains_key(id)
+                    }) {
                         Ok((i, n)) => {
                             live.push((i.file.clone(), ls.id().to_string()));
                             notes.extend(n);

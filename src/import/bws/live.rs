@@ -225,11 +225,13 @@ pub(crate) fn key(events: &[Value]) -> Option<String> {
         .map(str::to_string)
 }
 
-/// A BWS file's events reduced to what `log` does not have yet, in its session. Also the
-/// report's notes (results erased in the BWS after they were imported).
+/// A BWS file's events reduced to what `log` does not have yet, in its session (`known`: the
+/// participants the log declares). Also the report's notes (results erased in the BWS after
+/// they were imported).
 pub(crate) fn update(
     input: Input,
     log: &LogSession,
+    known: &dyn Fn(&str) -> bool,
 ) -> Result<(Input, Vec<Problem>), Vec<Problem>> {
     let file = input.file.clone();
     let at = |i: usize| {
@@ -264,6 +266,9 @@ pub(crate) fn update(
         }
         match kind {
             "championship" | "session" => continue,
+            // (a pair the log has stays as the log declares it: names amended in the BWS since
+            // are not carried over)
+            "pair" if m.get("id").and_then(Value::as_str).is_some_and(known) => continue,
             "deal" => {
                 match log.deals.get(&board) {
                     Some(p) if Some(p.as_str()) == m.get("pbn").and_then(Value::as_str) => continue,

@@ -30,6 +30,9 @@ use super::{decode_text, Parsed, Problem, Request};
 use crate::bridge::{parse_result_offset, vul_of, Bid};
 
 pub(crate) mod live;
+mod names;
+
+use names::{deals, players};
 
 /// The start of a BWS session's `note`: `imported from Bridgemate BWS <key>`.
 pub(crate) const NOTE: &str = "imported from Bridgemate BWS ";
@@ -39,6 +42,16 @@ fn problem(file: &str, at: &str, message: impl Into<String>) -> Problem {
         file: file.to_string(),
         at: at.to_string(),
         message: message.into(),
+    }
+}
+
+/// The database's path as an argument: never one that starts with `-`, which the programs
+/// would take for an option (`./-x.bws` instead).
+fn path_arg(path: &Path) -> std::path::PathBuf {
+    if path.as_os_str().as_encoded_bytes().starts_with(b"-") {
+        Path::new(".").join(path)
+    } else {
+        path.to_path_buf()
     }
 }
 
@@ -151,9 +164,18 @@ impl Database<'_> {
     }
 
     fn export(&self, name: &'static str) -> Result<Rows, Problem> {
+        let path = path_arg(self.path);
         let out = mdb(
             "mdb-export",
-            &[self.path.as_os_str(), OsStr::new(name)],
+            // (dates written the same way whatever the locale)
+            &[
+                OsStr::new("-D"),
+                OsStr::new("%Y-%m-%d %H:%M:%S"),
+                OsStr::new("-T"),
+                OsStr::new("%Y-%m-%d %H:%M:%S"),
+                path.as_os_str(),
+                OsStr::new(name),
+            ],
             self.file,
             name,
         )?;
@@ -393,7 +415,8 @@ fn read_tables(db: &Database, req: &Request) -> Result<Parsed, Vec<Problem>> {
 }
 
 /// The session's name and the key that identifies it to later imports: the `Session` table's
-/// GUID, else the file's name.
+/// GUID, else the file's name with the session's date and time (`Session.Date`, `Time`) where
+/// the table gives them.
 fn session_identity(db: &Database, file: &str) -> Result<(Option<String>, String), Vec<Problem>> {
     let by_file = || {
         let name = db
@@ -412,10 +435,17 @@ fn session_identity(db: &Database, file: &str) -> Result<(Option<String>, String
     };
     let name = Some(cell(row, t.col("Name")).to_string()).filter(|n| !n.is_empty());
     let guid = cell(row, t.col("GUID"));
-    let key = if guid.is_empty() {
+    // Without a GUID: the file's name and the session's date and time where it gives them.
+    let when: Vec<&str> = [cell(row, t.col("Date")), cell(row, t.col("Time"))]
+        .into_iter()
+        .filter(|c| !c.is_empty())
+        .collect();
+    let key = if !guid.is_empty() {
+        format!("session {guid}")
+    } else if when.is_empty() {
         by_file()
     } else {
-        format!("session {guid}")
+        format!("{} of {}", by_file(), when.join(" "))
     };
     Ok((name, key))
 }
@@ -572,129 +602,6 @@ fn movement(
     Ok(out)
 }
 
-/// Players' names by pair id: `PlayerNumbers` gives each seat's number (and name, once Bridgemate
-/// Control Software has looked it up), `PlayerNames` the names of numbers; the pair at a seat
-/// is the movement's (or a result's) in the round the number was entered.
-fn players(
-    db: &Database,
-    movement: &[Seat],
-    entries: &[Entry],
-    ids: &Ids,
-) -> Result<HashMap<String, Vec<String>>, Vec<Problem>> {
-    let t = db.export("PlayerNumbers").map_err(|p| vec![p])?;
-    let c = t
-        .need(&["Section", "Table", "Direction", "Number"], db.file)
-        .map_err(|p| vec![p])?;
-    let (name_col, round_col) = (t.col("Name"), t.col("Round"));
-    let mut names: HashMap<String, String> = HashMap::new();
-    if db.has("PlayerNames") {
-        let n = db.export("PlayerNames").map_err(|p| vec![p])?;
-        if let (Some(id), Some(name)) = (n.col("ID"), n.col("Name")) {
-            for row in &n.rows {
-                names.insert(
-                    cell(row, Some(id)).to_string(),
-                    cell(row, Some(name)).to_string(),
-                );
-            }
-        }
-    }
-    // (pair id) → [N or E, S or W], from the earliest round that names them
-    let mut seats: HashMap<String, (u32, [Option<String>; 2])> = HashMap::new();
-    for row in &t.rows {
-        let (Ok(Some(section)), Ok(Some(table))) = (
-            int(row, Some(c[0]), "Section"),
-            int(row, Some(c[1]), "Table"),
-        ) else {
-            continue;
-        };
-        let round = int(row, round_col, "Round")
-            .ok()
-            .flatten()
-            .unwrap_or(1)
-            .max(1) as u32;
-        let dir = cell(row, Some(c[2])).to_ascii_uppercase();
-        let number = cell(row, Some(c[3]));
-        let name = Some(cell(row, name_col))
-            .filter(|n| !n.is_empty())
-            .or_else(|| {
-                names
-                    .get(number)
-                    .map(String::as_str)
-                    .filter(|n| !n.is_empty())
-            });
-        let Some(name) = name else { continue };
-        let pairs = movement
-            .iter()
-            .find(|m| m.section == section && i64::from(m.table) == table && m.round == round)
-            .map(|m| (m.ns, m.ew))
-            .or_else(|| {
-                entries
-                    .iter()
-                    .find(|e| {
-                        e.section == section && i64::from(e.table) == table && e.round == round
-                    })
-                    .map(|e| (e.ns, e.ew))
-            });
-        let Some((ns, ew)) = pairs else { continue };
-        let (id, k) = match dir.as_str() {
-            "N" => (ids.id(section, ns, "NS"), 0),
-            "S" => (ids.id(section, ns, "NS"), 1),
-            "E" => (ids.id(section, ew, "EW"), 0),
-            "W" => (ids.id(section, ew, "EW"), 1),
-            _ => continue,
-        };
-        let e = seats.entry(id).or_insert((round, [None, None]));
-        if round < e.0 {
-            *e = (round, [None, None]);
-        }
-        if round == e.0 {
-            e.1[k] = Some(name.to_string());
-        }
-    }
-    Ok(seats
-        .into_iter()
-        .map(|(id, (_, p))| (id, p.into_iter().flatten().collect()))
-        .collect())
-}
-
-/// The deals of `HandRecord`: four hands of four suits each (`NorthSpades` ... `WestClubs`).
-fn deals(d: &mut Draft, s: usize, t: &Rows) -> Result<(), Vec<Problem>> {
-    const SEATS: [&str; 4] = ["North", "East", "South", "West"];
-    const SUITS: [&str; 4] = ["Spades", "Hearts", "Diamonds", "Clubs"];
-    let mut names = vec!["Board".to_string()];
-    for seat in SEATS {
-        for suit in SUITS {
-            names.push(format!("{seat}{suit}"));
-        }
-    }
-    let refs: Vec<&str> = names.iter().map(String::as_str).collect();
-    let c = t.need(&refs, d.file.as_str()).map_err(|p| vec![p])?;
-    for (i, row) in t.rows.iter().enumerate() {
-        let at = t.at(i);
-        let board = match int(row, Some(c[0]), "Board") {
-            Ok(Some(b)) if (1..=9999).contains(&b) => b as u32,
-            Ok(_) => continue,
-            Err(m) => {
-                d.bad(&at, m);
-                continue;
-            }
-        };
-        let hands: Vec<String> = (0..4)
-            .map(|h| {
-                (0..4)
-                    .map(|k| cell(row, Some(c[1 + 4 * h + k])).replace("10", "T"))
-                    .collect::<Vec<_>>()
-                    .join(".")
-            })
-            .collect();
-        if hands.iter().all(|h| h == "...") {
-            continue; // no hand record for this board
-        }
-        d.deal(s, board, &format!("N:{}", hands.join(" ")), None, None, &at);
-    }
-    Ok(())
-}
-
 /// A table's last entry as a result, an artificial score, or a note of why it has neither.
 fn table_entry(d: &mut Draft, s: usize, e: &Entry, t: &Rows, ids: &Ids) {
     let row = &e.row;
@@ -782,4 +689,25 @@ fn percentages(remarks: &str) -> Option<(Art, Art)> {
             .map(Art::from_pct)
     };
     Some((pct(a)?, pct(b)?))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn remarks_percentages() {
+        let (a, b) = percentages("60%-40%").unwrap();
+        assert_eq!(draft::art_score(&a, &b), "A+/A-");
+        let (a, b) = percentages("50%-60%").unwrap();
+        assert_eq!(draft::art_score(&a, &b), "A/A+");
+        assert!(percentages("Wrong direction").is_none());
+        assert!(percentages("Not played").is_none());
+    }
+
+    #[test]
+    fn a_path_is_never_an_option() {
+        assert_eq!(path_arg(Path::new("-1.bws")), Path::new("./-1.bws"));
+        assert_eq!(path_arg(Path::new("/x/-1.bws")), Path::new("/x/-1.bws"));
+    }
 }

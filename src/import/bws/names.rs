@@ -1,0 +1,129 @@
+//! A BWS database's players' names (`PlayerNumbers`, `PlayerNames`) and deals (`HandRecord`).
+
+use std::collections::HashMap;
+
+use super::{cell, int, Database, Entry, Ids, Problem, Rows, Seat};
+use crate::import::draft::Draft;
+
+/// Players' names by pair id: `PlayerNumbers` gives each seat's number (and name, once Bridgemate
+/// Control Software has looked it up), `PlayerNames` the names of numbers; the pair at a seat
+/// is the movement's (or a result's) in the round the number was entered.
+pub(super) fn players(
+    db: &Database,
+    movement: &[Seat],
+    entries: &[Entry],
+    ids: &Ids,
+) -> Result<HashMap<String, Vec<String>>, Vec<Problem>> {
+    let t = db.export("PlayerNumbers").map_err(|p| vec![p])?;
+    let c = t
+        .need(&["Section", "Table", "Direction", "Number"], db.file)
+        .map_err(|p| vec![p])?;
+    let (name_col, round_col) = (t.col("Name"), t.col("Round"));
+    let mut names: HashMap<String, String> = HashMap::new();
+    if db.has("PlayerNames") {
+        let n = db.export("PlayerNames").map_err(|p| vec![p])?;
+        if let (Some(id), Some(name)) = (n.col("ID"), n.col("Name")) {
+            for row in &n.rows {
+                names.insert(
+                    cell(row, Some(id)).to_string(),
+                    cell(row, Some(name)).to_string(),
+                );
+            }
+        }
+    }
+    // (pair id) → [N or E, S or W], from the earliest round that names them
+    let mut seats: HashMap<String, (u32, [Option<String>; 2])> = HashMap::new();
+    for row in &t.rows {
+        let (Ok(Some(section)), Ok(Some(table))) = (
+            int(row, Some(c[0]), "Section"),
+            int(row, Some(c[1]), "Table"),
+        ) else {
+            continue;
+        };
+        let round = int(row, round_col, "Round")
+            .ok()
+            .flatten()
+            .unwrap_or(1)
+            .max(1) as u32;
+        let dir = cell(row, Some(c[2])).to_ascii_uppercase();
+        let number = cell(row, Some(c[3]));
+        let name = Some(cell(row, name_col))
+            .filter(|n| !n.is_empty())
+            .or_else(|| {
+                names
+                    .get(number)
+                    .map(String::as_str)
+                    .filter(|n| !n.is_empty())
+            });
+        let Some(name) = name else { continue };
+        let pairs = movement
+            .iter()
+            .find(|m| m.section == section && i64::from(m.table) == table && m.round == round)
+            .map(|m| (m.ns, m.ew))
+            .or_else(|| {
+                entries
+                    .iter()
+                    .find(|e| {
+                        e.section == section && i64::from(e.table) == table && e.round == round
+                    })
+                    .map(|e| (e.ns, e.ew))
+            });
+        let Some((ns, ew)) = pairs else { continue };
+        let (id, k) = match dir.as_str() {
+            "N" => (ids.id(section, ns, "NS"), 0),
+            "S" => (ids.id(section, ns, "NS"), 1),
+            "E" => (ids.id(section, ew, "EW"), 0),
+            "W" => (ids.id(section, ew, "EW"), 1),
+            _ => continue,
+        };
+        let e = seats.entry(id).or_insert((round, [None, None]));
+        if round < e.0 {
+            *e = (round, [None, None]);
+        }
+        if round == e.0 {
+            e.1[k] = Some(name.to_string());
+        }
+    }
+    Ok(seats
+        .into_iter()
+        .map(|(id, (_, p))| (id, p.into_iter().flatten().collect()))
+        .collect())
+}
+
+/// The deals of `HandRecord`: four hands of four suits each (`NorthSpades` ... `WestClubs`).
+pub(super) fn deals(d: &mut Draft, s: usize, t: &Rows) -> Result<(), Vec<Problem>> {
+    const SEATS: [&str; 4] = ["North", "East", "South", "West"];
+    const SUITS: [&str; 4] = ["Spades", "Hearts", "Diamonds", "Clubs"];
+    let mut names = vec!["Board".to_string()];
+    for seat in SEATS {
+        for suit in SUITS {
+            names.push(format!("{seat}{suit}"));
+        }
+    }
+    let refs: Vec<&str> = names.iter().map(String::as_str).collect();
+    let c = t.need(&refs, d.file.as_str()).map_err(|p| vec![p])?;
+    for (i, row) in t.rows.iter().enumerate() {
+        let at = t.at(i);
+        let board = match int(row, Some(c[0]), "Board") {
+            Ok(Some(b)) if (1..=9999).contains(&b) => b as u32,
+            Ok(_) => continue,
+            Err(m) => {
+                d.bad(&at, m);
+                continue;
+            }
+        };
+        let hands: Vec<String> = (0..4)
+            .map(|h| {
+                (0..4)
+                    .map(|k| cell(row, Some(c[1 + 4 * h + k])).replace("10", "T"))
+                    .collect::<Vec<_>>()
+                    .join(".")
+            })
+            .collect();
+        if hands.iter().all(|h| h == "...") {
+            continue; // no hand record for this board
+        }
+        d.deal(s, board, &format!("N:{}", hands.join(" ")), None, None, &at);
+    }
+    Ok(())
+}
