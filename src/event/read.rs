@@ -69,6 +69,10 @@ pub struct ReadSummary {
     pub errors: Vec<LogError>,
     /// Physical line count, for messages.
     pub lines: usize,
+    /// The hash written on the last event line, when every event line carries its hash and
+    /// the chain holds (a log written by `frekans append` from its first event): then it is the
+    /// log's head (crate::integrity), known without hashing the log again. `None` otherwise.
+    pub head: Option<String>,
 }
 
 /// Lines parsed per parallel batch: big enough to keep every core busy, small enough that a
@@ -171,7 +175,8 @@ pub fn read_each_batched(bytes: &[u8], batch: usize, sink: &mut dyn EventSink) -
     }
     {
         let _s = tracing::info_span!("chain").entered();
-        let mut chain_errors = verify_chain(&lines);
+        let (mut chain_errors, head) = verify_chain(&lines);
+        out.head = head;
         if !chain_errors.is_empty() {
             out.errors.append(&mut chain_errors);
             out.errors.sort_by_key(|e| e.line);
@@ -380,7 +385,10 @@ fn may_declare_participant(text: &str, ty: Option<&str>) -> bool {
 /// key written with escapes, `"h\u0061sh"`, names it too, so such lines are parsed); once it
 /// has started every line is a link, and links are parsed and hashed in parallel a batch at a
 /// time, each against the hash written on the link before it.
-fn verify_chain(lines: &[(u32, u32, &str)]) -> Vec<LogError> {
+///
+/// Also gives the last link when the chain starts at the first event line and holds to the
+/// end: the log's head ([`ReadSummary::head`]).
+fn verify_chain(lines: &[(u32, u32, &str)]) -> (Vec<LogError>, Option<String>) {
     use super::chain::{canonical, link, GENESIS};
     use rayon::prelude::*;
     enum Link {
@@ -400,7 +408,7 @@ fn verify_chain(lines: &[(u32, u32, &str)]) -> Vec<LogError> {
                 None => Link::NoHash,
                 Some(h) => Link::Hash {
                     hash: h.to_string(),
-                    canonical,
+                    canonical: canonical.into_owned(),
                 },
             };
         }
@@ -452,6 +460,7 @@ fn verify_chain(lines: &[(u32, u32, &str)]) -> Vec<LogError> {
     // The last link, once the chain has started.
     let mut chain: Option<String> = None;
     let mut i = 0;
+    let mut from_first = false;
     while i < lines.len() && chain.is_none() {
         let (line, _, text) = lines[i];
         i += 1;
@@ -464,6 +473,7 @@ fn verify_chain(lines: &[(u32, u32, &str)]) -> Vec<LogError> {
             _ => true,
         };
         walk(line, &l, ok, &mut chain);
+        from_first = i == 1 && chain.is_some();
     }
     while i < lines.len() {
         let end = (i + BATCH).min(lines.len());
@@ -500,7 +510,8 @@ fn verify_chain(lines: &[(u32, u32, &str)]) -> Vec<LogError> {
         }
         i = end;
     }
-    errors
+    let head = (from_first && errors.is_empty()).then_some(chain).flatten();
+    (errors, head)
 }
 
 /// Whether a line may be a `session` event, judged on its text so that it can be parsed in the
