@@ -30,10 +30,17 @@ pub fn link(prev: &str, canonical: &str) -> String {
 /// [`link`] as 64 lowercase hex digits on the stack: the head of a million-event log is
 /// walked without allocating per event (crate::integrity).
 pub fn link_hex(prev: &[u8], canonical: &[u8]) -> [u8; 64] {
+    link_parts(prev, [canonical, b""])
+}
+
+/// [`link_hex`] of a canonical text given in two pieces (a flat line either side of its `hash`
+/// member: [`flat_parts`]), hashed where they lie.
+pub fn link_parts(prev: &[u8], canonical: [&[u8]; 2]) -> [u8; 64] {
     let mut h = Sha256::new();
     h.update(prev);
     h.update(b"\n");
-    h.update(canonical);
+    h.update(canonical[0]);
+    h.update(canonical[1]);
     const HEX: &[u8; 16] = b"0123456789abcdef";
     let mut out = [0u8; 64];
     for (i, b) in h.finalize().iter().enumerate() {
@@ -49,6 +56,18 @@ pub fn link_hex(prev: &[u8], canonical: &[u8]) -> [u8; 64] {
 /// line without its `hash` member — the line itself, borrowed, when it has none. `None` for
 /// anything else (the caller parses the line).
 pub fn flat_canonical(text: &str) -> Option<(Option<&str>, Cow<'_, str>)> {
+    let (hash, [a, b]) = flat_parts(text)?;
+    Some(if b.is_empty() && hash.is_none() {
+        (None, Cow::Borrowed(a))
+    } else {
+        (hash, Cow::Owned([a, b].concat()))
+    })
+}
+
+/// [`flat_canonical`] without a copy: the hash written on a flat compact line, and its canonical
+/// text as the two pieces of the line either side of the `hash` member (the second empty when
+/// the line has none).
+pub fn flat_parts(text: &str) -> Option<(Option<&str>, [&str; 2])> {
     let b = text.as_bytes();
     if b.first() != Some(&b'{') || b.last() != Some(&b'}') {
         return None;
@@ -59,7 +78,7 @@ pub fn flat_canonical(text: &str) -> Option<(Option<&str>, Cow<'_, str>)> {
     let mut i = 1;
     use super::json::plain::{int_end, string_end as string};
     if b.get(1) == Some(&b'}') {
-        return (b.len() == 2).then_some((None, Cow::Borrowed(text)));
+        return (b.len() == 2).then_some((None, [text, ""]));
     }
     loop {
         let k_end = string(b, i)?;
@@ -94,7 +113,7 @@ pub fn flat_canonical(text: &str) -> Option<(Option<&str>, Cow<'_, str>)> {
         }
     }
     Some(match hash {
-        None => (None, Cow::Borrowed(text)),
+        None => (None, [text, ""]),
         Some((h, start, end)) => {
             // The member goes with the comma after it, or (the last member) the one before.
             let (start, end) = if b[end] == b',' {
@@ -104,10 +123,7 @@ pub fn flat_canonical(text: &str) -> Option<(Option<&str>, Cow<'_, str>)> {
             } else {
                 (start, end)
             };
-            let mut out = String::with_capacity(text.len() - (end - start));
-            out.push_str(&text[..start]);
-            out.push_str(&text[end..]);
-            (Some(h), Cow::Owned(out))
+            (Some(h), [&text[..start], &text[end..]])
         }
     })
 }
