@@ -237,23 +237,30 @@ pub fn seal_all(
     now: &str,
 ) -> Result<String, (usize, &'static str, String)> {
     use rayon::prelude::*;
-    let texts: Vec<String> = events
-        .par_iter()
-        .enumerate()
-        .map(|(i, e)| canonical_text(e, before + i + 1, now).map_err(|(f, m)| (i, f, m)))
-        .collect::<Result<_, _>>()?;
-    let mut out = String::with_capacity(texts.iter().map(|t| t.len() + 80).sum());
+    let mut out = String::new();
     let mut prev: Vec<u8> = prev.unwrap_or(chain::GENESIS).as_bytes().to_vec();
-    for t in &texts {
-        let h = chain::link_hex(&prev, t.as_bytes());
-        push_line(
-            &mut out,
-            t,
-            std::str::from_utf8(&h).expect("hex digits are ASCII"),
-        );
-        out.push('\n');
-        prev.clear();
-        prev.extend_from_slice(&h);
+    // A batch at a time, so that only one batch's texts sit beside the lines written.
+    for (b, batch) in events.chunks(crate::event::read::BATCH).enumerate() {
+        let first = b * crate::event::read::BATCH;
+        let texts: Vec<String> = batch
+            .par_iter()
+            .enumerate()
+            .map(|(i, e)| {
+                let i = first + i;
+                canonical_text(e, before + i + 1, now).map_err(|(f, m)| (i, f, m))
+            })
+            .collect::<Result<_, _>>()?;
+        for t in &texts {
+            let h = chain::link_hex(&prev, t.as_bytes());
+            push_line(
+                &mut out,
+                t,
+                std::str::from_utf8(&h).expect("hex digits are ASCII"),
+            );
+            out.push('\n');
+            prev.clear();
+            prev.extend_from_slice(&h);
+        }
     }
     Ok(out)
 }
