@@ -34,41 +34,80 @@ impl std::fmt::Display for Head {
     }
 }
 
-/// The head after every event of `bytes` (a log `check` found valid), and the head after each
-/// event on the way (`heads[i]` after event `i + 1`).
-pub fn heads(bytes: &[u8]) -> Result<Vec<String>, String> {
+/// The chain over every event of `bytes` (a log `check` found valid): `each` is given the head
+/// after each event in turn, as 64 hex digits. A flat compact line without a hash (what
+/// `frekans synth` and most hand-written lines are) is its own canonical text and is hashed
+/// where it lies: a million-event log costs its SHA-256 and one scan, no copy per event.
+fn walk(bytes: &[u8], mut each: impl FnMut(&[u8; 64])) -> Result<(), String> {
     let body = bytes.strip_prefix(b"\xEF\xBB\xBF").unwrap_or(bytes);
-    let mut prev = chain::GENESIS.to_string();
-    let mut out = Vec::new();
+    let mut prev = [b'0'; 64];
     for (n, raw) in body.split(|&b| b == b'\n').enumerate() {
         let text = std::str::from_utf8(raw).map_err(|_| format!("line {}: not UTF-8", n + 1))?;
         let t = text.trim();
         if t.is_empty() || t.starts_with("//") {
             continue;
         }
-        let canonical = match chain::flat_canonical(t) {
-            Some((_, c)) => c,
+        prev = match chain::flat_canonical(t) {
+            Some((_, c)) => chain::link_hex(&prev, c.as_bytes()),
             None => match crate::event::json::parse(t) {
-                Ok(serde_json::Value::Object(m)) => chain::canonical(&m),
+                Ok(serde_json::Value::Object(m)) => {
+                    chain::link_hex(&prev, chain::canonical(&m).as_bytes())
+                }
                 _ => return Err(format!("line {}: not a JSON object", n + 1)),
             },
         };
-        prev = chain::link(&prev, &canonical);
-        out.push(prev.clone());
+        each(&prev);
     }
+    Ok(())
+}
+
+fn hex_text(h: &[u8; 64]) -> String {
+    String::from_utf8(h.to_vec()).expect("hex digits are ASCII")
+}
+
+/// The head after every event of `bytes` (a log `check` found valid), and the head after each
+/// event on the way (`heads[i]` after event `i + 1`).
+pub fn heads(bytes: &[u8]) -> Result<Vec<String>, String> {
+    let mut out = Vec::new();
+    walk(bytes, |h| out.push(hex_text(h)))?;
     Ok(out)
 }
 
 /// The head of the whole log.
 pub fn head(bytes: &[u8]) -> Result<Head, String> {
-    let h = heads(bytes)?;
+    let mut events = 0;
+    let mut last = [b'0'; 64];
+    walk(bytes, |h| {
+        events += 1;
+        last = *h;
+    })?;
     Ok(Head {
-        events: h.len(),
-        hash: h
-            .last()
-            .cloned()
-            .unwrap_or_else(|| chain::GENESIS.to_string()),
+        events,
+        hash: hex_text(&last),
     })
+}
+
+/// The head of a valid log of `events` events: `known` when its reader found it on the way
+/// (`crate::event::ReadSummary::head`: every event carries its hash, so the last hash is the
+/// head and nothing is hashed again), else [`head`] of its bytes.
+pub fn head_known(bytes: &[u8], events: usize, known: Option<&str>) -> Result<Head, String> {
+    match known {
+        Some(hash) => Ok(Head {
+            events,
+            hash: hash.to_string(),
+        }),
+        None => head(bytes),
+    }
+}
+
+/// Whether the log's reader will likely know its head (`crate::event::ReadSummary::head`): its
+/// first event line carries a hash. When not, a caller walks the chain beside the reader.
+pub fn reader_knows_head(bytes: &[u8]) -> bool {
+    let body = bytes.strip_prefix(b"\xEF\xBB\xBF").unwrap_or(bytes);
+    body.split(|&b| b == b'\n')
+        .map(|l| l.trim_ascii())
+        .find(|l| !l.is_empty() && !l.starts_with(b"//"))
+        .is_some_and(|l| l.windows(6).any(|w| w == b"\"hash\""))
 }
 
 /// A published head as given to `--head` or in a `--head-file`: a 64-digit hex hash, with or
@@ -294,6 +333,32 @@ mod tests {
         assert_eq!(extends(&[h1.clone(), h2.clone()], None, &h2), Ok(2));
         assert!(extends(std::slice::from_ref(&h1), Some(2), &h2).is_err());
         assert!(extends(&[h1], None, &h2).is_err());
+    }
+
+    /// The head the reader finds on the way (a log hashed from its first event) is the one
+    /// the walk over every event gives; with an unhashed event first the reader knows none.
+    #[test]
+    fn the_readers_head_is_the_walks() {
+        let e1 = r#"{"type":"session","seq":1,"id":"S1","form":"mp","boards":"1-1"}"#;
+        let e2 = r#"{"type":"pair","seq":2,"id":"1","players":["A","B"]}"#;
+        let with = |e: &str, h: &str| e.replace('}', &format!(",\"hash\":\"{h}\"}}"));
+        let h1 = chain::link(chain::GENESIS, e1);
+        let h2 = chain::link(&h1, e2);
+        let hashed = format!("{}\n// between\n{}\n", with(e1, &h1), with(e2, &h2));
+        let read = |log: &str| crate::replay::replay_streamed(log.as_bytes(), 1, None);
+        let r = read(&hashed);
+        assert!(r.errors.is_empty(), "{:?}", r.errors);
+        assert_eq!(r.head.as_deref(), Some(h2.as_str()));
+        assert_eq!(
+            head_known(hashed.as_bytes(), r.events, r.head.as_deref()),
+            head(hashed.as_bytes())
+        );
+        // The chain starting at the second event: valid, but its hash is not the head.
+        let later = format!("{e1}\n{}\n", with(e2, &chain::link(chain::GENESIS, e2)));
+        let r = read(&later);
+        assert!(r.errors.is_empty(), "{:?}", r.errors);
+        assert_eq!(r.head, None);
+        assert_eq!(head_known(later.as_bytes(), 2, None).unwrap().hash, h2);
     }
 
     #[test]

@@ -228,6 +228,8 @@ pub struct Streamed {
     pub errors: Vec<LogError>,
     /// How many events the log has.
     pub events: usize,
+    /// The log's head when the reader knows it (`crate::event::ReadSummary::head`).
+    pub head: Option<String>,
 }
 
 impl Streamed {
@@ -305,6 +307,7 @@ pub fn replay_streamed(bytes: &[u8], batch: usize, witness: Option<&mut dyn Witn
         state,
         errors,
         events: sink.events,
+        head: read.head,
     }
 }
 

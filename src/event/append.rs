@@ -164,57 +164,103 @@ pub fn seal(
     prev: Option<&str>,
     now: &str,
 ) -> Result<(String, String), (&'static str, String)> {
-    let mut m = Map::new();
-    if let Some(t) = obj.get("type") {
-        m.insert("type".into(), t.clone());
-    }
-    m.insert("seq".into(), Value::from(seq));
-    for (k, v) in obj {
-        if k == "type" || k == "hash" {
-            continue;
-        }
-        if k == "seq" && v.as_u64() != Some(seq as u64) {
-            return Err((
-                "seq",
-                format!("expected {seq} (the next position in the log) or nothing, found {v}"),
-            ));
-        }
-        m.insert(k.clone(), v.clone());
-    }
-    if !m.contains_key("at") {
-        m.insert("at".into(), Value::from(now));
-    }
-    // `m` has no `hash` yet: its compact text is the canonical text (chain::canonical), and
-    // the line is that text with `"hash":"…"` added as its last member, as serde writes it.
-    let canonical = serde_json::to_string(&Value::Object(m)).expect("serializes");
+    let canonical = canonical_text(obj, seq, now)?;
     let hash = chain::link(prev.unwrap_or(chain::GENESIS), &canonical);
-    let mut text = canonical;
-    text.pop();
-    if text.len() > 1 {
-        text.push(',');
-    }
-    text.push_str("\"hash\":\"");
-    text.push_str(&hash);
-    text.push_str("\"}");
+    let mut text = String::with_capacity(canonical.len() + 76);
+    push_line(&mut text, &canonical, &hash);
     Ok((text, hash))
+}
+
+/// The compact text of `obj` as the event at `seq`, without its hash: `type`, `seq`, the other
+/// fields in their order (any `hash` dropped), `at` (`now` unless given) — what serializing
+/// that object gives, written straight from `obj` (no copy of its fields).
+fn canonical_text(
+    obj: &Map<String, Value>,
+    seq: usize,
+    now: &str,
+) -> Result<String, (&'static str, String)> {
+    use std::io::Write as _;
+    const SERIALIZES: &str = "JSON values and strings serialize to memory";
+    let mut out: Vec<u8> = Vec::with_capacity(256);
+    out.push(b'{');
+    if let Some(t) = obj.get("type") {
+        out.extend_from_slice(b"\"type\":");
+        serde_json::to_writer(&mut out, t).expect(SERIALIZES);
+        out.push(b',');
+    }
+    write!(out, "\"seq\":{seq}").expect(SERIALIZES);
+    for (k, v) in obj {
+        match k.as_str() {
+            "type" | "hash" => continue,
+            "seq" if v.as_u64() != Some(seq as u64) => {
+                return Err((
+                    "seq",
+                    format!("expected {seq} (the next position in the log) or nothing, found {v}"),
+                ));
+            }
+            "seq" => continue,
+            _ => {}
+        }
+        out.push(b',');
+        serde_json::to_writer(&mut out, k).expect(SERIALIZES);
+        out.push(b':');
+        serde_json::to_writer(&mut out, v).expect(SERIALIZES);
+    }
+    if !obj.contains_key("at") {
+        out.extend_from_slice(b",\"at\":");
+        serde_json::to_writer(&mut out, now).expect(SERIALIZES);
+    }
+    out.push(b'}');
+    Ok(String::from_utf8(out).expect("serde_json writes UTF-8"))
+}
+
+/// Write the line of the canonical text `canonical` with `"hash":"…"` added as its last
+/// member, as serde writes it.
+fn push_line(out: &mut String, canonical: &str, hash: &str) {
+    out.push_str(&canonical[..canonical.len() - 1]);
+    if canonical.len() > 2 {
+        out.push(',');
+    }
+    out.push_str("\"hash\":\"");
+    out.push_str(hash);
+    out.push_str("\"}");
 }
 
 /// The lines of `events` sealed one after another (see [`seal`]) as the events after a log of
 /// `before` events whose chain ends at `prev`: the text to write, each line ending in a newline.
+/// The texts are made in parallel, then chained in order (a million events: SHA-256 of each,
+/// nothing else).
 pub fn seal_all(
     events: &[Map<String, Value>],
     before: usize,
     prev: Option<&str>,
     now: &str,
 ) -> Result<String, (usize, &'static str, String)> {
+    use rayon::prelude::*;
     let mut out = String::new();
-    let mut prev = prev.map(str::to_string);
-    for (i, e) in events.iter().enumerate() {
-        let (text, hash) =
-            seal(e, before + i + 1, prev.as_deref(), now).map_err(|(f, m)| (i, f, m))?;
-        out.push_str(&text);
-        out.push('\n');
-        prev = Some(hash);
+    let mut prev: Vec<u8> = prev.unwrap_or(chain::GENESIS).as_bytes().to_vec();
+    // A batch at a time, so that only one batch's texts sit beside the lines written.
+    for (b, batch) in events.chunks(crate::event::read::BATCH).enumerate() {
+        let first = b * crate::event::read::BATCH;
+        let texts: Vec<String> = batch
+            .par_iter()
+            .enumerate()
+            .map(|(i, e)| {
+                let i = first + i;
+                canonical_text(e, before + i + 1, now).map_err(|(f, m)| (i, f, m))
+            })
+            .collect::<Result<_, _>>()?;
+        for t in &texts {
+            let h = chain::link_hex(&prev, t.as_bytes());
+            push_line(
+                &mut out,
+                t,
+                std::str::from_utf8(&h).expect("hex digits are ASCII"),
+            );
+            out.push('\n');
+            prev.clear();
+            prev.extend_from_slice(&h);
+        }
     }
     Ok(out)
 }
@@ -308,6 +354,54 @@ fn last_hash(bytes: &[u8]) -> Option<String> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// A sealed line is the event as serde writes it (`type`, `seq`, its fields in order,
+    /// `at`, then `hash`), its hash the link of that text without `hash`; `seal_all` chains
+    /// the same lines `seal` makes one at a time.
+    #[test]
+    fn sealed_lines_are_what_serde_writes() {
+        let events: Vec<Map<String, Value>> = [
+            r#"{"type":"result","session":"S1","board":7,"ns":"A1","ew":"A2","contract":"4S","declarer":"N","result":"="}"#,
+            r#"{"board":3,"type":"ruling","id":"R1","note":"Żółć \"q\" \u001b[2K\n","score":"60% 4H= & 40% 4H-1","at":"2026-01-02T03:04:05Z","hash":"ab"}"#,
+            r#"{"type":"pair","id":"P1","players":["A","B"],"x":{"y":[1,2.5,null,true]},"seq":3}"#,
+            r#"{"id":"X"}"#,
+        ]
+        .iter()
+        .map(|t| serde_json::from_str(t).unwrap())
+        .collect();
+        let now = "2026-11-25T00:00:00Z";
+        let mut prev: Option<String> = Some("ab".repeat(32));
+        let mut lines = String::new();
+        for (i, e) in events.iter().enumerate() {
+            let seq = i + 1;
+            // The event rebuilt as a map and serialized whole, as `seal` once did.
+            let mut m = Map::new();
+            if let Some(t) = e.get("type") {
+                m.insert("type".into(), t.clone());
+            }
+            m.insert("seq".into(), Value::from(seq));
+            for (k, v) in e.iter().filter(|(k, _)| *k != "type" && *k != "hash") {
+                m.insert(k.clone(), v.clone());
+            }
+            m.entry("at").or_insert(Value::from(now));
+            let canonical = serde_json::to_string(&Value::Object(m.clone())).unwrap();
+            let hash = chain::link(prev.as_deref().unwrap(), &canonical);
+            m.insert("hash".into(), Value::from(hash.as_str()));
+            let (text, h) = seal(e, seq, prev.as_deref(), now).unwrap();
+            assert_eq!(text, serde_json::to_string(&Value::Object(m)).unwrap());
+            assert_eq!(h, hash);
+            lines.push_str(&text);
+            lines.push('\n');
+            prev = Some(h);
+        }
+        assert_eq!(
+            seal_all(&events, 0, Some(&"ab".repeat(32)), now).unwrap(),
+            lines
+        );
+        // The third event says `seq` 3: at 5 it is refused, by both.
+        assert_eq!(seal(&events[2], 5, None, now).unwrap_err().0, "seq");
+        assert_eq!(seal_all(&events, 2, None, now).unwrap_err().0, 2);
+    }
 
     /// The events counted as the reader counts them (`str::trim`): blank and `//` lines are not.
     #[test]

@@ -5,6 +5,8 @@
 //! starts, breaks the chain at that line. Hand-written logs without hashes stay valid: the chain
 //! starts at the first hashed event (event-log.md, "Integrity").
 
+use std::borrow::Cow;
+
 use serde_json::{Map, Value};
 use sha2::{Digest, Sha256};
 
@@ -21,15 +23,29 @@ pub fn canonical(map: &Map<String, Value>) -> String {
 
 /// The hash of an event given the previous link.
 pub fn link(prev: &str, canonical: &str) -> String {
+    let hex = link_hex(prev.as_bytes(), canonical.as_bytes());
+    String::from_utf8(hex.to_vec()).expect("hex digits are ASCII")
+}
+
+/// [`link`] as 64 lowercase hex digits on the stack: the head of a million-event log is
+/// walked without allocating per event (crate::integrity).
+pub fn link_hex(prev: &[u8], canonical: &[u8]) -> [u8; 64] {
+    link_parts(prev, [canonical, b""])
+}
+
+/// [`link_hex`] of a canonical text given in two pieces (a flat line either side of its `hash`
+/// member: [`flat_parts`]), hashed where they lie.
+pub fn link_parts(prev: &[u8], canonical: [&[u8]; 2]) -> [u8; 64] {
     let mut h = Sha256::new();
-    h.update(prev.as_bytes());
+    h.update(prev);
     h.update(b"\n");
-    h.update(canonical.as_bytes());
+    h.update(canonical[0]);
+    h.update(canonical[1]);
     const HEX: &[u8; 16] = b"0123456789abcdef";
-    let mut out = String::with_capacity(64);
-    for b in h.finalize() {
-        out.push(HEX[(b >> 4) as usize] as char);
-        out.push(HEX[(b & 15) as usize] as char);
+    let mut out = [0u8; 64];
+    for (i, b) in h.finalize().iter().enumerate() {
+        out[2 * i] = HEX[(b >> 4) as usize];
+        out[2 * i + 1] = HEX[(b & 15) as usize];
     }
     out
 }
@@ -37,20 +53,32 @@ pub fn link(prev: &str, canonical: &str) -> String {
 /// The hash written on a line and its canonical text, read straight off the line when it is a
 /// flat compact object (what `frekans append` writes: no whitespace between tokens, strings
 /// without escapes, integers without a sign on zero, no nesting): then the canonical text is the
-/// line without its `hash` member. `None` for anything else (the caller parses the line).
-pub fn flat_canonical(text: &str) -> Option<(Option<&str>, String)> {
+/// line without its `hash` member — the line itself, borrowed, when it has none. `None` for
+/// anything else (the caller parses the line).
+pub fn flat_canonical(text: &str) -> Option<(Option<&str>, Cow<'_, str>)> {
+    let (hash, [a, b]) = flat_parts(text)?;
+    Some(if b.is_empty() && hash.is_none() {
+        (None, Cow::Borrowed(a))
+    } else {
+        (hash, Cow::Owned([a, b].concat()))
+    })
+}
+
+/// [`flat_canonical`] without a copy: the hash written on a flat compact line, and its canonical
+/// text as the two pieces of the line either side of the `hash` member (the second empty when
+/// the line has none).
+pub fn flat_parts(text: &str) -> Option<(Option<&str>, [&str; 2])> {
     let b = text.as_bytes();
     if b.first() != Some(&b'{') || b.last() != Some(&b'}') {
         return None;
     }
-    let mut out = String::with_capacity(text.len());
-    out.push('{');
     let mut keys: Vec<&str> = Vec::new();
-    let mut hash = None;
+    // The `hash` member: its value, and where the member starts and ends.
+    let mut hash: Option<(&str, usize, usize)> = None;
     let mut i = 1;
     use super::json::plain::{int_end, string_end as string};
     if b.get(1) == Some(&b'}') {
-        return (b.len() == 2).then(|| (None, "{}".to_string()));
+        return (b.len() == 2).then_some((None, [text, ""]));
     }
     loop {
         let k_end = string(b, i)?;
@@ -76,12 +104,7 @@ pub fn flat_canonical(text: &str) -> Option<(Option<&str>, String)> {
             if b[v] != b'"' {
                 return None;
             }
-            hash = Some(&text[v + 1..v_end - 1]);
-        } else {
-            if out.len() > 1 {
-                out.push(',');
-            }
-            out.push_str(&text[i..v_end]);
+            hash = Some((&text[v + 1..v_end - 1], i, v_end));
         }
         match b.get(v_end) {
             Some(b',') => i = v_end + 1,
@@ -89,8 +112,20 @@ pub fn flat_canonical(text: &str) -> Option<(Option<&str>, String)> {
             _ => return None,
         }
     }
-    out.push('}');
-    Some((hash, out))
+    Some(match hash {
+        None => (None, [text, ""]),
+        Some((h, start, end)) => {
+            // The member goes with the comma after it, or (the last member) the one before.
+            let (start, end) = if b[end] == b',' {
+                (start, end + 1)
+            } else if start > 1 {
+                (start - 1, end)
+            } else {
+                (start, end)
+            };
+            (Some(h), [&text[..start], &text[end..]])
+        }
+    })
 }
 
 #[cfg(test)]

@@ -69,6 +69,10 @@ pub struct ReadSummary {
     pub errors: Vec<LogError>,
     /// Physical line count, for messages.
     pub lines: usize,
+    /// The hash written on the last event line, when every event line carries its hash and
+    /// the chain holds (a log written by `frekans append` from its first event): then it is the
+    /// log's head (crate::integrity), known without hashing the log again. `None` otherwise.
+    pub head: Option<String>,
 }
 
 /// Lines parsed per parallel batch: big enough to keep every core busy, small enough that a
@@ -171,7 +175,8 @@ pub fn read_each_batched(bytes: &[u8], batch: usize, sink: &mut dyn EventSink) -
     }
     {
         let _s = tracing::info_span!("chain").entered();
-        let mut chain_errors = verify_chain(&lines);
+        let (mut chain_errors, head) = verify_chain(&lines);
+        out.head = head;
         if !chain_errors.is_empty() {
             out.errors.append(&mut chain_errors);
             out.errors.sort_by_key(|e| e.line);
@@ -380,27 +385,42 @@ fn may_declare_participant(text: &str, ty: Option<&str>) -> bool {
 /// key written with escapes, `"h\u0061sh"`, names it too, so such lines are parsed); once it
 /// has started every line is a link, and links are parsed and hashed in parallel a batch at a
 /// time, each against the hash written on the link before it.
-fn verify_chain(lines: &[(u32, u32, &str)]) -> Vec<LogError> {
-    use super::chain::{canonical, link, GENESIS};
+///
+/// Also gives the last link when the chain starts at the first event line and holds to the
+/// end: the log's head ([`ReadSummary::head`]).
+fn verify_chain<'a>(lines: &[(u32, u32, &'a str)]) -> (Vec<LogError>, Option<String>) {
+    use super::chain::{canonical, link_parts, GENESIS};
     use rayon::prelude::*;
-    enum Link {
+    /// A canonical text: two pieces of a flat line (hashed where they lie), or made.
+    enum Canon<'a> {
+        Parts([&'a str; 2]),
+        Made(String),
+    }
+    enum Link<'a> {
         /// Not a JSON object: the reader reports the line.
         Skip,
         NoHash,
         Hash {
-            hash: String,
-            canonical: String,
+            hash: std::borrow::Cow<'a, str>,
+            canonical: Canon<'a>,
         },
         NotText(String),
     }
-    let info = |text: &str| -> Link {
+    let linked = |prev: &str, hash: &str, c: &Canon| -> bool {
+        let parts = match c {
+            Canon::Parts([a, b]) => [a.as_bytes(), b.as_bytes()],
+            Canon::Made(m) => [m.as_bytes(), b""],
+        };
+        link_parts(prev.as_bytes(), parts).as_slice() == hash.as_bytes()
+    };
+    let info = |text: &'a str| -> Link<'a> {
         // What `frekans append` writes is read straight off the line; the rest is parsed.
-        if let Some((hash, canonical)) = super::chain::flat_canonical(text) {
+        if let Some((hash, parts)) = super::chain::flat_parts(text) {
             return match hash {
                 None => Link::NoHash,
                 Some(h) => Link::Hash {
-                    hash: h.to_string(),
-                    canonical,
+                    hash: h.into(),
+                    canonical: Canon::Parts(parts),
                 },
             };
         }
@@ -410,15 +430,18 @@ fn verify_chain(lines: &[(u32, u32, &str)]) -> Vec<LogError> {
         match map.get("hash") {
             None => Link::NoHash,
             Some(Value::String(h)) => Link::Hash {
-                hash: h.clone(),
-                canonical: canonical(&map),
+                hash: h.clone().into(),
+                canonical: Canon::Made(canonical(&map)),
             },
             Some(other) => Link::NotText(describe(other)),
         }
     };
     let mut errors = Vec::new();
     let mut broken = false;
-    let mut walk = |line: u32, l: &Link, ok: bool, chain: &mut Option<String>| {
+    let mut walk = |line: u32,
+                    l: &Link<'a>,
+                    ok: bool,
+                    chain: &mut Option<std::borrow::Cow<'a, str>>| {
         let line = line as usize;
         match l {
             Link::Skip => {}
@@ -450,8 +473,9 @@ fn verify_chain(lines: &[(u32, u32, &str)]) -> Vec<LogError> {
         }
     };
     // The last link, once the chain has started.
-    let mut chain: Option<String> = None;
+    let mut chain: Option<std::borrow::Cow<'a, str>> = None;
     let mut i = 0;
+    let mut from_first = false;
     while i < lines.len() && chain.is_none() {
         let (line, _, text) = lines[i];
         i += 1;
@@ -460,10 +484,11 @@ fn verify_chain(lines: &[(u32, u32, &str)]) -> Vec<LogError> {
         }
         let l = info(text);
         let ok = match &l {
-            Link::Hash { hash, canonical } => *hash == link(GENESIS, canonical),
+            Link::Hash { hash, canonical } => linked(GENESIS, hash, canonical),
             _ => true,
         };
         walk(line, &l, ok, &mut chain);
+        from_first = i == 1 && chain.is_some();
     }
     while i < lines.len() {
         let end = (i + BATCH).min(lines.len());
@@ -478,19 +503,19 @@ fn verify_chain(lines: &[(u32, u32, &str)]) -> Vec<LogError> {
                 last = Some(j);
             }
         }
-        let carried = chain.clone().unwrap_or_else(|| GENESIS.to_string());
+        let carried = chain.clone().unwrap_or(GENESIS.into());
         let ok: Vec<bool> = (0..links.len())
             .into_par_iter()
             .map(|j| match &links[j] {
                 Link::Hash { hash, canonical } => {
                     let p = match prev[j] {
                         Some(k) => match &links[k] {
-                            Link::Hash { hash, .. } => hash.as_str(),
+                            Link::Hash { hash, .. } => hash.as_ref(),
                             _ => unreachable!("prev points at a hashed link"),
                         },
-                        None => carried.as_str(),
+                        None => carried.as_ref(),
                     };
-                    *hash == link(p, canonical)
+                    linked(p, hash, canonical)
                 }
                 _ => true,
             })
@@ -500,7 +525,11 @@ fn verify_chain(lines: &[(u32, u32, &str)]) -> Vec<LogError> {
         }
         i = end;
     }
-    errors
+    let head = (from_first && errors.is_empty())
+        .then_some(chain)
+        .flatten()
+        .map(std::borrow::Cow::into_owned);
+    (errors, head)
 }
 
 /// Whether a line may be a `session` event, judged on its text so that it can be parsed in the

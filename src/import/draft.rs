@@ -36,7 +36,7 @@ pub(crate) struct SessionDraft {
     /// Deals, results and rulings (without `session`, rulings without `id`), with their place.
     events: Vec<(Map<String, Value>, String)>,
     /// (board, pair) of every table entered, NS or EW side, and where.
-    seats: HashMap<(u32, String), String>,
+    seats: crate::hash::FxMap<(u32, String), String>,
     deals: HashMap<u32, (String, String)>,
 }
 
@@ -48,7 +48,7 @@ pub(crate) struct Draft {
     pub skipped: Vec<Problem>,
     pub championship: Map<String, Value>,
     pairs: Vec<PairDraft>,
-    pair_index: HashMap<String, usize>,
+    pair_index: crate::hash::FxMap<String, usize>,
     pub sessions: Vec<SessionDraft>,
 }
 
@@ -83,7 +83,7 @@ impl Draft {
             skipped: Vec::new(),
             championship: Map::new(),
             pairs: Vec::new(),
-            pair_index: HashMap::new(),
+            pair_index: Default::default(),
             sessions: Vec::new(),
         }
     }
@@ -121,7 +121,7 @@ impl Draft {
             compare: None,
             boards: BTreeSet::new(),
             events: Vec::new(),
-            seats: HashMap::new(),
+            seats: Default::default(),
             deals: HashMap::new(),
         });
         self.sessions.len() - 1
@@ -197,7 +197,8 @@ impl Draft {
     }
 
     fn base(t: &Table, kind: &str) -> Map<String, Value> {
-        let mut m = Map::new();
+        // Room for every field of a result and the `session` added later: no map grows.
+        let mut m = Map::with_capacity(16);
         m.insert("type".into(), Value::from(kind));
         if let Some(s) = &t.section {
             m.insert("section".into(), Value::from(s.as_str()));
@@ -371,16 +372,19 @@ impl Draft {
                     origins.push(p.at.clone());
                 }
             }
-            for (mut e, at) in s.events {
-                // `session` right after `type`, as a hand would write it.
-                let mut m = Map::new();
-                m.insert("type".into(), e.remove("type").unwrap_or(Value::Null));
-                if m["type"] == "ruling" {
+            events.reserve(s.events.len());
+            origins.reserve(s.events.len());
+            for (mut m, at) in s.events {
+                // `type` first, then (a ruling's `id` and) `session`, as a hand would write it.
+                let ty = m.shift_remove("type").unwrap_or(Value::Null);
+                let mut next = 1;
+                if ty == "ruling" {
                     ruling += 1;
-                    m.insert("id".into(), Value::from(format!("R{ruling}")));
+                    m.shift_insert(0, "id".into(), Value::from(format!("R{ruling}")));
+                    next = 2;
                 }
-                m.insert("session".into(), Value::from(id.as_str()));
-                m.extend(e);
+                m.shift_insert(0, "type".into(), ty);
+                m.shift_insert(next, "session".into(), Value::from(id.as_str()));
                 events.push(Value::Object(m));
                 origins.push(at);
             }

@@ -150,14 +150,19 @@ pub fn import_new(files: &[PathBuf], out: &Path, opts: &Options) -> Result<Impor
             "already exists: import writes a new log and never replaces a file (add to a log with --append LOG)",
         )]));
     }
-    let (inputs, formats, skipped) = read_all(files, opts)?;
-    let mut merged = merge(inputs, &Existing::default()).map_err(ImportError::Invalid)?;
+    let (inputs, formats, skipped) =
+        tracing::info_span!("read").in_scope(|| read_all(files, opts))?;
+    let mut merged = tracing::info_span!("merge")
+        .in_scope(|| merge(inputs, &Existing::default()))
+        .map_err(ImportError::Invalid)?;
+    let _seal = tracing::info_span!("seal").entered();
     let text = seal_all(&merged.events, 0, None, &opts.now).map_err(|(i, f, m)| {
         let (file, at) = merged.origins[i].clone();
         ImportError::Invalid(vec![problem(&file, &at, format!("field \"{f}\": {m}"))])
     })?;
     // The lines are written: the events themselves are not needed while the log is checked.
     let events = std::mem::take(&mut merged.events).len();
+    drop(_seal);
     let notices = validate(text.as_bytes())
         .map_err(|e| ImportError::Invalid(at_origins(e, 1, &merged, &out_name)))?;
     write_new(out, text.as_bytes())?;

@@ -27,7 +27,7 @@ pub(crate) fn read_parsed(bytes: &[u8], file: &str, req: &Request) -> Result<Par
         at: format!("line {line}"),
         message,
     };
-    let parsed = lex::lex(&text).map_err(|errors| {
+    let mut parsed = lex::lex(&text).map_err(|errors| {
         errors
             .into_iter()
             .map(|(l, m)| problem(l, m))
@@ -94,7 +94,9 @@ pub(crate) fn read_parsed(bytes: &[u8], file: &str, req: &Request) -> Result<Par
         prefix,
         per_direction,
     };
-    for g in &parsed.games {
+    // Each game's rows are dropped once read: the lexed file and the draft are not held whole
+    // side by side (a million rows).
+    for g in std::mem::take(&mut parsed.games) {
         let Some(table) = g
             .tables
             .iter()
