@@ -47,6 +47,11 @@ fn walk(bytes: &[u8], mut each: impl FnMut(&[u8; 64])) -> Result<(), String> {
         if t.is_empty() || t.starts_with("//") {
             continue;
         }
+        // A line the reader refuses makes the log invalid and its head unused: never parsed
+        // here (the walk runs beside the reader, before it has refused anything).
+        if t.len() > crate::event::read::MAX_LINE {
+            return Err(format!("line {}: longer than an event line may be", n + 1));
+        }
         prev = match chain::flat_canonical(t) {
             Some((_, c)) => chain::link_hex(&prev, c.as_bytes()),
             None => match crate::event::json::parse(t) {
