@@ -61,6 +61,28 @@ setup_xmllint() {
     $sudo apt-get update -qq && DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq libxml2-utils >/dev/null
 }
 
+# The site's tests (tests/site.rs) open the pages in a real browser, headless, and check each
+# page with an HTML5 checker: Debian's chromium and tidy.
+setup_chromium() {
+    if command -v chromium >/dev/null; then
+        return
+    fi
+    log "installing chromium (Debian)"
+    local sudo=""
+    [ "$(id -u)" = 0 ] || sudo="sudo"
+    $sudo apt-get update -qq && DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq --no-install-recommends chromium >/dev/null
+}
+
+setup_tidy() {
+    if command -v tidy >/dev/null; then
+        return
+    fi
+    log "installing tidy (Debian)"
+    local sudo=""
+    [ "$(id -u)" = 0 ] || sudo="sudo"
+    $sudo apt-get update -qq && DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq --no-install-recommends tidy >/dev/null
+}
+
 build_release() {
     log "building frekans (release; the first build compiles polars and takes ~15 minutes on 2 cores)"
     (cd "$FREKANS_ROOT" && cargo build --release --locked)

@@ -4,6 +4,8 @@ source "$(dirname "${BASH_SOURCE[0]}")/env.sh"
 setup_python
 setup_poppler
 setup_xmllint
+setup_chromium
+setup_tidy
 setup_typst
 cd "$FREKANS_ROOT"
 # The audit caches the tests' commands leave, in a directory of this run's own (not the user's).
