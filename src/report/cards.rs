@@ -39,9 +39,13 @@ pub fn build(state: &State, scored: &Scored) -> Vec<ParticipantView> {
                 opponent: state.participant(s.opponent).id.clone(),
                 room: table.and_then(|t| t.room.map(|r| r.as_str())),
                 contract: table.map(played_text).unwrap_or_default(),
-                points: table
-                    .and_then(|t| t.played.as_ref())
-                    .map(|p| signed(p.ns_points)),
+                // The table result's points from this side's seat (EW's are NS's negated).
+                points: table.and_then(|t| t.played.as_ref()).map(|p| {
+                    signed(match s.side {
+                        Side::NS => p.ns_points,
+                        Side::EW => -p.ns_points,
+                    })
+                }),
                 score: fmt_f(score),
                 pct,
                 running: String::new(),

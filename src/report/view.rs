@@ -281,7 +281,7 @@ pub struct CardRow {
     pub opponent: String,
     pub room: Option<&'static str>,
     pub contract: String,
-    /// The table result's NS points, signed.
+    /// The table result's points from this side's seat (NS's negated for EW), signed.
     pub points: Option<String>,
     pub score: String,
     pub pct: Option<String>,
