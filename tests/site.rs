@@ -31,7 +31,7 @@ fn demo() -> &'static Demo {
         let log = log.to_str().unwrap();
         let o = run_in(dir.path(), &["site", log, "--out", "site"]);
         assert!(o.status.success(), "{}", show(&o));
-        let o = run_in(dir.path(), &["score", log, "--out", "tables"]);
+        let o = run_in(dir.path(), &["score", log, "--out", "tables", "--dd"]);
         assert!(o.status.success(), "{}", show(&o));
         Demo {
             site: dir.path().join("site"),
@@ -42,7 +42,8 @@ fn demo() -> &'static Demo {
 }
 
 /// The page as the browser built it (`--dump-dom`), and what the browser logged: chromium
-/// headless, no sandbox (tests may run as root), scripting off as a reader may have it.
+/// headless, no sandbox (tests may run as root). (`--dump-dom` needs the browser's own
+/// scripting; the pages have none, which `every_page_is_valid_html5...` checks.)
 fn browse(page: &Path) -> (String, String) {
     let profile = tmp("chromium-profile");
     let o = Command::new("chromium")
@@ -52,9 +53,8 @@ fn browse(page: &Path) -> (String, String) {
             "--disable-gpu",
             "--no-first-run",
             "--disable-extensions",
-            "--blink-settings=scriptEnabled=false",
             "--enable-logging=stderr",
-            "--v=0",
+            "--log-level=0",
         ])
         .arg(format!("--user-data-dir={}", profile.path().display()))
         .arg("--dump-dom")
@@ -68,8 +68,8 @@ fn browse(page: &Path) -> (String, String) {
     )
 }
 
-/// A page opened in the browser, with no console message (a missing style sheet, a bad
-/// address, an error of any kind is logged as `CONSOLE`).
+/// A page opened in the browser, with no console message (an error of any kind is logged as
+/// `CONSOLE`; missing files are what the link check of every page looks for).
 fn open(page: &Path) -> String {
     let (dom, log) = browse(page);
     let console: Vec<&str> = log.lines().filter(|l| l.contains("CONSOLE")).collect();
@@ -240,7 +240,23 @@ fn from_the_index_to_a_scorecard_and_a_board_the_numbers_are_the_scored_ones() {
     // The board's deal, double-dummy table and par (the demo has its deals).
     assert!(b.contains("class=\"deal\""), "no hand diagram");
     assert_eq!(table(&b, "class=\"ddt\"").len(), 4, "no double-dummy table");
-    assert!(text(&b).contains("Par:"));
+    // Par as deals.parquet has it.
+    let deals = frame(&d.tables, "deals");
+    let (dsession, dboard, par) = (
+        strs(&deals, "session"),
+        ints(&deals, "board"),
+        ints(&deals, "par_score"),
+    );
+    let k = (0..deals.height())
+        .find(|&k| dsession[k].as_deref() == Some("S1") && dboard[k] == Some(1))
+        .unwrap();
+    let par = par[k].unwrap();
+    let par = if par > 0 { format!("+{par}") } else { par.to_string() };
+    assert!(
+        text(&b).contains(&format!("Par {par}:")),
+        "par {par} not shown:\n{}",
+        text(&b)
+    );
 }
 
 #[test]
@@ -305,6 +321,7 @@ fn every_page_is_valid_html5_and_every_link_leads_to_a_page() {
             p.display()
         );
         let html = std::fs::read_to_string(p).unwrap();
+        assert!(!html.contains("<script"), "{}: a script", p.display());
         for l in links(&html) {
             let to = p.parent().unwrap().join(l.split('#').next().unwrap());
             assert!(
