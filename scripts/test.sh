@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Set up what the tests need (pyarrow, poppler, typst, xmllint) and run every test, in the same release profile as the demo.
+# Set up what the tests need (pyarrow, poppler, typst, xmllint, chromium, tidy) and run every test, in the same release profile as the demo.
 source "$(dirname "${BASH_SOURCE[0]}")/env.sh"
 setup_python
 setup_poppler

@@ -251,7 +251,11 @@ fn from_the_index_to_a_scorecard_and_a_board_the_numbers_are_the_scored_ones() {
         .find(|&k| dsession[k].as_deref() == Some("S1") && dboard[k] == Some(1))
         .unwrap();
     let par = par[k].unwrap();
-    let par = if par > 0 { format!("+{par}") } else { par.to_string() };
+    let par = if par > 0 {
+        format!("+{par}")
+    } else {
+        par.to_string()
+    };
     assert!(
         text(&b).contains(&format!("Par {par}:")),
         "par {par} not shown:\n{}",

@@ -205,11 +205,17 @@ pub fn render(model: &Bulletin, participants: &[ParticipantView], lang: &str) ->
     }
     let index_sessions: Vec<Value> = sessions
         .iter()
-        .zip(&session_boards)
-        .map(|(s, b)| {
+        .map(|s| {
             let sid = s["id"].as_str().unwrap_or_default();
+            // Boards played (by number: a board of two sections is one board).
+            let numbers: std::collections::BTreeSet<u64> = s["boards"]
+                .as_array()
+                .into_iter()
+                .flatten()
+                .filter_map(|b| b["board"].as_u64())
+                .collect();
             json!({"id": sid, "name": s["name"], "form": s["form"],
-                   "href": session_href(sid), "boards": b.len()})
+                   "href": session_href(sid), "boards": numbers.len()})
         })
         .collect();
     let ctx = page(
