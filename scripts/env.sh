@@ -51,7 +51,7 @@ apt_install() {
     log "installing $pkg (Debian)"
     local sudo=""
     [ "$(id -u)" = 0 ] || sudo="sudo"
-    $sudo apt-get update -qq && DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq "$pkg" >/dev/null
+    $sudo apt-get update -qq && DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq --no-install-recommends "$pkg" >/dev/null
 }
 
 # pdftotext, pdffonts, pdfinfo (poppler-utils) for the bulletin tests.
@@ -69,6 +69,16 @@ setup_xmllint() {
 # them, and the tests import the BWS fixtures of tests/data/import/bws/.
 setup_mdbtools() {
     apt_install mdb-export mdb-tables -- mdbtools
+}
+
+# The site's tests (tests/site.rs) open the pages in a real browser, headless, and check each
+# page with an HTML5 checker: Debian's chromium and tidy.
+setup_chromium() {
+    apt_install chromium -- chromium
+}
+
+setup_tidy() {
+    apt_install tidy -- tidy
 }
 
 build_release() {

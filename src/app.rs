@@ -905,30 +905,30 @@ pub fn bulletin(
     // The same tables as `score --dd` (scores.parquet straight from the boards).
     let mut tables = export::rows::build_with(&l.state, &scored, false);
     tables.deals = Some(export::rows::deals(&l.state, &deals));
-    let mut data = crate::report::model::build(&l.state, &scored, &deals, lang);
+    let mut model = crate::report::model::build(&l.state, &scored, &deals, lang);
     // The head the bulletin was made from (crate::integrity): a reader holds the log to it.
-    if let serde_json::Value::Object(m) = &mut data {
-        let text = if lang == "pl" {
-            format!(
-                "Sporządzono z {} zdarzeń dziennika; jego skrót (SHA-256):",
-                head.events
-            )
-        } else {
-            format!(
-                "Made from the first {} events of the log, whose head (SHA-256) is:",
-                head.events
-            )
-        };
-        m.insert(
-            "head".into(),
-            serde_json::json!({"events": head.events, "hash": head.hash, "text": text}),
-        );
-    }
+    let text = if lang == "pl" {
+        format!(
+            "Sporządzono z {} zdarzeń dziennika; jego skrót (SHA-256):",
+            head.events
+        )
+    } else {
+        format!(
+            "Made from the first {} events of the log, whose head (SHA-256) is:",
+            head.events
+        )
+    };
+    model.head = Some(crate::report::view::Head {
+        events: head.events,
+        hash: head.hash.clone(),
+        text,
+    });
     {
         let _s = tracing::info_span!("ruling_effects").entered();
         let _p = crate::progress::stage("auditing the rulings for the appendix");
-        crate::report::model::add_ruling_effects(&mut data, &l.events, &l.state, &scored, 200);
+        crate::report::model::add_ruling_effects(&mut model, &l.events, &l.state, &scored, 200);
     }
+    let mut data = serde_json::to_value(&model).map_err(anyhow::Error::new)?;
     // Control characters of names and notes shown as text in the PDF (crate::text).
     crate::text::escape_json(&mut data);
     let typst = crate::report::find_typst(typst)?;

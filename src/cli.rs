@@ -83,6 +83,30 @@ pub enum Command {
         #[arg(long)]
         no_cache: bool,
     },
+    /// Write the results website: static HTML pages (standings, each pair's or team's
+    /// scorecard, each board with its hands, traveller and frequency table, the matches, the
+    /// rulings) that open from disk or any static host, with no server and no script.
+    #[command(
+        after_help = "Pages: index.html; sessions/S1.html (standings, matches, boards); overall.html;\n\
+pairs/A12.html or teams/T3.html (a scorecard); boards/S1-A-14.html (session, section, board);\n\
+rulings.html (what each ruling changed). The directory is written whole or not at all.\n\n\
+Examples:\n  frekans site events/mazovia-pairs-2026.jsonl --out /tmp/mazovia-site\n  \
+frekans site events/polish-teams-2026.jsonl --out /tmp/teams-site --lang pl\n  \
+xdg-open /tmp/mazovia-site/index.html"
+    )]
+    Site {
+        /// The event log (JSON Lines).
+        log: PathBuf,
+        /// Output directory (written whole or not at all).
+        #[arg(long, value_name = "DIR")]
+        out: PathBuf,
+        /// Language of the pages.
+        #[arg(long, default_value = "en", value_parser = ["en", "pl"])]
+        lang: String,
+        /// Do not read or keep solved deals in the cache (as `bulletin --no-cache`).
+        #[arg(long)]
+        no_cache: bool,
+    },
     /// Compare the standings with and without a ruling, or at two points of the log.
     #[command(
         after_help = "Examples:\n  frekans audit events/mazovia-pairs-2026.jsonl --ruling R8\n  frekans audit events/mazovia-pairs-2026.jsonl --ruling R13 --format json\n  frekans audit events/mazovia-pairs-2026.jsonl --as-of 800\n  frekans audit events/mazovia-pairs-2026.jsonl --between 800 1200 --out reports/audit"

@@ -29,6 +29,7 @@ pub mod progress;
 pub mod replay;
 pub mod report;
 pub mod score;
+pub mod site;
 pub mod standings;
 pub mod synth;
 pub mod tables;

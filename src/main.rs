@@ -251,6 +251,26 @@ fn run(cli: &Cli) -> Result<(), AppError> {
                 );
             }
         }
+        Command::Site {
+            log,
+            out,
+            lang,
+            no_cache,
+        } => {
+            let cache = cache_dir(*no_cache);
+            let r = frekans::site::run(log, out, lang, cache.as_deref())?;
+            if !cli.quiet {
+                let _ = writeln!(
+                    stdout,
+                    "wrote {} files ({} scorecards, {} boards) to {}; open {}",
+                    r.pages,
+                    r.participants,
+                    r.boards,
+                    out.display(),
+                    out.join("index.html").display()
+                );
+            }
+        }
         Command::Export {
             log,
             format,

@@ -268,8 +268,19 @@ pub fn write_dir(out: &Path, files: Vec<(String, Vec<u8>)>) -> Result<()> {
 
 /// Write and sync `files` into the fresh directory `dir` (each created exclusively).
 fn fill(dir: &Path, files: &[(String, Vec<u8>)]) -> Result<()> {
+    let mut subdirs = std::collections::BTreeSet::new();
     for (name, bytes) in files {
         let path = dir.join(name);
+        // A site's pages are in subdirectories (`boards/S1-3.html`), made fresh here.
+        if let Some(sub) = Path::new(name)
+            .parent()
+            .filter(|p| !p.as_os_str().is_empty())
+        {
+            if subdirs.insert(sub.to_path_buf()) {
+                fs::create_dir_all(dir.join(sub))
+                    .with_context(|| format!("cannot create {}", dir.join(sub).display()))?;
+            }
+        }
         let mut f = fs::OpenOptions::new()
             .write(true)
             .create_new(true)
@@ -278,6 +289,9 @@ fn fill(dir: &Path, files: &[(String, Vec<u8>)]) -> Result<()> {
         f.write_all(bytes)
             .and_then(|()| f.sync_all())
             .with_context(|| format!("cannot write {}", path.display()))?;
+    }
+    for sub in &subdirs {
+        sync_dir(&dir.join(sub));
     }
     sync_dir(dir);
     Ok(())
@@ -300,6 +314,13 @@ fn replace_contents(dir: &Path, files: &[(String, Vec<u8>)]) -> Result<()> {
         }
         for (name, _) in files {
             let to = dir.join(name);
+            if let Some(sub) = Path::new(name)
+                .parent()
+                .filter(|p| !p.as_os_str().is_empty())
+            {
+                fs::create_dir_all(dir.join(sub))
+                    .with_context(|| format!("cannot create {}", dir.join(sub).display()))?;
+            }
             fs::rename(tmp.join(name), &to)
                 .with_context(|| format!("cannot rename into {}", to.display()))?;
         }

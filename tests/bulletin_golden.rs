@@ -42,8 +42,9 @@ fn bulletin_view_model_as_worked_by_hand() {
         let l = frekans::app::load(&dir.join("events.jsonl"), &Default::default()).unwrap();
         let scored = frekans::pipeline::score(&l.state).unwrap();
         let deals = frekans::app::double_dummy(&l.state, None).unwrap();
-        let mut data = frekans::report::model::build(&l.state, &scored, &deals, "en");
-        frekans::report::model::add_ruling_effects(&mut data, &l.events, &l.state, &scored, 200);
+        let mut model = frekans::report::model::build(&l.state, &scored, &deals, "en");
+        frekans::report::model::add_ruling_effects(&mut model, &l.events, &l.state, &scored, 200);
+        let data = serde_json::to_value(&model).unwrap();
         let want: Value =
             serde_json::from_slice(&std::fs::read(dir.join("bulletin.expected.json")).unwrap())
                 .unwrap();

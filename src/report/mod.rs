@@ -1,9 +1,12 @@
-//! The bulletin: a view model (`model`, plain JSON data), a fixed Typst template
+//! The bulletin: a typed view model (`view`, built by `model` and `cards`; the results website,
+//! `crate::site`, shows the same), a fixed Typst template
 //! (`bulletin.typ`, which reads the data with `json(...)`), and the one place that runs the
 //! `typst` command-line program (`render`). Names and notes are data: nothing a user typed is
 //! ever interpreted as Typst.
 
+pub mod cards;
 pub mod model;
+pub mod view;
 
 use std::path::{Path, PathBuf};
 use std::process::Command;

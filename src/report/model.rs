@@ -1,10 +1,13 @@
-//! The bulletin's content as plain JSON data (the view model). The Typst template reads it with
-//! `json(...)`; every name, note and ruling is a JSON string and is printed as text, never
-//! interpreted as Typst. Numbers are formatted here, so the template does no arithmetic.
+//! The view model, built from the scored data: the typed structs of `view` (`Serialize`), which
+//! the bulletin's Typst template reads as `bulletin.json` and the website's HTML templates read
+//! through minijinja (`crate::site`). Every name, note and ruling is a string printed as text,
+//! never interpreted as Typst or HTML. Numbers are formatted here, so the templates do no
+//! arithmetic; they are formatted from floats where exact sums could outgrow i128 (a
+//! million-result board), so building the model never panics on size.
 
 use std::collections::BTreeMap;
 
-use serde_json::{json, Value};
+use super::view::*;
 
 use crate::bridge::Seat;
 use crate::dd::BoardDd;
@@ -15,51 +18,119 @@ use crate::replay::{RulingStatus, State};
 use crate::score::Line;
 
 /// Labels in the bulletin's language.
-fn labels(lang: &str) -> Value {
-    match lang {
-        "pl" => json!({
-            "bulletin": "Biuletyn", "standings": "Klasyfikacja", "overall": "Klasyfikacja łączna",
-            "session": "Sesja", "section": "Sektor", "place": "Miejsce", "pair": "Para", "players": "Zawodnicy",
-            "total": "Wynik", "pct": "%", "boards": "Rozdania", "board": "Rozdanie", "dealer": "Rozdający",
-            "vul": "Założenia", "traveller": "Protokół", "frequency": "Frekans", "count": "Liczba",
-            "rulings": "Orzeczenia", "ruling": "Orzeczenie", "law": "Prawo", "by": "Sędzia", "note": "Uwagi",
-            "mean": "Średnia", "dispersion": "Obrotowość", "datum": "Datum", "contract": "Kontrakt",
-            "ns": "NS", "ew": "WE", "score_ns": "Wynik NS", "score_ew": "Wynik WE", "matches": "Mecze",
-            "status": "Status", "in_force": "obowiązuje", "withdrawn": "wycofane", "superseded": "zastąpione",
-            "results": "Wyniki", "none": "brak", "dd": "Lewy w widne", "par": "Par",
-            "changes": "Co zmieniło w klasyfikacji", "moved": "uczestników zmieniło wynik lub miejsce",
-            "unchanged": "nie zmieniło klasyfikacji", "leaders": "Czołówka rozdanie po rozdaniu",
-            "distribution": "Rozkład wyników NS", "before": "bez", "after": "z",
-            "not_audited": "nie zbadano tutaj: frekans audit LOG --ruling"
-        }),
-        _ => json!({
-            "bulletin": "Bulletin", "standings": "Standings", "overall": "Overall standings",
-            "session": "Session", "section": "Section", "place": "Place", "pair": "Pair", "players": "Players",
-            "total": "Total", "pct": "%", "boards": "Boards", "board": "Board", "dealer": "Dealer",
-            "vul": "Vulnerable", "traveller": "Traveller", "frequency": "Frequency table", "count": "Count",
-            "rulings": "Rulings", "ruling": "Ruling", "law": "Law", "by": "By", "note": "Note",
-            "mean": "Mean", "dispersion": "Dispersion", "datum": "Datum", "contract": "Contract",
-            "ns": "NS", "ew": "EW", "score_ns": "NS score", "score_ew": "EW score", "matches": "Matches",
-            "status": "Status", "in_force": "in force", "withdrawn": "withdrawn", "superseded": "superseded",
-            "results": "Results", "none": "none", "dd": "Double-dummy tricks", "par": "Par",
-            "changes": "What it changed in the standings", "moved": "participants changed total or place",
-            "unchanged": "no change in the standings", "leaders": "The leaders board by board",
-            "distribution": "NS scores at the tables", "before": "without", "after": "with",
-            "not_audited": "not audited here: frekans audit LOG --ruling"
-        }),
-    }
+pub fn labels(lang: &str) -> BTreeMap<&'static str, &'static str> {
+    let pairs: &[(&str, &str)] = match lang {
+        "pl" => &[
+            ("bulletin", "Biuletyn"),
+            ("standings", "Klasyfikacja"),
+            ("overall", "Klasyfikacja łączna"),
+            ("session", "Sesja"),
+            ("section", "Sektor"),
+            ("place", "Miejsce"),
+            ("pair", "Para"),
+            ("players", "Zawodnicy"),
+            ("total", "Wynik"),
+            ("pct", "%"),
+            ("boards", "Rozdania"),
+            ("board", "Rozdanie"),
+            ("dealer", "Rozdający"),
+            ("vul", "Założenia"),
+            ("traveller", "Protokół"),
+            ("frequency", "Frekans"),
+            ("count", "Liczba"),
+            ("rulings", "Orzeczenia"),
+            ("ruling", "Orzeczenie"),
+            ("law", "Prawo"),
+            ("by", "Sędzia"),
+            ("note", "Uwagi"),
+            ("mean", "Średnia"),
+            ("dispersion", "Obrotowość"),
+            ("datum", "Datum"),
+            ("contract", "Kontrakt"),
+            ("ns", "NS"),
+            ("ew", "WE"),
+            ("score_ns", "Wynik NS"),
+            ("score_ew", "Wynik WE"),
+            ("matches", "Mecze"),
+            ("status", "Status"),
+            ("in_force", "obowiązuje"),
+            ("withdrawn", "wycofane"),
+            ("superseded", "zastąpione"),
+            ("results", "Wyniki"),
+            ("none", "brak"),
+            ("dd", "Lewy w widne"),
+            ("par", "Par"),
+            ("changes", "Co zmieniło w klasyfikacji"),
+            ("moved", "uczestników zmieniło wynik lub miejsce"),
+            ("unchanged", "nie zmieniło klasyfikacji"),
+            ("leaders", "Czołówka rozdanie po rozdaniu"),
+            ("distribution", "Rozkład wyników NS"),
+            ("before", "bez"),
+            ("after", "z"),
+            (
+                "not_audited",
+                "nie zbadano tutaj: frekans audit LOG --ruling",
+            ),
+        ],
+        _ => &[
+            ("bulletin", "Bulletin"),
+            ("standings", "Standings"),
+            ("overall", "Overall standings"),
+            ("session", "Session"),
+            ("section", "Section"),
+            ("place", "Place"),
+            ("pair", "Pair"),
+            ("players", "Players"),
+            ("total", "Total"),
+            ("pct", "%"),
+            ("boards", "Boards"),
+            ("board", "Board"),
+            ("dealer", "Dealer"),
+            ("vul", "Vulnerable"),
+            ("traveller", "Traveller"),
+            ("frequency", "Frequency table"),
+            ("count", "Count"),
+            ("rulings", "Rulings"),
+            ("ruling", "Ruling"),
+            ("law", "Law"),
+            ("by", "By"),
+            ("note", "Note"),
+            ("mean", "Mean"),
+            ("dispersion", "Dispersion"),
+            ("datum", "Datum"),
+            ("contract", "Contract"),
+            ("ns", "NS"),
+            ("ew", "EW"),
+            ("score_ns", "NS score"),
+            ("score_ew", "EW score"),
+            ("matches", "Matches"),
+            ("status", "Status"),
+            ("in_force", "in force"),
+            ("withdrawn", "withdrawn"),
+            ("superseded", "superseded"),
+            ("results", "Results"),
+            ("none", "none"),
+            ("dd", "Double-dummy tricks"),
+            ("par", "Par"),
+            ("changes", "What it changed in the standings"),
+            ("moved", "participants changed total or place"),
+            ("unchanged", "no change in the standings"),
+            ("leaders", "The leaders board by board"),
+            ("distribution", "NS scores at the tables"),
+            ("before", "without"),
+            ("after", "with"),
+            (
+                "not_audited",
+                "not audited here: frekans audit LOG --ruling",
+            ),
+        ],
+    };
+    pairs.iter().copied().collect()
 }
 
 /// A number as printed: up to two decimals, no trailing zeros.
 pub fn fmt(q: Q) -> String {
-    let f = q.to_f64();
-    let s = format!("{f:.2}");
-    let s = s.trim_end_matches('0').trim_end_matches('.').to_string();
-    if s == "-0" {
-        "0".to_string()
-    } else {
-        s
-    }
+    fmt_f(q.to_f64())
 }
 
 fn signed(p: i32) -> String {
@@ -71,70 +142,78 @@ fn signed(p: i32) -> String {
 }
 
 /// A PBN deal as four hands of four suits.
-fn hands(pbn: &str) -> Option<Value> {
+fn hands(pbn: &str) -> Option<BTreeMap<String, Vec<String>>> {
     let (first, rest) = pbn.split_once(':')?;
     let order = ["N", "E", "S", "W"];
     let start = order.iter().position(|s| *s == first.trim())?;
-    let mut out = serde_json::Map::new();
+    let mut out = BTreeMap::new();
     for (k, h) in rest.split_whitespace().enumerate() {
         let seat = order[(start + k) % 4];
-        let suits: Vec<Value> = h
+        let suits: Vec<String> = h
             .split('.')
             .map(|s| {
-                Value::from(if s.is_empty() {
+                if s.is_empty() {
                     "—".to_string()
                 } else {
                     s.replace('T', "10")
-                })
+                }
             })
             .collect();
-        out.insert(seat.to_string(), Value::from(suits));
+        out.insert(seat.to_string(), suits);
     }
-    Some(Value::Object(out))
+    Some(out)
 }
 
 /// A board's double-dummy table (rows N, S, E, W; columns NT ♠ ♥ ♦ ♣) and par, as text.
-fn dd_view(d: &BoardDd) -> Value {
-    let rows: Vec<Value> = [Seat::N, Seat::S, Seat::E, Seat::W]
+fn dd_view(d: &BoardDd) -> DdView {
+    let rows = [Seat::N, Seat::S, Seat::E, Seat::W]
         .iter()
-        .map(|&seat| {
-            let tricks: Vec<String> = crate::dd::STRAINS
+        .map(|&seat| DdRow {
+            seat: seat.letter().to_string(),
+            tricks: crate::dd::STRAINS
                 .iter()
                 .map(|&st| d.dd.table.get(st, seat).to_string())
-                .collect();
-            json!({"seat": seat.letter().to_string(), "tricks": tricks})
+                .collect(),
         })
         .collect();
     let par = &d.dd.par;
-    let contracts: Vec<Value> = par
-        .contracts
-        .iter()
-        .map(|c| {
-            json!({"level": c.level.to_string(), "strain": c.strain.as_str(),
-                   "doubled": c.doubled, "declarer": c.declarer.letter().to_string(),
-                   "result": c.result()})
-        })
-        .collect();
-    json!({
-        "rows": rows,
-        "par_score": signed(par.score),
-        "par_contracts": contracts,
-        "par_text": par.contracts_text(),
-    })
+    DdView {
+        rows,
+        par_score: signed(par.score),
+        par_contracts: par
+            .contracts
+            .iter()
+            .map(|c| ParView {
+                level: c.level.to_string(),
+                strain: c.strain.as_str(),
+                doubled: c.doubled,
+                declarer: c.declarer.letter().to_string(),
+                result: c.result(),
+            })
+            .collect(),
+        par_text: par.contracts_text(),
+    }
+}
+
+/// A pair's or team's name as shown: the team's name, or the players joined by dashes.
+pub fn who(state: &State, p: crate::replay::PId) -> String {
+    let x = state.participant(p);
+    x.name.clone().unwrap_or_else(|| x.players.join(" – "))
+}
+
+/// A ruling as a traveller shows it: its id and the notation in force.
+fn ruling_text(r: &crate::replay::RulingRecord) -> String {
+    format!("{} {}", r.ev.id, r.ev.score.normalised())
 }
 
 /// Build the bulletin's data.
-pub fn build(state: &State, scored: &Scored, deals: &[BoardDd], lang: &str) -> Value {
+pub fn build(state: &State, scored: &Scored, deals: &[BoardDd], lang: &str) -> Bulletin {
     let dd: BTreeMap<(usize, u32), &BoardDd> =
         deals.iter().map(|d| ((d.session, d.board), d)).collect();
     let ch = &state.championship;
     let pid = |p| state.participant(p);
-    let who = |p| {
-        let x = pid(p);
-        x.name.clone().unwrap_or_else(|| x.players.join(" – "))
-    };
     // Standings grouped.
-    let mut groups: BTreeMap<(Option<usize>, Option<String>), Vec<Value>> = BTreeMap::new();
+    let mut groups: BTreeMap<(Option<usize>, Option<String>), Vec<StandingRow>> = BTreeMap::new();
     for s in &scored.standings {
         let grouping = match s.session {
             Some(i) if state.sessions[i].def.compare == crate::options::Compare::Section => {
@@ -150,123 +229,65 @@ pub fn build(state: &State, scored: &Scored, deals: &[BoardDd], lang: &str) -> V
         groups
             .entry((s.session, grouping))
             .or_default()
-            .push(json!({
-                "place": place,
-                "id": pid(s.participant).id,
-                "players": who(s.participant),
-                "total": format!("{:.2}", s.total.to_f64()),
-                "pct": s.pct().map(|p| format!("{p:.2}")),
-                "boards": s.boards,
-            }));
+            .push(StandingRow {
+                place,
+                id: pid(s.participant).id.clone(),
+                players: who(state, s.participant),
+                total: format!("{:.2}", s.total.to_f64()),
+                pct: s.pct().map(|p| format!("{p:.2}")),
+                boards: s.boards,
+            });
     }
     let mut sessions = Vec::new();
     for (i, sess) in state.sessions.iter().enumerate() {
         let def = &sess.def;
-        let standings: Vec<Value> = groups
+        let standings: Vec<StandingGroup> = groups
             .iter()
             .filter(|((s, _), _)| *s == Some(i))
-            .map(|((_, sec), rows)| json!({"section": sec, "rows": rows}))
+            .map(|((_, sec), rows)| StandingGroup {
+                section: sec.clone(),
+                rows: rows.clone(),
+            })
             .collect();
-        let mut boards = Vec::new();
-        for b in scored.boards.iter().filter(|b| b.session == i) {
-            let (dealer, vul) = state.dealer_vul(i, b.board);
-            let deal = state
-                .deals
-                .get(&(i, b.board))
-                .and_then(|d| hands(&d.ev.pbn));
-            let mut trav = Vec::new();
-            for pair in b.sides.chunks(2) {
-                let (ns, ew) = (&pair[0], &pair[1]);
-                let key = (i, b.board, ns.participant);
-                let Some(t) = state.tables.get(&key) else {
-                    continue;
-                };
-                let ruling = t
-                    .ruling(state)
-                    .map(|r| format!("{} {}", r.ev.id, r.ev.score.normalised()));
-                trav.push((
-                    t.played.as_ref().map_or(i32::MIN, |p| p.ns_points),
-                    json!({
-                        "ns": pid(ns.participant).id, "ew": pid(ew.participant).id,
-                        "contract": played_text(t),
-                        "points": t.played.as_ref().map(|p| signed(p.ns_points)),
-                        "score_ns": fmt(ns.score), "score_ew": fmt(ew.score),
-                        "ruling": ruling,
-                        "room": t.room.map(|r| r.as_str()),
-                    }),
-                ));
-            }
-            let trav_points: Vec<i32> = trav
-                .iter()
-                .map(|t| t.0)
-                .filter(|&p| p != i32::MIN)
-                .collect();
-            // The traveller by score, best for NS first; a huge board shows its top and bottom.
-            trav.sort_by_key(|t| std::cmp::Reverse(t.0));
-            let n = trav.len();
-            let shown: Vec<Value> = if n > 40 {
-                trav.iter()
-                    .take(20)
-                    .chain(trav.iter().skip(n - 20))
-                    .map(|t| t.1.clone())
-                    .collect()
-            } else {
-                trav.into_iter().map(|t| t.1).collect()
-            };
-            let freq: Vec<Value> = b
-                .freq
-                .iter()
-                .map(|r| {
-                    json!({"line": match r.line { Line::NS => "NS", Line::EW => "EW", Line::Both => "" },
-                           "group": r.group, "points": signed(r.ns_points), "count": fmt(r.count),
-                           "mp_ns": fmt(r.mp_ns), "mp_ew": fmt(r.mp_ew)})
-                })
-                .collect();
-            let st = &b.stats;
-            let dist = distribution(b, &trav_points);
-            boards.push(json!({
-                "board": b.board,
-                "section": b.section,
-                "match": b.team.as_ref().map(|t| t.0.clone()),
-                "dealer": dealer.letter().to_string(),
-                "vul": vul.as_str(),
-                "deal": deal,
-                "dd": dd.get(&(i, b.board)).map(|d| dd_view(d)),
-                "tables": n,
-                "traveller_cut": n > 40,
-                "traveller": shown,
-                "frequency": freq,
-                "results": fmt(st.results),
-                "mean": st.mean.map(|m| format!("{:.0}", m.to_f64())),
-                "dispersion": st.dispersion.map(|m| format!("±{:.0}", m.to_f64())),
-                "dispersion_imp": st.dispersion_imp.map(|m| format!("±{:.1}", m.to_f64())),
-                "dispersion_mp": st.dispersion_mp.map(|m| format!("±{:.1}", m.to_f64())),
-                "datum": b.datum.map(fmt),
-                "dist": dist,
-            }));
-        }
-        let matches: Vec<Value> = scored
+        let boards = scored
+            .boards
+            .iter()
+            .filter(|b| b.session == i)
+            .map(|b| board_view(state, b, dd.get(&(i, b.board)).copied()))
+            .collect();
+        let matches = scored
             .matches
             .iter()
             .filter(|m| m.session == i)
-            .map(|m| {
-                json!({"match": m.match_id, "home": who(m.home), "away": who(m.away),
-                       "imp_home": m.imp_home.map(fmt), "imp_away": m.imp_away.map(fmt),
-                       "vp_home": fmt(m.vp_home), "vp_away": fmt(m.vp_away)})
+            .map(|m| MatchView {
+                match_id: m.match_id.clone(),
+                home: who(state, m.home),
+                away: who(state, m.away),
+                home_id: pid(m.home).id.clone(),
+                away_id: pid(m.away).id.clone(),
+                imp_home: m.imp_home.map(fmt),
+                imp_away: m.imp_away.map(fmt),
+                vp_home: fmt(m.vp_home),
+                vp_away: fmt(m.vp_away),
             })
             .collect();
-        let charts = running_charts(state, scored, i);
-        sessions.push(json!({
-            "id": def.id, "name": def.name, "form": def.form.name(), "charts": charts,
-            "standings": standings, "boards": boards, "matches": matches,
-        }));
+        sessions.push(SessionView {
+            id: def.id.clone(),
+            name: def.name.clone(),
+            form: def.form.name(),
+            teams: def.form.is_team(),
+            charts: running_charts(state, scored, i),
+            standings,
+            boards,
+            matches,
+        });
     }
-    let overall: Vec<Value> = groups
+    let overall: Vec<StandingRow> = groups
         .iter()
         .filter(|((s, _), _)| s.is_none())
         .flat_map(|(_, rows)| rows.clone())
         .collect();
-    let rulings: Vec<Value> = state
+    let rulings = state
         .rulings
         .iter()
         .map(|r| {
@@ -283,27 +304,185 @@ pub fn build(state: &State, scored: &Scored, deals: &[BoardDd], lang: &str) -> V
                     format!("superseded:{by}")
                 }
             };
-            json!({"id": r.ev.id, "session": state.sessions[r.key.0].def.id, "board": r.key.1,
-                   "ns": pid(r.key.2).id, "ew": ew, "score": r.ev.score.normalised(),
-                   "law": r.ev.law, "by": r.by, "at": r.at, "note": r.note, "status": status,
-                   "supersedes": r.ev.supersedes})
+            RulingView {
+                id: r.ev.id.clone(),
+                session: state.sessions[r.key.0].def.id.clone(),
+                board: r.key.1,
+                ns: pid(r.key.2).id.clone(),
+                ew,
+                score: r.ev.score.normalised(),
+                law: r.ev.law.clone(),
+                by: r.by.clone(),
+                at: r.at.clone(),
+                note: r.note.clone(),
+                status,
+                supersedes: r.ev.supersedes.clone(),
+                changes: None,
+            }
         })
         .collect();
-    json!({
-        "lang": lang,
-        "labels": labels(lang),
-        "championship": {"name": ch.name, "date": ch.date, "place": ch.place},
-        "sessions": sessions,
-        "overall": overall,
-        "rulings": rulings,
-        "notices": scored.notices.iter().map(|n| n.to_string()).collect::<Vec<_>>(),
-    })
+    Bulletin {
+        lang: lang.to_string(),
+        labels: labels(lang),
+        championship: Championship {
+            name: ch.name.clone(),
+            date: ch.date.clone(),
+            place: ch.place.clone(),
+        },
+        sessions,
+        overall,
+        rulings,
+        notices: scored.notices.iter().map(|n| n.to_string()).collect(),
+        head: None,
+    }
+}
+
+/// One scored board: deal, double dummy, traveller, frequency table, statistics, adjustments.
+fn board_view(state: &State, b: &crate::score::BoardScore, dd: Option<&BoardDd>) -> BoardView {
+    let i = b.session;
+    let pid = |p| state.participant(p);
+    let (dealer, vul) = state.dealer_vul(i, b.board);
+    let deal = state
+        .deals
+        .get(&(i, b.board))
+        .and_then(|d| hands(&d.ev.pbn));
+    let mut trav = Vec::new();
+    let mut adjusted = Vec::new();
+    for pair in b.sides.chunks(2) {
+        let (ns, ew) = (&pair[0], &pair[1]);
+        let key = (i, b.board, ns.participant);
+        let Some(t) = state.tables.get(&key) else {
+            continue;
+        };
+        let ruling = t.ruling(state);
+        if let Some(r) = ruling {
+            adjusted.push(AdjustedView {
+                ns: pid(ns.participant).id.clone(),
+                ew: pid(ew.participant).id.clone(),
+                ruling: r.ev.id.clone(),
+                score: r.ev.score.normalised(),
+                law: r.ev.law.clone(),
+                note: r.note.clone(),
+                by: r.by.clone(),
+                sides: [ns, ew].iter().map(|s| adjusted_side(state, s)).collect(),
+            });
+        }
+        trav.push((
+            t.played.as_ref().map_or(i32::MIN, |p| p.ns_points),
+            TravellerLine {
+                ns: pid(ns.participant).id.clone(),
+                ew: pid(ew.participant).id.clone(),
+                contract: played_text(t),
+                points: t.played.as_ref().map(|p| signed(p.ns_points)),
+                score_ns: fmt(ns.score),
+                score_ew: fmt(ew.score),
+                ruling: ruling.map(ruling_text),
+                room: t.room.map(|r| r.as_str()),
+            },
+        ));
+    }
+    let trav_points: Vec<i32> = trav
+        .iter()
+        .map(|t| t.0)
+        .filter(|&p| p != i32::MIN)
+        .collect();
+    // The traveller by score, best for NS first; a huge board shows its top and bottom.
+    trav.sort_by_key(|t| std::cmp::Reverse(t.0));
+    let n = trav.len();
+    let traveller: Vec<TravellerLine> = if n > 40 {
+        trav.iter()
+            .take(20)
+            .chain(trav.iter().skip(n - 20))
+            .map(|t| t.1.clone())
+            .collect()
+    } else {
+        trav.into_iter().map(|t| t.1).collect()
+    };
+    // A huge board shows at most 2,000 of its adjusted scores (the rest are in scores.parquet).
+    adjusted.truncate(2000);
+    let frequency = b
+        .freq
+        .iter()
+        .map(|r| FreqLine {
+            line: match r.line {
+                Line::NS => "NS",
+                Line::EW => "EW",
+                Line::Both => "",
+            },
+            group: r.group,
+            points: signed(r.ns_points),
+            count: fmt(r.count),
+            mp_ns: fmt(r.mp_ns),
+            mp_ew: fmt(r.mp_ew),
+        })
+        .collect();
+    let st = &b.stats;
+    BoardView {
+        board: b.board,
+        section: b.section.clone(),
+        match_id: b.team.as_ref().map(|t| t.0.clone()),
+        dealer: dealer.letter().to_string(),
+        vul: vul.as_str(),
+        deal,
+        dd: dd.map(dd_view),
+        tables: n,
+        traveller_cut: n > 40,
+        traveller,
+        frequency,
+        results: fmt(st.results),
+        mean: st.mean.map(|m| format!("{:.0}", m.to_f64())),
+        dispersion: st.dispersion.map(|m| format!("±{:.0}", m.to_f64())),
+        dispersion_imp: st.dispersion_imp.map(|m| format!("±{:.1}", m.to_f64())),
+        dispersion_mp: st.dispersion_mp.map(|m| format!("±{:.1}", m.to_f64())),
+        datum: b.datum.map(fmt),
+        dist: distribution(b, &trav_points),
+        adjusted,
+    }
+}
+
+/// One side of an adjusted table: its artificial percentage or weighted components, and score.
+fn adjusted_side(state: &State, s: &crate::score::SideScore) -> AdjustedSide {
+    let components = s
+        .detail
+        .as_ref()
+        .map(|d| {
+            d.components
+                .iter()
+                .map(|c| ComponentView {
+                    weight: format!("{}%", fmt_f(c.weight.to_f64() * 100.0)),
+                    points: signed(c.points),
+                    raw: fmt(c.raw),
+                })
+                .collect()
+        })
+        .unwrap_or_default();
+    AdjustedSide {
+        side: match s.side {
+            crate::adjust::Side::NS => "NS",
+            crate::adjust::Side::EW => "EW",
+        },
+        participant: state.participant(s.participant).id.clone(),
+        artificial: s.artificial.as_ref().map(|p| format!("{}%", fmt(**p))),
+        components,
+        score: fmt(s.score),
+    }
+}
+
+/// A float as printed: up to two decimals, no trailing zeros.
+pub fn fmt_f(f: f64) -> String {
+    let s = format!("{f:.2}");
+    let s = s.trim_end_matches('0').trim_end_matches('.').to_string();
+    if s == "-0" {
+        "0".to_string()
+    } else {
+        s
+    }
 }
 
 /// A board's score distribution for its chart: NS points and how many tables scored them (the
 /// NS frequency table, so weighted scores count their fractions; the played results when a form
 /// keeps none). More than 40 distinct scores are put in 30 bins of equal width.
-fn distribution(b: &crate::score::BoardScore, played: &[i32]) -> Value {
+fn distribution(b: &crate::score::BoardScore, played: &[i32]) -> Option<Distribution> {
     let mut counts: BTreeMap<i32, f64> = BTreeMap::new();
     for r in b.freq.iter().filter(|r| r.line != Line::EW) {
         *counts.entry(r.ns_points).or_default() += r.count.to_f64();
@@ -315,7 +494,7 @@ fn distribution(b: &crate::score::BoardScore, played: &[i32]) -> Value {
     }
     counts.retain(|_, c| *c > 0.0);
     if counts.is_empty() {
-        return Value::Null;
+        return None;
     }
     let bars: Vec<(String, f64)> = if counts.len() <= 40 {
         counts.iter().map(|(p, c)| (signed(*p), *c)).collect()
@@ -334,15 +513,21 @@ fn distribution(b: &crate::score::BoardScore, played: &[i32]) -> Value {
             .collect()
     };
     let max = bars.iter().map(|b| b.1).fold(0.0, f64::max);
-    json!({
-        "max": max,
-        "bars": bars.iter().map(|(l, c)| json!({"label": l, "count": (c * 100.0).round() / 100.0})).collect::<Vec<_>>(),
+    Some(Distribution {
+        max,
+        bars: bars
+            .into_iter()
+            .map(|(label, c)| Bar {
+                label,
+                count: (c * 100.0).round() / 100.0,
+            })
+            .collect(),
     })
 }
 
 /// Per comparison group of a pair session, the leaders' running score across the session's
 /// boards (percentage at matchpoints, total otherwise): the six best of the final standings.
-fn running_charts(state: &State, scored: &Scored, session: usize) -> Vec<Value> {
+fn running_charts(state: &State, scored: &Scored, session: usize) -> Vec<Chart> {
     let def = &state.sessions[session].def;
     if def.form.is_team() {
         return Vec::new();
@@ -383,20 +568,22 @@ fn running_charts(state: &State, scored: &Scored, session: usize) -> Vec<Value> 
         let mut series = Vec::new();
         let (mut lo, mut hi) = (f64::INFINITY, f64::NEG_INFINITY);
         for &p in &leaders {
-            let (mut sum, mut top) = (Q::ZERO, Q::ZERO);
+            // Floats: a chart needs two decimals, and exact sums of factored scores over a
+            // huge field can outgrow i128.
+            let (mut sum, mut top) = (0.0f64, 0.0f64);
             let mut last: Option<f64> = None;
             let mut values = Vec::new();
             for &n in &numbers {
                 for b in boards.iter().filter(|b| b.board == n) {
                     for s in b.sides.iter().filter(|s| s.participant == p) {
-                        sum += s.score;
-                        top += s.top.unwrap_or(Q::ZERO);
+                        sum += s.score.to_f64();
+                        top += s.top.map_or(0.0, |t| t.to_f64());
                     }
                 }
                 let v = if is_mp {
-                    (!top.is_zero()).then(|| (sum * Q::int(100) / top).to_f64())
+                    (top != 0.0).then(|| sum * 100.0 / top)
                 } else {
-                    Some(sum.to_f64())
+                    Some(sum)
                 };
                 let v = v.or(last);
                 if let Some(x) = v {
@@ -406,7 +593,10 @@ fn running_charts(state: &State, scored: &Scored, session: usize) -> Vec<Value> 
                 last = v;
                 values.push(v.map(|x| (x * 100.0).round() / 100.0));
             }
-            series.push(json!({"label": state.participant(p).id, "values": values}));
+            series.push(Series {
+                label: state.participant(p).id.clone(),
+                values,
+            });
         }
         if !lo.is_finite() {
             continue;
@@ -414,14 +604,14 @@ fn running_charts(state: &State, scored: &Scored, session: usize) -> Vec<Value> 
         if hi - lo < 1.0 {
             hi = lo + 1.0;
         }
-        out.push(json!({
-            "section": section,
-            "unit": if is_mp { "%" } else { "IMP" },
-            "boards": numbers,
-            "min": lo.floor(),
-            "max": hi.ceil(),
-            "series": series,
-        }));
+        out.push(Chart {
+            section,
+            unit: if is_mp { "%" } else { "IMP" },
+            boards: numbers,
+            min: lo.floor(),
+            max: hi.ceil(),
+            series,
+        });
     }
     out
 }
@@ -431,25 +621,24 @@ fn running_charts(state: &State, scored: &Scored, session: usize) -> Vec<Value> 
 /// and the biggest movers of each standings group. At most `limit` rulings are audited (in log
 /// order); the others say how to ask (`frekans audit LOG --ruling ID`).
 pub fn add_ruling_effects(
-    data: &mut Value,
+    data: &mut Bulletin,
     events: &[crate::event::Envelope],
     state: &State,
     scored: &Scored,
     limit: usize,
 ) {
-    let Some(list) = data.get_mut("rulings").and_then(Value::as_array_mut) else {
-        return;
-    };
     let mut audited = 0;
-    for entry in list.iter_mut() {
-        if entry["status"] != "in_force" {
+    for entry in data.rulings.iter_mut() {
+        if entry.status != "in_force" {
             continue;
         }
-        let Some(id) = entry["id"].as_str().map(str::to_string) else {
-            continue;
-        };
+        let id = entry.id.clone();
         if audited == limit {
-            entry["changes"] = json!({"skipped": true});
+            entry.changes = Some(Changes {
+                skipped: Some(true),
+                moved: None,
+                shown: None,
+            });
             continue;
         }
         audited += 1;
@@ -465,7 +654,7 @@ pub fn add_ruling_effects(
             .iter()
             .filter(|d| d.rank_before != d.rank_after || d.delta().is_none_or(|x| x != 0.0))
             .collect();
-        let mut shown: Vec<Value> = Vec::new();
+        let mut shown: Vec<Mover> = Vec::new();
         let mut per_group: BTreeMap<(String, Option<String>), usize> = BTreeMap::new();
         for d in &moved {
             let n = per_group
@@ -484,20 +673,24 @@ pub fn add_ruling_effects(
                 (None, None) => "–".to_string(),
             };
             let place = |r: Option<i32>| r.map_or("–".to_string(), |r| r.to_string());
-            shown.push(json!({
-                "group": match (&d.section, &*d.session) {
+            shown.push(Mover {
+                group: match (&d.section, &*d.session) {
                     (_, "overall") => "overall".to_string(),
                     (Some(x), s) => format!("{s} {x}"),
                     (None, s) => s.to_string(),
                 },
-                "id": &*d.participant,
-                "players": &*d.players,
-                "before": value(d.total_before, d.pct_before),
-                "after": value(d.total_after, d.pct_after),
-                "place_before": place(d.rank_before),
-                "place_after": place(d.rank_after),
-            }));
+                id: d.participant.to_string(),
+                players: d.players.to_string(),
+                before: value(d.total_before, d.pct_before),
+                after: value(d.total_after, d.pct_after),
+                place_before: place(d.rank_before),
+                place_after: place(d.rank_after),
+            });
         }
-        entry["changes"] = json!({"moved": moved.len(), "shown": shown});
+        entry.changes = Some(Changes {
+            skipped: None,
+            moved: Some(moved.len()),
+            shown: Some(shown),
+        });
     }
 }

@@ -1,0 +1,104 @@
+//! The participants of the view model and their scorecards: per session, every board a pair or
+//! team played, in board order, with the opponents, the contract and result, the table's NS
+//! points, its score (and percentage at matchpoints), the running total and any ruling. What a
+//! player opens first on the results website (`crate::site`).
+
+use std::collections::BTreeMap;
+
+use super::model::{fmt_f, who};
+use super::view::{CardRow, ParticipantView, Scorecard};
+use crate::adjust::Side;
+use crate::explain::played_text;
+use crate::pipeline::Scored;
+use crate::replay::{PId, State};
+
+/// Every participant of the log, in log order, with a scorecard for each session it played.
+pub fn build(state: &State, scored: &Scored) -> Vec<ParticipantView> {
+    // (participant, session) -> rows with their board number, unsorted.
+    let mut rows: BTreeMap<(PId, usize), Vec<(u32, f64, CardRow)>> = BTreeMap::new();
+    for b in &scored.boards {
+        for s in &b.sides {
+            let ns = match s.side {
+                Side::NS => s.participant,
+                Side::EW => s.opponent,
+            };
+            let table = state.tables.get(&(b.session, b.board, ns));
+            let score = s.score.to_f64();
+            let pct = s
+                .top
+                .map(|t| t.to_f64())
+                .filter(|t| *t > 0.0)
+                .map(|t| format!("{:.2}", score * 100.0 / t));
+            let row = CardRow {
+                board: b.board,
+                section: b.section.clone(),
+                side: match s.side {
+                    Side::NS => "NS",
+                    Side::EW => "EW",
+                },
+                opponent: state.participant(s.opponent).id.clone(),
+                room: table.and_then(|t| t.room.map(|r| r.as_str())),
+                contract: table.map(played_text).unwrap_or_default(),
+                // The table result's points from this side's seat (EW's are NS's negated).
+                points: table.and_then(|t| t.played.as_ref()).map(|p| {
+                    signed(match s.side {
+                        Side::NS => p.ns_points,
+                        Side::EW => -p.ns_points,
+                    })
+                }),
+                score: fmt_f(score),
+                pct,
+                running: String::new(),
+                ruling: table
+                    .and_then(|t| t.ruling(state))
+                    .map(|r| format!("{} {}", r.ev.id, r.ev.score.normalised())),
+            };
+            rows.entry((s.participant, b.session))
+                .or_default()
+                .push((b.board, score, row));
+        }
+    }
+    let mut cards: BTreeMap<PId, Vec<Scorecard>> = BTreeMap::new();
+    for ((p, session), mut list) in rows {
+        // Board order; in a team match the open room first.
+        list.sort_by(|a, b| (a.0, a.2.room).cmp(&(b.0, b.2.room)));
+        let mut running = 0.0;
+        let section = list.first().and_then(|r| r.2.section.clone());
+        let rows: Vec<CardRow> = list
+            .into_iter()
+            .map(|(_, score, mut row)| {
+                running += score;
+                row.running = fmt_f(running);
+                row
+            })
+            .collect();
+        cards.entry(p).or_default().push(Scorecard {
+            session: state.sessions[session].def.id.clone(),
+            section,
+            rows,
+            total: fmt_f(running),
+        });
+    }
+    (0..state.participants.len())
+        .map(|i| {
+            let p = i as PId;
+            let x = state.participant(p);
+            ParticipantView {
+                id: x.id.clone(),
+                team: x.team,
+                name: Some(who(state, p)),
+                players: x.players.clone(),
+                section: x.section.clone(),
+                cards: cards.remove(&p).unwrap_or_default(),
+            }
+        })
+        .collect()
+}
+
+fn signed(p: i32) -> String {
+    if p > 0 {
+        format!("+{p}")
+    } else {
+        p.to_string()
+    }
+}

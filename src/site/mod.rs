@@ -1,0 +1,122 @@
+//! `frekans site`: the results website. Static HTML and one CSS file, no script, no server, no
+//! network: it opens from disk (`file://`) and from any static host. Its content is the view
+//! model of the bulletin (`crate::report::view`: built once by `report::model` and
+//! `report::cards`), rendered through minijinja templates (`templates/*.html`) that escape
+//! everything by default, so no name, note or ruling a user typed can become markup.
+//!
+//! Addresses are stable (spec: interface.md, "Results website"): `index.html`,
+//! `sessions/S1.html` (standings per comparison group, matches, the boards), `overall.html`,
+//! `pairs/A12.html` or `teams/T3.html` (a scorecard), `boards/S1-A-14.html` (session, section
+//! when it has one, board), `rulings.html`. Ids are written into file names as they are when
+//! made of ASCII letters, digits and `_`; any other byte is `~` and two hex digits (`-` is
+//! `~2D`), so two ids never share a file and nothing escapes the site's directory.
+
+pub mod labels;
+pub mod pages;
+
+use std::path::Path;
+
+use crate::app::AppError;
+
+/// What `frekans site` wrote.
+pub struct SiteReport {
+    pub pages: usize,
+    pub boards: usize,
+    pub participants: usize,
+}
+
+/// `frekans site LOG --out DIR [--lang en|pl]`: score the log, solve its deals double dummy (with
+/// the solved-deals cache of `cache`, as `bulletin`), audit its rulings, and write the site into
+/// `out`, whole or not at all (`crate::outfile::write_dir`).
+pub fn run(
+    log: &Path,
+    out: &Path,
+    lang: &str,
+    cache: Option<&Path>,
+) -> Result<SiteReport, AppError> {
+    let l = crate::app::load(log, &Default::default())?;
+    let scored = crate::pipeline::score(&l.state)?;
+    let deals = {
+        let _p = crate::progress::stage(&format!(
+            "double-dummy solving {} deals",
+            l.state.deals.len()
+        ));
+        crate::app::double_dummy(&l.state, cache)?
+    };
+    let mut model = crate::report::model::build(&l.state, &scored, &deals, lang);
+    {
+        let _p = crate::progress::stage("auditing the rulings");
+        crate::report::model::add_ruling_effects(&mut model, &l.events, &l.state, &scored, 200);
+    }
+    let participants = crate::report::cards::build(&l.state, &scored);
+    let site = {
+        let _p = crate::progress::stage("writing the pages");
+        pages::render(&model, &participants, lang).map_err(AppError::Other)?
+    };
+    let report = SiteReport {
+        pages: site.files.len(),
+        boards: site.boards,
+        participants: participants.iter().filter(|p| !p.cards.is_empty()).count(),
+    };
+    crate::outfile::write_dir(out, site.files)?;
+    Ok(report)
+}
+
+/// An id as part of a file name: ASCII letters, digits and `_` as they are, any other byte as
+/// `~` and two hex digits (injective; no `/`, `.` or `-` survives).
+pub fn slug(id: &str) -> String {
+    let mut s = String::with_capacity(id.len());
+    for b in id.bytes() {
+        if b.is_ascii_alphanumeric() || b == b'_' {
+            s.push(b as char);
+        } else {
+            s.push_str(&format!("~{b:02X}"));
+        }
+    }
+    if s.is_empty() {
+        s.push('~');
+    }
+    s
+}
+
+/// A board page's address, from the site's root.
+pub fn board_href(session: &str, section: Option<&str>, board: u32) -> String {
+    match section {
+        Some(x) => format!("boards/{}-{}-{board}.html", slug(session), slug(x)),
+        None => format!("boards/{}-{board}.html", slug(session)),
+    }
+}
+
+/// A scorecard's address, from the site's root.
+pub fn card_href(id: &str, team: bool) -> String {
+    format!("{}/{}.html", if team { "teams" } else { "pairs" }, slug(id))
+}
+
+/// A session page's address, from the site's root.
+pub fn session_href(session: &str) -> String {
+    format!("sessions/{}.html", slug(session))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn addresses_as_the_spec_names_them() {
+        assert_eq!(board_href("S1", Some("A"), 14), "boards/S1-A-14.html");
+        assert_eq!(board_href("S1", None, 3), "boards/S1-3.html");
+        assert_eq!(card_href("A12", false), "pairs/A12.html");
+        assert_eq!(card_href("T3", true), "teams/T3.html");
+    }
+
+    #[test]
+    fn ids_never_collide_nor_leave_the_directory() {
+        assert_eq!(slug("../x"), "~2E~2E~2Fx");
+        assert_ne!(
+            board_href("S1-A", None, 14),
+            board_href("S1", Some("A"), 14)
+        );
+        assert_eq!(slug("Ł"), "~C5~81");
+        assert_eq!(slug(""), "~");
+    }
+}

@@ -1,0 +1,300 @@
+//! The website's pages: the view model (as JSON data, control characters escaped as in the PDF,
+//! `crate::text`) rendered through the templates of `templates/`, with minijinja's HTML
+//! auto-escaping (every template is named `*.html`), and the addresses of `super`.
+
+use std::collections::{BTreeMap, HashSet};
+use std::sync::Arc;
+
+use anyhow::{Context, Result};
+use minijinja::Environment;
+use serde_json::{json, Map, Value};
+
+use super::{board_href, card_href, session_href, slug};
+use crate::report::view::{Bulletin, ParticipantView};
+
+/// The templates, by name (the `.html` suffix turns on HTML escaping).
+const TEMPLATES: &[(&str, &str)] = &[
+    ("base.html", include_str!("templates/base.html")),
+    ("macros.html", include_str!("templates/macros.html")),
+    ("index.html", include_str!("templates/index.html")),
+    ("session.html", include_str!("templates/session.html")),
+    ("overall.html", include_str!("templates/overall.html")),
+    ("card.html", include_str!("templates/card.html")),
+    ("board.html", include_str!("templates/board.html")),
+    ("rulings.html", include_str!("templates/rulings.html")),
+];
+
+/// The style sheet: phone first, no web fonts, no script.
+const STYLE: &str = include_str!("templates/style.css");
+
+/// The rendered site: every file by its path under the output directory, in path order.
+pub struct Site {
+    pub files: Vec<(String, Vec<u8>)>,
+    /// Board pages written.
+    pub boards: usize,
+}
+
+/// Render every page of the site.
+pub fn render(model: &Bulletin, participants: &[ParticipantView], lang: &str) -> Result<Site> {
+    let teams: Arc<HashSet<String>> = Arc::new(
+        participants
+            .iter()
+            .filter(|p| p.team)
+            .map(|p| p.id.clone())
+            .collect(),
+    );
+    let mut env = Environment::new();
+    for (name, src) in TEMPLATES {
+        env.add_template(name, src)
+            .with_context(|| format!("template {name}"))?;
+    }
+    // HTML-escaped as minijinja does, but `/` left as it is (addresses stay readable).
+    env.set_formatter(|out, state, value| match value.as_str() {
+        Some(s)
+            if !value.is_safe() && matches!(state.auto_escape(), minijinja::AutoEscape::Html) =>
+        {
+            out.write_str(&escape_html(s)).map_err(|e| {
+                minijinja::Error::new(minijinja::ErrorKind::WriteFailure, e.to_string())
+            })
+        }
+        _ => minijinja::escape_formatter(out, state, value),
+    });
+    let t = teams.clone();
+    env.add_filter("card", move |id: String| card_href(&id, t.contains(&id)));
+    env.add_filter("slug", |id: String| slug(&id));
+    env.add_filter("contract", contract_markup);
+
+    let mut data = serde_json::to_value(model)?;
+    crate::text::escape_json(&mut data);
+    let mut people = serde_json::to_value(participants)?;
+    crate::text::escape_json(&mut people);
+    let labels = super::labels::labels(lang);
+    let sessions = data["sessions"].as_array().cloned().unwrap_or_default();
+    let overall = data["overall"].as_array().cloned().unwrap_or_default();
+    let mut rulings = data["rulings"].as_array().cloned().unwrap_or_default();
+
+    let base = json!({
+        "lang": lang,
+        "L": labels,
+        "ch": data["championship"],
+        "has_overall": !overall.is_empty(),
+        "has_rulings": !rulings.is_empty(),
+        "suit_names": [labels["spades"], labels["hearts"], labels["diamonds"], labels["clubs"]],
+    });
+    let page = |root: &str, extra: Value| -> Value {
+        let mut m: Map<String, Value> = base.as_object().cloned().unwrap_or_default();
+        m.insert("root".into(), Value::from(root));
+        if let Value::Object(e) = extra {
+            m.extend(e);
+        }
+        Value::Object(m)
+    };
+    let mut files: BTreeMap<String, String> = BTreeMap::new();
+    let render = |name: &str, ctx: &Value| -> Result<String> {
+        env.get_template(name)?
+            .render(minijinja::value::Serde(ctx))
+            .with_context(|| format!("rendering {name}"))
+    };
+
+    // Each board's page: every scored part of a board (a team board's matches) on one page.
+    let mut board_pages: BTreeMap<(usize, String), Vec<Value>> = BTreeMap::new();
+    let mut session_boards: Vec<Vec<(String, String)>> = Vec::new();
+    for (i, s) in sessions.iter().enumerate() {
+        let sid = s["id"].as_str().unwrap_or_default();
+        let mut order: Vec<(Option<String>, u64, String)> = Vec::new();
+        for b in s["boards"].as_array().into_iter().flatten() {
+            let section = b["section"].as_str().map(str::to_string);
+            let n = b["board"].as_u64().unwrap_or_default();
+            let href = board_href(sid, section.as_deref(), n as u32);
+            if !board_pages.contains_key(&(i, href.clone())) {
+                order.push((section, n, href.clone()));
+            }
+            board_pages.entry((i, href)).or_default().push(b.clone());
+        }
+        order.sort();
+        session_boards.push(
+            order
+                .into_iter()
+                .map(|(sec, n, href)| {
+                    let label = match sec {
+                        Some(x) => format!("{x} {n}"),
+                        None => n.to_string(),
+                    };
+                    (href, label)
+                })
+                .collect(),
+        );
+    }
+    let mut boards = 0;
+    for (i, list) in session_boards.iter().enumerate() {
+        let s = &sessions[i];
+        let sid = s["id"].as_str().unwrap_or_default();
+        for (k, (href, _)) in list.iter().enumerate() {
+            let parts = &board_pages[&(i, href.clone())];
+            let first = &parts[0];
+            let ctx = page(
+                "../",
+                json!({"page": {
+                    "session": sid,
+                    "session_href": session_href(sid),
+                    "section": first["section"],
+                    "board": first["board"],
+                    "parts": parts,
+                    "prev": k.checked_sub(1).map(|p| format!("../{}", list[p].0)),
+                    "next": list.get(k + 1).map(|n| format!("../{}", n.0)),
+                }}),
+            );
+            files.insert(href.clone(), render("board.html", &ctx)?);
+            boards += 1;
+        }
+        let links: Vec<Value> = list
+            .iter()
+            .map(|(href, label)| json!({"href": href, "label": label}))
+            .collect();
+        let ctx = page("../", json!({"s": s, "board_links": links}));
+        files.insert(session_href(sid), render("session.html", &ctx)?);
+    }
+
+    // Scorecards, each board linking to its page; and where each ruling's board page is.
+    let mut section_of: BTreeMap<(String, u64, String), Option<String>> = BTreeMap::new();
+    let mut shown_people = Vec::new();
+    for p in people.as_array_mut().into_iter().flatten() {
+        let id = p["id"].as_str().unwrap_or_default().to_string();
+        let team = p["team"].as_bool().unwrap_or(false);
+        for c in p["cards"].as_array_mut().into_iter().flatten() {
+            let sid = c["session"].as_str().unwrap_or_default().to_string();
+            for r in c["rows"].as_array_mut().into_iter().flatten() {
+                let section = r["section"].as_str().map(str::to_string);
+                let n = r["board"].as_u64().unwrap_or_default();
+                r["href"] = Value::from(board_href(&sid, section.as_deref(), n as u32));
+                section_of.insert((sid.clone(), n, id.clone()), section);
+            }
+        }
+        if p["cards"].as_array().is_some_and(|c| !c.is_empty()) {
+            let ctx = page("../", json!({"p": p}));
+            files.insert(card_href(&id, team), render("card.html", &ctx)?);
+            shown_people.push(p.clone());
+        }
+    }
+
+    for r in &mut rulings {
+        let sid = r["session"].as_str().unwrap_or_default().to_string();
+        let n = r["board"].as_u64().unwrap_or_default();
+        let ns = r["ns"].as_str().unwrap_or_default().to_string();
+        let section = section_of.get(&(sid.clone(), n, ns)).cloned().flatten();
+        r["href"] = Value::from(board_href(&sid, section.as_deref(), n as u32));
+        let status = r["status"].as_str().unwrap_or_default();
+        r["status_text"] = Value::from(match status.split_once(':') {
+            Some((_, by)) => format!("{} {by}", labels["superseded_by"]),
+            None => labels.get(status).copied().unwrap_or(status).to_string(),
+        });
+    }
+    if !rulings.is_empty() {
+        let ctx = page("", json!({"rulings": rulings}));
+        files.insert("rulings.html".into(), render("rulings.html", &ctx)?);
+    }
+    if !overall.is_empty() {
+        let overall_teams = overall
+            .iter()
+            .all(|r| r["id"].as_str().is_some_and(|id| teams.contains(id)));
+        let ctx = page(
+            "",
+            json!({"overall": overall, "overall_teams": overall_teams}),
+        );
+        files.insert("overall.html".into(), render("overall.html", &ctx)?);
+    }
+    let index_sessions: Vec<Value> = sessions
+        .iter()
+        .map(|s| {
+            let sid = s["id"].as_str().unwrap_or_default();
+            // Boards played (by number: a board of two sections is one board).
+            let numbers: std::collections::BTreeSet<u64> = s["boards"]
+                .as_array()
+                .into_iter()
+                .flatten()
+                .filter_map(|b| b["board"].as_u64())
+                .collect();
+            json!({"id": sid, "name": s["name"], "form": s["form"],
+                   "href": session_href(sid), "boards": numbers.len()})
+        })
+        .collect();
+    let ctx = page(
+        "",
+        json!({"sessions": index_sessions, "participants": shown_people, "rulings": rulings}),
+    );
+    files.insert("index.html".into(), render("index.html", &ctx)?);
+    files.insert("style.css".into(), STYLE.to_string());
+    Ok(Site {
+        files: files
+            .into_iter()
+            .map(|(k, v)| (k, v.into_bytes()))
+            .collect(),
+        boards,
+    })
+}
+
+/// Text as HTML: `&`, `<`, `>`, `"` and `'` as entities (safe in text and quoted attributes).
+fn escape_html(s: &str) -> String {
+    let mut out = String::with_capacity(s.len() + 8);
+    for c in s.chars() {
+        match c {
+            '&' => out.push_str("&amp;"),
+            '<' => out.push_str("&lt;"),
+            '>' => out.push_str("&gt;"),
+            '"' => out.push_str("&quot;"),
+            '\'' => out.push_str("&#39;"),
+            c => out.push(c),
+        }
+    }
+    out
+}
+
+/// A contract or par text (`4S N =`, `5HX-E -300`) as HTML: escaped, each suit letter after a
+/// level shown as its symbol (hearts and diamonds red, by the style sheet), with its name for
+/// screen readers in the `title`.
+fn contract_markup(text: String) -> minijinja::Value {
+    let chars: Vec<char> = text.chars().collect();
+    let mut out = String::with_capacity(text.len() + 32);
+    for (k, &c) in chars.iter().enumerate() {
+        let after_level = k > 0 && matches!(chars[k - 1], '1'..='7');
+        let ends = chars
+            .get(k + 1)
+            .is_none_or(|n| matches!(n, ' ' | '-' | 'X'));
+        let symbol = match c {
+            'S' => Some(("♠", "s1")),
+            'H' => Some(("♥", "s2")),
+            'D' => Some(("♦", "s3")),
+            'C' => Some(("♣", "s4")),
+            _ => None,
+        };
+        match symbol {
+            Some((sym, class)) if after_level && ends => {
+                out.push_str(&format!("<span class=\"{class}\">{sym}</span>"));
+            }
+            _ => out.push_str(&escape_html(c.encode_utf8(&mut [0; 4]))),
+        }
+    }
+    minijinja::Value::from_safe_string(out)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::contract_markup;
+
+    #[test]
+    fn contracts_get_suit_symbols_and_nothing_else_is_markup() {
+        assert_eq!(
+            contract_markup("4S N =".into()).to_string(),
+            "4<span class=\"s1\">♠</span> N ="
+        );
+        assert_eq!(
+            contract_markup("5HX-E -300".into()).to_string(),
+            "5<span class=\"s2\">♥</span>X-E -300"
+        );
+        assert_eq!(contract_markup("3NT S -1".into()).to_string(), "3NT S -1");
+        assert_eq!(
+            contract_markup("<b>4S</b>".into()).to_string(),
+            "&lt;b&gt;4S&lt;/b&gt;"
+        );
+    }
+}
