@@ -109,31 +109,9 @@ fn append_locked<T>(
         "the log",
         " (FREKANS_MAX_LOG_MIB sets another limit, in MiB)",
     )?;
-    if !bytes.is_empty() && !bytes.ends_with(b"\n") {
-        let line = bytes.split(|&b| b == b'\n').count();
-        return Err(invalid(line, None, "the log's last line is incomplete (no newline: a torn write?); run `frekans repair` first"));
-    }
-    let lines = memchr::memchr_iter(b'\n', &bytes).count() + 1 - usize::from(!bytes.is_empty());
-    let new_line = lines + 1;
-    let value: Value = super::json::parse(event.trim()).map_err(|e| {
-        invalid(
-            new_line,
-            None,
-            format!("the new event is not valid JSON: {e}"),
-        )
-    })?;
-    let Value::Object(obj) = value else {
-        return Err(invalid(
-            new_line,
-            None,
-            "the new event must be a JSON object {\"type\": ...}",
-        ));
-    };
-    // Where the log stands: its next seq, and the last link of its chain.
-    let seq = count_events(&bytes) + 1;
-    let prev = last_hash(&bytes);
-    let (text, _) = seal(&obj, seq, prev.as_deref(), now)
-        .map_err(|(field, m)| invalid(new_line, Some(field), m))?;
+    let p = propose(&bytes, &[event], now, None).map_err(AppendError::Invalid)?;
+    let (text, seq, new_line) = (p.text, p.first_seq, p.first_line);
+    let text = text.strip_suffix('\n').unwrap_or(&text).to_string();
     // Validate the whole log with the new line, exactly as `check` would.
     let mut all = bytes;
     all.extend_from_slice(text.as_bytes());
@@ -152,6 +130,70 @@ fn append_locked<T>(
         },
         kept,
     ))
+}
+
+/// Events as `append` would write them after a log of `bytes`, not written: what `append`
+/// checks before it validates the whole log with them (the log's last line complete, each
+/// event one JSON object, a `seq` given that is not the next), each sealed in turn
+/// ([`seal_all`]: `seq`, `at` = `now` unless given, the hash chain). `append` appends one event
+/// this way; an audit's what-if (`audit::whatif`) adds proposed events to a log in memory
+/// with the same errors. `events_before`: the log's event count when the caller knows it (the
+/// audit cache does), else counted as `append` counts it.
+pub fn propose(
+    bytes: &[u8],
+    events: &[&str],
+    now: &str,
+    events_before: Option<usize>,
+) -> Result<Proposed, InvalidLog> {
+    let err = |line: usize, field: Option<&str>, msg: String| InvalidLog {
+        errors: vec![LogError::new(line, field, msg)],
+    };
+    if !bytes.is_empty() && !bytes.ends_with(b"\n") {
+        let line = bytes.split(|&b| b == b'\n').count();
+        return Err(err(line, None, "the log's last line is incomplete (no newline: a torn write?); run `frekans repair` first".into()));
+    }
+    let lines = memchr::memchr_iter(b'\n', bytes).count();
+    let mut objects = Vec::with_capacity(events.len());
+    for (i, event) in events.iter().enumerate() {
+        let new_line = lines + 1 + i;
+        let value: Value = super::json::parse(event.trim()).map_err(|e| {
+            err(
+                new_line,
+                None,
+                format!("the new event is not valid JSON: {e}"),
+            )
+        })?;
+        let Value::Object(obj) = value else {
+            return Err(err(
+                new_line,
+                None,
+                "the new event must be a JSON object {\"type\": ...}".into(),
+            ));
+        };
+        objects.push(obj);
+    }
+    // Where the log stands: its next seq, and the last link of its chain.
+    let before = events_before.unwrap_or_else(|| count_events(bytes));
+    let text = seal_all(&objects, before, last_hash(bytes).as_deref(), now)
+        .map_err(|(i, f, m)| err(lines + i + 1, Some(f), m))?;
+    Ok(Proposed {
+        text,
+        first_seq: before + 1,
+        first_line: lines + 1,
+        objects,
+    })
+}
+
+/// Events sealed by [`propose`].
+#[derive(Clone, Debug)]
+pub struct Proposed {
+    /// Their lines, each ending in a newline, to follow the log's bytes.
+    pub text: String,
+    /// The first one's seq and line number in the log they would follow.
+    pub first_seq: usize,
+    pub first_line: usize,
+    /// The events as given (before sealing).
+    pub objects: Vec<Map<String, Value>>,
 }
 
 /// An event as `append` writes it: `type`, then `seq`, the fields given (any `hash` dropped),
