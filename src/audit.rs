@@ -5,6 +5,7 @@
 //! `--as-of SEQ` compares the first SEQ events with the whole log; `--between A B` two prefixes.
 //! The comparison is made on the export rows, so it covers every form.
 
+pub mod alternatives;
 pub mod cache;
 pub mod whatif;
 
