@@ -292,3 +292,278 @@ fn whatif_is_the_audit_of_the_log_with_the_events_appended() {
     );
     assert_eq!(kinds_moved.len(), 8, "{kinds_moved:?}");
 }
+
+/// Three alternatives for the table of NS 3 on a board of four tables (`tests/data/whatif`:
+/// NS +420, +420, −50 at NS 3, +450; top 6), worked by hand: assigned +420 gives NS 2, 2, 2, 6;
+/// assigned +450 gives 1, 1, 5, 5; 50% of each gives NS 3 ½·2 + ½·5 = 3.5 and the others
+/// 1.5, 1.5 (½ of a tie against it) and 5.5; each EW pair the top less its NS's. Each
+/// alternative is added on its own; text, JSON and Parquet say the same.
+#[test]
+fn alternatives_side_by_side_as_worked_by_hand() {
+    let t = tmp("whatif-alt");
+    let data = common::root().join("tests/data/whatif");
+    for f in ["four-tables.jsonl", "alternatives.jsonl"] {
+        std::fs::copy(data.join(f), t.path().join(f)).unwrap();
+    }
+    let before = std::fs::read(t.path().join("four-tables.jsonl")).unwrap();
+    let o = run_in(
+        t.path(),
+        &[
+            "audit",
+            "four-tables.jsonl",
+            "--alternatives",
+            "alternatives.jsonl",
+            "--format",
+            "json",
+            "--out",
+            "out",
+        ],
+    );
+    assert!(o.status.success(), "{}", show(&o));
+    let j: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap();
+    assert_eq!(j["audit"]["alternatives"].as_array().unwrap().len(), 3);
+    // (NS pair: before, under each alternative; its EW opponents: 6 less)
+    let hand: [(&str, &str, f64, [f64; 3]); 4] = [
+        ("1", "11", 3.0, [2.0, 1.0, 1.5]),
+        ("2", "12", 3.0, [2.0, 1.0, 1.5]),
+        ("3", "13", 0.0, [2.0, 5.0, 3.5]),
+        ("4", "14", 6.0, [6.0, 5.0, 5.5]),
+    ];
+    let rows = j["standings"].as_array().unwrap();
+    let row = |p: &str| {
+        rows.iter()
+            .find(|r| r["session"] == "S1" && r["participant"] == p)
+            .unwrap_or_else(|| panic!("no row of {p}"))
+    };
+    for (ns, ew, b, after) in hand {
+        for (p, b, after) in [(ns, b, after), (ew, 6.0 - b, after.map(|x| 6.0 - x))] {
+            let r = row(p);
+            assert_eq!(r["total_before"], b, "{p}");
+            let got: Vec<f64> = r["alternatives"]
+                .as_array()
+                .unwrap()
+                .iter()
+                .map(|a| a["total_after"].as_f64().unwrap())
+                .collect();
+            assert_eq!(got, after, "{p}");
+        }
+    }
+    // Places: under +450 NS 3 shares first with 4, 11 and 12 (5 each).
+    let place = |p: &str, k: usize| row(p)["alternatives"][k]["rank_after"].as_i64().unwrap();
+    assert_eq!([place("3", 1), place("4", 1), place("11", 1)], [1, 1, 1]);
+    assert_eq!(place("3", 0), 5);
+    // The Parquet file: a row per participant per group per alternative.
+    let f = std::fs::File::open(t.path().join("out/audit_alternatives.parquet")).unwrap();
+    use polars::prelude::*;
+    let df = ParquetReader::new(f).finish().unwrap();
+    assert_eq!(df.height(), rows.len() * 3);
+    let names: Vec<&str> = df.get_column_names().iter().map(|s| s.as_str()).collect();
+    assert_eq!(
+        names,
+        [
+            "alternative",
+            "ruling",
+            "score",
+            "session",
+            "section",
+            "participant",
+            "total_before",
+            "total_after",
+            "delta",
+            "pct_before",
+            "pct_after",
+            "rank_before",
+            "rank_after"
+        ]
+    );
+    // The text: a column per alternative.
+    let o = run_in(
+        t.path(),
+        &[
+            "audit",
+            "four-tables.jsonl",
+            "--alternatives",
+            "alternatives.jsonl",
+        ],
+    );
+    let text = String::from_utf8_lossy(&o.stdout);
+    assert!(
+        text.contains("before             A1             A2             A3"),
+        "{text}"
+    );
+    assert!(
+        text.contains("  3           7     0.00%    5    33.33%    1    83.33%    4    58.33%"),
+        "{text}"
+    );
+    // Nothing written to the log.
+    assert_eq!(
+        std::fs::read(t.path().join("four-tables.jsonl")).unwrap(),
+        before
+    );
+    // Alternatives for different tables are refused.
+    std::fs::write(
+        t.path().join("two.jsonl"),
+        concat!(
+            r#"{"type":"ruling","id":"X","session":"S1","board":1,"ns":"3","score":"A"}"#,
+            "\n",
+            r#"{"type":"ruling","id":"X","session":"S1","board":1,"ns":"2","score":"A"}"#,
+            "\n"
+        ),
+    )
+    .unwrap();
+    let o = run_in(
+        t.path(),
+        &["audit", "four-tables.jsonl", "--alternatives", "two.jsonl"],
+    );
+    assert_eq!(o.status.code(), Some(2), "{}", show(&o));
+    assert!(
+        String::from_utf8_lossy(&o.stderr).contains("two.jsonl line 2: a ruling for another table"),
+        "{}",
+        show(&o)
+    );
+}
+
+/// A proposal `append` refuses is refused by a what-if with `append`'s own message and exit
+/// status, and nothing is written: the log as it was, its audit cache the only one kept.
+#[test]
+fn refusals_are_appends() {
+    let t = tmp("whatif-refuse");
+    let demo = common::root().join("events/mazovia-pairs-2026.jsonl");
+    let log = t.path().join("log.jsonl");
+    std::fs::copy(&demo, &log).unwrap();
+    let bytes = std::fs::read(&log).unwrap();
+    for event in [
+        "{not json",
+        "[1, 2]",
+        r#"{"type":"ruling_withdrawn","ruling":"R2","seq":3}"#,
+        // R1 exists (on board 7)
+        r#"{"type":"ruling","id":"R1","session":"S1","board":5,"ns":"A8","score":"A"}"#,
+        r#"{"type":"ruling_withdrawn","ruling":"NOPE"}"#,
+        // R2 was superseded by R8
+        r#"{"type":"ruling_withdrawn","ruling":"R2"}"#,
+        r#"{"type":"correction","result":1,"tricks":9}"#,
+        r#"{"type":"penalty","session":"S1","participant":"A1","vp":2}"#,
+        r#"{"type":"ruling","id":"Q1","session":"S1","board":5,"ns":"A8","score":"(60%+420&30%-50)"}"#,
+        r#"{"type":"ruling","id":"Q1","session":"S1","board":5,"ns":"A8","ew":"A9","score":"A"}"#,
+        r#"{"type":"ruling","id":"Q1","session":"S9","board":5,"ns":"A8","score":"A"}"#,
+    ] {
+        let whatif = run_in(t.path(), &["audit", "log.jsonl", "--with", event]);
+        let explain = run_in(
+            t.path(),
+            &[
+                "explain",
+                "log.jsonl",
+                "--session",
+                "S1",
+                "--board",
+                "5",
+                "--with",
+                event,
+            ],
+        );
+        let append = run_in(t.path(), &["append", "log.jsonl", event, "--no-cache"]);
+        assert_eq!(append.status.code(), Some(2), "{event}: {}", show(&append));
+        for o in [&whatif, &explain] {
+            assert_eq!(o.status.code(), Some(2), "{event}: {}", show(o));
+            assert_eq!(
+                o.stderr,
+                append.stderr,
+                "{event}: {}\n{}",
+                show(o),
+                show(&append)
+            );
+            assert!(o.stdout.is_empty(), "{event}");
+        }
+        assert_eq!(std::fs::read(&log).unwrap(), bytes, "{event}");
+    }
+    // What a what-if does not take: a result.
+    let o = run_in(
+        t.path(),
+        &[
+            "audit",
+            "log.jsonl",
+            "--with",
+            r#"{"type":"result","session":"S1","board":5,"ns":"A8","ew":"A26","contract":"PASS"}"#,
+        ],
+    );
+    assert_eq!(o.status.code(), Some(2), "{}", show(&o));
+    assert!(
+        String::from_utf8_lossy(&o.stderr).contains("not a \"result\""),
+        "{}",
+        show(&o)
+    );
+    // Only the log's own audit cache is kept.
+    let kept: Vec<String> = std::fs::read_dir(t.path().join(".cache-audit"))
+        .unwrap()
+        .flatten()
+        .map(|e| e.file_name().to_string_lossy().into_owned())
+        .filter(|n| n.ends_with(".audit"))
+        .collect();
+    assert_eq!(
+        kept,
+        [format!("{}.audit", frekans::audit::cache::log_key(&bytes))]
+    );
+}
+
+/// `explain --with` shows the board as `explain` shows it once the event is appended, and
+/// `--with-file` reads the same events as `--with`.
+#[test]
+fn explain_with_a_proposal_is_explain_of_the_appended_log() {
+    let t = tmp("whatif-explain");
+    let demo = common::root().join("events/mazovia-pairs-2026.jsonl");
+    std::fs::copy(&demo, t.path().join("log.jsonl")).unwrap();
+    std::fs::copy(&demo, t.path().join("copy.jsonl")).unwrap();
+    let event = r#"{"type":"ruling","id":"AC9","session":"S1","board":5,"ns":"A8","score":"(70%+620&30%-100)","law":"21B3","at":"2026-11-25T19:00:00Z"}"#;
+    let args = |log: &'static str| {
+        vec![
+            "explain",
+            log,
+            "--session",
+            "S1",
+            "--board",
+            "5",
+            "--section",
+            "A",
+        ]
+    };
+    let mut with = args("log.jsonl");
+    with.extend(["--with", event]);
+    let proposed = run_in(t.path(), &with);
+    assert!(proposed.status.success(), "{}", show(&proposed));
+    let a = run_in(t.path(), &["append", "copy.jsonl", event, "--no-cache"]);
+    assert!(a.status.success(), "{}", show(&a));
+    let appended = run_in(t.path(), &args("copy.jsonl"));
+    let text = String::from_utf8_lossy(&proposed.stdout);
+    let (head, body) = text.split_once("\n\n").unwrap();
+    assert!(
+        head.starts_with("What-if: the board with 1 proposed event"),
+        "{head}"
+    );
+    assert_eq!(body, String::from_utf8_lossy(&appended.stdout));
+    assert!(body.contains("AC9"), "{body}");
+    // The same from a file (a comment and a blank line skipped), in audit and explain.
+    std::fs::write(t.path().join("p.jsonl"), format!("// AC\n\n{event}\n")).unwrap();
+    let mut from_file = args("log.jsonl");
+    from_file.extend(["--with-file", "p.jsonl"]);
+    assert_eq!(run_in(t.path(), &from_file).stdout, proposed.stdout);
+    let a = run_in(
+        t.path(),
+        &["audit", "log.jsonl", "--with", event, "--format", "json"],
+    );
+    let b = run_in(
+        t.path(),
+        &[
+            "audit",
+            "log.jsonl",
+            "--with-file",
+            "p.jsonl",
+            "--format",
+            "json",
+        ],
+    );
+    assert!(a.status.success(), "{}", show(&a));
+    assert_eq!(a.stdout, b.stdout);
+    let j: serde_json::Value = serde_json::from_slice(&a.stdout).unwrap();
+    assert_eq!(j["audit"]["with"][0]["id"], "AC9");
+    assert!(!j["standings"].as_array().unwrap().is_empty());
+}
