@@ -567,3 +567,45 @@ fn explain_with_a_proposal_is_explain_of_the_appended_log() {
     assert_eq!(j["audit"]["with"][0]["id"], "AC9");
     assert!(!j["standings"].as_array().unwrap().is_empty());
 }
+
+/// The README's appeals-committee example runs as written (from the repository's root, on its
+/// copy in /tmp) and leaves the copy as it was.
+#[test]
+fn the_readme_appeals_committee_example_runs() {
+    let readme = std::fs::read_to_string(common::root().join("README.md")).unwrap();
+    let from = readme
+        .find("An appeals committee asks before it rules")
+        .expect("the README's appeals committee example");
+    let rest = &readme[from..];
+    let start = rest.find("```sh\n").unwrap() + "```sh\n".len();
+    let block = &rest[start..start + rest[start..].find("```").unwrap()];
+    let t = tmp("whatif-readme");
+    // (the example's /tmp paths moved into a scratch directory of the test's own)
+    let dir = t.path().display().to_string();
+    let script = block.replace("/tmp/", &format!("{dir}/"));
+    let o = std::process::Command::new("bash")
+        .arg("-c")
+        .arg(format!(
+            "set -e\nfrekans() {{ \"{}\" \"$@\"; }}\n{script}",
+            env!("CARGO_BIN_EXE_frekans")
+        ))
+        .current_dir(common::root())
+        .env("FREKANS_AUDIT_CACHE", t.path().join("cache"))
+        .output()
+        .unwrap();
+    assert!(o.status.success(), "{script}\n{}", show(&o));
+    let out = String::from_utf8_lossy(&o.stdout);
+    assert!(
+        out.contains("What-if: the standings with 1 proposed event"),
+        "{out}"
+    );
+    assert!(out.contains("Alternatives: 3 proposed rulings"), "{out}");
+    assert!(
+        out.contains("What-if: the board with 1 proposed event"),
+        "{out}"
+    );
+    assert_eq!(
+        std::fs::read(t.path().join("appeal.jsonl")).unwrap(),
+        std::fs::read(common::root().join("events/mazovia-pairs-2026.jsonl")).unwrap()
+    );
+}
