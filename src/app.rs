@@ -841,7 +841,10 @@ fn whatif_one(
             "--with: give at least one proposed event".into(),
         ));
     }
-    let known = c.cache.as_ref().map(|c| c.last_seq);
+    let known = c
+        .cache
+        .as_ref()
+        .and_then(|c| Some((c.last_seq, usize::try_from(c.newlines).ok()?)));
     let p = crate::event::append::propose(bytes, &texts, now, known).map_err(AppError::Invalid)?;
     whatif::check_kinds(&p).map_err(AppError::BadRequest)?;
     if let Some(cache) = c.cache.as_mut() {

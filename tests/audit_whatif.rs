@@ -249,13 +249,16 @@ fn whatif_is_the_audit_of_the_log_with_the_events_appended() {
             )
             .expect("the log's cache");
             let mut c = c;
-            let p = frekans::event::append::propose(
-                bytes,
-                &texts.iter().map(String::as_str).collect::<Vec<_>>(),
-                NOW,
-                None,
-            )
-            .unwrap();
+            let strs: Vec<&str> = texts.iter().map(String::as_str).collect();
+            let p = frekans::event::append::propose(bytes, &strs, NOW, None).unwrap();
+            // (what the cache knows of the log: the same lines, seqs and hashes)
+            let known = (c.last_seq, c.newlines as usize);
+            let q = frekans::event::append::propose(bytes, &strs, NOW, Some(known)).unwrap();
+            assert_eq!(
+                (&p.text, p.first_seq, p.first_line),
+                (&q.text, q.first_seq, q.first_line),
+                "{what} {kind}"
+            );
             match frekans::audit::whatif::whatif_cached(bytes, &mut c, &p).unwrap() {
                 frekans::audit::whatif::Cached::Answer(a) => {
                     assert_eq!(answer(&a), answer(&reference), "{what} {kind}: cached");
