@@ -931,7 +931,8 @@ pub fn alternatives(
     let mut c = WhatIfCache::of(bytes, cache, log.stat);
     let mut audits = Vec::with_capacity(alternatives.len());
     for (text, _) in alternatives {
-        audits.push(whatif_one(bytes, std::slice::from_ref(text), &mut c, now)?);
+        let a = whatif_one(bytes, std::slice::from_ref(text), &mut c, now)?;
+        audits.push(crate::audit::alternatives::keep(a));
     }
     log.record(cache, c.hashed);
     let a = crate::audit::alternatives::Alternatives::new(audits);

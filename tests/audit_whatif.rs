@@ -391,11 +391,13 @@ fn alternatives_side_by_side_as_worked_by_hand() {
     );
     let text = String::from_utf8_lossy(&o.stdout);
     assert!(
-        text.contains("before             A1             A2             A3"),
+        text.contains("before               A1               A2               A3"),
         "{text}"
     );
     assert!(
-        text.contains("  3           7     0.00%    5    33.33%    1    83.33%    4    58.33%"),
+        text.contains(
+            "  3             7     0.00%      5    33.33%      1    83.33%      4    58.33%"
+        ),
         "{text}"
     );
     // Nothing written to the log.

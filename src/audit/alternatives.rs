@@ -34,7 +34,8 @@ pub struct After {
 /// The alternatives' what-ifs and their standings side by side.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Alternatives {
-    /// Each alternative's what-if, in the order given.
+    /// Each alternative's what-if, in the order given: its question, standings and rulings (its
+    /// boards and what it was made from are let go once it is made, see [`keep`]).
     pub audits: Vec<Audit>,
     /// Every participant whose total or place any alternative changes, group by group
     /// (sessions by id, then section, overall last), by place before.
@@ -72,6 +73,15 @@ pub fn same_table(alternatives: &[(String, String)]) -> Result<(), String> {
         }
     }
     Ok(())
+}
+
+/// What an alternative's what-if keeps once made: its question, standings and rulings (the
+/// side-by-side table shows places and totals; `--with` its ruling shows its boards). At a
+/// million results each what-if's boards and replays are hundreds of megabytes.
+pub fn keep(mut a: Audit) -> Audit {
+    a.boards = Vec::new();
+    a.residue = super::Residue::default();
+    a
 }
 
 /// A standings group's key for ordering: sessions by id, then section; overall last.
@@ -212,7 +222,7 @@ fn cell(total: Option<f64>, pct: Option<f64>, rank: Option<i32>) -> String {
         (None, Some(t)) => format!("{t:.2}"),
         (None, None) => "-".into(),
     };
-    format!("{place:>4} {value:>9}")
+    format!("{place:>6} {value:>9}")
 }
 
 /// The alternatives as a readable table: each group's affected participants, their place and
@@ -272,24 +282,24 @@ pub fn to_text(a: &Alternatives) -> String {
             let _ = writeln!(out, "\n{head}{sec} (place and score):");
             let _ = write!(
                 out,
-                "  {:<8} {:>14}",
+                "  {:<8} {:>16}",
                 if r.team { "team" } else { "pair" },
                 "before"
             );
             for k in 0..r.after.len() {
-                let _ = write!(out, " {:>14}", format!("A{}", k + 1));
+                let _ = write!(out, " {:>16}", format!("A{}", k + 1));
             }
             let _ = writeln!(out, "  players");
             last = Some(g);
         }
         let _ = write!(
             out,
-            "  {:<8} {:>14}",
+            "  {:<8} {:>16}",
             r.participant,
             cell(r.total_before, r.pct_before, r.rank_before)
         );
         for x in &r.after {
-            let _ = write!(out, " {:>14}", cell(x.total, x.pct, x.rank));
+            let _ = write!(out, " {:>16}", cell(x.total, x.pct, x.rank));
         }
         let _ = writeln!(out, "  {}", r.players);
     }
