@@ -838,7 +838,7 @@ fn whatif_one(
     let texts: Vec<&str> = proposals.iter().map(String::as_str).collect();
     if texts.is_empty() {
         return Err(AppError::BadRequest(
-            "--with: give at least one proposed event".into(),
+            "no proposed event: give one with --with EVENT_JSON, or a line of the --with-file or --alternatives FILE".into(),
         ));
     }
     let known = c

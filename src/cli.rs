@@ -215,7 +215,7 @@ pub enum Command {
     Synth(SynthArgs),
     /// Show how one board was scored: frequency tables, adjusted scores, each side's arithmetic.
     #[command(
-        after_help = "Examples:\n  frekans explain events/mazovia-pairs-2026.jsonl --session S1 --board 5 --section A\n  frekans explain events/mazovia-pairs-2026.jsonl --session S2 --board 18 --section B \\\n      --with '{\"type\":\"ruling_withdrawn\",\"ruling\":\"R2\"}'"
+        after_help = "Examples:\n  frekans explain events/mazovia-pairs-2026.jsonl --session S1 --board 5 --section A\n  frekans explain events/mazovia-pairs-2026.jsonl --session S1 --board 14 --section A \\\n      --with '{\"type\":\"ruling_withdrawn\",\"ruling\":\"R8\"}'"
     )]
     Explain {
         /// The event log (JSON Lines).
@@ -245,9 +245,9 @@ Examples:
   frekans audit events/mazovia-pairs-2026.jsonl --ruling R13 --format json
   frekans audit events/mazovia-pairs-2026.jsonl --as-of 800
   frekans audit events/mazovia-pairs-2026.jsonl --between 800 1200 --out reports/audit
-  frekans audit events/mazovia-pairs-2026.jsonl --with '{\"type\":\"ruling_withdrawn\",\"ruling\":\"R2\"}'
-  frekans audit events/mazovia-pairs-2026.jsonl --format json \\
-      --with '{\"type\":\"ruling\",\"id\":\"AC1\",\"session\":\"S1\",\"board\":5,\"ns\":\"A1\",\"score\":\"60% 4H= +40% 4H-1\",\"law\":\"12C1c\"}'
+  frekans audit events/mazovia-pairs-2026.jsonl --with '{\"type\":\"ruling_withdrawn\",\"ruling\":\"R8\"}'
+  frekans audit events/mazovia-pairs-2026.jsonl --format json --with \\
+      '{\"type\":\"ruling\",\"id\":\"AC1\",\"session\":\"S1\",\"board\":5,\"ns\":\"A4\",\"score\":\"(60%+420&40%-50)\"}'
   frekans audit events/mazovia-pairs-2026.jsonl --alternatives proposals.jsonl --out /tmp/appeal
 
 What-if (--with, --with-file, --alternatives): the proposed events are checked exactly as
@@ -255,7 +255,8 @@ What-if (--with, --with-file, --alternatives): the proposed events are checked e
 never written; the answer is the audit of the log with them added at its end against the log
 as it is (JSON: {\"audit\": {\"with\": [...]}, ...}). --alternatives FILE holds several rulings
 for one table, one a line: each is added on its own and the affected participants' places and
-totals are shown under each, side by side. Answered from the audit cache when it can.";
+totals are shown under each, side by side. Answered from the audit cache when it can.
+The questions and their JSON and Parquet outputs: docs/audit.md.";
 
 const SYNTH_EXAMPLES: &str = "\
 Examples:

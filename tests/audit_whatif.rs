@@ -100,6 +100,19 @@ fn proposals(bytes: &[u8]) -> Vec<(&'static str, Vec<String>)> {
                 r.session, r.ns
             )],
         ));
+        // (teams: IMPs off a match too, before the VP conversion)
+        let teams = evs.iter().any(|e| {
+            matches!(&e.event, Event::Session(d) if d.id == r.session && d.form.name() == "teams")
+        });
+        if teams {
+            out.push((
+                "penalty",
+                vec![format!(
+                    r#"{{"type":"penalty","session":"{}","participant":"{}","imp":3,"board":{},"law":"90B"}}"#,
+                    r.session, r.ns, r.board
+                )],
+            ));
+        }
         // Two at once: a ruling and its withdrawal leave the log's standings as they are.
         out.push((
             "ruling withdrawn",

@@ -36,8 +36,8 @@ use crate::score::BoardScore;
 pub const KINDS: [&str; 4] = ["ruling", "ruling_withdrawn", "correction", "penalty"];
 
 /// `Err` (what is wrong, with the proposal's place) unless every proposed event is one of
-/// [`KINDS`]; checked after `append`'s own checks, so a proposal `append` would refuse gets
-/// `append`'s error.
+/// [`KINDS`]; checked after `append`'s checks of each event's text (JSON, an object, its
+/// `seq`) and before the log is validated with them.
 pub fn check_kinds(p: &Proposed) -> Result<(), String> {
     for (i, o) in p.objects.iter().enumerate() {
         let t = o.get("type").and_then(|t| t.as_str()).unwrap_or("");
