@@ -13,6 +13,9 @@ use crate::pipeline::{self, Scored};
 use crate::replay::{replay, ReplayScope, State};
 use crate::score::BoardScore;
 
+mod whatif;
+pub use whatif::{alternatives, read_proposals, whatif};
+
 /// Why a command failed: the log is invalid (exit 2), or something else (exit 1).
 #[derive(Debug)]
 pub enum AppError {
@@ -649,13 +652,45 @@ pub fn summary(r: &ScoreReport, lines_per_group: usize) -> String {
 }
 
 /// `frekans explain`: score the session's boards and explain one of them.
+///
+/// With `proposals` (JSON texts, as `audit --with` takes them), the board as it would be with
+/// them added at the end of the log: they are checked as `append` checks them (the same errors)
+/// and never written.
 pub fn explain(
     path: &Path,
     session: &str,
     board: u32,
     section: Option<&str>,
+    proposals: &[String],
+    now: &str,
 ) -> Result<String, AppError> {
-    let l = load(path, &ReplayScope::default())?;
+    let mut head = String::new();
+    let l = if proposals.is_empty() {
+        load(path, &ReplayScope::default())?
+    } else {
+        use crate::audit::whatif;
+        let bytes = read_file(path)?;
+        let texts: Vec<&str> = proposals.iter().map(String::as_str).collect();
+        let p =
+            crate::event::append::propose(&bytes, &texts, now, None).map_err(AppError::Invalid)?;
+        whatif::check_kinds(&p).map_err(AppError::BadRequest)?;
+        let all = whatif::with_lines(&bytes, &p);
+        crate::replay::replay_streamed(&all, crate::event::read::BATCH, None)
+            .into_valid()
+            .map_err(invalid)?;
+        let _ = writeln!(
+            head,
+            "What-if: the board with {} proposed event{} added at the end of the log (seq {} on; nothing written):",
+            p.objects.len(),
+            if p.objects.len() == 1 { "" } else { "s" },
+            p.first_seq
+        );
+        for o in &p.objects {
+            let _ = writeln!(head, "  proposed: {}", serde_json::Value::Object(o.clone()));
+        }
+        head.push('\n');
+        load_bytes(&all, &ReplayScope::default())?
+    };
     let st = &l.state;
     // (a session, board or section the log does not have is a bad request: exit 2)
     let s = st.session_index(session).ok_or_else(|| {
@@ -675,6 +710,7 @@ pub fn explain(
         )));
     }
     let text = crate::explain::explain(st, &boards, section);
+    let text = if text.is_empty() { text } else { head + &text };
     if text.is_empty() {
         return Err(AppError::BadRequest(format!(
             "board {board} of session \"{session}\" was not played in section \"{}\"",
@@ -694,46 +730,71 @@ pub fn audit(
     out: Option<&Path>,
     cache: Option<&Path>,
 ) -> Result<crate::audit::Audit, AppError> {
-    // The log read through a read-only map: a million-result log is a few hundred megabytes,
-    // and an audit answered from the cache reads only a few boards' lines and the hash.
-    let file = std::fs::File::open(path)
-        .with_context(|| format!("cannot read the log {}", path.display()))?;
-    // frekans only ever appends to a log (past the mapped length) and `repair`, the one writer
-    // that truncates, locks it exclusively as `append` does: a shared lock keeps the mapped
-    // bytes as they are while the audit reads them.
-    let _ = file.lock_shared();
-    let stat = crate::audit::cache::FileStat::of(&file);
-    // SAFETY: read-only, and the bytes are not truncated or rewritten in place while the
-    // shared lock is held (see above); should the map fail, the file is read instead.
-    let map = unsafe { memmap2::Mmap::map(&file) };
-    let owned;
-    let bytes: &[u8] = match &map {
-        Ok(m) if m.len() as u64 > crate::limits::max_log_bytes() => {
-            return Err(AppError::BadRequest(format!(
-                "the log {} is {} bytes long, more than the {} frekans reads (FREKANS_MAX_LOG_MIB sets another limit, in MiB)",
-                path.display(),
-                m.len(),
-                crate::limits::max_log_bytes()
-            )))
-        }
-        Ok(m) => m,
-        Err(_) => {
-            owned = read_file(path)?;
-            &owned
-        }
-    };
-    let (a, key) = audit_keyed(bytes, q, cache, stat)?;
-    // The log's key recorded under its status, when it did not change while it was read: the
-    // next audit need not hash it.
-    if let (Some(dir), Some(key), Some(s)) = (cache, key, stat) {
-        if crate::audit::cache::FileStat::of(&file) == Some(s) {
-            s.record(dir, &key);
-        }
-    }
+    let log = MappedLog::open(path)?;
+    let bytes = log.bytes();
+    let (a, key) = audit_keyed(bytes, q, cache, log.stat)?;
+    log.record(cache, key);
     if let Some(dir) = out {
         export::parquet::write_audit(dir, &a)?;
     }
     Ok(a)
+}
+
+/// A log file read through a read-only map under a shared lock, as an audit reads it: a
+/// million-result log is a few hundred megabytes, and an audit answered from the cache reads
+/// only a few boards' lines and the hash.
+struct MappedLog {
+    file: std::fs::File,
+    stat: Option<crate::audit::cache::FileStat>,
+    map: Option<memmap2::Mmap>,
+    owned: Vec<u8>,
+}
+
+impl MappedLog {
+    fn open(path: &Path) -> Result<MappedLog, AppError> {
+        let file = std::fs::File::open(path)
+            .with_context(|| format!("cannot read the log {}", path.display()))?;
+        // frekans only ever appends to a log (past the mapped length) and `repair`, the one
+        // writer that truncates, locks it exclusively as `append` does: a shared lock keeps the
+        // mapped bytes as they are while the audit reads them.
+        let _ = file.lock_shared();
+        let stat = crate::audit::cache::FileStat::of(&file);
+        // SAFETY: read-only, and the bytes are not truncated or rewritten in place while the
+        // shared lock is held (see above); should the map fail, the file is read instead.
+        let map = unsafe { memmap2::Mmap::map(&file) };
+        let (map, owned) = match map {
+            Ok(m) if m.len() as u64 > crate::limits::max_log_bytes() => {
+                return Err(AppError::BadRequest(format!(
+                    "the log {} is {} bytes long, more than the {} frekans reads (FREKANS_MAX_LOG_MIB sets another limit, in MiB)",
+                    path.display(),
+                    m.len(),
+                    crate::limits::max_log_bytes()
+                )))
+            }
+            Ok(m) => (Some(m), Vec::new()),
+            Err(_) => (None, read_file(path)?),
+        };
+        Ok(MappedLog {
+            file,
+            stat,
+            map,
+            owned,
+        })
+    }
+
+    fn bytes(&self) -> &[u8] {
+        self.map.as_deref().unwrap_or(&self.owned)
+    }
+
+    /// The log's key recorded under its status, when it did not change while it was read: the
+    /// next audit need not hash it.
+    fn record(&self, cache: Option<&Path>, key: Option<String>) {
+        if let (Some(dir), Some(key), Some(s)) = (cache, key, self.stat) {
+            if crate::audit::cache::FileStat::of(&self.file) == Some(s) {
+                s.record(dir, &key);
+            }
+        }
+    }
 }
 
 /// [`audit`] of a log's bytes.
@@ -760,51 +821,16 @@ fn audit_keyed(
         AuditError::Score(e) => AppError::Other(anyhow::Error::new(e)),
     };
     let cacheable = matches!(q, Question::Ruling(_) | Question::AsOf(_));
-    let mut hashed = false;
-    let dir_key = match cache {
+    let (dir_key, hashed_key) = match cache {
         Some(dir) if cacheable => {
-            let recorded = stat.and_then(|s| s.recorded_key(dir));
-            if recorded.is_some() {
-                tracing::info!("audit: the log's key from its unchanged file status");
-            }
-            Some((
-                dir,
-                recorded.unwrap_or_else(|| {
-                    let _s = tracing::info_span!("hash").entered();
-                    hashed = true;
-                    crate::audit::cache::log_key(bytes)
-                }),
-            ))
+            let (key, hashed) = cache_key(bytes, dir, stat);
+            (Some((dir, key)), hashed)
         }
-        _ => None,
+        _ => (None, None),
     };
-    let hashed_key = dir_key.as_ref().filter(|_| hashed).map(|(_, k)| k.clone());
     let mut have_cache = false;
     if let Some((dir, key)) = &dir_key {
-        let mut c = {
-            let _s = tracing::info_span!("cache").entered();
-            // (a cache of another length is another log's: a status file edited to name it)
-            AuditCache::load(dir, key).filter(|c| c.fits(bytes))
-        };
-        // A log with lines appended since its last audit: that audit's cache, carried on.
-        if c.is_none() {
-            c = stat.and_then(|s| {
-                let (old_key, old_size) = s.previous(dir)?;
-                let old_size = usize::try_from(old_size).ok()?;
-                if old_size >= bytes.len()
-                    || crate::audit::cache::log_key(&bytes[..old_size]) != old_key
-                {
-                    return None;
-                }
-                let _s = tracing::info_span!("extend").entered();
-                let old = AuditCache::load(dir, &old_key).filter(|c| c.fits(&bytes[..old_size]))?;
-                let new = crate::audit::extend_cache(bytes, old)?;
-                tracing::info!("audit: the cache of the log before its last lines, carried on");
-                keep_cache(dir, key, Some(&new));
-                Some(new)
-            });
-        }
-        if let Some(c) = c {
+        if let Some(c) = kept_cache(bytes, dir, key, stat) {
             have_cache = true;
             if let Some(a) = crate::audit::audit_cached(bytes, c, q).map_err(err)? {
                 tracing::info!("audit: answered from the audit cache");
@@ -859,6 +885,59 @@ fn audit_keyed(
         None => crate::audit::audit(&l.events, &l.state, q)
             .map_err(err)
             .map(|a| (a, None)),
+    }
+}
+
+/// The audit cache of the log `bytes` (of key `key`, its file of status `stat`) in `dir`: the
+/// one kept for these bytes, or, for a log with lines appended since its last audit, that
+/// audit's cache carried on (and kept for these bytes); `None` when there is neither.
+fn kept_cache(
+    bytes: &[u8],
+    dir: &Path,
+    key: &str,
+    stat: Option<crate::audit::cache::FileStat>,
+) -> Option<crate::audit::cache::AuditCache> {
+    use crate::audit::cache::AuditCache;
+    let c = {
+        let _s = tracing::info_span!("cache").entered();
+        // (a cache of another length is another log's: a status file edited to name it)
+        AuditCache::load(dir, key).filter(|c| c.fits(bytes))
+    };
+    if c.is_some() {
+        return c;
+    }
+    // A log with lines appended since its last audit: that audit's cache, carried on.
+    let s = stat?;
+    let (old_key, old_size) = s.previous(dir)?;
+    let old_size = usize::try_from(old_size).ok()?;
+    if old_size >= bytes.len() || crate::audit::cache::log_key(&bytes[..old_size]) != old_key {
+        return None;
+    }
+    let _s = tracing::info_span!("extend").entered();
+    let old = AuditCache::load(dir, &old_key).filter(|c| c.fits(&bytes[..old_size]))?;
+    let new = crate::audit::extend_cache(bytes, old)?;
+    tracing::info!("audit: the cache of the log before its last lines, carried on");
+    keep_cache(dir, key, Some(&new));
+    Some(new)
+}
+
+/// The key of the log `bytes` for the cache directory `dir`: recorded there under the file's
+/// status `stat`, or hashed (then also returned second, for the caller to record).
+fn cache_key(
+    bytes: &[u8],
+    dir: &Path,
+    stat: Option<crate::audit::cache::FileStat>,
+) -> (String, Option<String>) {
+    match stat.and_then(|s| s.recorded_key(dir)) {
+        Some(k) => {
+            tracing::info!("audit: the log's key from its unchanged file status");
+            (k, None)
+        }
+        None => {
+            let _s = tracing::info_span!("hash").entered();
+            let k = crate::audit::cache::log_key(bytes);
+            (k.clone(), Some(k))
+        }
     }
 }
 

@@ -5,7 +5,9 @@
 //! `--as-of SEQ` compares the first SEQ events with the whole log; `--between A B` two prefixes.
 //! The comparison is made on the export rows, so it covers every form.
 
+pub mod alternatives;
 pub mod cache;
+pub mod whatif;
 
 use std::collections::{BTreeMap, BTreeSet};
 use std::sync::Arc;
@@ -23,6 +25,9 @@ pub enum Question {
     Ruling(String),
     AsOf(usize),
     Between(usize, usize),
+    /// A what-if (`audit::whatif`): the log with these proposed events (as given) added at its
+    /// end, against the log as it is.
+    With(Vec<serde_json::Value>),
 }
 
 /// One participant of a standings group that changed. (Its names are shared: a big field's
@@ -283,7 +288,7 @@ pub fn audit_cached(
         return Ok(None);
     }
     let which: Vec<usize> = match question {
-        Question::Between(..) => return Ok(None),
+        Question::Between(..) | Question::With(_) => return Ok(None),
         Question::Ruling(id) => match c.rulings.iter().find(|r| r.0 == *id) {
             Some(r) => vec![r.1 as usize],
             None => return Err(AuditError::BadQuestion(no_ruling(id))),
@@ -874,7 +879,12 @@ fn scopes(
                 ReplayScope::default(),
             )
         }
-        Question::Between(..) if partial => return Ok(None),
+        Question::Between(..) | Question::With(_) if partial => return Ok(None),
+        Question::With(_) => {
+            return Err(AuditError::BadQuestion(
+                "a what-if is answered by audit::whatif".into(),
+            ))
+        }
         Question::Between(a, b) => {
             if *a > last || *b > last || a > b {
                 return Err(AuditError::BadQuestion(format!("--between {a} {b}: expected two seqs with {a} ≤ {b} ≤ {last} (the log's events)")));
@@ -1054,6 +1064,7 @@ fn audit_inner(
         Question::Ruling(_) => before_scope.skip.clone(),
         Question::AsOf(a) => (a + 1..=last).collect(),
         Question::Between(a, b) => (a + 1..=*b).collect(),
+        Question::With(_) => BTreeSet::new(),
     };
     for r in &after_state.rulings {
         if wanted.contains(&r.seq) {
@@ -1606,6 +1617,7 @@ pub fn write_json(a: &Audit, w: impl std::io::Write) -> std::io::Result<()> {
         Ruling(&'a str),
         AsOf(usize),
         Between([usize; 2]),
+        With(&'a [serde_json::Value]),
     }
     // The object written piece by piece, the long arrays serialized in parallel (a big field's
     // audit is tens of megabytes): the same bytes as serializing it whole.
@@ -1613,6 +1625,7 @@ pub fn write_json(a: &Audit, w: impl std::io::Write) -> std::io::Result<()> {
         Question::Ruling(id) => Asked::Ruling(id),
         Question::AsOf(s) => Asked::AsOf(*s),
         Question::Between(x, y) => Asked::Between([*x, *y]),
+        Question::With(v) => Asked::With(v),
     };
     let standing = |s: &'_ StandingDelta, out: &mut Vec<u8>| {
         let x = Standing {
@@ -1720,6 +1733,7 @@ pub fn to_json(a: &Audit) -> serde_json::Value {
         Question::Ruling(id) => json!({"ruling": id}),
         Question::AsOf(s) => json!({"as_of": s}),
         Question::Between(x, y) => json!({"between": [x, y]}),
+        Question::With(v) => json!({ "with": v }),
     };
     let standings: Vec<_> = a
         .standings
@@ -1784,6 +1798,10 @@ pub fn to_text(a: &Audit) -> String {
         Question::Ruling(id) => writeln!(out, "Audit of ruling {id}: the standings without it (and anything superseding it) against the standings with it."),
         Question::AsOf(s) => writeln!(out, "Audit: the standings as they stood after event {s} against today's."),
         Question::Between(x, y) => writeln!(out, "Audit: the standings after event {x} against those after event {y}."),
+        Question::With(v) => {
+            let _ = writeln!(out, "What-if: the standings with {} proposed event{} added at the end of the log (nothing written) against the log as it is.", v.len(), if v.len() == 1 { "" } else { "s" });
+            v.iter().try_for_each(|e| writeln!(out, "  proposed: {e}"))
+        }
     };
     for r in &a.rulings {
         let _ = writeln!(

@@ -107,10 +107,9 @@ xdg-open /tmp/mazovia-site/index.html"
         #[arg(long)]
         no_cache: bool,
     },
-    /// Compare the standings with and without a ruling, or at two points of the log.
-    #[command(
-        after_help = "Examples:\n  frekans audit events/mazovia-pairs-2026.jsonl --ruling R8\n  frekans audit events/mazovia-pairs-2026.jsonl --ruling R13 --format json\n  frekans audit events/mazovia-pairs-2026.jsonl --as-of 800\n  frekans audit events/mazovia-pairs-2026.jsonl --between 800 1200 --out reports/audit"
-    )]
+    /// Compare the standings with and without a ruling, or at two points of the log, or with
+    /// proposed rulings not yet recorded (what-if).
+    #[command(after_help = AUDIT_HELP)]
     Audit {
         /// The event log (JSON Lines).
         log: PathBuf,
@@ -123,10 +122,25 @@ xdg-open /tmp/mazovia-site/index.html"
         /// The standings after event SEQ1 against those after event SEQ2.
         #[arg(long, num_args = 2, value_names = ["SEQ1", "SEQ2"], group = "question")]
         between: Option<Vec<usize>>,
+        /// What-if: the standings with this proposed event (a ruling, ruling_withdrawn,
+        /// correction or penalty, as `append` takes it) added at the end of the log, against
+        /// the log as it is. Nothing is written to the log. Repeat it to add several, in order.
+        #[arg(long = "with", value_name = "EVENT_JSON", group = "question", action = ArgAction::Append)]
+        with: Vec<String>,
+        /// As --with, the proposed events read from FILE, one JSON object a line (blank and
+        /// `//` lines skipped).
+        #[arg(long, value_name = "FILE", group = "question")]
+        with_file: Option<PathBuf>,
+        /// Several proposed rulings for the same table, one JSON object a line of FILE: each
+        /// added on its own, and the affected participants' places and totals under each side
+        /// by side (--out DIR: audit_alternatives.parquet).
+        #[arg(long, value_name = "FILE", group = "question")]
+        alternatives: Option<PathBuf>,
         /// `text` (a readable report) or `json` (one JSON object, for scripts).
         #[arg(long, default_value = "text", value_parser = ["text", "json"])]
         format: String,
-        /// Also write audit_standings.parquet and audit_boards.parquet to DIR.
+        /// Also write audit_standings.parquet and audit_boards.parquet to DIR
+        /// (audit_alternatives.parquet with --alternatives).
         #[arg(long, value_name = "DIR")]
         out: Option<PathBuf>,
         /// Neither read nor write the audit cache (FREKANS_AUDIT_CACHE, else
@@ -225,7 +239,7 @@ xdg-open /tmp/mazovia-site/index.html"
     Synth(SynthArgs),
     /// Show how one board was scored: frequency tables, adjusted scores, each side's arithmetic.
     #[command(
-        after_help = "Example:\n  frekans explain events/mazovia-pairs-2026.jsonl --session S1 --board 5 --section A"
+        after_help = "Examples:\n  frekans explain events/mazovia-pairs-2026.jsonl --session S1 --board 5 --section A\n  frekans explain events/mazovia-pairs-2026.jsonl --session S1 --board 14 --section A \\\n      --with '{\"type\":\"ruling_withdrawn\",\"ruling\":\"R8\"}'"
     )]
     Explain {
         /// The event log (JSON Lines).
@@ -239,8 +253,34 @@ xdg-open /tmp/mazovia-site/index.html"
         /// Only this section (default: every comparison group that played the board).
         #[arg(long)]
         section: Option<String>,
+        /// The board under this proposed event (as `audit --with`), added at the end of the
+        /// log; nothing is written. Repeatable.
+        #[arg(long = "with", value_name = "EVENT_JSON", action = ArgAction::Append)]
+        with: Vec<String>,
+        /// As --with, the proposed events read from FILE, one JSON object a line.
+        #[arg(long, value_name = "FILE", conflicts_with = "with")]
+        with_file: Option<PathBuf>,
     },
 }
+
+const AUDIT_HELP: &str = "\
+Examples:
+  frekans audit events/mazovia-pairs-2026.jsonl --ruling R8
+  frekans audit events/mazovia-pairs-2026.jsonl --ruling R13 --format json
+  frekans audit events/mazovia-pairs-2026.jsonl --as-of 800
+  frekans audit events/mazovia-pairs-2026.jsonl --between 800 1200 --out reports/audit
+  frekans audit events/mazovia-pairs-2026.jsonl --with '{\"type\":\"ruling_withdrawn\",\"ruling\":\"R8\"}'
+  frekans audit events/mazovia-pairs-2026.jsonl --format json --with \\
+      '{\"type\":\"ruling\",\"id\":\"AC1\",\"session\":\"S1\",\"board\":5,\"ns\":\"A4\",\"score\":\"(60%+420&40%-50)\"}'
+  frekans audit events/mazovia-pairs-2026.jsonl --alternatives proposals.jsonl --out /tmp/appeal
+
+What-if (--with, --with-file, --alternatives): the proposed events are checked exactly as
+`frekans append` checks them (the same messages, numbered as the log's next lines; exit 2) and
+never written; the answer is the audit of the log with them added at its end against the log
+as it is (JSON: {\"audit\": {\"with\": [...]}, ...}). --alternatives FILE holds several rulings
+for one table, one a line: each is added on its own and the affected participants' places and
+totals are shown under each, side by side. Answered from the audit cache when it can.
+The questions and their JSON and Parquet outputs: docs/audit.md.";
 
 const SYNTH_EXAMPLES: &str = "\
 Examples:

@@ -130,22 +130,50 @@ fn run(cli: &Cli) -> Result<(), AppError> {
             ruling,
             as_of,
             between,
+            with,
+            with_file,
+            alternatives,
             format,
             out,
             no_cache,
         } => {
-            let question = match (ruling, as_of, between) {
-                (Some(r), _, _) => frekans::audit::Question::Ruling(r.clone()),
-                (_, Some(s), _) => frekans::audit::Question::AsOf(*s),
-                (_, _, Some(v)) => frekans::audit::Question::Between(v[0], v[1]),
-                _ => {
-                    return Err(AppError::BadRequest(
-                        "say what to audit: --ruling ID, --as-of SEQ or --between SEQ1 SEQ2".into(),
-                    ));
-                }
-            };
             let cache = cache_dir(*no_cache);
-            let a = app::audit(log, &question, out.as_deref(), cache.as_deref())?;
+            let now = frekans::event::append::now_rfc3339();
+            if let Some(file) = alternatives {
+                let alts = app::read_proposals(file)?;
+                let a = app::alternatives(log, &alts, out.as_deref(), cache.as_deref(), &now)?;
+                if format == "json" {
+                    let text = frekans::audit::alternatives::to_json(&a).to_string();
+                    let _ = writeln!(stdout, "{}", frekans::text::escape_json_text(&text));
+                } else {
+                    let _ = write!(
+                        stdout,
+                        "{}",
+                        esc(&frekans::audit::alternatives::to_text(&a))
+                    );
+                }
+                std::mem::forget(a);
+                return Ok(());
+            }
+            let proposals: Vec<String> = match with_file {
+                Some(f) => app::read_proposals(f)?.into_iter().map(|p| p.0).collect(),
+                None => with.clone(),
+            };
+            let a = if !proposals.is_empty() || with_file.is_some() {
+                app::whatif(log, &proposals, out.as_deref(), cache.as_deref(), &now)?
+            } else {
+                let question = match (ruling, as_of, between) {
+                    (Some(r), _, _) => frekans::audit::Question::Ruling(r.clone()),
+                    (_, Some(s), _) => frekans::audit::Question::AsOf(*s),
+                    (_, _, Some(v)) => frekans::audit::Question::Between(v[0], v[1]),
+                    _ => {
+                        return Err(AppError::BadRequest(
+                        "say what to audit: --ruling ID, --as-of SEQ, --between SEQ1 SEQ2, --with EVENT_JSON, --with-file FILE or --alternatives FILE".into(),
+                    ));
+                    }
+                };
+                app::audit(log, &question, out.as_deref(), cache.as_deref())?
+            };
             let _span = tracing::info_span!("print").entered();
             if format == "json" {
                 // (through the escaping of hidden characters serde_json leaves as they are)
@@ -404,8 +432,15 @@ fn run(cli: &Cli) -> Result<(), AppError> {
             session,
             board,
             section,
+            with,
+            with_file,
         } => {
-            let text = app::explain(log, session, *board, section.as_deref())?;
+            let proposals: Vec<String> = match with_file {
+                Some(f) => app::read_proposals(f)?.into_iter().map(|p| p.0).collect(),
+                None => with.clone(),
+            };
+            let now = frekans::event::append::now_rfc3339();
+            let text = app::explain(log, session, *board, section.as_deref(), &proposals, &now)?;
             let _ = write!(stdout, "{}", esc(&text));
         }
     }

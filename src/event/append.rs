@@ -109,31 +109,9 @@ fn append_locked<T>(
         "the log",
         " (FREKANS_MAX_LOG_MIB sets another limit, in MiB)",
     )?;
-    if !bytes.is_empty() && !bytes.ends_with(b"\n") {
-        let line = bytes.split(|&b| b == b'\n').count();
-        return Err(invalid(line, None, "the log's last line is incomplete (no newline: a torn write?); run `frekans repair` first"));
-    }
-    let lines = memchr::memchr_iter(b'\n', &bytes).count() + 1 - usize::from(!bytes.is_empty());
-    let new_line = lines + 1;
-    let value: Value = super::json::parse(event.trim()).map_err(|e| {
-        invalid(
-            new_line,
-            None,
-            format!("the new event is not valid JSON: {e}"),
-        )
-    })?;
-    let Value::Object(obj) = value else {
-        return Err(invalid(
-            new_line,
-            None,
-            "the new event must be a JSON object {\"type\": ...}",
-        ));
-    };
-    // Where the log stands: its next seq, and the last link of its chain.
-    let seq = count_events(&bytes) + 1;
-    let prev = last_hash(&bytes);
-    let (text, _) = seal(&obj, seq, prev.as_deref(), now)
-        .map_err(|(field, m)| invalid(new_line, Some(field), m))?;
+    let p = propose(&bytes, &[event], now, None).map_err(AppendError::Invalid)?;
+    let (text, seq, new_line) = (p.text, p.first_seq, p.first_line);
+    let text = text.strip_suffix('\n').unwrap_or(&text).to_string();
     // Validate the whole log with the new line, exactly as `check` would.
     let mut all = bytes;
     all.extend_from_slice(text.as_bytes());
@@ -152,6 +130,74 @@ fn append_locked<T>(
         },
         kept,
     ))
+}
+
+/// Events as `append` would write them after a log of `bytes`, not written: what `append`
+/// checks before it validates the whole log with them (the log's last line complete, each
+/// event one JSON object, a `seq` given that is not the next), each sealed in turn
+/// ([`seal_all`]: `seq`, `at` = `now` unless given, the hash chain). `append` appends one event
+/// this way; an audit's what-if (`audit::whatif`) adds proposed events to a log in memory
+/// with the same errors. `known`: the log's event count and newlines when the caller knows them
+/// (the audit cache does: a million-line log is then not read through), else counted as
+/// `append` counts them.
+pub fn propose(
+    bytes: &[u8],
+    events: &[&str],
+    now: &str,
+    known: Option<(usize, usize)>,
+) -> Result<Proposed, InvalidLog> {
+    let err = |line: usize, field: Option<&str>, msg: String| InvalidLog {
+        errors: vec![LogError::new(line, field, msg)],
+    };
+    if !bytes.is_empty() && !bytes.ends_with(b"\n") {
+        let line = bytes.split(|&b| b == b'\n').count();
+        return Err(err(line, None, "the log's last line is incomplete (no newline: a torn write?); run `frekans repair` first".into()));
+    }
+    let lines = match known {
+        Some((_, newlines)) => newlines,
+        None => memchr::memchr_iter(b'\n', bytes).count(),
+    };
+    let mut objects = Vec::with_capacity(events.len());
+    for (i, event) in events.iter().enumerate() {
+        let new_line = lines + 1 + i;
+        let value: Value = super::json::parse(event.trim()).map_err(|e| {
+            err(
+                new_line,
+                None,
+                format!("the new event is not valid JSON: {e}"),
+            )
+        })?;
+        let Value::Object(obj) = value else {
+            return Err(err(
+                new_line,
+                None,
+                "the new event must be a JSON object {\"type\": ...}".into(),
+            ));
+        };
+        objects.push(obj);
+    }
+    // Where the log stands: its next seq, and the last link of its chain.
+    let before = known.map_or_else(|| count_events(bytes), |k| k.0);
+    let text = seal_all(&objects, before, last_hash(bytes).as_deref(), now)
+        .map_err(|(i, f, m)| err(lines + i + 1, Some(f), m))?;
+    Ok(Proposed {
+        text,
+        first_seq: before + 1,
+        first_line: lines + 1,
+        objects,
+    })
+}
+
+/// Events sealed by [`propose`].
+#[derive(Clone, Debug)]
+pub struct Proposed {
+    /// Their lines, each ending in a newline, to follow the log's bytes.
+    pub text: String,
+    /// The first one's seq and line number in the log they would follow.
+    pub first_seq: usize,
+    pub first_line: usize,
+    /// The events as given (before sealing).
+    pub objects: Vec<Map<String, Value>>,
 }
 
 /// An event as `append` writes it: `type`, then `seq`, the fields given (any `hash` dropped),
@@ -337,6 +383,23 @@ fn count_events(bytes: &[u8]) -> usize {
 
 /// The hash of the last hashed event, if the chain has started.
 fn last_hash(bytes: &[u8]) -> Option<String> {
+    // Once the chain has started every event line is a link (docs/integrity.md): in a valid
+    // log the last event line has the last hash, or the chain has not started. Read off that
+    // line (a million-line log is not scanned); a last line that is not a JSON object (a log
+    // `append` refuses anyway) is looked for the long way.
+    let last = bytes.split(|&b| b == b'\n').rev().find(|l| {
+        let t = String::from_utf8_lossy(l);
+        let t = t.trim();
+        !t.is_empty() && !t.starts_with("//")
+    })?;
+    match super::json::parse_slice(last) {
+        Ok(Value::Object(m)) => m.get("hash").and_then(|h| h.as_str()).map(str::to_string),
+        _ => last_hash_scan(bytes),
+    }
+}
+
+/// [`last_hash`] by looking at every line from the end.
+fn last_hash_scan(bytes: &[u8]) -> Option<String> {
     // A log frekans never appended to (a million hand-written or synthetic lines) has no hash
     // to find: it is not parsed line by line from the end. (A key written with `\u` escapes is
     // looked for the slow way.)
@@ -456,6 +519,42 @@ mod tests {
         assert_eq!(hash, chain::link("ab", &chain::canonical(m)));
         let keys: Vec<_> = m.keys().map(String::as_str).collect();
         assert_eq!(keys, ["type", "seq", "id", "players", "at", "hash"]);
+    }
+
+    /// The last hash read off the last event line is the one found by looking at every line,
+    /// for logs whose chain starts at once, later, or not at all, with blank and `//` lines
+    /// after the last event and a key written with escapes.
+    #[test]
+    fn last_hash_is_the_last_links() {
+        let obj = |s: &str| -> Map<String, Value> { serde_json::from_str(s).unwrap() };
+        let plain = "{\"type\":\"championship\"}\n{\"type\":\"session\",\"id\":\"S1\",\"form\":\"mp\",\"boards\":[1]}\n";
+        let events = [
+            obj(r#"{"type":"pair","id":"1"}"#),
+            obj(r#"{"type":"pair","id":"2"}"#),
+        ];
+        let sealed = seal_all(&events, 2, None, "2026-01-01T00:00:00Z").unwrap();
+        let escaped = "{\"type\":\"pair\",\"id\":\"3\",\"h\\u0061sh\":\"abc\"}\n";
+        for log in [
+            String::new(),
+            plain.to_string(),
+            format!("{plain}{sealed}"),
+            format!("{plain}{sealed}\n  \n// a comment\n"),
+            format!("{plain}{escaped}"),
+            format!("{plain}{{not json\n"),
+        ] {
+            assert_eq!(
+                last_hash(log.as_bytes()),
+                last_hash_scan(log.as_bytes()),
+                "{log}"
+            );
+        }
+        let (_, h) = seal(&events[1], 4, last_hash(plain.as_bytes()).as_deref(), "x").unwrap();
+        assert!(!h.is_empty());
+        let chained = format!("{plain}{sealed}");
+        assert_eq!(
+            last_hash(chained.as_bytes()).as_deref(),
+            serde_json::from_str::<Value>(sealed.lines().last().unwrap()).unwrap()["hash"].as_str()
+        );
     }
 
     #[test]

@@ -378,3 +378,49 @@ pub fn write_audit(out: &Path, a: &crate::audit::Audit) -> Result<()> {
     ];
     write_dir(out, files)
 }
+
+/// `audit --alternatives FILE --out DIR`: audit_alternatives.parquet, one row per affected
+/// participant per standings group per alternative (`alternative`: its place in FILE, from 1;
+/// `ruling` and `score`: its ruling's id and adjusted score), with the standing before and
+/// under that alternative.
+pub fn write_alternatives(out: &Path, a: &crate::audit::alternatives::Alternatives) -> Result<()> {
+    // (the ruling of each alternative: id and normalised score)
+    let named: Vec<(String, String)> = a
+        .audits
+        .iter()
+        .map(|x| {
+            x.rulings
+                .first()
+                .map(|r| (r.id.clone(), r.score.clone()))
+                .unwrap_or_default()
+        })
+        .collect();
+    let long: Vec<(usize, &crate::audit::alternatives::Row)> = a
+        .rows
+        .iter()
+        .flat_map(|r| (0..r.after.len()).map(move |k| (k, r)))
+        .collect();
+    let mut df = frame!(long, {
+        "alternative": |(k, _)| *k as i32 + 1,
+        "ruling": |(k, _)| named[*k].0.clone(),
+        "score": |(k, _)| named[*k].1.clone(),
+        "session": |(_, r)| r.session.to_string(),
+        "section": |(_, r)| r.section.as_deref().map(str::to_string),
+        "participant": |(_, r)| r.participant.to_string(),
+        "total_before": |(_, r)| r.total_before,
+        "total_after": |(k, r)| r.after[*k].total,
+        "delta": |(k, r)| r.after[*k].delta,
+        "pct_before": |(_, r)| r.pct_before,
+        "pct_after": |(k, r)| r.after[*k].pct,
+        "rank_before": |(_, r)| r.rank_before,
+        "rank_after": |(k, r)| r.after[*k].rank,
+    })
+    .map_err(anyhow::Error::new)?;
+    write_dir(
+        out,
+        vec![(
+            "audit_alternatives.parquet".to_string(),
+            to_bytes(&mut df).map_err(anyhow::Error::new)?,
+        )],
+    )
+}
