@@ -1272,55 +1272,7 @@ impl Replayer {
             .get_mut(&key)
             .expect("table of a result exists");
         let played = t.played.as_mut().expect("result exists");
-        let p = &mut played.play;
-        let score_only = c.score.is_some()
-            && c.contract.is_none()
-            && c.declarer.is_none()
-            && c.tricks.is_none()
-            && c.result_offset.is_none();
-        if score_only {
-            // C3: a score alone drops contract, declarer, tricks and result.
-            p.contract = None;
-            p.declarer = None;
-            p.tricks = None;
-            p.result = None;
-        } else if (c.contract.is_some()
-            || c.declarer.is_some()
-            || c.tricks.is_some()
-            || c.result_offset.is_some())
-            && c.score.is_none()
-        {
-            p.score = None;
-        }
-        if let Some(b) = c.contract {
-            p.contract = Some(b);
-            if b == Bid::Pass {
-                p.declarer = None;
-                p.tricks = None;
-                p.result = None;
-            }
-        }
-        if let Some(d) = c.declarer {
-            p.declarer = Some(d);
-        }
-        if let Some(tr) = c.tricks {
-            p.tricks = Some(tr);
-            if c.result_offset.is_none() {
-                p.result = None;
-            }
-        }
-        if let Some(r) = c.result_offset {
-            p.result = Some(r);
-            if c.tricks.is_none() {
-                p.tricks = None;
-            }
-        }
-        if let Some(s) = c.score {
-            p.score = Some(s);
-        }
-        if let Some(l) = &c.lead {
-            p.lead = Some(l.clone());
-        }
+        correct(&mut played.play, c);
         played.corrections.push(env.seq);
         if c.contract.is_some()
             || c.declarer.is_some()
@@ -1330,7 +1282,7 @@ impl Replayer {
         {
             self.corrected_at.insert(key, line);
         }
-        let problems = check_play(p);
+        let problems = check_play(&played.play);
         let ruled = !t.rulings.is_empty();
         for (field, msg) in problems {
             self.err(
@@ -1475,4 +1427,59 @@ impl Replayer {
 /// The adjusted score in force at a table, if any.
 pub fn adjusted_of<'s>(state: &'s State, t: &Table) -> Option<&'s AdjustedScore> {
     t.ruling(state).map(|r| &r.ev.score)
+}
+
+/// A correction applied to a table's play (docs/event-log.md, "Corrections"; C3): a score alone
+/// drops contract, declarer, tricks and result; any part of the play given without a score drops
+/// the score; tricks and a result offset replace each other. The one rule of both the replay and
+/// the BWS live import (`import::bws::live`).
+pub(crate) fn correct(p: &mut Play, c: &CorrectionEv) {
+    let score_only = c.score.is_some()
+        && c.contract.is_none()
+        && c.declarer.is_none()
+        && c.tricks.is_none()
+        && c.result_offset.is_none();
+    if score_only {
+        // C3: a score alone drops contract, declarer, tricks and result.
+        p.contract = None;
+        p.declarer = None;
+        p.tricks = None;
+        p.result = None;
+    } else if (c.contract.is_some()
+        || c.declarer.is_some()
+        || c.tricks.is_some()
+        || c.result_offset.is_some())
+        && c.score.is_none()
+    {
+        p.score = None;
+    }
+    if let Some(b) = c.contract {
+        p.contract = Some(b);
+        if b == Bid::Pass {
+            p.declarer = None;
+            p.tricks = None;
+            p.result = None;
+        }
+    }
+    if let Some(d) = c.declarer {
+        p.declarer = Some(d);
+    }
+    if let Some(tr) = c.tricks {
+        p.tricks = Some(tr);
+        if c.result_offset.is_none() {
+            p.result = None;
+        }
+    }
+    if let Some(r) = c.result_offset {
+        p.result = Some(r);
+        if c.tricks.is_none() {
+            p.tricks = None;
+        }
+    }
+    if let Some(s) = c.score {
+        p.score = Some(s);
+    }
+    if let Some(l) = &c.lead {
+        p.lead = Some(l.clone());
+    }
 }

@@ -131,7 +131,7 @@ pub(crate) fn log_sessions(events: &[Envelope]) -> BTreeMap<String, LogSession> 
             }
             Event::Correction(c) => {
                 if let Some((session, board, ns, play)) = plays.get_mut(&c.result) {
-                    correct(play, c);
+                    crate::replay::correct(play, c);
                     if let Some(t) = by_id
                         .get_mut(session.as_str())
                         .and_then(|ls| ls.tables.get_mut(&(*board, ns.clone())))
@@ -169,49 +169,6 @@ pub(crate) fn log_sessions(events: &[Envelope]) -> BTreeMap<String, LogSession> 
         .into_iter()
         .filter_map(|(note, id)| by_id.remove(&id).map(|ls| (note, ls)))
         .collect()
-}
-
-/// A correction applied to a play, as replay applies it (event-log.md, C3).
-fn correct(p: &mut Play, c: &crate::event::CorrectionEv) {
-    let played = c.contract.is_some()
-        || c.declarer.is_some()
-        || c.tricks.is_some()
-        || c.result_offset.is_some();
-    if let Some(b) = c.contract {
-        p.contract = Some(b);
-        if b == Bid::Pass {
-            p.declarer = None;
-            p.tricks = None;
-            p.result = None;
-        }
-    }
-    if let Some(d) = c.declarer {
-        p.declarer = Some(d);
-    }
-    if let Some(t) = c.tricks {
-        p.tricks = Some(t);
-        p.result = None;
-    }
-    if let Some(o) = c.result_offset {
-        p.result = Some(o);
-        p.tricks = None;
-    }
-    match c.score {
-        Some(s) => {
-            if !played {
-                p.contract = None;
-                p.declarer = None;
-                p.tricks = None;
-                p.result = None;
-            }
-            p.score = Some(s);
-        }
-        None if played => p.score = None,
-        None => {}
-    }
-    if let Some(l) = &c.lead {
-        p.lead = Some(l.clone());
-    }
 }
 
 /// The note of a BWS file's session (its identity), when `events` are a BWS reader's.
