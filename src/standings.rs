@@ -436,21 +436,24 @@ impl Sums {
         })
     }
 
-    /// Sums from [`to_groups`](Sums::to_groups)'s groups.
-    pub fn from_groups(groups: Vec<((usize, Option<String>), Vec<Standing>)>) -> Sums {
-        Sums {
-            groups: groups
-                .into_iter()
-                .map(|(k, v)| {
-                    let mut g = Group::default();
-                    g.reserve(v.len());
-                    for s in v {
-                        g.insert(s);
-                    }
-                    (k, g)
-                })
-                .collect(),
+    /// Sums from [`to_groups`](Sums::to_groups)'s groups; `None` when a group is given twice or
+    /// lists a participant twice (what `to_groups` never writes: a damaged or forged cache).
+    pub fn from_groups(groups: Vec<((usize, Option<String>), Vec<Standing>)>) -> Option<Sums> {
+        let mut out = BTreeMap::new();
+        for (k, v) in groups {
+            let mut g = Group::default();
+            g.reserve(v.len());
+            for s in v {
+                if g.index.contains_key(&s.participant) {
+                    return None;
+                }
+                g.insert(s);
+            }
+            if out.insert(k, g).is_some() {
+                return None;
+            }
         }
+        Some(Sums { groups: out })
     }
 
     /// Take a pair-form board added before out again: exactly while a participant's sums are
@@ -676,6 +679,21 @@ fn add_total(into: &mut Total, t: &Total) {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// Groups as a cache file gives them: a participant listed twice in a group, or a group
+    /// given twice, is refused (found by the audit_cache fuzz target: a forged cache whose sums
+    /// listed a pair twice decoded, and its audit added the pair up twice).
+    #[test]
+    fn groups_from_a_file_are_refused_when_they_repeat() {
+        let st = |p: PId| Standing {
+            participant: p,
+            ..standing(Q::from(1), Q::from(2))
+        };
+        let k = (0usize, None::<String>);
+        assert!(Sums::from_groups(vec![(k.clone(), vec![st(1), st(2)])]).is_some());
+        assert!(Sums::from_groups(vec![(k.clone(), vec![st(1), st(1)])]).is_none());
+        assert!(Sums::from_groups(vec![(k.clone(), vec![st(1)]), (k, vec![st(2)])]).is_none());
+    }
 
     fn standing(total: Q, max: Q) -> Standing {
         let mut t = Total::default();

@@ -1222,7 +1222,10 @@ fn decode_sums(b: &[u8]) -> Option<Sums> {
             .collect::<Option<Vec<_>>>()?;
         groups.push((k, members));
     }
-    d.b.is_empty().then(|| Sums::from_groups(groups))
+    if !d.b.is_empty() {
+        return None;
+    }
+    Sums::from_groups(groups)
 }
 
 fn decode_standings(b: &[u8]) -> Option<Vec<Standing>> {
