@@ -201,10 +201,11 @@ fn load_with_head(bytes: &[u8]) -> Result<(Streamed, crate::integrity::Head), Ap
     use crate::integrity;
     let walk = !integrity::reader_knows_head(bytes);
     std::thread::scope(|s| {
-        let walked = walk.then(|| s.spawn(|| integrity::head(bytes)));
+        let walked = walk.then(|| s.spawn(|| integrity::head_beside(bytes)));
         let l = load_streamed_bytes(bytes)?;
+        let walked = walked.and_then(|w| w.join().expect("the head's walk does not panic"));
         let head = match (walked, l.head.as_deref()) {
-            (Some(w), None) => w.join().expect("the head's walk does not panic"),
+            (Some(w), None) => w,
             (_, known) => integrity::head_known(bytes, l.events, known),
         }
         .map_err(AppError::BadRequest)?;

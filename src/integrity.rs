@@ -38,7 +38,7 @@ impl std::fmt::Display for Head {
 /// after each event in turn, as 64 hex digits. A flat compact line without a hash (what
 /// `frekans synth` and most hand-written lines are) is its own canonical text and is hashed
 /// where it lies: a million-event log costs its SHA-256 and one scan, no copy per event.
-fn walk(bytes: &[u8], mut each: impl FnMut(&[u8; 64])) -> Result<(), String> {
+fn walk(bytes: &[u8], parse_limit: usize, mut each: impl FnMut(&[u8; 64])) -> Result<(), String> {
     let body = bytes.strip_prefix(b"\xEF\xBB\xBF").unwrap_or(bytes);
     let mut prev = [b'0'; 64];
     for (n, raw) in body.split(|&b| b == b'\n').enumerate() {
@@ -47,13 +47,13 @@ fn walk(bytes: &[u8], mut each: impl FnMut(&[u8; 64])) -> Result<(), String> {
         if t.is_empty() || t.starts_with("//") {
             continue;
         }
-        // A line the reader refuses makes the log invalid and its head unused: never parsed
-        // here (the walk runs beside the reader, before it has refused anything).
-        if t.len() > crate::event::read::MAX_LINE {
-            return Err(format!("line {}: longer than an event line may be", n + 1));
-        }
         prev = match chain::flat_canonical(t) {
             Some((_, c)) => chain::link_hex(&prev, c.as_bytes()),
+            // A line the reader refuses for its length makes the log invalid: never parsed.
+            None if t.len() > crate::event::read::MAX_LINE => {
+                return Err(format!("line {}: longer than an event line may be", n + 1));
+            }
+            None if t.len() > parse_limit => return Err(DEFERRED.to_string()),
             None => match crate::event::json::parse(t) {
                 Ok(serde_json::Value::Object(m)) => {
                     chain::link_hex(&prev, chain::canonical(&m).as_bytes())
@@ -74,15 +74,33 @@ fn hex_text(h: &[u8; 64]) -> String {
 /// event on the way (`heads[i]` after event `i + 1`).
 pub fn heads(bytes: &[u8]) -> Result<Vec<String>, String> {
     let mut out = Vec::new();
-    walk(bytes, |h| out.push(hex_text(h)))?;
+    walk(bytes, usize::MAX, |h| out.push(hex_text(h)))?;
     Ok(out)
 }
 
+/// What [`head_beside`] says of a log it leaves to [`head`].
+const DEFERRED: &str = "deferred";
+
 /// The head of the whole log.
 pub fn head(bytes: &[u8]) -> Result<Head, String> {
+    head_within(bytes, usize::MAX)
+}
+
+/// [`head`] as walked beside the log's reader, before anyone knows the log is valid: `None`
+/// when it meets a line that is not flat and longer than 64 KiB (no event is; parsing such a
+/// line beside the reader's own parse of it would double its memory), left to [`head`] once the
+/// log is found valid.
+pub fn head_beside(bytes: &[u8]) -> Option<Result<Head, String>> {
+    match head_within(bytes, 64 << 10) {
+        Err(e) if e == DEFERRED => None,
+        r => Some(r),
+    }
+}
+
+fn head_within(bytes: &[u8], parse_limit: usize) -> Result<Head, String> {
     let mut events = 0;
     let mut last = [b'0'; 64];
-    walk(bytes, |h| {
+    walk(bytes, parse_limit, |h| {
         events += 1;
         last = *h;
     })?;

@@ -489,3 +489,17 @@ fn a_team_plays_a_board_once_in_each_seat() {
         "{e:?}"
     );
 }
+
+/// A file ending inside an element without a name (`<>`) is refused at a place a director can
+/// read, not an empty one (found by the usebio fuzz target).
+#[test]
+fn a_truncated_nameless_element_is_refused_with_a_place() {
+    let problems = match read(b"<USEBIO><EVENT><>", "t.xml", &req()) {
+        Ok(r) => panic!("accepted: {:?}", r.events),
+        Err(p) => p,
+    };
+    assert!(!problems.is_empty());
+    for p in &problems {
+        assert!(!p.at.is_empty() && !p.message.is_empty(), "{p:?}");
+    }
+}

@@ -257,7 +257,12 @@ pub fn parse(text: &str) -> Result<Element, TreeError> {
     if stack.len() > 1 {
         let open = stack.last().expect("open");
         return Err(TreeError {
-            at: open.path.clone(),
+            // (an element without a name, `<>`, has no path: found by the usebio fuzz target)
+            at: if open.path.is_empty() {
+                "end of file".into()
+            } else {
+                open.path.clone()
+            },
             message: format!(
                 "the file ends inside <{}> (truncated? expected </{}>)",
                 open.name, open.name
