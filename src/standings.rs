@@ -427,6 +427,11 @@ impl Sums {
             .collect()
     }
 
+    /// Whether every group's session is one of the first `n` sessions (a state's own).
+    pub fn sessions_within(&self, n: usize) -> bool {
+        self.groups.keys().all(|(s, _)| *s < n)
+    }
+
     /// Whether every sum is exact (none beyond exact arithmetic, kept as a float).
     pub fn all_exact(&self) -> bool {
         self.groups.values().all(|g| {
