@@ -134,7 +134,9 @@ impl Q {
     /// [`denom`](Q::denom) gave them: the audit cache reads back what it wrote, its integrity
     /// checked by a digest); `None` when `den` is not positive.
     pub fn from_lowest_terms(num: i128, den: i128) -> Option<Q> {
-        (den > 0).then(|| Q { num, den: nz(den) })
+        // (`i128::MIN` has no negation: no checked arithmetic makes it; a forged audit cache
+        // did, found by the audit_cache fuzz target)
+        (den > 0 && num != i128::MIN && gcd(num, den) == 1).then(|| Q { num, den: nz(den) })
     }
 
     pub const fn int(n: i64) -> Q {
@@ -533,6 +535,19 @@ impl Total {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// What a cache file gives back is a rational in lowest terms that can be negated; anything
+    /// else is refused (a forged `i128::MIN` numerator panicked a negation: audit_cache fuzz).
+    #[test]
+    fn from_lowest_terms_refuses_what_no_arithmetic_makes() {
+        assert_eq!(Q::from_lowest_terms(3, 4), Some(Q::new(3, 4)));
+        assert_eq!(Q::from_lowest_terms(0, 1), Some(Q::ZERO));
+        assert_eq!(Q::from_lowest_terms(3, 0), None);
+        assert_eq!(Q::from_lowest_terms(3, -4), None);
+        assert_eq!(Q::from_lowest_terms(6, 8), None);
+        assert_eq!(Q::from_lowest_terms(0, 2), None);
+        assert_eq!(Q::from_lowest_terms(i128::MIN, 1), None);
+    }
 
     #[test]
     fn gcd_matches_euclid() {
