@@ -199,7 +199,7 @@ impl Q {
     pub fn checked_add(self, o: Q) -> Option<Q> {
         if self.den.get() == 1 && o.den.get() == 1 {
             return Some(Q {
-                num: self.num.checked_add(o.num)?,
+                num: negatable(self.num.checked_add(o.num)?)?,
                 den: NZ_ONE,
             });
         }
@@ -218,7 +218,7 @@ impl Q {
         let g2 = if g == 1 { 1 } else { gcd(t, g) };
         let d = (self.den.get() / g).checked_mul(o.den.get() / g2)?;
         Some(Q {
-            num: t / g2,
+            num: negatable(t / g2)?,
             den: nz(d),
         })
     }
@@ -228,13 +228,13 @@ impl Q {
     pub fn checked_mul(self, o: Q) -> Option<Q> {
         if self.den.get() == 1 && o.den.get() == 1 {
             return Some(Q {
-                num: self.num.checked_mul(o.num)?,
+                num: negatable(self.num.checked_mul(o.num)?)?,
                 den: NZ_ONE,
             });
         }
         let g1 = gcd(self.num, o.den.get()).max(1);
         let g2 = gcd(o.num, self.den.get()).max(1);
-        let n = (self.num / g1).checked_mul(o.num / g2)?;
+        let n = negatable((self.num / g1).checked_mul(o.num / g2)?)?;
         let d = (self.den.get() / g2).checked_mul(o.den.get() / g1)?;
         Some(Q { num: n, den: nz(d) })
     }
@@ -338,6 +338,13 @@ impl From<i32> for Q {
     fn from(n: i32) -> Q {
         Q::int(n as i64)
     }
+}
+
+/// `n` unless it is `i128::MIN`, the one numerator with no negation: checked arithmetic
+/// treats it as an overflow, so that `-q` and `abs` hold for every `Q` (a forged audit cache
+/// summed its way to it and panicked a negation, found by the audit_cache fuzz target).
+fn negatable(n: i128) -> Option<i128> {
+    (n != i128::MIN).then_some(n)
 }
 
 const OVERFLOW: &str = "exact arithmetic overflowed i128 (denominators too large)";
@@ -547,6 +554,26 @@ mod tests {
         assert_eq!(Q::from_lowest_terms(6, 8), None);
         assert_eq!(Q::from_lowest_terms(0, 2), None);
         assert_eq!(Q::from_lowest_terms(i128::MIN, 1), None);
+    }
+
+    #[test]
+    fn arithmetic_never_makes_an_unnegatable_numerator() {
+        let half = Q::new(i128::MIN / 2, 1);
+        assert_eq!(half.checked_add(half), None);
+        assert_eq!(
+            Q::new(i128::MIN / 2, 3).checked_add(Q::new(i128::MIN / 2, 3)),
+            None
+        );
+        assert_eq!(half.checked_mul(Q::int(2)), None);
+        assert_eq!(Q::new(i128::MIN / 2, 3).checked_mul(Q::new(2, 5)), None);
+        // (one above is fine, and negates)
+        let near = Q::new(i128::MIN / 2 + 1, 1).checked_add(half).unwrap();
+        assert_eq!((-near).numer(), i128::MAX);
+        let mut t = Total::default();
+        t.add(half);
+        t.add(half);
+        assert_eq!(t.exact(), None);
+        assert!(t.to_f64() < -1.7e38);
     }
 
     #[test]

@@ -868,3 +868,79 @@ fn board_range_bomb() {
     );
     assert!(run.took < Duration::from_secs(2), "took {:?}", run.took);
 }
+
+/// The audit_cache target's inputs (fuzz/fuzz_targets/audit_cache.rs): a forged cache file,
+/// resealed, is decoded and, when it decodes, audited from for each question, without a panic.
+#[test]
+fn fuzz_regressions_audit_cache() {
+    use frekans::audit::cache::AuditCache;
+    use frekans::audit::Question;
+    let log =
+        std::fs::read(Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/data/audit-small.jsonl"))
+            .unwrap();
+    let dir = TempFile::new("audit-cache");
+    std::fs::create_dir_all(&dir.0).unwrap();
+    frekans::app::audit_bytes(&log, &Question::AsOf(0), Some(&dir.0)).unwrap();
+    let key = frekans::audit::cache::log_key(&log);
+    let file = std::fs::read(dir.0.join(format!("{key}.audit")));
+    let _ = std::fs::remove_dir_all(&dir.0);
+    let file = file.unwrap();
+    let questions = [
+        Question::Ruling("R1".into()),
+        Question::Ruling("R2".into()),
+        Question::AsOf(0),
+        Question::AsOf(3),
+        Question::AsOf(7),
+    ];
+    let found = regressions("audit_cache");
+    assert!(
+        !found.is_empty(),
+        "fuzz/regressions/audit_cache holds the target's findings"
+    );
+    for (path, data) in found {
+        let r = std::panic::catch_unwind(|| {
+            let mut bytes = match data.split_first() {
+                Some((0, patches)) => {
+                    let mut f = file.clone();
+                    for p in patches.chunks_exact(5) {
+                        let at = u32::from_le_bytes([p[0], p[1], p[2], p[3]]) as usize;
+                        if f.len() > 16 {
+                            let n = f.len() - 16;
+                            f[at % n] = p[4];
+                        }
+                    }
+                    f
+                }
+                _ => data.to_vec(),
+            };
+            AuditCache::reseal(&mut bytes);
+            if let Some(c) = AuditCache::from_bytes(&bytes, &key) {
+                for q in &questions {
+                    let _ = frekans::audit::audit_cached(&log, c.clone(), q);
+                }
+            }
+        });
+        assert!(r.is_ok(), "{} panics", path.display());
+    }
+}
+
+/// The usebio target's inputs: read strictly and leniently, without a panic.
+#[test]
+fn fuzz_regressions_usebio() {
+    use frekans::import::{usebio, Request};
+    let found = regressions("usebio");
+    assert!(
+        !found.is_empty(),
+        "fuzz/regressions/usebio holds the target's findings"
+    );
+    for (path, data) in found {
+        for lenient in [false, true] {
+            let req = Request {
+                lenient,
+                ..Request::default()
+            };
+            let r = std::panic::catch_unwind(|| usebio::read(&data, "fuzz.xml", &req).is_ok());
+            assert!(r.is_ok(), "{} panics (lenient: {lenient})", path.display());
+        }
+    }
+}
