@@ -6,6 +6,7 @@
 
 pub mod cards;
 pub mod model;
+pub mod sheets;
 pub mod view;
 
 use std::path::{Path, PathBuf};

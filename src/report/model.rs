@@ -125,7 +125,11 @@ pub fn labels(lang: &str) -> BTreeMap<&'static str, &'static str> {
             ),
         ],
     };
-    pairs.iter().copied().collect()
+    pairs
+        .iter()
+        .chain(super::sheets::labels(lang))
+        .copied()
+        .collect()
 }
 
 /// A number as printed: up to two decimals, no trailing zeros.
@@ -238,6 +242,7 @@ pub fn build(state: &State, scored: &Scored, deals: &[BoardDd], lang: &str) -> B
                 boards: s.boards,
             });
     }
+    let by_match = super::sheets::by_match(scored);
     let mut sessions = Vec::new();
     for (i, sess) in state.sessions.iter().enumerate() {
         let def = &sess.def;
@@ -259,7 +264,8 @@ pub fn build(state: &State, scored: &Scored, deals: &[BoardDd], lang: &str) -> B
             .matches
             .iter()
             .filter(|m| m.session == i)
-            .map(|m| MatchView {
+            .map(|m| (m, super::sheets::sheet(state, &by_match, m)))
+            .map(|(m, sheet)| MatchView {
                 match_id: m.match_id.clone(),
                 home: who(state, m.home),
                 away: who(state, m.away),
@@ -269,6 +275,9 @@ pub fn build(state: &State, scored: &Scored, deals: &[BoardDd], lang: &str) -> B
                 imp_away: m.imp_away.map(fmt),
                 vp_home: fmt(m.vp_home),
                 vp_away: fmt(m.vp_away),
+                sheet: sheet.rows,
+                penalty_home: sheet.penalty_home,
+                penalty_away: sheet.penalty_away,
             })
             .collect();
         sessions.push(SessionView {

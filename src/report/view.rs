@@ -201,6 +201,36 @@ pub struct MatchView {
     pub imp_away: Option<String>,
     pub vp_home: String,
     pub vp_away: String,
+    /// The match sheet: every board of the match, in board order (`sheets`).
+    pub sheet: Vec<SheetRow>,
+    /// Teams form: IMPs a penalty took off each team's board total, when one did.
+    pub penalty_home: Option<String>,
+    pub penalty_away: Option<String>,
+}
+
+/// A board of a match sheet: both rooms, each team's board score (IMPs, or board points at BAM
+/// and Patton; signed, none when the board was not scored) and each team's running total.
+#[derive(Clone, Debug, Serialize)]
+pub struct SheetRow {
+    pub board: u32,
+    /// Home sits NS in the open room, away in the closed room.
+    pub open: Option<RoomLine>,
+    pub closed: Option<RoomLine>,
+    pub home: Option<String>,
+    pub away: Option<String>,
+    pub running_home: String,
+    pub running_away: String,
+}
+
+/// One room of a team board: the pairs seated, the contract and result, NS points, any ruling.
+#[derive(Clone, Debug, Serialize)]
+pub struct RoomLine {
+    pub ns: String,
+    pub ew: String,
+    pub contract: String,
+    pub points: Option<String>,
+    /// `R7 (60%+620&40%-100)`: the ruling that applies and its notation.
+    pub ruling: Option<String>,
 }
 
 /// The leaders' running score across a session's boards (one comparison group).

@@ -1,0 +1,174 @@
+//! Team match sheets for the view model: every board of a match as the two rooms played it
+//! (each room's pairs, contract and NS score, any ruling), each team's board score (IMPs, or
+//! board points at BAM and Patton), and each team's running total; the bulletin prints one sheet
+//! per match, and its board pages list every room that played a deal from these rows. Also the
+//! bulletin's own labels (cover, contents, match sheets), in English and Polish.
+
+use std::collections::BTreeMap;
+
+use super::model::fmt_f;
+use super::view::{RoomLine, SheetRow};
+use crate::event::Room;
+use crate::explain::played_text;
+use crate::pipeline::{MatchResult, Scored};
+use crate::replay::{PId, State};
+use crate::score::BoardScore;
+
+/// The scored team boards, by (session, match, board).
+pub type ByMatch<'a> = BTreeMap<(usize, &'a str, u32), &'a BoardScore>;
+
+/// Index the scored team boards by (session, match, board).
+pub fn by_match(scored: &Scored) -> ByMatch<'_> {
+    scored
+        .boards
+        .iter()
+        .filter_map(|b| {
+            b.team
+                .as_ref()
+                .map(|(m, _)| ((b.session, m.as_str(), b.board), b))
+        })
+        .collect()
+}
+
+/// What a match sheet adds to a match: its rows (every declared board, in board order) and,
+/// at the teams form, the IMPs that a penalty took off each team's board total (none when no
+/// penalty applies).
+pub struct Sheet {
+    pub rows: Vec<SheetRow>,
+    pub penalty_home: Option<String>,
+    pub penalty_away: Option<String>,
+}
+
+/// The match sheet of `m`.
+pub fn sheet(state: &State, boards: &ByMatch, m: &MatchResult) -> Sheet {
+    let s = m.session;
+    let Some(mt) = state.matches.get(&(s, m.match_id.clone())) else {
+        return Sheet {
+            rows: Vec::new(),
+            penalty_home: None,
+            penalty_away: None,
+        };
+    };
+    let (mut run_home, mut run_away) = (0.0f64, 0.0f64);
+    let mut rows = Vec::new();
+    for &b in &mt.def.boards {
+        // Open room: home sits NS; closed room: away sits NS.
+        let open = room(state, s, b, m.home, &m.match_id, Room::Open);
+        let closed = room(state, s, b, m.away, &m.match_id, Room::Closed);
+        let scored = boards.get(&(s, m.match_id.as_str(), b)).and_then(|bs| {
+            let tb = &bs.team.as_ref()?.1;
+            Some((tb.home.to_f64(), tb.away.to_f64()))
+        });
+        if let Some((h, a)) = scored {
+            run_home += h;
+            run_away += a;
+        }
+        if open.is_none() && closed.is_none() && scored.is_none() {
+            continue;
+        }
+        rows.push(SheetRow {
+            board: b,
+            open,
+            closed,
+            home: scored.map(|x| signed_f(x.0)),
+            away: scored.map(|x| signed_f(x.1)),
+            running_home: signed_f(run_home),
+            running_away: signed_f(run_away),
+        });
+    }
+    // IMP penalties: the match's IMPs are the boards' totals less any penalty (C18, C20).
+    let teams = state.sessions[s].def.form == crate::options::Form::Teams;
+    let penalty = |total: Option<crate::num::Q>, run: f64| {
+        let diff = total.map(|t| t.to_f64() - run)?;
+        (teams && diff.abs() >= 0.005).then(|| signed_f(diff))
+    };
+    Sheet {
+        penalty_home: penalty(m.imp_home, run_home),
+        penalty_away: penalty(m.imp_away, run_away),
+        rows,
+    }
+}
+
+/// One room of a team board: the table whose NS is `ns`, when it belongs to the match and room.
+fn room(state: &State, s: usize, b: u32, ns: PId, m: &str, r: Room) -> Option<RoomLine> {
+    let t = state.tables.get(&(s, b, ns))?;
+    if t.match_id.as_deref() != Some(m) || t.room != Some(r) {
+        return None;
+    }
+    Some(RoomLine {
+        ns: state.participant(t.ns).id.clone(),
+        ew: state.participant(t.ew).id.clone(),
+        contract: played_text(t),
+        points: t.played.as_ref().map(|p| signed_i(p.ns_points)),
+        ruling: t
+            .ruling(state)
+            .map(|x| format!("{} {}", x.ev.id, x.ev.score.normalised())),
+    })
+}
+
+fn signed_i(p: i32) -> String {
+    if p > 0 {
+        format!("+{p}")
+    } else {
+        p.to_string()
+    }
+}
+
+fn signed_f(x: f64) -> String {
+    let s = fmt_f(x);
+    if x >= 0.005 {
+        format!("+{s}")
+    } else {
+        s
+    }
+}
+
+/// The bulletin's own labels: cover, contents, team standings, match sheets and charts.
+pub fn labels(lang: &str) -> &'static [(&'static str, &'static str)] {
+    match lang {
+        "pl" => &[
+            ("contents", "Spis treści"),
+            ("winners", "Zwycięzcy"),
+            ("team", "Drużyna"),
+            ("name", "Nazwa"),
+            ("sheets", "Protokoły meczów"),
+            ("open", "Otwarty"),
+            ("closed", "Zamknięty"),
+            ("running", "Narastająco"),
+            ("imp", "IMP"),
+            ("vp", "VP"),
+            ("bp", "PB"),
+            ("penalty", "Kara"),
+            ("match", "Mecz"),
+            ("tables_axis", "stoły"),
+            ("ns_score_axis", "zapis NS"),
+            ("board_axis", "rozdanie"),
+            ("not_scored", "nie policzone"),
+            ("top_bottom", "najlepsze i najsłabsze 20 z"),
+            ("deals", "Rozdania"),
+            ("log_head", "Dziennik"),
+        ],
+        _ => &[
+            ("contents", "Contents"),
+            ("winners", "Winners"),
+            ("team", "Team"),
+            ("name", "Name"),
+            ("sheets", "Match sheets"),
+            ("open", "Open room"),
+            ("closed", "Closed room"),
+            ("running", "Running total"),
+            ("imp", "IMPs"),
+            ("vp", "VPs"),
+            ("bp", "BP"),
+            ("penalty", "Penalty"),
+            ("match", "Match"),
+            ("tables_axis", "tables"),
+            ("ns_score_axis", "NS score"),
+            ("board_axis", "board"),
+            ("not_scored", "not scored"),
+            ("top_bottom", "top and bottom 20 of"),
+            ("deals", "Boards"),
+            ("log_head", "Log"),
+        ],
+    }
+}
