@@ -147,6 +147,10 @@ pub fn labels(lang: &str) -> &'static [(&'static str, &'static str)] {
             ("top_bottom", "najlepsze i najsłabsze 20 z"),
             ("deals", "Rozdania"),
             ("log_head", "Dziennik"),
+            ("vul_None", "nikt"),
+            ("vul_NS", "NS"),
+            ("vul_EW", "WE"),
+            ("vul_All", "obie"),
         ],
         _ => &[
             ("contents", "Contents"),
@@ -169,6 +173,10 @@ pub fn labels(lang: &str) -> &'static [(&'static str, &'static str)] {
             ("top_bottom", "top and bottom 20 of"),
             ("deals", "Boards"),
             ("log_head", "Log"),
+            ("vul_None", "none"),
+            ("vul_NS", "NS"),
+            ("vul_EW", "EW"),
+            ("vul_All", "all"),
         ],
     }
 }
