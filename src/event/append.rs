@@ -220,7 +220,7 @@ pub fn seal(
 /// The compact text of `obj` as the event at `seq`, without its hash: `type`, `seq`, the other
 /// fields in their order (any `hash` dropped), `at` (`now` unless given) — what serializing
 /// that object gives, written straight from `obj` (no copy of its fields).
-fn canonical_text(
+pub(crate) fn canonical_text(
     obj: &Map<String, Value>,
     seq: usize,
     now: &str,
@@ -262,7 +262,7 @@ fn canonical_text(
 
 /// Write the line of the canonical text `canonical` with `"hash":"…"` added as its last
 /// member, as serde writes it.
-fn push_line(out: &mut String, canonical: &str, hash: &str) {
+pub(crate) fn push_line(out: &mut String, canonical: &str, hash: &str) {
     out.push_str(&canonical[..canonical.len() - 1]);
     if canonical.len() > 2 {
         out.push(',');

@@ -62,7 +62,7 @@ impl Columns {
 
 /// Read a spreadsheet in the default layout.
 pub fn read(bytes: &[u8], file: &str, req: &Request) -> Result<Read, Vec<Problem>> {
-    read_parsed(bytes, file, req, &Columns::default()).map(|p| p.read)
+    read_parsed(bytes, file, req, &Columns::default()).map(Parsed::into_read)
 }
 
 /// [`read`] with a column mapping, each event with its line.
@@ -373,9 +373,8 @@ mod tests {
                     Day 1,A,1,3,4,PO,,,\n\
                     Day 1,A,2,1,2,,,,A6040\n";
         let p = read_parsed(text.as_bytes(), "t.csv", &req(), &Columns::default()).unwrap();
-        let kinds: Vec<_> = p
-            .read
-            .events
+        let events = p.values();
+        let kinds: Vec<_> = events
             .iter()
             .map(|e| e["type"].as_str().unwrap().to_string())
             .collect();
@@ -383,7 +382,7 @@ mod tests {
             kinds,
             ["session", "pair", "pair", "pair", "pair", "result", "result", "ruling"]
         );
-        assert_eq!(p.read.events[7]["score"], "A+/A-");
+        assert_eq!(events[7]["score"], "A+/A-");
         assert_eq!(p.origins[5], "line 2");
     }
 
@@ -394,12 +393,8 @@ mod tests {
             Columns::parse("board=Brd, ns=NS Pair, ew=EW Pair, declarer=By, result=Res, round=Rnd")
                 .unwrap();
         let p = read_parsed(text.as_bytes(), "t.csv", &req(), &cols).unwrap();
-        let r = p
-            .read
-            .events
-            .iter()
-            .find(|e| e["type"] == "result")
-            .unwrap();
+        let events = p.values();
+        let r = events.iter().find(|e| e["type"] == "result").unwrap();
         assert_eq!(r["contract"], "3NTX");
         assert_eq!(r["tricks"], 7);
         assert_eq!(r["round"], 1);

@@ -9,7 +9,7 @@ use std::collections::{BTreeSet, HashMap};
 
 use serde_json::{json, Map, Value};
 
-use super::{Parsed, Problem, Read, Request};
+use super::{Ev, Parsed, Problem, Request, Row};
 use crate::bridge::{ns_points, parse_contract, Bid, Seat, Vul};
 use crate::num::Q;
 use crate::options::{Form, Options};
@@ -34,9 +34,11 @@ pub(crate) struct SessionDraft {
     pub compare: Option<String>,
     boards: BTreeSet<u32>,
     /// Deals, results and rulings (without `session`, rulings without `id`), with their place.
-    events: Vec<(Map<String, Value>, String)>,
-    /// (board, pair) of every table entered, NS or EW side, and where.
-    seats: crate::hash::FxMap<(u32, String), String>,
+    events: Vec<(Ev, String)>,
+    /// Each pair id a table names, numbered.
+    seat_ids: crate::hash::FxMap<String, u32>,
+    /// (board, pair number) of every table entered, NS or EW side: its event's index.
+    seats: crate::hash::FxMap<(u32, u32), usize>,
     deals: HashMap<u32, (String, String)>,
 }
 
@@ -121,6 +123,7 @@ impl Draft {
             compare: None,
             boards: BTreeSet::new(),
             events: Vec::new(),
+            seat_ids: Default::default(),
             seats: Default::default(),
             deals: HashMap::new(),
         });
@@ -139,7 +142,14 @@ impl Draft {
 
     /// Declare pair `id` (or add what this place says of it: players where none were known).
     /// The same id in another section, or with other players, is a problem.
-    pub fn pair(&mut self, id: &str, section: Option<&str>, players: Vec<String>, at: &str) {
+    pub fn pair<'p>(
+        &mut self,
+        id: &str,
+        section: Option<&str>,
+        players: impl Into<std::borrow::Cow<'p, [String]>>,
+        at: &str,
+    ) {
+        let players: std::borrow::Cow<'p, [String]> = players.into();
         if let Some(&i) = self.pair_index.get(id) {
             let p = &self.pairs[i];
             if section.is_some() && p.section.as_deref() != section {
@@ -154,8 +164,8 @@ impl Draft {
             }
             if !players.is_empty() {
                 if p.players.is_empty() {
-                    self.pairs[i].players = players;
-                } else if p.players != players {
+                    self.pairs[i].players = players.into_owned();
+                } else if *p.players != *players {
                     let m = format!(
                         "pair {id} is {} here but {} at {}",
                         players.join(" - "),
@@ -171,7 +181,7 @@ impl Draft {
         self.pairs.push(PairDraft {
             id: id.to_string(),
             section: section.map(str::to_string),
-            players,
+            players: players.into_owned(),
             at: at.to_string(),
         });
     }
@@ -183,36 +193,31 @@ impl Draft {
             self.bad(at, format!("pair {} cannot play against itself", t.ns));
             return false;
         }
-        for id in [&t.ns, &t.ew] {
-            if let Some(first) = self.sessions[s].seats.get(&(t.board, id.clone())) {
+        let ss = &mut self.sessions[s];
+        let mut keys = [(0, 0); 2];
+        for (k, id) in keys.iter_mut().zip([&t.ns, &t.ew]) {
+            let n = match ss.seat_ids.get(id.as_str()) {
+                Some(&n) => n,
+                None => {
+                    let n = ss.seat_ids.len() as u32;
+                    ss.seat_ids.insert(id.clone(), n);
+                    n
+                }
+            };
+            *k = (t.board, n);
+            if let Some(&first) = ss.seats.get(k) {
+                let first = ss.events[first].1.clone();
                 let m = format!("pair {id} plays board {} twice (also at {first})", t.board);
                 self.bad(at, m);
                 return false;
             }
         }
-        let ss = &mut self.sessions[s];
-        ss.seats.insert((t.board, t.ns.clone()), at.to_string());
-        ss.seats.insert((t.board, t.ew.clone()), at.to_string());
+        // (the event the caller adds next)
+        let next = ss.events.len();
+        for k in keys {
+            ss.seats.insert(k, next);
+        }
         true
-    }
-
-    fn base(t: &Table, kind: &str) -> Map<String, Value> {
-        // Room for every field of a result and the `session` added later: no map grows.
-        let mut m = Map::with_capacity(16);
-        m.insert("type".into(), Value::from(kind));
-        if let Some(s) = &t.section {
-            m.insert("section".into(), Value::from(s.as_str()));
-        }
-        m.insert("board".into(), Value::from(t.board));
-        if let Some(r) = t.round {
-            m.insert("round".into(), Value::from(r));
-        }
-        if let Some(x) = t.table {
-            m.insert("table".into(), Value::from(x));
-        }
-        m.insert("ns".into(), Value::from(t.ns.as_str()));
-        m.insert("ew".into(), Value::from(t.ew.as_str()));
-        m
     }
 
     /// A table's result.
@@ -220,28 +225,39 @@ impl Draft {
         if !self.seat(s, &t, at) {
             return;
         }
-        let mut m = Draft::base(&t, "result");
-        if let Some(c) = play.contract {
-            m.insert("contract".into(), Value::from(c));
+        let mut r = Row::new(false);
+        if let Some(sec) = &t.section {
+            r.str("section", sec);
         }
-        if let Some(d) = play.declarer {
-            m.insert("declarer".into(), Value::from(d));
+        r.num("board", t.board.into());
+        if let Some(x) = t.round {
+            r.num("round", x.into());
+        }
+        if let Some(x) = t.table {
+            r.num("table", x.into());
+        }
+        r.str("ns", &t.ns).str("ew", &t.ew);
+        if let Some(c) = &play.contract {
+            r.str("contract", c);
+        }
+        if let Some(d) = &play.declarer {
+            r.str("declarer", d);
         }
         if let Some(x) = play.tricks {
-            m.insert("tricks".into(), Value::from(x));
+            r.num("tricks", x.into());
         }
-        if let Some(r) = play.result {
-            m.insert("result".into(), Value::from(r));
+        if let Some(x) = &play.result {
+            r.str("result", x);
         }
         if let Some(x) = play.score {
-            m.insert("score".into(), Value::from(x));
+            r.num("score", x.into());
         }
-        if let Some(l) = play.lead {
-            m.insert("lead".into(), Value::from(l));
+        if let Some(l) = &play.lead {
+            r.str("lead", l);
         }
         let ss = &mut self.sessions[s];
         ss.boards.insert(t.board);
-        ss.events.push((m, at.to_string()));
+        ss.events.push((Ev::Row(r), at.to_string()));
     }
 
     /// An artificial score at a table (no result): a `ruling`, law 12C, noting the file's
@@ -250,17 +266,16 @@ impl Draft {
         if !self.seat(s, &t, at) {
             return;
         }
-        let mut m = Map::new();
-        m.insert("type".into(), Value::from("ruling"));
-        m.insert("board".into(), Value::from(t.board));
-        m.insert("ns".into(), Value::from(t.ns.as_str()));
-        m.insert("ew".into(), Value::from(t.ew.as_str()));
-        m.insert("score".into(), Value::from(score));
-        m.insert("law".into(), Value::from("12C"));
-        m.insert("note".into(), Value::from(format!("imported: {token}")));
+        let mut r = Row::new(true);
+        r.num("board", t.board.into())
+            .str("ns", &t.ns)
+            .str("ew", &t.ew)
+            .str("score", &score)
+            .str("law", "12C")
+            .str("note", &format!("imported: {token}"));
         let ss = &mut self.sessions[s];
         ss.boards.insert(t.board);
-        ss.events.push((m, at.to_string()));
+        ss.events.push((Ev::Row(r), at.to_string()));
     }
 
     /// A board's hand record (once a board; the same deal again is fine, another is a problem).
@@ -296,20 +311,20 @@ impl Draft {
         }
         let ss = &mut self.sessions[s];
         ss.deals.insert(board, (pbn.to_string(), at.to_string()));
-        ss.events.push((m, at.to_string()));
+        ss.events.push((Ev::Json(Value::Object(m)), at.to_string()));
     }
 
     /// The events: the championship (when the file names one), then each session (`S1`, `S2`,
     /// ...: its form and options resolved with the user's flags) with, for the first, every
     /// pair, then its deals, results and artificial scores (rulings `R1`, `R2`, ...).
     pub fn finish(mut self, req: &Request) -> Result<Parsed, Vec<Problem>> {
-        let mut events: Vec<Value> = Vec::new();
+        let mut events: Vec<Ev> = Vec::new();
         let mut origins: Vec<String> = Vec::new();
         if !self.championship.is_empty() {
             let mut m = Map::new();
             m.insert("type".into(), Value::from("championship"));
             m.extend(std::mem::take(&mut self.championship));
-            events.push(Value::Object(m));
+            events.push(Ev::Json(Value::Object(m)));
             origins.push("line 1".into());
         }
         if self.sessions.iter().all(|s| s.events.is_empty()) && self.problems.is_empty() {
@@ -319,6 +334,7 @@ impl Draft {
             );
         }
         let mut ruling = 0;
+        let mut pairs_done = false;
         let sessions = std::mem::take(&mut self.sessions);
         for (i, s) in sessions.into_iter().enumerate() {
             if s.events.is_empty() {
@@ -350,14 +366,15 @@ impl Draft {
             if !options.is_empty() {
                 m.insert("options".into(), Value::Object(options));
             }
-            events.push(Value::Object(m));
+            events.push(Ev::Json(Value::Object(m)));
             origins.push(
                 s.form
                     .as_ref()
                     .map(|f| f.1.clone())
                     .unwrap_or("file".into()),
             );
-            if i == 0 || events.iter().all(|e| e["type"] != "pair") {
+            if i == 0 || !pairs_done {
+                pairs_done = !self.pairs.is_empty();
                 for p in &self.pairs {
                     let mut m = Map::new();
                     m.insert("type".into(), Value::from("pair"));
@@ -368,24 +385,38 @@ impl Draft {
                     if !p.players.is_empty() {
                         m.insert("players".into(), json!(p.players));
                     }
-                    events.push(Value::Object(m));
+                    events.push(Ev::Json(Value::Object(m)));
                     origins.push(p.at.clone());
                 }
             }
             events.reserve(s.events.len());
             origins.reserve(s.events.len());
-            for (mut m, at) in s.events {
-                // `type` first, then (a ruling's `id` and) `session`, as a hand would write it.
-                let ty = m.shift_remove("type").unwrap_or(Value::Null);
-                let mut next = 1;
-                if ty == "ruling" {
-                    ruling += 1;
-                    m.shift_insert(0, "id".into(), Value::from(format!("R{ruling}")));
-                    next = 2;
+            for (e, at) in s.events {
+                match e {
+                    Ev::Row(mut r) => {
+                        if r.ruling {
+                            ruling += 1;
+                            r.id = Some(format!("R{ruling}"));
+                        }
+                        r.session = id.clone();
+                        events.push(Ev::Row(r));
+                    }
+                    Ev::Json(Value::Object(mut m)) => {
+                        // `type` first, then (a ruling's `id` and) `session`, as a hand would
+                        // write it.
+                        let ty = m.shift_remove("type").unwrap_or(Value::Null);
+                        let mut next = 1;
+                        if ty == "ruling" {
+                            ruling += 1;
+                            m.shift_insert(0, "id".into(), Value::from(format!("R{ruling}")));
+                            next = 2;
+                        }
+                        m.shift_insert(0, "type".into(), ty);
+                        m.shift_insert(next, "session".into(), Value::from(id.as_str()));
+                        events.push(Ev::Json(Value::Object(m)));
+                    }
+                    e @ Ev::Json(_) => events.push(e),
                 }
-                m.shift_insert(0, "type".into(), ty);
-                m.shift_insert(next, "session".into(), Value::from(id.as_str()));
-                events.push(Value::Object(m));
                 origins.push(at);
             }
         }
@@ -394,10 +425,8 @@ impl Draft {
             return Err(self.problems);
         }
         Ok(Parsed {
-            read: Read {
-                events,
-                skipped: self.skipped,
-            },
+            events,
+            skipped: self.skipped,
             origins,
         })
     }
@@ -470,8 +499,10 @@ fn boards_value(b: &BTreeSet<u32>) -> Value {
 /// 1 are two pairs): some pair number stands on both sides of one board, which one pair
 /// cannot. Such files' ids are then the number and the direction (`1NS`, `1EW`, as USEBIO
 /// writes them).
-pub(crate) fn per_direction<'a>(tables: impl Iterator<Item = (u32, &'a str, &'a str)>) -> bool {
-    let mut seen: HashMap<(u32, &str), bool> = HashMap::new();
+pub(crate) fn per_direction<K: std::hash::Hash + Eq>(
+    tables: impl Iterator<Item = (u32, K, K)>,
+) -> bool {
+    let mut seen: crate::hash::FxMap<(u32, K), bool> = Default::default();
     for (board, ns, ew) in tables {
         if ns == ew {
             return true;

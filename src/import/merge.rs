@@ -8,12 +8,12 @@ use std::collections::{BTreeMap, BTreeSet, HashMap};
 
 use serde_json::{Map, Value};
 
-use super::Problem;
+use super::{Ev, Problem};
 
 /// One file's events (the reader's), and where in the file each came from when known.
 pub struct Input {
     pub file: String,
-    pub events: Vec<Value>,
+    pub events: Vec<Ev>,
     pub origins: Vec<String>,
 }
 
@@ -33,7 +33,8 @@ pub struct Existing {
 
 /// The merged events, each with the file and place it came from.
 pub struct Merged {
-    pub events: Vec<Map<String, Value>>,
+    /// (Every `Ev::Json` a JSON object.)
+    pub events: Vec<Ev>,
     pub origins: Vec<(String, String)>,
     /// The session ids given to each file's sessions, in order.
     pub sessions: Vec<(String, Vec<String>)>,
@@ -113,6 +114,18 @@ pub fn merge(inputs: Vec<Input>, existing: &Existing) -> Result<Merged, Vec<Prob
         let mut given = Vec::new();
         // Ids first (a ruling may name a later one in `supersedes`).
         for e in &input.events {
+            let e = match e {
+                Ev::Json(v) => v,
+                Ev::Row(r) => {
+                    if let (true, Some(id)) = (r.ruling, &r.id) {
+                        let (new, n) = next_free(&rulings_used, "R", ruling_n);
+                        ruling_n = n;
+                        rulings_used.insert(new.clone());
+                        ruling_ids.insert(id.clone(), new);
+                    }
+                    continue;
+                }
+            };
             match e.get("type").and_then(Value::as_str) {
                 Some("session") => {
                     if let Some(id) = e.get("id").and_then(Value::as_str) {
@@ -143,6 +156,20 @@ pub fn merge(inputs: Vec<Input>, existing: &Existing) -> Result<Merged, Vec<Prob
                 .unwrap_or_else(|| format!("event {}", i + 1))
         };
         for (i, e) in input.events.into_iter().enumerate() {
+            let e = match e {
+                Ev::Row(mut r) => {
+                    if let Some(new) = session_ids.get(&r.session) {
+                        r.session.clone_from(new);
+                    }
+                    if let Some(new) = r.id.as_ref().and_then(|id| ruling_ids.get(id)) {
+                        r.id = Some(new.clone());
+                    }
+                    events.push(Ev::Row(r));
+                    origins.push((file.clone(), origin(i)));
+                    continue;
+                }
+                Ev::Json(v) => v,
+            };
             let Value::Object(mut m) = e else {
                 problems.push(Problem {
                     file: file.clone(),
@@ -207,7 +234,7 @@ pub fn merge(inputs: Vec<Input>, existing: &Existing) -> Result<Merged, Vec<Prob
             if kind == "ruling_withdrawn" {
                 rename(&mut m, "ruling", &ruling_ids);
             }
-            events.push(m);
+            events.push(Ev::Json(Value::Object(m)));
             origins.push((file.clone(), origin(i)));
         }
         sessions_given.push((file, given));
@@ -215,6 +242,7 @@ pub fn merge(inputs: Vec<Input>, existing: &Existing) -> Result<Merged, Vec<Prob
     // Ids of matches must stay unique across the championship too.
     let mut matches = existing.matches.clone();
     for (m, (file, at)) in events.iter().zip(&origins) {
+        let Ev::Json(m) = m else { continue };
         if m.get("type").and_then(Value::as_str) == Some("match") {
             if let Some(id) = m.get("id").and_then(Value::as_str) {
                 if !matches.insert(id.to_string()) {
@@ -259,7 +287,7 @@ mod tests {
     fn input(file: &str, events: Vec<Value>) -> Input {
         Input {
             file: file.into(),
-            events,
+            events: events.into_iter().map(Ev::Json).collect(),
             origins: Vec::new(),
         }
     }
@@ -278,18 +306,15 @@ mod tests {
             json!({"type":"ruling","id":"R1","session":"S1","board":1,"ns":"1","ew":"2","score":"A"}),
         ];
         let m = merge(vec![input("a", a), input("b", b)], &Existing::default()).unwrap();
-        let kinds: Vec<_> = m
-            .events
-            .iter()
-            .map(|e| e["type"].as_str().unwrap())
-            .collect();
+        let events: Vec<Value> = m.events.iter().map(Ev::to_value).collect();
+        let kinds: Vec<_> = events.iter().map(|e| e["type"].as_str().unwrap()).collect();
         assert_eq!(
             kinds,
             ["session", "pair", "ruling", "session", "result", "ruling"]
         );
-        assert_eq!(m.events[3]["id"], "S2");
-        assert_eq!(m.events[4]["session"], "S2");
-        assert_eq!(m.events[5]["id"], "R2");
+        assert_eq!(events[3]["id"], "S2");
+        assert_eq!(events[4]["session"], "S2");
+        assert_eq!(events[5]["id"], "R2");
         assert_eq!(m.new_participants, 1);
     }
 

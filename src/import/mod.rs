@@ -55,6 +55,7 @@ pub struct Read {
 pub mod bws;
 pub mod csv;
 mod draft;
+mod ev;
 mod merge;
 pub mod pbn;
 mod run;
@@ -150,10 +151,33 @@ pub fn decode_text(bytes: &[u8]) -> (std::borrow::Cow<'_, str>, bool) {
 /// at that place of the file.
 #[derive(Clone, Debug, Default)]
 pub struct Parsed {
-    pub read: Read,
-    /// One per event of `read.events`, or empty.
+    /// The events, as [`Read::events`] has them (tables' results and artificial scores already
+    /// in the log's compact text: [`Ev::Row`]).
+    pub events: Vec<Ev>,
+    pub skipped: Vec<Problem>,
+    /// One per event of `events`, or empty.
     pub origins: Vec<String>,
 }
+
+impl Parsed {
+    /// The events as JSON values.
+    pub fn values(&self) -> Vec<Value> {
+        self.events
+            .iter()
+            .map(|e| Value::Object(e.to_map()))
+            .collect()
+    }
+
+    /// The reader's [`Read`].
+    pub fn into_read(self) -> Read {
+        Read {
+            events: self.values(),
+            skipped: self.skipped,
+        }
+    }
+}
+
+pub use ev::{Ev, Row};
 
 /// Read `bytes` (the file `file`, at `path`) as `format` (`columns`: the CSV layout). A BWS
 /// database is read from `path` by mdbtools.
@@ -167,10 +191,7 @@ pub fn read_as(
     match format {
         Format::Pbn => pbn::read_parsed(bytes, file, req),
         Format::Csv => csv::read_parsed(bytes, file, req, columns),
-        Format::Usebio => usebio::read(bytes, file, req).map(|read| Parsed {
-            read,
-            origins: Vec::new(),
-        }),
+        Format::Usebio => usebio::read_parsed(bytes, file, req),
         Format::Bws => bws::read(path, file, req),
     }
 }

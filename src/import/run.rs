@@ -12,7 +12,7 @@ use serde_json::{Map, Value};
 
 use super::{csv, detect, merge, read_as, Existing, Format, Input, Merged, Problem, Request};
 use crate::error::LogError;
-use crate::event::append::{append_events, seal_all, AppendError};
+use crate::event::append::{append_events, AppendError};
 use crate::event::Event;
 
 /// What the user asked besides the files.
@@ -93,10 +93,10 @@ fn read_all(files: &[PathBuf], opts: &Options) -> Result<ReadFiles, ImportError>
             &opts.columns,
         ) {
             Ok(p) => {
-                skipped.extend(p.read.skipped);
+                skipped.extend(p.skipped);
                 inputs.push(Input {
                     file: name,
-                    events: p.read.events,
+                    events: p.events,
                     origins: p.origins,
                 });
                 formats.push(format);
@@ -156,7 +156,7 @@ pub fn import_new(files: &[PathBuf], out: &Path, opts: &Options) -> Result<Impor
         .in_scope(|| merge(inputs, &Existing::default()))
         .map_err(ImportError::Invalid)?;
     let _seal = tracing::info_span!("seal").entered();
-    let text = seal_all(&merged.events, 0, None, &opts.now).map_err(|(i, f, m)| {
+    let text = super::ev::seal_all(&merged.events, 0, None, &opts.now).map_err(|(i, f, m)| {
         let (file, at) = merged.origins[i].clone();
         ImportError::Invalid(vec![problem(&file, &at, format!("field \"{f}\": {m}"))])
     })?;
@@ -341,7 +341,7 @@ pub fn import_append(
             }
             match merge(updated, &ex) {
                 Ok(m) => {
-                    let events = m.events.clone();
+                    let events = m.events.iter().map(super::Ev::to_map).collect();
                     merged = Some(m);
                     Ok(events)
                 }

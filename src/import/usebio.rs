@@ -18,13 +18,18 @@ use std::collections::{BTreeMap, BTreeSet};
 
 use serde_json::{json, Map, Value};
 
-use super::{Problem, Read, Request};
+use super::{Ev, Parsed, Problem, Read, Request, Row};
 use crate::options::{Form, Options};
 use form::{boards_value, form_of, has_lines, iso_date, numbers_repeat, players};
 use tree::Element;
 
 /// Read one USEBIO file (see the module's documentation).
 pub fn read(bytes: &[u8], file: &str, req: &Request) -> Result<Read, Vec<Problem>> {
+    read_parsed(bytes, file, req).map(Parsed::into_read)
+}
+
+/// [`read`], the tables' results as rows.
+pub(crate) fn read_parsed(bytes: &[u8], file: &str, req: &Request) -> Result<Parsed, Vec<Problem>> {
     let fail = |at: String, message: String| {
         vec![Problem {
             file: file.to_string(),
@@ -50,9 +55,10 @@ pub fn read(bytes: &[u8], file: &str, req: &Request) -> Result<Read, Vec<Problem
         cx.problems.dedup();
         return Err(cx.problems);
     }
-    Ok(Read {
+    Ok(Parsed {
         events: cx.events,
         skipped: cx.skipped,
+        origins: Vec::new(),
     })
 }
 
@@ -84,7 +90,7 @@ struct Cx<'a> {
     req: &'a Request,
     problems: Vec<Problem>,
     skipped: Vec<Problem>,
-    events: Vec<Value>,
+    events: Vec<Ev>,
     /// Participants declared so far: id → (players, path where first declared).
     declared: BTreeMap<String, (Vec<String>, String)>,
     rulings: usize,
@@ -177,7 +183,7 @@ impl<'a> Cx<'a> {
             c.insert("place".into(), json!(p));
         }
         if c.len() > 1 {
-            self.events.push(Value::Object(c));
+            self.events.push(Ev::Json(Value::Object(c)));
         }
     }
 
@@ -486,7 +492,7 @@ impl<'a> Cx<'a> {
         if !options.is_empty() {
             s.insert("options".into(), Value::Object(options));
         }
-        self.events.push(Value::Object(s));
+        self.events.push(Ev::Json(Value::Object(s)));
 
         for (id, section, pl, name, path) in participants {
             if let Some((first_players, first_path)) = self.declared.get(&id) {
@@ -511,33 +517,36 @@ impl<'a> Cx<'a> {
             }
             p.insert("players".into(), json!(pl));
             self.declared.insert(id, (pl, path));
-            self.events.push(Value::Object(p));
+            self.events.push(Ev::Json(Value::Object(p)));
         }
         for m in matches {
-            self.events.push(m);
+            self.events.push(Ev::Json(m));
         }
         for (board, pbn) in self.deals(hands, &boards) {
-            self.events
-                .push(json!({"type": "deal", "session": sid, "board": board, "pbn": pbn}));
+            self.events.push(Ev::Json(
+                json!({"type": "deal", "session": sid, "board": board, "pbn": pbn}),
+            ));
         }
         let mut rulings = Vec::new();
         for l in lines {
             if l.played {
-                let mut r = Map::new();
-                r.insert("type".into(), json!("result"));
-                r.insert("session".into(), json!(sid));
+                // (the text of the object `type`, `session`, `section`, `board`, `ns`, `ew`,
+                // `match`, `room`, then the play's fields)
+                let mut r = Row::new(false);
+                r.session.clone_from(&sid);
                 if let Some(s) = &l.section {
-                    r.insert("section".into(), json!(s));
+                    r.str("section", s);
                 }
-                r.insert("board".into(), json!(l.board));
-                r.insert("ns".into(), json!(l.ns));
-                r.insert("ew".into(), json!(l.ew));
+                r.num("board", l.board.into())
+                    .str("ns", &l.ns)
+                    .str("ew", &l.ew);
                 if let Some((m, room)) = &l.team {
-                    r.insert("match".into(), json!(m));
-                    r.insert("room".into(), json!(room));
+                    r.str("match", m).str("room", room);
                 }
-                r.extend(l.play);
-                self.events.push(Value::Object(r));
+                for (k, v) in &l.play {
+                    r.value(k, v);
+                }
+                self.events.push(Ev::Row(r));
             }
             if let Some((score, token, law)) = l.artificial {
                 self.rulings += 1;
@@ -551,7 +560,7 @@ impl<'a> Cx<'a> {
                 r.extend(score);
                 r.insert("law".into(), json!(law));
                 r.insert("note".into(), json!(format!("imported: {token}")));
-                rulings.push(Value::Object(r));
+                rulings.push(Ev::Json(Value::Object(r)));
             }
         }
         self.events.extend(rulings);

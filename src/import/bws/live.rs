@@ -11,7 +11,7 @@ use std::collections::{BTreeMap, HashMap, HashSet};
 
 use serde_json::{Map, Value};
 
-use super::super::{Input, Problem};
+use super::super::{Ev, Input, Problem};
 use super::NOTE;
 use crate::bridge::Bid;
 use crate::event::{Envelope, Event, Play};
@@ -172,9 +172,13 @@ pub(crate) fn log_sessions(events: &[Envelope]) -> BTreeMap<String, LogSession> 
 }
 
 /// The note of a BWS file's session (its identity), when `events` are a BWS reader's.
-pub(crate) fn key(events: &[Value]) -> Option<String> {
+pub(crate) fn key(events: &[Ev]) -> Option<String> {
     events
         .iter()
+        .filter_map(|e| match e {
+            Ev::Json(v) => Some(v),
+            Ev::Row(_) => None,
+        })
         .find(|e| e["type"] == "session")
         .and_then(|e| e.get("note"))
         .and_then(Value::as_str)
@@ -209,7 +213,8 @@ pub(crate) fn update(
         message,
     };
     for (i, e) in input.events.iter().enumerate() {
-        let Value::Object(m) = e else { continue };
+        let e = e.to_value();
+        let Value::Object(m) = &e else { continue };
         let kind = m.get("type").and_then(Value::as_str).unwrap_or("");
         let board = m.get("board").and_then(Value::as_u64).unwrap_or(0) as u32;
         let ns = m
@@ -318,7 +323,7 @@ pub(crate) fn update(
     Ok((
         Input {
             file: input.file,
-            events,
+            events: events.into_iter().map(Ev::Json).collect(),
             origins,
         },
         notes,

@@ -5,6 +5,7 @@
 //! comment lines producers put metadata in. Commentary (`{...}`, possibly over several lines)
 //! and `;` comments are skipped. Knows nothing of what a score means.
 
+use std::borrow::Cow;
 use std::collections::HashMap;
 
 /// A tag of a game: its name, value (inheritance resolved) and line.
@@ -15,18 +16,18 @@ pub struct Tag {
     pub line: usize,
 }
 
-/// A table tag with its rows.
+/// A table tag with its rows (tokens borrowed from the file's text where they can be).
 #[derive(Clone, Debug)]
-pub struct TableTag {
+pub struct TableTag<'a> {
     pub name: String,
     pub line: usize,
     /// Column names (sort markers and widths removed).
     pub columns: Vec<String>,
     /// Each row's line and tokens (quotes removed).
-    pub rows: Vec<(usize, Vec<String>)>,
+    pub rows: Vec<(usize, Vec<Cow<'a, str>>)>,
 }
 
-impl TableTag {
+impl TableTag<'_> {
     pub fn col(&self, name: &str) -> Option<usize> {
         self.columns
             .iter()
@@ -36,13 +37,13 @@ impl TableTag {
 
 /// One game.
 #[derive(Clone, Debug, Default)]
-pub struct Game {
+pub struct Game<'a> {
     pub line: usize,
     pub tags: Vec<Tag>,
-    pub tables: Vec<TableTag>,
+    pub tables: Vec<TableTag<'a>>,
 }
 
-impl Game {
+impl Game<'_> {
     pub fn tag(&self, name: &str) -> Option<&Tag> {
         self.tags.iter().find(|t| t.name.eq_ignore_ascii_case(name))
     }
@@ -57,8 +58,8 @@ impl Game {
 
 /// The whole file.
 #[derive(Debug, Default)]
-pub struct File {
-    pub games: Vec<Game>,
+pub struct File<'a> {
+    pub games: Vec<Game<'a>>,
     /// `%` lines (without the `%`), with their line.
     pub comments: Vec<(usize, String)>,
 }
@@ -67,44 +68,59 @@ pub struct File {
 pub type LexError = (usize, String);
 
 /// Splits a table row into tokens: runs of non-space characters, or double-quoted strings
-/// (which may hold spaces; `\"` and `\\` escape).
-pub fn tokens(line: &str) -> Result<Vec<String>, String> {
-    let mut out = Vec::new();
-    let mut chars = line.chars().peekable();
-    while let Some(&c) = chars.peek() {
+/// (which may hold spaces; `\"` and `\\` escape). Tokens are slices of the line, copied only
+/// where an escape is undone.
+pub fn tokens(line: &str) -> Result<Vec<Cow<'_, str>>, String> {
+    let mut out = Vec::with_capacity(12);
+    let mut chars = line.char_indices().peekable();
+    while let Some(&(start, c)) = chars.peek() {
         if c.is_whitespace() {
             chars.next();
             continue;
         }
         if c == '"' {
             chars.next();
-            let mut s = String::new();
+            // Borrowed until an escape is met; then the text so far is copied.
+            let mut owned: Option<String> = None;
+            let from = start + 1;
             loop {
                 match chars.next() {
                     None => return Err(format!("a quoted token is not closed: {line:?}")),
-                    Some('\\') => match chars.next() {
-                        Some(e @ ('"' | '\\')) => s.push(e),
-                        Some(o) => {
-                            s.push('\\');
+                    Some((i, '\\')) => {
+                        let s = owned.get_or_insert_with(|| line[from..i].to_string());
+                        match chars.next() {
+                            Some((_, e @ ('"' | '\\'))) => s.push(e),
+                            Some((_, o)) => {
+                                s.push('\\');
+                                s.push(o);
+                            }
+                            None => return Err(format!("a quoted token is not closed: {line:?}")),
+                        }
+                    }
+                    Some((i, '"')) => {
+                        out.push(match owned {
+                            Some(s) => Cow::Owned(s),
+                            None => Cow::Borrowed(&line[from..i]),
+                        });
+                        break;
+                    }
+                    Some((_, o)) => {
+                        if let Some(s) = owned.as_mut() {
                             s.push(o);
                         }
-                        None => return Err(format!("a quoted token is not closed: {line:?}")),
-                    },
-                    Some('"') => break,
-                    Some(o) => s.push(o),
+                    }
                 }
             }
-            out.push(s);
         } else {
-            let mut s = String::new();
-            while let Some(&c) = chars.peek() {
+            let mut end = line.len();
+            while let Some(&(i, c)) = chars.peek() {
                 if c.is_whitespace() {
+                    end = i;
                     break;
                 }
-                s.push(c);
                 chars.next();
             }
-            out.push(s);
+            out.push(Cow::Borrowed(&line[start..end]));
         }
     }
     Ok(out)
@@ -182,9 +198,9 @@ fn tag_line(line: &str) -> Option<Result<Vec<(String, String)>, String>> {
 }
 
 /// Ends a game: `##` tags fill what it does not set, and its tags become the ones `#` copies.
-fn finish(
-    game: &mut Game,
-    file: &mut File,
+fn finish<'a>(
+    game: &mut Game<'a>,
+    file: &mut File<'a>,
     previous: &mut HashMap<String, String>,
     forever: &HashMap<String, String>,
 ) {
@@ -211,7 +227,7 @@ fn finish(
 }
 
 /// Reads the file's games. Every problem with its line.
-pub fn lex(text: &str) -> Result<File, Vec<LexError>> {
+pub fn lex(text: &str) -> Result<File<'_>, Vec<LexError>> {
     let mut file = File::default();
     let mut errors = Vec::new();
     let mut game = Game::default();

@@ -7,6 +7,8 @@
 
 mod lex;
 
+use std::borrow::Cow;
+
 use serde_json::{Map, Value};
 
 use super::draft::{self, Art, Draft, Play, Table};
@@ -16,7 +18,7 @@ use crate::num::Q;
 
 /// Read a PBN file: the log's events of its one session.
 pub fn read(bytes: &[u8], file: &str, req: &Request) -> Result<Read, Vec<Problem>> {
-    read_parsed(bytes, file, req).map(|p| p.read)
+    read_parsed(bytes, file, req).map(Parsed::into_read)
 }
 
 /// [`read`], with each event's line.
@@ -56,7 +58,13 @@ pub(crate) fn read_parsed(bytes: &[u8], file: &str, req: &Request) -> Result<Par
             for (_, row) in &t.rows {
                 for c in [ns, ew].into_iter().flatten() {
                     if let (Some(x), Some(p)) = (row.get(sec), row.get(c)) {
-                        sections.entry(p.clone()).or_default().insert(x.clone());
+                        if let Some(known) = sections.get_mut(&**p) {
+                            if !known.contains(&**x) {
+                                known.insert(x.to_string());
+                            }
+                        } else {
+                            sections.insert(p.to_string(), [x.to_string()].into());
+                        }
                     }
                 }
             }
@@ -80,16 +88,15 @@ pub(crate) fn read_parsed(bytes: &[u8], file: &str, req: &Request) -> Result<Par
                         let sec = t
                             .col("Section")
                             .and_then(|i| row.get(i))
-                            .map(String::as_str)
+                            .map(|s| &**s)
                             .unwrap_or("");
-                        seats.push((board, format!("{sec}\u{0}{a}"), format!("{sec}\u{0}{b}")));
+                        seats.push((board, (sec, &**a), (sec, &**b)));
                     }
                 }
             }
         }
     }
-    let per_direction =
-        draft::per_direction(seats.iter().map(|(b, n, e)| (*b, n.as_str(), e.as_str())));
+    let per_direction = draft::per_direction(seats.into_iter());
     let ids = Ids {
         prefix,
         per_direction,
@@ -269,12 +276,13 @@ fn total_names(f: &lex::File, d: &mut Draft) -> std::collections::HashMap<String
                 }
                 if let (Some(p), Some(n)) = (t.col("PairId"), t.col("Names")) {
                     let names = draft::players(&row[n]);
+                    let row_p = row[p].to_string();
                     let dir = t
                         .col("Direction")
                         .map(|i| row[i].to_ascii_uppercase().replace('-', ""));
                     let key = match dir.as_deref() {
-                        Some(d @ ("NS" | "EW")) => format!("{}{d}", row[p]),
-                        _ => row[p].clone(),
+                        Some(d @ ("NS" | "EW")) => format!("{row_p}{d}"),
+                        _ => row_p,
                     };
                     if !names.is_empty() {
                         out.insert(key, names);
@@ -421,6 +429,7 @@ fn rows(
         return;
     }
     let mut synthetic = 0;
+    let mut key = String::new();
     for (line, row) in &t.rows {
         let at = format!("line {line}");
         if row.len() != t.columns.len() {
@@ -435,7 +444,7 @@ fn rows(
             );
             continue;
         }
-        let cell = |i: Option<usize>| i.map(|i| row[i].as_str()).and_then(given);
+        let cell = |i: Option<usize>| i.map(|i| &*row[i]).and_then(given);
         let times = match cell(c.mult) {
             None => 1,
             Some(m) => match m.parse::<u32>() {
@@ -479,7 +488,10 @@ fn rows(
                 (&ns, cell(c.ns), c.names_ns, "NS"),
                 (&ew, cell(c.ew), c.names_ew, "EW"),
             ] {
-                let mut players = cell(names_col).map(draft::players).unwrap_or_default();
+                let mut players: Cow<[String]> = cell(names_col)
+                    .map(draft::players)
+                    .unwrap_or_default()
+                    .into();
                 if players.is_empty() {
                     // The TotalScoreTable's names: by number and direction, or by number when
                     // the number alone names one pair.
@@ -488,11 +500,14 @@ fn rows(
                     } else {
                         raw.and_then(|r| names.get(r))
                     };
-                    if let Some(n) = raw
-                        .and_then(|r| names.get(&format!("{r}{dir}")))
-                        .or(by_number)
-                    {
-                        players = n.clone();
+                    let with_dir = raw.and_then(|r| {
+                        key.clear();
+                        key.push_str(r);
+                        key.push_str(dir);
+                        names.get(key.as_str())
+                    });
+                    if let Some(n) = with_dir.or(by_number) {
+                        players = Cow::Borrowed(n.as_slice());
                     }
                 }
                 d.pair(pid, section.as_deref(), players, &at);
@@ -512,7 +527,7 @@ fn rows(
 
 /// One row: an artificial score (`^60`, `A+`, `A A A`...) as a ruling, else a result with its
 /// score checked against its contract.
-fn row_event(d: &mut Draft, s: usize, c: &Cols, row: &[String], t: Table, vul: Vul, at: &str) {
+fn row_event(d: &mut Draft, s: usize, c: &Cols, row: &[Cow<str>], t: Table, vul: Vul, at: &str) {
     let raw = |i: Option<usize>| i.map(|i| row[i].trim()).unwrap_or("-");
     let cell = |i: Option<usize>| given(raw(i));
     if let Some((ns, ew, token)) = artificial(c, row) {
@@ -612,7 +627,7 @@ fn row_event(d: &mut Draft, s: usize, c: &Cols, row: &[String], t: Table, vul: V
 /// `A+`/`A-`/`A=` or `^60` in the score columns (Magic Contest, the PBN spec), `A` in the
 /// contract (Bridgewebs' `A A A`), or a `^` in the percentage or matchpoint columns (the
 /// side's percentage; matchpoints are taken as a share of the two sides' sum, the board's top).
-fn artificial(c: &Cols, row: &[String]) -> Option<(Art, Art, String)> {
+fn artificial(c: &Cols, row: &[Cow<str>]) -> Option<(Art, Art, String)> {
     let raw = |i: Option<usize>| i.map(|i| row[i].trim()).unwrap_or("-");
     let caret = |i: Option<usize>| raw(i).strip_prefix('^').and_then(draft::number);
     let art_in = |i: Option<usize>| {

@@ -3,6 +3,8 @@
 //! attributes, text and children, and each element's path (`USEBIO/EVENT/BOARD[3]`) for
 //! messages. No bridge knowledge here.
 
+use std::borrow::Cow;
+
 use quick_xml::events::Event;
 use quick_xml::Reader;
 
@@ -14,7 +16,8 @@ pub struct Element {
     pub text: String,
     pub children: Vec<Element>,
     /// `USEBIO/EVENT/BOARD[3]`: the names from the root, with the 1-based index among
-    /// same-named siblings for the elements that repeat.
+    /// same-named siblings for the elements that repeat. Empty for an element without
+    /// children that does not repeat (its path is its parent's and its name: `path_of`).
     pub path: String,
 }
 
@@ -60,8 +63,8 @@ impl Element {
     /// The path of a child that may not exist (for messages about a missing element).
     pub fn path_of(&self, name: &str) -> String {
         match self.child(name) {
-            Some(c) => c.path.clone(),
-            None => format!("{}/{name}", self.path),
+            Some(c) if !c.path.is_empty() => c.path.clone(),
+            _ => format!("{}/{name}", self.path),
         }
     }
 }
@@ -75,7 +78,7 @@ pub struct TreeError {
 
 /// The file's text: a BOM says the encoding; otherwise the XML declaration's `encoding`
 /// (ISO-8859-1 and its aliases, windows-1252, UTF-8...), UTF-8 when it names none.
-pub fn decode(bytes: &[u8]) -> Result<String, TreeError> {
+pub fn decode(bytes: &[u8]) -> Result<Cow<'_, str>, TreeError> {
     if let Some((enc, bom)) = encoding_rs::Encoding::for_bom(bytes) {
         return strict(enc, &bytes[bom..]);
     }
@@ -90,10 +93,13 @@ pub fn decode(bytes: &[u8]) -> Result<String, TreeError> {
     strict(enc, bytes)
 }
 
-fn strict(enc: &'static encoding_rs::Encoding, bytes: &[u8]) -> Result<String, TreeError> {
+fn strict<'a>(
+    enc: &'static encoding_rs::Encoding,
+    bytes: &'a [u8],
+) -> Result<Cow<'a, str>, TreeError> {
     if enc == encoding_rs::UTF_8 {
-        return String::from_utf8(bytes.to_vec()).map_err(|e| {
-            let at = e.utf8_error().valid_up_to();
+        return std::str::from_utf8(bytes).map(Cow::Borrowed).map_err(|e| {
+            let at = e.valid_up_to();
             TreeError {
                 at: format!("line {}", line_of(bytes, at)),
                 message: format!(
@@ -110,7 +116,7 @@ fn strict(enc: &'static encoding_rs::Encoding, bytes: &[u8]) -> Result<String, T
             message: format!("the file is not valid {}", enc.name()),
         });
     }
-    Ok(text.into_owned())
+    Ok(text)
 }
 
 fn line_of(bytes: &[u8], at: usize) -> usize {
@@ -212,7 +218,7 @@ pub fn parse(text: &str) -> Result<Element, TreeError> {
                     });
                 }
                 if empty {
-                    stack.last_mut().expect("root").children.push(el);
+                    stack.last_mut().expect("root").children.push(leaf(el));
                 } else {
                     stack.push(el);
                     counts.push(Vec::new());
@@ -221,7 +227,7 @@ pub fn parse(text: &str) -> Result<Element, TreeError> {
             Event::End(_) => {
                 let el = stack.pop().expect("quick-xml checks end names");
                 counts.pop();
-                stack.last_mut().expect("root").children.push(el);
+                stack.last_mut().expect("root").children.push(leaf(el));
             }
             Event::Text(t) => {
                 let s = t.decode().map_err(|e| TreeError {
@@ -278,6 +284,25 @@ pub fn parse(text: &str) -> Result<Element, TreeError> {
 
 fn push_text(stack: &mut [Element], s: &str) {
     if stack.len() > 1 {
-        stack.last_mut().expect("open").text.push_str(s);
+        let text = &mut stack.last_mut().expect("open").text;
+        // (white space before any text: the text is read trimmed)
+        if text.is_empty() && s.trim().is_empty() {
+            return;
+        }
+        text.push_str(s);
     }
+}
+
+/// An element closed: its path dropped when `path_of` can make it (no children, not
+/// repeated, not the root or an `EVENT`), so that a million traveller lines' fields do not
+/// each keep one.
+fn leaf(mut el: Element) -> Element {
+    if el.children.is_empty()
+        && !REPEATED.contains(&el.name.as_str())
+        && el.name != "USEBIO"
+        && el.name != "EVENT"
+    {
+        el.path = String::new();
+    }
+    el
 }

@@ -1,0 +1,236 @@
+//! The events a reader makes, as `import` carries them to the log, and their sealing into the
+//! log's lines. An event is a JSON object ([`Ev::Json`]), or — the bulk of a file, its tables'
+//! results and artificial scores — a [`Row`]: the event already in the log's compact text,
+//! written straight into its line when sealed (no JSON map per table, as `synth` writes
+//! lines). Sealing (seq, `at`, the hash chain) gives the very bytes `event::append` gives the
+//! same events as JSON objects.
+
+use serde_json::{Map, Value};
+
+use crate::event::append::{canonical_text, push_line};
+use crate::event::chain;
+
+/// One event of an import.
+#[derive(Clone, Debug)]
+pub enum Ev {
+    /// Any event, as a JSON value (a reader makes objects only).
+    Json(Value),
+    /// A table's `result` or artificial score (`ruling`) in compact text.
+    Row(Row),
+}
+
+/// A `result` or `ruling` event as text: `{"type":KIND[,"id":ID],"session":SESSION` then
+/// `tail`, then `}`.
+#[derive(Clone, Debug, Default)]
+pub struct Row {
+    /// `true`: a `ruling` (it has an `id` once numbered); `false`: a `result`.
+    pub ruling: bool,
+    pub id: Option<String>,
+    pub session: String,
+    /// The members after `session`, each `,"key":value`, as serde_json writes them.
+    pub tail: String,
+}
+
+impl Row {
+    pub fn new(ruling: bool) -> Row {
+        Row {
+            ruling,
+            id: None,
+            session: String::new(),
+            tail: String::with_capacity(112),
+        }
+    }
+
+    /// Adds `,"key":"value"`.
+    pub fn str(&mut self, key: &str, value: &str) -> &mut Row {
+        self.tail.push_str(",\"");
+        self.tail.push_str(key);
+        self.tail.push_str("\":");
+        json_str(&mut self.tail, value);
+        self
+    }
+
+    /// Adds `,"key":n`.
+    pub fn num(&mut self, key: &str, n: i64) -> &mut Row {
+        use std::fmt::Write as _;
+        self.tail.push_str(",\"");
+        self.tail.push_str(key);
+        self.tail.push_str("\":");
+        write!(self.tail, "{n}").expect("a String takes any text");
+        self
+    }
+
+    /// Adds `,"key":value`.
+    pub fn value(&mut self, key: &str, value: &Value) -> &mut Row {
+        match value {
+            Value::String(s) => self.str(key, s),
+            Value::Number(n) if n.is_i64() => self.num(key, n.as_i64().expect("an i64")),
+            v => {
+                self.tail.push_str(",\"");
+                self.tail.push_str(key);
+                self.tail.push_str("\":");
+                self.tail
+                    .push_str(&serde_json::to_string(v).expect("a JSON value serializes"));
+                self
+            }
+        }
+    }
+
+    fn kind(&self) -> &'static str {
+        if self.ruling {
+            "ruling"
+        } else {
+            "result"
+        }
+    }
+
+    /// The event's compact text, `seq` and `at` as `event::append` writes them.
+    fn canonical(&self, seq: usize, now: &str) -> String {
+        use std::fmt::Write as _;
+        let mut out = String::with_capacity(self.tail.len() + 96);
+        write!(out, "{{\"type\":\"{}\",\"seq\":{seq}", self.kind()).expect("a String");
+        if let Some(id) = &self.id {
+            out.push_str(",\"id\":");
+            json_str(&mut out, id);
+        }
+        out.push_str(",\"session\":");
+        json_str(&mut out, &self.session);
+        out.push_str(&self.tail);
+        out.push_str(",\"at\":");
+        json_str(&mut out, now);
+        out.push('}');
+        out
+    }
+
+    /// The event as a JSON object (keys in their order).
+    pub fn to_map(&self) -> Map<String, Value> {
+        let mut text = format!("{{\"type\":\"{}\"", self.kind());
+        if let Some(id) = &self.id {
+            text.push_str(",\"id\":");
+            json_str(&mut text, id);
+        }
+        text.push_str(",\"session\":");
+        json_str(&mut text, &self.session);
+        text.push_str(&self.tail);
+        text.push('}');
+        serde_json::from_str(&text).expect("a row's text is a JSON object")
+    }
+}
+
+/// `s` as a JSON string, escaped as serde_json escapes it.
+fn json_str(out: &mut String, s: &str) {
+    if s.bytes().all(|b| b >= 0x20 && b != b'"' && b != b'\\') {
+        out.push('"');
+        out.push_str(s);
+        out.push('"');
+    } else {
+        out.push_str(&serde_json::to_string(s).expect("a string serializes"));
+    }
+}
+
+impl Ev {
+    pub fn from_value(v: Value) -> Ev {
+        Ev::Json(v)
+    }
+
+    /// The event as a JSON value.
+    pub fn to_value(&self) -> Value {
+        match self {
+            Ev::Json(v) => v.clone(),
+            Ev::Row(r) => Value::Object(r.to_map()),
+        }
+    }
+
+    /// The event as a JSON object (an empty one for a value that is not).
+    pub fn to_map(&self) -> Map<String, Value> {
+        match self {
+            Ev::Json(Value::Object(m)) => m.clone(),
+            Ev::Json(_) => Map::new(),
+            Ev::Row(r) => r.to_map(),
+        }
+    }
+
+    /// Its `type`.
+    pub fn kind(&self) -> &str {
+        match self {
+            Ev::Json(v) => v.get("type").and_then(Value::as_str).unwrap_or(""),
+            Ev::Row(r) => r.kind(),
+        }
+    }
+}
+
+/// The lines of `events` sealed one after another as the events after a log of `before`
+/// events whose chain ends at `prev` (`event::append::seal_all` for these events): the text to
+/// write, each line ending in a newline. The texts are made in parallel batches, then chained
+/// in order. `Err`: the event's index, the field and what was expected.
+pub fn seal_all(
+    events: &[Ev],
+    before: usize,
+    prev: Option<&str>,
+    now: &str,
+) -> Result<String, (usize, &'static str, String)> {
+    use rayon::prelude::*;
+    const BATCH: usize = 16 * 1024;
+    let mut out = String::new();
+    let mut prev: Vec<u8> = prev.unwrap_or(chain::GENESIS).as_bytes().to_vec();
+    for (b, batch) in events.chunks(BATCH).enumerate() {
+        let first = b * BATCH;
+        let texts: Vec<String> = batch
+            .par_iter()
+            .enumerate()
+            .map(|(i, e)| {
+                let i = first + i;
+                let seq = before + i + 1;
+                match e {
+                    Ev::Row(r) => Ok(r.canonical(seq, now)),
+                    Ev::Json(Value::Object(m)) => {
+                        canonical_text(m, seq, now).map_err(|(f, m)| (i, f, m))
+                    }
+                    Ev::Json(_) => Err((i, "type", "expected a JSON object".to_string())),
+                }
+            })
+            .collect::<Result<_, _>>()?;
+        if b == 0 {
+            let per = texts.iter().map(|t| t.len() + 80).sum::<usize>() / texts.len().max(1);
+            out.reserve(per * events.len());
+        }
+        for t in &texts {
+            let h = chain::link_hex(&prev, t.as_bytes());
+            push_line(
+                &mut out,
+                t,
+                std::str::from_utf8(&h).expect("hex digits are ASCII"),
+            );
+            out.push('\n');
+            prev.clear();
+            prev.extend_from_slice(&h);
+        }
+    }
+    Ok(out)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A row seals to the very line `event::append` writes for the same event as a JSON object.
+    #[test]
+    fn a_row_seals_as_its_object_does() {
+        let mut r = Row::new(true);
+        r.num("board", 3)
+            .str("ns", "A\"1")
+            .str("ew", "Ż\n2")
+            .num("score", -50);
+        r.id = Some("R7".into());
+        r.session = "S2".into();
+        let m = r.to_map();
+        let keys: Vec<_> = m.keys().map(String::as_str).collect();
+        assert_eq!(
+            keys,
+            ["type", "id", "session", "board", "ns", "ew", "score"]
+        );
+        let rows = seal_all(&[Ev::Row(r.clone()), Ev::Row(r)], 4, None, "T").unwrap();
+        let objects = crate::event::append::seal_all(&[m.clone(), m], 4, None, "T").unwrap();
+        assert_eq!(rows, objects);
+    }
+}
