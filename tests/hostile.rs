@@ -924,7 +924,8 @@ fn fuzz_regressions_audit_cache() {
     }
 }
 
-/// The usebio target's inputs: read strictly and leniently, without a panic.
+/// The usebio target's inputs: read strictly and leniently, without a panic, every problem with
+/// a place and a message.
 #[test]
 fn fuzz_regressions_usebio() {
     use frekans::import::{usebio, Request};
@@ -939,8 +940,15 @@ fn fuzz_regressions_usebio() {
                 lenient,
                 ..Request::default()
             };
-            let r = std::panic::catch_unwind(|| usebio::read(&data, "fuzz.xml", &req).is_ok());
+            let r = std::panic::catch_unwind(|| usebio::read(&data, "fuzz.xml", &req));
             assert!(r.is_ok(), "{} panics (lenient: {lenient})", path.display());
+            // (as the target asks: every problem has a place and a message)
+            if let Ok(Err(problems)) = r {
+                assert!(!problems.is_empty(), "{}", path.display());
+                for p in problems {
+                    assert!(!p.at.is_empty() && !p.message.is_empty(), "{}: {p:?}", path.display());
+                }
+            }
         }
     }
 }

@@ -490,16 +490,21 @@ fn a_team_plays_a_board_once_in_each_seat() {
     );
 }
 
-/// A file ending inside an element without a name (`<>`) is refused at a place a director can
-/// read, not an empty one (found by the usebio fuzz target).
+/// An element without a name (`<>`, `<` then a space) is refused at its line, not at an empty
+/// place (found twice by the usebio fuzz target: inside a truncated file, and as the root).
 #[test]
 fn a_truncated_nameless_element_is_refused_with_a_place() {
-    let problems = match read(b"<USEBIO><EVENT><>", "t.xml", &req()) {
-        Ok(r) => panic!("accepted: {:?}", r.events),
-        Err(p) => p,
-    };
-    assert!(!problems.is_empty());
-    for p in &problems {
-        assert!(!p.at.is_empty() && !p.message.is_empty(), "{p:?}");
+    for (xml, line) in [
+        (&b"<USEBIO><EVENT><>"[..], "line 1"),
+        (b"<\n/>,R", "line 1"),
+        (b"<USEBIO>\n<EVENT>\n< />", "line 3"),
+    ] {
+        let problems = match read(xml, "t.xml", &req()) {
+            Ok(r) => panic!("accepted: {:?}", r.events),
+            Err(p) => p,
+        };
+        assert_eq!(problems.len(), 1, "{problems:?}");
+        assert_eq!(problems[0].at, line, "{problems:?}");
+        assert!(problems[0].message.contains("without a name"), "{problems:?}");
     }
 }

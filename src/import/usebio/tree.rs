@@ -168,6 +168,14 @@ pub fn parse(text: &str) -> Result<Element, TreeError> {
                     _ => unreachable!(),
                 };
                 let name = String::from_utf8_lossy(s.name().as_ref()).into_owned();
+                // (`<>` or `<` then a space: found by the usebio fuzz target, which such an
+                // element, without a path, reached as a problem with no place)
+                if name.is_empty() {
+                    return Err(TreeError {
+                        at: format!("line {}", line(pos)),
+                        message: "an element without a name (`<` not followed by one): not well-formed XML".into(),
+                    });
+                }
                 let mut attrs = Vec::new();
                 for a in s.attributes() {
                     let a = a.map_err(|e| TreeError {
@@ -263,12 +271,7 @@ pub fn parse(text: &str) -> Result<Element, TreeError> {
     if stack.len() > 1 {
         let open = stack.last().expect("open");
         return Err(TreeError {
-            // (an element without a name, `<>`, has no path: found by the usebio fuzz target)
-            at: if open.path.is_empty() {
-                "end of file".into()
-            } else {
-                open.path.clone()
-            },
+            at: open.path.clone(),
             message: format!(
                 "the file ends inside <{}> (truncated? expected </{}>)",
                 open.name, open.name
