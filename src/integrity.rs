@@ -187,18 +187,13 @@ pub fn sig_path(log: &Path) -> PathBuf {
 }
 
 fn hex(b: &[u8]) -> String {
-    b.iter().map(|x| format!("{x:02x}")).collect()
+    hex::encode(b)
 }
 
+/// Exactly `2N` hex digits (no sign, no prefix), as `N` bytes.
 fn unhex<const N: usize>(s: &str) -> Option<[u8; N]> {
-    let s = s.trim();
-    if s.len() != 2 * N || !s.is_ascii() {
-        return None;
-    }
     let mut out = [0u8; N];
-    for (i, o) in out.iter_mut().enumerate() {
-        *o = u8::from_str_radix(&s[2 * i..2 * i + 2], 16).ok()?;
-    }
+    hex::decode_to_slice(s.trim(), &mut out).ok()?;
     Some(out)
 }
 

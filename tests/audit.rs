@@ -221,7 +221,7 @@ fn incremental_audit_equals_whole_replays() {
             // (compared as text: serde_json's default float parsing does not always round-trip)
             assert_eq!(
                 String::from_utf8(streamed).unwrap(),
-                format!("{}\n", frekans::audit::to_json(&a))
+                format!("{}\n", common::audit_json(&a))
             );
             compared += 1;
         }

@@ -163,7 +163,7 @@ fn appended(dir: &Path, log: &[u8], texts: &[String]) -> Result<Vec<u8>, Vec<Str
 
 /// What an audit says, without its question.
 fn answer(a: &Audit) -> (Vec<String>, usize, usize) {
-    let mut j = frekans::audit::to_json(a);
+    let mut j = common::audit_json(a);
     j.as_object_mut().unwrap().remove("audit");
     (vec![j.to_string()], a.standings.len(), a.boards.len())
 }

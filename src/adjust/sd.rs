@@ -83,19 +83,12 @@ pub struct SubsequentDamage {
 }
 
 /// A refused subsequent-damage entry: why, and the §5.6 fallback to enter instead.
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[error("{message}")]
 pub struct SdError {
     pub message: String,
     pub fallback: AdjustedScore,
 }
-
-impl fmt::Display for SdError {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(&self.message)
-    }
-}
-
-impl std::error::Error for SdError {}
 
 impl SubsequentDamage {
     /// `offenders` defaults to `before` (event-log.md, C6).

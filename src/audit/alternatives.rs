@@ -241,16 +241,8 @@ pub fn to_text(a: &Alternatives) -> String {
         for r in &x.rulings {
             let _ = writeln!(
                 out,
-                "      ruling {} (seq {} if appended): session {} board {}: {}{}",
-                r.id,
-                r.seq,
-                r.session,
-                r.board,
-                r.score,
-                r.law
-                    .as_ref()
-                    .map(|l| format!(", law {l}"))
-                    .unwrap_or_default()
+                "      {}",
+                super::output::ruling_text(r, " if appended", false)
             );
         }
     }

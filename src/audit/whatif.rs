@@ -22,7 +22,7 @@
 use std::collections::BTreeSet;
 
 use super::{
-    board_deltas, cache, match_tags, replay_boards, score_with_fields, session_defs,
+    board_deltas, cache, match_tags, replay_boards, rescoped, score_with_fields, session_defs,
     standing_deltas, team_sessions_of, with_team_boards, Audit, AuditError, Question, Residue,
     RulingNote,
 };
@@ -30,7 +30,6 @@ use crate::event::append::Proposed;
 use crate::event::{Envelope, Event, OnBoard};
 use crate::pipeline::{self, Scored};
 use crate::replay::{ReplayScope, State};
-use crate::score::BoardScore;
 
 /// The event types a what-if takes.
 pub const KINDS: [&str; 4] = ["ruling", "ruling_withdrawn", "correction", "penalty"];
@@ -327,24 +326,13 @@ pub fn whatif_cached(
     } else {
         pipeline::score_team_boards(&before_state, &r.team_boards)
     };
-    let sid = |st: &State, b: &BoardScore| st.sessions[b.session].def.id.clone();
-    let compared = |st: &State, b: &BoardScore| {
-        if b.team.is_some() {
-            r.team_boards.contains(&(b.session, b.board))
-        } else {
-            keys.contains(&(sid(st, b), b.board))
-        }
-    };
-    let earlier: Vec<&BoardScore> = before_boards
-        .iter()
-        .chain(&before_team)
-        .filter(|b| compared(&before_state, b))
-        .collect();
-    let later: Vec<&BoardScore> = r
-        .boards
-        .iter()
-        .filter(|b| compared(&after_state, b))
-        .collect();
+    let earlier = rescoped(
+        &before_state,
+        before_boards.iter().chain(&before_team),
+        &r.team_boards,
+        &keys,
+    );
+    let later = rescoped(&after_state, &r.boards, &r.team_boards, &keys);
     let (boards, deltas) = {
         let _s = tracing::info_span!("compare").entered();
         rayon::join(

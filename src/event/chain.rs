@@ -41,12 +41,8 @@ pub fn link_parts(prev: &[u8], canonical: [&[u8]; 2]) -> [u8; 64] {
     h.update(b"\n");
     h.update(canonical[0]);
     h.update(canonical[1]);
-    const HEX: &[u8; 16] = b"0123456789abcdef";
     let mut out = [0u8; 64];
-    for (i, b) in h.finalize().iter().enumerate() {
-        out[2 * i] = HEX[(b >> 4) as usize];
-        out[2 * i + 1] = HEX[(b & 15) as usize];
-    }
+    hex::encode_to_slice(h.finalize(), &mut out).expect("32 bytes are 64 digits");
     out
 }
 

@@ -92,3 +92,41 @@ pub fn replayed(
     let last = read.events.last().unwrap().seq;
     (read.events, full, rulings, last)
 }
+
+/// The audit as the JSON object of interface.md, made field by field with `serde_json::json!`:
+/// the oracle the library's one serializer (`frekans::audit::write_json`, streamed) is
+/// checked against.
+pub fn audit_json(a: &frekans::audit::Audit) -> serde_json::Value {
+    use serde_json::json;
+    let question = match &a.question {
+        frekans::audit::Question::Ruling(id) => json!({"ruling": id}),
+        frekans::audit::Question::AsOf(s) => json!({"as_of": s}),
+        frekans::audit::Question::Between(x, y) => json!({"between": [x, y]}),
+        frekans::audit::Question::With(v) => json!({ "with": v }),
+    };
+    let standings: Vec<_> = a
+        .standings
+        .iter()
+        .map(|s| {
+            json!({"session": &*s.session, "section": s.section.as_deref(), "participant": &*s.participant,
+                   "total_before": s.total_before, "total_after": s.total_after,
+                   "pct_before": s.pct_before, "pct_after": s.pct_after,
+                   "rank_before": s.rank_before, "rank_after": s.rank_after,
+                   "delta": s.delta()})
+        })
+        .collect();
+    let boards: Vec<_> = a
+        .boards
+        .iter()
+        .map(|b| {
+            json!({"session": b.session, "section": b.section, "board": b.board, "participant": b.participant,
+                   "side": b.side, "score_before": b.score_before, "score_after": b.score_after})
+        })
+        .collect();
+    let rulings: Vec<_> = a
+        .rulings
+        .iter()
+        .map(|r| json!({"ruling": r.id, "session": r.session, "board": r.board, "score": r.score, "law": r.law, "by": r.by, "note": r.note, "seq": r.seq}))
+        .collect();
+    json!({"audit": question, "standings": standings, "boards": boards, "rulings": rulings})
+}

@@ -1,0 +1,240 @@
+//! The cache directory on disk: files replaced atomically, only regular files opened, the status record, stale temporaries and old files pruned.
+
+use super::*;
+
+/// How old a temporary file of the cache directory must be to be taken for a killed writer's.
+pub(super) const STALE: std::time::Duration = std::time::Duration::from_secs(600);
+
+/// Bytes as lower-case hex.
+pub(crate) fn hex(b: &[u8]) -> String {
+    hex::encode(b)
+}
+
+/// Write `bytes` as `dir/name` whole or not at all: to a temporary file of `dir` (`.NAME.PID.tmp`,
+/// which `prune` removes once stale should the writer be killed), renamed into place.
+pub(crate) fn replace_file(dir: &Path, name: &str, bytes: &[u8]) -> std::io::Result<()> {
+    replace_file_with(dir, name, |f| std::io::Write::write_all(f, bytes))
+}
+
+/// [`replace_file`] of what `write` writes to the temporary file (opened to read it back too).
+pub(crate) fn replace_file_with(
+    dir: &Path,
+    name: &str,
+    write: impl FnOnce(&mut std::fs::File) -> std::io::Result<()>,
+) -> std::io::Result<()> {
+    std::fs::create_dir_all(dir)?;
+    let (tmp, mut f) = create_tmp(dir, name)?;
+    let written = write(&mut f).and_then(|()| std::fs::rename(&tmp, dir.join(name)));
+    if written.is_err() {
+        let _ = std::fs::remove_file(&tmp);
+    }
+    written
+}
+
+/// A new temporary file of `dir` for `name` (`.NAME.PID-N.tmp`), created exclusively: a name
+/// planted there (a symlink included) is never written through.
+pub(super) fn create_tmp(dir: &Path, name: &str) -> std::io::Result<(PathBuf, std::fs::File)> {
+    static N: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(0);
+    loop {
+        let n = N.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+        let nanos = std::time::SystemTime::now()
+            .duration_since(std::time::UNIX_EPOCH)
+            .map_or(0, |d| d.subsec_nanos());
+        let tmp = dir.join(format!(".{name}.{}-{n}-{nanos:x}.tmp", std::process::id()));
+        match std::fs::OpenOptions::new()
+            .read(true)
+            .write(true)
+            .create_new(true)
+            .open(&tmp)
+        {
+            Ok(f) => return Ok((tmp, f)),
+            Err(e) if e.kind() == std::io::ErrorKind::AlreadyExists && n < 1 << 20 => continue,
+            Err(e) => return Err(e),
+        }
+    }
+}
+
+/// The default cache directory: `FREKANS_AUDIT_CACHE`, else `$XDG_CACHE_HOME/frekans/audit`,
+/// else `~/.cache/frekans/audit`; `None` when none can be named.
+pub fn default_dir() -> Option<PathBuf> {
+    let env = |k: &str| {
+        std::env::var_os(k)
+            .filter(|v| !v.is_empty())
+            .map(PathBuf::from)
+    };
+    env("FREKANS_AUDIT_CACHE")
+        .or_else(|| env("XDG_CACHE_HOME").map(|d| d.join("frekans").join("audit")))
+        .or_else(|| env("HOME").map(|d| d.join(".cache").join("frekans").join("audit")))
+}
+
+/// Open `path` for reading only when it is a regular file (not a FIFO, a device, a socket or a
+/// symlink planted in the cache directory): checked before opening without following a link,
+/// opened without blocking and without following a link, and checked again on the handle.
+pub(crate) fn open_regular(path: &Path) -> Option<std::fs::File> {
+    if !std::fs::symlink_metadata(path).ok()?.file_type().is_file() {
+        return None;
+    }
+    let mut o = std::fs::OpenOptions::new();
+    o.read(true);
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::OpenOptionsExt;
+        o.custom_flags(libc::O_NONBLOCK | libc::O_NOFOLLOW);
+    }
+    let f = o.open(path).ok()?;
+    f.metadata().ok()?.file_type().is_file().then_some(f)
+}
+
+/// A regular file's text ([`open_regular`]), at most `limit` bytes of it.
+pub(crate) fn read_regular(path: &Path, limit: u64) -> Option<Vec<u8>> {
+    let f = open_regular(path)?;
+    let mut v = Vec::new();
+    std::io::Read::read_to_end(&mut std::io::Read::take(f, limit + 1), &mut v).ok()?;
+    (v.len() as u64 <= limit).then_some(v)
+}
+
+/// A status file's text (a line of under 200 bytes).
+pub(super) fn read_status(path: &Path) -> Option<String> {
+    String::from_utf8(read_regular(path, 4096)?).ok()
+}
+
+pub(super) fn file_of(dir: &Path, key: &str) -> PathBuf {
+    dir.join(format!("{key}.audit"))
+}
+
+/// A log file's status (device, inode, size, modification and change times): what the cache
+/// recognises an unchanged file by, so that a log whose key was recorded under its status need
+/// not be hashed again. Any write to the file changes its change time (ctime), which no user
+/// can set back; a status is recorded only once it has settled (both times at least
+/// [`SETTLED`] in the past: a write in the same clock tick as the hashing cannot hide), and
+/// only when the file did not change while it was hashed.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct FileStat {
+    pub(super) dev: u64,
+    pub(super) ino: u64,
+    pub(super) size: u64,
+    pub(super) mtime: (i64, i64),
+    pub(super) ctime: (i64, i64),
+}
+
+impl FileStat {
+    /// The status of an open file (`None` where the platform does not give it).
+    pub fn of(file: &std::fs::File) -> Option<FileStat> {
+        #[cfg(unix)]
+        {
+            use std::os::unix::fs::MetadataExt;
+            let m = file.metadata().ok()?;
+            Some(FileStat {
+                dev: m.dev(),
+                ino: m.ino(),
+                size: m.size(),
+                mtime: (m.mtime(), m.mtime_nsec()),
+                ctime: (m.ctime(), m.ctime_nsec()),
+            })
+        }
+        #[cfg(not(unix))]
+        {
+            let _ = file;
+            None
+        }
+    }
+
+    pub(super) fn settled(&self) -> bool {
+        let Ok(now) = std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH) else {
+            return false;
+        };
+        let latest = self.mtime.max(self.ctime).0;
+        now.as_secs() as i64 - latest > SETTLED.as_secs() as i64
+    }
+
+    pub(super) fn file(&self, dir: &Path) -> PathBuf {
+        dir.join(format!("{:x}-{:x}.stat", self.dev, self.ino))
+    }
+
+    pub(super) fn text(&self, settled: bool, key: &str) -> String {
+        format!(
+            "{} {} {} {} {} {} {} {} {key}\n",
+            self.dev,
+            self.ino,
+            self.size,
+            self.mtime.0,
+            self.mtime.1,
+            self.ctime.0,
+            self.ctime.1,
+            u8::from(settled)
+        )
+    }
+
+    /// The key recorded in `dir` for a file of exactly this status, recorded once settled.
+    pub fn recorded_key(&self, dir: &Path) -> Option<String> {
+        let text = read_status(&self.file(dir))?;
+        let key = text.trim_end().rsplit(' ').next()?;
+        (key.len() == 64 && text == self.text(true, key)).then(|| key.to_string())
+    }
+
+    /// The key and size last recorded for this file (same device and inode), whatever its
+    /// times: the log as it was before lines were appended to it, when its bytes are a prefix
+    /// of these (the caller checks).
+    pub fn previous(&self, dir: &Path) -> Option<(String, u64)> {
+        let text = read_status(&self.file(dir))?;
+        let f: Vec<&str> = text.split_whitespace().collect();
+        if f.len() != 9 || f[0] != self.dev.to_string() || f[1] != self.ino.to_string() {
+            return None;
+        }
+        Some((f[8].to_string(), f[2].parse().ok()?))
+    }
+
+    /// Record `key` (the SHA-256 key of the file's bytes, hashed while the file had this
+    /// status, which it still has) under this status: for [`recorded_key`](Self::recorded_key)
+    /// once it has settled, for [`previous`](Self::previous) at once.
+    pub fn record(&self, dir: &Path, key: &str) {
+        let settled = self.settled();
+        if read_status(&self.file(dir)).as_deref() == Some(&self.text(settled, key)) {
+            return;
+        }
+        let path = self.file(dir);
+        let _ = replace_file(
+            dir,
+            &path.file_name().unwrap_or_default().to_string_lossy(),
+            self.text(settled, key).as_bytes(),
+        );
+    }
+}
+
+/// Remove all but the newest [`KEEP`] `.audit` files of `dir`.
+pub(super) fn prune(dir: &Path) {
+    // The temporary files of writers killed mid-write (a live writer renames its own within
+    // seconds of making it).
+    if let Ok(rd) = std::fs::read_dir(dir) {
+        let stale = |e: &std::fs::DirEntry| {
+            e.metadata()
+                .ok()
+                .and_then(|m| m.modified().ok())
+                .and_then(|t| t.elapsed().ok())
+                .is_some_and(|age| age > STALE)
+        };
+        for e in rd.flatten() {
+            let name = e.file_name();
+            let name = name.to_string_lossy();
+            if name.starts_with('.') && name.ends_with(".tmp") && stale(&e) {
+                let _ = std::fs::remove_file(e.path());
+            }
+        }
+    }
+    for (ext, keep) in [("audit", KEEP), ("stat", 4 * KEEP)] {
+        let Ok(rd) = std::fs::read_dir(dir) else {
+            return;
+        };
+        let mut files: Vec<(std::time::SystemTime, PathBuf)> = rd
+            .flatten()
+            .filter(|e| e.path().extension().is_some_and(|x| x == ext))
+            .filter_map(|e| Some((e.metadata().ok()?.modified().ok()?, e.path())))
+            .collect();
+        files.sort_by_key(|f| std::cmp::Reverse(f.0));
+        for (_, p) in files.into_iter().skip(keep) {
+            let _ = std::fs::remove_file(p);
+        }
+    }
+}
+
+// ---- the file format: little-endian fields, strings as length + UTF-8 ----

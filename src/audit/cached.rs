@@ -1,0 +1,442 @@
+//! Audits answered from the audit cache: the boards a question is on replayed and re-scored, every other sum reused; and the cache extended by appended lines.
+
+use super::*;
+
+pub fn audit_cached(
+    bytes: &[u8],
+    c: cache::AuditCache,
+    question: &Question,
+) -> Result<Option<Audit>, AuditError> {
+    // (a cache of another length is not this log's: answered the long way)
+    if !c.fits(bytes) {
+        return Ok(None);
+    }
+    let which: Vec<usize> = match question {
+        Question::Between(..) | Question::With(_) => return Ok(None),
+        Question::Ruling(id) => match c.rulings.iter().find(|r| r.0 == *id) {
+            Some(r) => vec![r.1 as usize],
+            None => return Err(AuditError::BadQuestion(no_ruling(id))),
+        },
+        Question::AsOf(seq) => {
+            if *seq > c.last_seq {
+                return Err(AuditError::BadQuestion(as_of_past(*seq, c.last_seq)));
+            }
+            (0..c.boards.len())
+                .filter(|&i| c.boards[i].1.last().is_some_and(|l| l.seq as usize > *seq))
+                .collect()
+        }
+    };
+    // A team session's matches some table of which the question changes are re-scored whole:
+    // every board of the session is replayed, of the boards not asked about only the lines of
+    // those matches (and of no known match). (`changed` None: every line.)
+    let which_asked = which.clone();
+    let team = team_sessions_of(&c.boards, &c.sessions, &c.teams, &which);
+    let mut seed = None;
+    // (`first`: the declarations and the asked boards' events, parsed to find them)
+    let (changed, first) = if team.is_empty() {
+        (None, None)
+    } else {
+        let st = seed.insert(State::with_participants(c.participants.clone()));
+        changed_matches(bytes, &c, &which_asked, question, st)
+    };
+    let which = with_team_boards(&c.boards, &c.sessions, &c.teams, which);
+    let mut asked = vec![false; c.boards.len()];
+    for &i in &which_asked {
+        asked[i] = true;
+    }
+    let keep = |i: usize, tag: u32| {
+        asked[i] || tag == cache::NO_MATCH || changed.as_ref().is_none_or(|m| m.contains(&tag))
+    };
+    let touched: usize = which
+        .iter()
+        .map(|&i| {
+            (0..c.boards[i].1.len())
+                .filter(|&j| keep(i, c.matches.get(i, j)))
+                .count()
+        })
+        .sum();
+    let all: usize = c.boards.iter().map(|b| b.1.len()).sum();
+    if touches_most(touched, all) {
+        tracing::info!(
+            touched,
+            all,
+            "audit: the question touches most of the log's board lines"
+        );
+        return Ok(None);
+    }
+    let (sub, state, earlier, keys) = {
+        let _span = tracing::info_span!("replay", boards = which.len()).entered();
+        // The events: those parsed already, and the other lines read and parsed (beside the
+        // participants' look-up, one thread's work).
+        let parse = || -> Option<Vec<Envelope>> {
+            let _s = tracing::debug_span!("parse").entered();
+            let parse = |l: &[_]| crate::event::read::parse_lines(l).ok();
+            match first {
+                None => parse(&c.lines_with(bytes, &which, keep)?),
+                Some(mut events) => {
+                    let rest: Vec<usize> = which.iter().copied().filter(|&i| !asked[i]).collect();
+                    events.extend(parse(&c.board_lines_with(bytes, &rest, keep)?)?);
+                    // (two runs in log order: merged)
+                    events.sort_by_key(|e| e.seq);
+                    Some(events)
+                }
+            }
+        };
+        let (parsed, seed) = rayon::join(parse, || {
+            seed.take()
+                .unwrap_or_else(|| State::with_participants(c.participants.clone()))
+        });
+        let Some(sub) = parsed else {
+            return Ok(None);
+        };
+        let mut keys: BTreeSet<(String, u32)> =
+            which.iter().map(|&i| c.boards[i].0.clone()).collect();
+        // (and every board the team sessions among them declare: as `audit_inner` asks)
+        pipeline::whole_team_sessions(&mut keys, session_defs(&sub));
+        // The earlier replay of the same boards made beside the later one (each is one thread's
+        // work), seeded alike: `audit_inner` takes it when it touches these boards.
+        let earlier_scope = match scopes(&sub, question, c.last_seq, true) {
+            Ok(Some((b, _))) => Some(ReplayScope {
+                boards: Some(keys.clone()),
+                ..b
+            }),
+            _ => None,
+        };
+        let (state, earlier) = rayon::join(
+            || {
+                tracing::debug_span!("replay_boards")
+                    .in_scope(|| replay_boards(&sub, keys.clone(), &seed, &c))
+            },
+            || {
+                earlier_scope.map(|scope| {
+                    let _s = tracing::debug_span!("earlier").entered();
+                    (
+                        keys.clone(),
+                        crate::replay::replay_seeded(&sub, &scope, &seed).0,
+                    )
+                })
+            },
+        );
+        let Some(state) = state else {
+            return Ok(None);
+        };
+        (sub, state, earlier, keys)
+    };
+    // The team boards the question is on (the other boards of their sessions, replayed for
+    // their matches, have the same scores both ways): scored for the comparison.
+    let team: BTreeSet<(usize, u32)> = which_asked
+        .iter()
+        .filter_map(|&i| {
+            let (id, b) = &c.boards[i].0;
+            let s = state.session_index(id)?;
+            state.sessions[s].def.form.is_team().then_some((s, *b))
+        })
+        .collect();
+    // The boards' scores in the whole log: each scored with its comparison group's N there.
+    // (and the earlier replay's boards beside them: each board is one thread's work)
+    let (boards, earlier) = {
+        let _span = tracing::info_span!("score", boards = which.len()).entered();
+        let (later, earlier_scored) = rayon::join(
+            || {
+                let pairs = score_with_fields(&state, &c.fields);
+                if team.is_empty() {
+                    return pairs;
+                }
+                let teams = pipeline::score_team_boards(&state, &team);
+                pairs.map(|p| {
+                    p.map(|mut p| {
+                        p.extend(teams);
+                        p
+                    })
+                })
+            },
+            || {
+                earlier
+                    .as_ref()
+                    .map(|(_, st)| score_with_fields(st, &c.fields))
+            },
+        );
+        let earlier = earlier.map(|(k, st)| {
+            let scored = earlier_scored.and_then(|r| r.ok().flatten());
+            (k, st, scored)
+        });
+        match later? {
+            Some(b) => (b, earlier),
+            None => return Ok(None),
+        }
+    };
+    let cache::AuditCache {
+        last_seq,
+        fields,
+        board_ns,
+        sums,
+        standings,
+        ..
+    } = c;
+    let scored = Scored {
+        boards,
+        matches: Vec::new(),
+        standings,
+        fields,
+        notices: Vec::new(),
+        sums,
+    };
+    let answer = audit_inner(
+        &sub,
+        &state,
+        question,
+        true,
+        Base::Partial {
+            scored: &scored,
+            board_ns: &board_ns,
+            last: last_seq,
+            earlier: earlier.as_ref(),
+            replayed: &keys,
+        },
+    );
+    // What a million-result log's audit was made from (the cached standings, the replayed
+    // boards) goes with the answer: its holder frees it when the answer is done with.
+    answer.map(|a| {
+        a.map(|mut a| {
+            a.residue = Residue(Some(Box::new((scored, state, sub, board_ns, earlier))));
+            a
+        })
+    })
+}
+
+/// A replay of the boards `keys` of a cached log from `events` (the declarations and those
+/// boards' lines), seeded with the cache's participants (`seed`: their lines are not among the
+/// events); `None` when it finds an error or numbers things otherwise than the cache.
+pub(super) fn replay_boards(
+    events: &[Envelope],
+    keys: BTreeSet<(String, u32)>,
+    seed: &State,
+    c: &cache::AuditCache,
+) -> Option<State> {
+    let scope = ReplayScope {
+        boards: Some(keys),
+        ..Default::default()
+    };
+    let (state, errors) = crate::replay::replay_seeded(events, &scope, seed);
+    (errors.is_empty() && cache::same_numbering(c, &state)).then_some(state)
+}
+
+/// The pair-form boards of `state` (a replay of a few boards) scored each with its comparison
+/// group's N in the whole log (`fields`); `None` for a fouled board, `session_bounded` or a
+/// group the whole log does not have.
+pub(super) fn score_with_fields(
+    state: &State,
+    fields: &BTreeMap<(usize, Option<String>), u32>,
+) -> Result<Option<Vec<BoardScore>>, AuditError> {
+    use rayon::prelude::*;
+    let (mut tasks, _) = pipeline::board_tasks(state).map_err(AuditError::Score)?;
+    for t in &mut tasks {
+        let s = &state.sessions[t.session];
+        if t.part != 0
+            || s.def.options.mp_artificial == crate::options::MpArtificial::SessionBounded
+        {
+            return Ok(None);
+        }
+        match fields.get(&(t.session, t.section.clone())) {
+            Some(&n) => t.field = n,
+            None => return Ok(None),
+        }
+    }
+    Ok(Some(
+        tasks
+            .par_iter()
+            .map(|t| pipeline::score_board(&t.input(state)))
+            .collect(),
+    ))
+}
+
+/// The audit cache of a log made of `old`'s log and lines appended to it (`bytes`: the whole
+/// log; the caller has checked that `old`'s bytes are its beginning): only the boards the
+/// appended lines touch are replayed and re-scored, and the standings' sums carried on, as the
+/// audit re-scores a ruling's board. `None` when the appended lines do more than add to boards
+/// (declare something, name a participant the log does not have, change a comparison group's
+/// N, a fouled board, sums beyond exact arithmetic, ...) or do not read or replay cleanly: the caller goes the long way, which
+/// also says what is wrong with them.
+pub fn extend_cache(bytes: &[u8], old: cache::AuditCache) -> Option<cache::AuditCache> {
+    let body = cache::body(bytes);
+    let start = usize::try_from(old.len).ok()?;
+    if start == 0 || start >= body.len() || body[start - 1] != b'\n' || !old.sums.all_exact() {
+        return None;
+    }
+    // The appended event lines: (line, seq, bytes, offset in the body).
+    let mut lines: Vec<(usize, usize, &[u8], usize)> = Vec::new();
+    let (mut line, mut seq, mut at) = (old.newlines as usize + 1, old.last_seq, start);
+    let mut newlines = 0u64;
+    for raw in body[start..].split(|&b| b == b'\n') {
+        let text = std::str::from_utf8(raw.strip_suffix(b"\r").unwrap_or(raw)).map(str::trim);
+        if raw.len() > crate::event::read::MAX_LINE {
+            return None;
+        }
+        if !matches!(text, Ok(t) if t.is_empty() || t.starts_with("//")) {
+            seq += 1;
+            lines.push((line, seq, raw, at));
+        }
+        at += raw.len() + 1;
+        if at <= body.len() {
+            newlines += 1;
+        }
+        line += 1;
+    }
+    let parsed =
+        crate::event::read::parse_lines(&lines.iter().map(|l| (l.0, l.1, l.2)).collect::<Vec<_>>())
+            .ok()?;
+    // Each appended event's board: its index in `boards` (new boards at the end).
+    let mut boards = old.boards.clone();
+    let mut index: crate::hash::FxMap<(String, u32), usize> = boards
+        .iter()
+        .enumerate()
+        .map(|(i, b)| (b.0.clone(), i))
+        .collect();
+    let mut rulings = old.rulings.clone();
+    let mut matches = old.matches.clone();
+    let mut match_index = matches.index();
+    let seed = State::with_participants(old.participants.clone());
+    let known = |id: &str| seed.pid(id).is_some();
+    let result_board = |boards: &[((String, u32), Vec<cache::LineRef>)], seq: usize| {
+        boards
+            .iter()
+            .position(|b| b.1.binary_search_by_key(&(seq as u32), |r| r.seq).is_ok())
+    };
+    let mut touched: BTreeSet<usize> = BTreeSet::new();
+    for (env, &(line, seq, raw, at)) in parsed.iter().zip(&lines) {
+        // (participants the log does not have, and fouled boards, are not carried)
+        let named = match &env.event {
+            Event::Result(r) => known(&r.ns) && known(&r.ew),
+            Event::Ruling(r) => known(&r.ns) && r.ew.as_deref().is_none_or(known),
+            Event::Fouled(_) => false,
+            _ => true,
+        };
+        let key = match env.event.on_board().filter(|_| named)? {
+            OnBoard::Board(s, b) => (s.to_string(), b),
+            OnBoard::OfResult(seq) => boards[result_board(&boards, seq)?].0.clone(),
+            OnBoard::OfRuling(id) => boards[rulings.iter().find(|r| r.0 == id)?.1 as usize]
+                .0
+                .clone(),
+        };
+        let i = *index.entry(key.clone()).or_insert_with(|| {
+            boards.push((key, Vec::new()));
+            boards.len() - 1
+        });
+        // (a result's match, and a correction's: its result's; any other line is read with
+        // any match)
+        let tag = match &env.event {
+            Event::Result(r) => r.match_id.as_ref().map_or(cache::NO_MATCH, |m| {
+                matches.intern(&mut match_index, &r.session, m)
+            }),
+            Event::Correction(c) => boards[i]
+                .1
+                .binary_search_by_key(&(c.result as u32), |r| r.seq)
+                .map_or(cache::NO_MATCH, |j| matches.get(i, j)),
+            _ => cache::NO_MATCH,
+        };
+        boards[i].1.push(cache::LineRef {
+            offset: at as u64,
+            len: u32::try_from(raw.len()).ok()?,
+            line: u32::try_from(line).ok()?,
+            seq: u32::try_from(seq).ok()?,
+        });
+        matches.set(i, boards[i].1.len() - 1, tag);
+        if let Event::Ruling(r) = &env.event {
+            rulings.push((r.id.clone(), i as u32));
+        }
+        touched.insert(i);
+    }
+    // Every board of a team session touched (its changed matches are re-scored), of the boards
+    // not touched only the lines of those matches (and of no known match), as an audit reads
+    // them (`changed_matches`): found by replaying the touched boards before and after.
+    let asked: Vec<usize> = touched.into_iter().collect();
+    let in_old = |v: &[usize]| -> Vec<usize> {
+        v.iter()
+            .copied()
+            .filter(|&i| i < old.boards.len())
+            .collect()
+    };
+    let changed = if team_sessions_of(&boards, &old.sessions, &old.teams, &asked).is_empty() {
+        None
+    } else {
+        let keys: BTreeSet<(String, u32)> = asked.iter().map(|&i| boards[i].0.clone()).collect();
+        let mut events =
+            crate::event::read::parse_lines(&old.lines(bytes, &in_old(&asked))?).ok()?;
+        let before = replay_boards(&events, keys.clone(), &seed, &old)?;
+        events.extend(parsed.iter().cloned());
+        let after = replay_boards(&events, keys, &seed, &old)?;
+        match_tags(&before, &after, &matches)
+    };
+    let which = with_team_boards(&boards, &old.sessions, &old.teams, asked.clone());
+    let mut keys: BTreeSet<(String, u32)> = which.iter().map(|&i| boards[i].0.clone()).collect();
+    // The touched boards before and after the appended lines.
+    let old_which = in_old(&which);
+    let mut is_asked = vec![false; boards.len()];
+    for &i in &asked {
+        is_asked[i] = true;
+    }
+    let before_lines = old.lines_with(bytes, &old_which, |i, tag| {
+        is_asked[i] || tag == cache::NO_MATCH || changed.as_ref().is_none_or(|m| m.contains(&tag))
+    })?;
+    let mut before = crate::event::read::parse_lines(&before_lines).ok()?;
+    pipeline::whole_team_sessions(&mut keys, session_defs(&before));
+    let before_state = replay_boards(&before, keys.clone(), &seed, &old)?;
+    before.extend(parsed);
+    let after_state = replay_boards(&before, keys.clone(), &seed, &old)?;
+    let old_scores = score_with_fields(&before_state, &old.fields).ok()??;
+    let base = Scored {
+        boards: old_scores,
+        matches: Vec::new(),
+        standings: old.standings,
+        fields: old.fields,
+        notices: Vec::new(),
+        sums: old.sums,
+    };
+    let r = pipeline::rescore_with(
+        &before_state,
+        &base,
+        Some(&old.board_ns),
+        &after_state,
+        &keys,
+        true,
+        None,
+    )
+    .ok()??;
+    let sums = r.sums?;
+    // Carried only when exact: sums beyond exact arithmetic (floats, in a field of tens of
+    // thousands of tables) would come out of a board taken out and put back within rounding of
+    // adding every board up afresh, not equal to it, and the whole log's standings must be
+    // those `score` gives.
+    if !sums.all_exact() {
+        return None;
+    }
+    let in_keys = |s: usize, b: u32| keys.contains(&(old.sessions[s].clone(), b));
+    let mut board_ns: Vec<cache::BoardN> = old
+        .board_ns
+        .into_iter()
+        .filter(|((s, _, b), _)| !in_keys(*s, *b))
+        .collect();
+    board_ns.extend(r.boards.iter().filter(|b| b.team.is_none()).map(|b| {
+        (
+            (b.session, b.section.clone(), b.board),
+            (b.sides.len() / 2) as u32,
+        )
+    }));
+    Some(cache::AuditCache {
+        last_seq: seq,
+        newlines: old.newlines + newlines,
+        len: body.len() as u64,
+        declares: old.declares,
+        participants: old.participants,
+        sessions: old.sessions,
+        teams: old.teams,
+        fields: base.fields,
+        board_ns,
+        sums,
+        standings: r.standings,
+        rulings,
+        boards,
+        decl: old.decl,
+        matches,
+    })
+}

@@ -1,0 +1,419 @@
+//! Team sessions scored: each match's boards, IMPs and their penalties, the VP conversion or board-a-match and Patton aggregates, and which matches a change touches.
+
+use super::*;
+
+/// The team boards `boards` (`(session, board)`) of `state` scored, in every match, as
+/// [`score`] scores them (a team board's score depends on its two tables alone; the matches'
+/// totals are not made).
+pub fn score_team_boards(
+    state: &State,
+    boards: &std::collections::BTreeSet<(usize, u32)>,
+) -> Vec<BoardScore> {
+    score_matches(state, TeamScope::Boards(boards)).0
+}
+
+/// The team tables of the sessions `team` that differ between two replays of a log (numbered
+/// alike): their boards and their matches.
+pub fn changed_team_tables(
+    a: &State,
+    b: &State,
+    team: &std::collections::BTreeSet<usize>,
+) -> (
+    std::collections::BTreeSet<(usize, u32)>,
+    std::collections::BTreeSet<(usize, String)>,
+) {
+    let (mut boards, mut matches) = (
+        std::collections::BTreeSet::new(),
+        std::collections::BTreeSet::new(),
+    );
+    let mut mark = |t: &Table| {
+        boards.insert((t.session, t.board));
+        if let Some(m) = &t.match_id {
+            matches.insert((t.session, m.clone()));
+        }
+    };
+    fn of<'s>(
+        st: &'s State,
+        team: &std::collections::BTreeSet<usize>,
+    ) -> Vec<(&'s crate::replay::TableKey, &'s Table)> {
+        st.tables
+            .iter()
+            .filter(|(k, _)| team.contains(&k.0))
+            .collect()
+    }
+    let (x, y) = (of(a, team), of(b, team));
+    // (both in key order: merged)
+    let (mut i, mut j) = (0, 0);
+    while i < x.len() || j < y.len() {
+        match (x.get(i), y.get(j)) {
+            (Some((ka, ta)), Some((kb, tb))) if ka == kb => {
+                if ta.match_id != tb.match_id || ta.room != tb.room {
+                    mark(ta);
+                    mark(tb);
+                } else if table_in(a, ta) != table_in(b, tb) {
+                    mark(ta);
+                }
+                i += 1;
+                j += 1;
+            }
+            (Some((ka, ta)), Some((kb, _))) if ka < kb => {
+                mark(ta);
+                i += 1;
+            }
+            (Some((_, ta)), None) => {
+                mark(ta);
+                i += 1;
+            }
+            (_, Some((_, tb))) => {
+                mark(tb);
+                j += 1;
+            }
+            (None, None) => unreachable!(),
+        }
+    }
+    (boards, matches)
+}
+
+/// Every board of each team session among `keys` (`(session id, board)`) added to them, as
+/// `sessions` (the log's) declare them: a match's points depend on all its boards, so a team
+/// session is re-scored whole or not at all.
+pub fn whole_team_sessions<'d>(
+    keys: &mut std::collections::BTreeSet<(String, u32)>,
+    sessions: impl IntoIterator<Item = &'d crate::event::SessionDef>,
+) {
+    for def in sessions {
+        if def.form.is_team() && keys.iter().any(|(s, _)| *s == def.id) {
+            keys.extend(def.boards.iter().map(|&b| (def.id.clone(), b)));
+        }
+    }
+}
+
+/// Which team matches [`score_matches`] scores.
+#[derive(Clone, Copy)]
+pub(super) enum TeamScope<'a> {
+    /// Every match of every team session.
+    All,
+    /// Every match of these sessions.
+    Sessions(&'a std::collections::BTreeSet<usize>),
+    /// These matches (`(session, match id)`).
+    Matches(&'a std::collections::BTreeSet<(usize, String)>),
+    /// These boards (`(session, board)`) in every match, without the matches' totals.
+    Boards(&'a std::collections::BTreeSet<(usize, u32)>),
+}
+
+/// Score the team matches of `scope`: their boards in parallel, then the match totals and VPs.
+pub(super) fn score_matches(
+    state: &State,
+    scope: TeamScope,
+) -> (Vec<BoardScore>, Vec<MatchResult>, Vec<Notice>) {
+    let mut notices = Vec::new();
+    // No team session and no match: nothing below would find anything (and a pairs log of a
+    // million tables is not walked for it).
+    if state.matches.is_empty() && !state.sessions.iter().any(|s| s.def.form.is_team()) {
+        return (Vec::new(), Vec::new(), notices);
+    }
+    // (a map of the matches asked for by borrowed ids: no id copied per table)
+    let asked: Option<std::collections::BTreeSet<(usize, &str)>> = match scope {
+        TeamScope::Matches(m) => Some(m.iter().map(|(s, id)| (*s, id.as_str())).collect()),
+        _ => None,
+    };
+    let in_scope = |s: usize, m: &str, b: u32| match scope {
+        TeamScope::All => true,
+        TeamScope::Sessions(o) => o.contains(&s),
+        TeamScope::Matches(_) => asked.as_ref().is_some_and(|a| a.contains(&(s, m))),
+        TeamScope::Boards(o) => o.contains(&(s, b)),
+    };
+    use rayon::prelude::*;
+    // Every team table with its match and room, in the tables' order.
+    let team: Vec<(usize, &str, u32, crate::event::Room, &Table)> = state
+        .tables
+        .values_vec()
+        .into_iter()
+        .filter(|t| state.sessions[t.session].def.form.is_team())
+        .filter_map(|t| Some((t.session, t.match_id.as_deref()?, t.board, t.room?, t)))
+        .filter(|&(s, m, b, _, _)| in_scope(s, m, b))
+        .collect();
+    // Each match by id (`state.matches` is keyed by an owned id).
+    let by_id: BTreeMap<(usize, &str), &crate::replay::Match> = state
+        .matches
+        .iter()
+        .map(|((s, m), mt)| ((*s, m.as_str()), mt))
+        .collect();
+    // (session, board) → every table of that board in the session, in the tables' order (C16:
+    // pooled statistics), each board's statistics in parallel. (A table's `TableIn` is made
+    // where it is needed, here and for its match, not kept for every table at once.)
+    let mut by_board: Vec<usize> = (0..team.len()).collect();
+    by_board.par_sort_by_key(|&i| (team[i].0, team[i].2));
+    let stats: BTreeMap<(usize, u32), std::sync::Arc<BoardStats>> = by_board
+        .chunk_by(|&x, &y| (team[x].0, team[x].2) == (team[y].0, team[y].2))
+        .collect::<Vec<_>>()
+        .into_par_iter()
+        .map(|run| {
+            let tables: Vec<TableIn> = run.iter().map(|&i| table_in(state, team[i].4)).collect();
+            let k = (team[run[0]].0, team[run[0]].2);
+            let st = board_stats(
+                &tables,
+                tables.len() as u32,
+                &state.sessions[k.0].def.options,
+                false,
+            );
+            (k, std::sync::Arc::new(st))
+        })
+        .collect();
+    drop(by_board);
+    // (session, match, board) → (open, closed): of two tables in one room, the later one.
+    let mut by_match: Vec<usize> = (0..team.len()).collect();
+    by_match.par_sort_by_key(|&i| (team[i].0, team[i].1, team[i].2));
+    let runs: Vec<&[usize]> = by_match
+        .chunk_by(|&x, &y| (team[x].0, team[x].1, team[x].2) == (team[y].0, team[y].1, team[y].2))
+        .collect();
+    // Each board of each match scored with its two sides (in parallel), or the notice of a
+    // board played in one room; with the board's part of its match's totals.
+    type Made = Result<(BoardScore, [Q; 4]), Notice>;
+    let mut made: Vec<Made> = runs
+        .par_iter()
+        .map(|run| {
+            let (s, m, b, _, _) = team[run[0]];
+            let (mut open, mut closed) = (None, None);
+            for &i in run.iter() {
+                match team[i].3 {
+                    crate::event::Room::Open => open = Some(team[i].4),
+                    crate::event::Room::Closed => closed = Some(team[i].4),
+                }
+            }
+            let def = &state.sessions[s].def;
+            let mt = by_id[&(s, m)];
+            let input = TeamBoardIn {
+                board: b,
+                knockout: mt.def.knockout,
+                form: def.form,
+                options: &def.options,
+                open: open.map(|t| table_in(state, t)),
+                closed: closed.map(|t| table_in(state, t)),
+            };
+            let Some(tb) = teams::score_board(&input) else {
+                return Err(Notice {
+                    line: None,
+                    message: format!(
+                        "session \"{}\" match \"{m}\" board {b} was played in one room only and has no ruling for the other: not scored (C17)",
+                        def.id
+                    ),
+                });
+            };
+            let (home, away) = (mt.home, mt.away);
+            let open = input.open.as_ref().unwrap();
+            let closed = input.closed.as_ref().unwrap();
+            let adjusted = open.adjusted || closed.adjusted;
+            let side = |me: PId, opp: PId, score: Q, ns: bool| SideScore {
+                participant: me,
+                side: if ns {
+                    crate::adjust::Side::NS
+                } else {
+                    crate::adjust::Side::EW
+                },
+                opponent: opp,
+                score,
+                top: None,
+                adjusted,
+                ns_points: if open.ns_score.is_artificial() && open.ew_score.is_artificial() {
+                    None
+                } else {
+                    open.played
+                },
+                artificial: None,
+                detail: None,
+            };
+            let part = [
+                tb.home,
+                tb.away,
+                tb.home_calc.aggregate,
+                tb.away_calc.aggregate,
+            ];
+            Ok((
+                BoardScore {
+                    session: s,
+                    section: None,
+                    board: b,
+                    field: 2,
+                    sides: vec![
+                        side(home, away, tb.home, true),
+                        side(away, home, tb.away, false),
+                    ],
+                    freq: Vec::new(),
+                    stats: stats[&(s, b)].clone(),
+                    datum: None,
+                    notices: Vec::new(),
+                    facts: Vec::new(),
+                    text: Vec::new(),
+                    team: Some((m.to_string(), tb)),
+                    export_stats: false,
+                },
+                part,
+            ))
+        })
+        .collect();
+    // Each match's totals over its scored boards, in board order (the boards come match by
+    // match): (boards, home, away, home aggregate, away aggregate). The first scored board of
+    // each (session, board) carries its statistics to the export.
+    let mut per_match: BTreeMap<(usize, &str), (u32, [Q; 4])> = BTreeMap::new();
+    let mut stats_given: std::collections::BTreeSet<(usize, u32)> = Default::default();
+    for (run, b) in runs.iter().zip(made.iter_mut()) {
+        match b {
+            Err(n) => notices.push(n.clone()),
+            Ok((b, part)) => {
+                b.export_stats = stats_given.insert((b.session, b.board));
+                let (s, m, ..) = team[run[0]];
+                let e = per_match.entry((s, m)).or_insert((0, [Q::ZERO; 4]));
+                e.0 += 1;
+                for (acc, x) in e.1.iter_mut().zip(part.iter()) {
+                    *acc += *x;
+                }
+            }
+        }
+    }
+    drop(runs);
+    // (the boards taken out of `made` in its own allocation)
+    let boards: Vec<BoardScore> = made
+        .into_iter()
+        .filter_map(|r| r.ok())
+        .map(|r| r.0)
+        .collect();
+    if let TeamScope::Boards(_) = scope {
+        return (boards, Vec::new(), notices);
+    }
+    let mut matches = Vec::new();
+    for ((s, m), mt) in state
+        .matches
+        .iter()
+        .filter(|((s, m), _)| in_scope(*s, m, 0))
+    {
+        let def = &state.sessions[*s].def;
+        let o = &def.options;
+        let (scored, [mut home, mut away, agg_h, agg_a]) = per_match
+            .remove(&(*s, m.as_str()))
+            .unwrap_or((0, [Q::ZERO; 4]));
+        let declared = mt.def.boards.len() as u32;
+        // IMP penalties come off the match IMPs before the VP conversion (C18, C20).
+        for p in state
+            .penalties
+            .iter()
+            .filter(|p| p.session == *s && p.ev.unit == crate::event::PenaltyUnit::Imp)
+        {
+            let in_match = match (&p.ev.match_id, p.ev.board) {
+                (Some(pm), _) => pm == m,
+                (None, Some(b)) => mt.def.boards.binary_search(&b).is_ok(),
+                (None, None) => {
+                    state
+                        .matches
+                        .values()
+                        .filter(|x| {
+                            x.session == *s && (x.home == p.participant || x.away == p.participant)
+                        })
+                        .count()
+                        == 1
+                }
+            };
+            if !in_match {
+                continue;
+            }
+            if p.participant == mt.home {
+                home -= p.ev.amount;
+            } else if p.participant == mt.away {
+                away -= p.ev.amount;
+            }
+        }
+        let (imp_home, imp_away, vp_home, vp_away) = match def.form {
+            Form::Teams => {
+                let (mh, ma) = vp_margins(state, *s, m, home, away, &mut notices);
+                (
+                    Some(home),
+                    Some(away),
+                    crate::bridge::vp::vp(&o.vp_scale, declared, mh),
+                    crate::bridge::vp::vp(&o.vp_scale, declared, ma),
+                )
+            }
+            Form::Patton => (
+                Some(agg_h),
+                Some(agg_a),
+                home + teams::aggregate_points(agg_h, o),
+                away + teams::aggregate_points(agg_a, o),
+            ),
+            _ => (None, None, home, away),
+        };
+        matches.push(MatchResult {
+            session: *s,
+            match_id: m.clone(),
+            home: mt.home,
+            away: mt.away,
+            boards: declared,
+            scored,
+            imp_home,
+            imp_away,
+            vp_home,
+            vp_away,
+        });
+    }
+    (boards, matches, notices)
+}
+
+/// The margins converted to VPs: as they are (`vp_imp_rounding: none`, C18), or, under `nos`,
+/// a fractional margin rounded to a whole IMP in favour of the non-offending team named by a
+/// structured subsequent-damage ruling of the match (to nearest, with a notice, when rulings
+/// name both teams: adjusted-scores.md A5, C18).
+pub(super) fn vp_margins(
+    state: &State,
+    s: usize,
+    m: &str,
+    home: Q,
+    away: Q,
+    notices: &mut Vec<Notice>,
+) -> (Q, Q) {
+    let o = &state.sessions[s].def.options;
+    if o.vp_imp_rounding != crate::options::VpImpRounding::Nos
+        || (home.is_integer() && away.is_integer())
+    {
+        return (home, away);
+    }
+    let mut nos_teams = std::collections::BTreeSet::new();
+    for t in state
+        .tables
+        .values()
+        .filter(|t| t.session == s && t.match_id.as_deref() == Some(m))
+    {
+        if let Some(sd) = t.ruling(state).and_then(|r| r.ev.sd) {
+            nos_teams.insert(match sd.nos {
+                crate::adjust::Side::NS => t.ns,
+                crate::adjust::Side::EW => t.ew,
+            });
+        }
+    }
+    let mt = &state.matches[&(s, m.to_string())];
+    let round = |q: Q, up: bool| -> Q {
+        let f = Q::int(q.floor() as i64);
+        if q.is_integer() {
+            q
+        } else if up {
+            f + Q::ONE
+        } else {
+            f
+        }
+    };
+    let nearest = |q: Q| -> Q { Q::int((q + Q::new(1, 2)).floor() as i64) };
+    if nos_teams.len() == 1 {
+        let nos = *nos_teams.iter().next().unwrap();
+        let h = round(home, nos == mt.home);
+        let a = round(away, nos == mt.away);
+        (h, a)
+    } else {
+        if nos_teams.len() > 1 {
+            notices.push(Notice {
+                line: Some(mt.line),
+                message: format!("match \"{m}\": subsequent-damage rulings name both teams as non-offending; fractional margins rounded to the nearest IMP (vp_imp_rounding: nos, conventions C18): check by hand"),
+            });
+        }
+        if nos_teams.is_empty() {
+            return (home, away);
+        }
+        (nearest(home), nearest(away))
+    }
+}

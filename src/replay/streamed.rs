@@ -1,0 +1,94 @@
+//! Replay streamed from the log's bytes, batch by batch as the reader parses them, with an optional witness of each event.
+
+use super::*;
+
+/// What [`replay_streamed`] gives.
+pub struct Streamed {
+    /// The whole log's replay.
+    pub state: State,
+    /// Every error of reading and replaying the log, sorted, without duplicates.
+    pub errors: Vec<LogError>,
+    /// How many events the log has.
+    pub events: usize,
+    /// The log's head when the reader knows it (`crate::event::ReadSummary::head`).
+    pub head: Option<String>,
+}
+
+impl Streamed {
+    /// The replay of a log without errors, or its errors.
+    pub fn into_valid(self) -> Result<Streamed, Vec<LogError>> {
+        if self.errors.is_empty() {
+            Ok(self)
+        } else {
+            Err(self.errors)
+        }
+    }
+}
+
+/// Read, validate and replay a whole log from its bytes without keeping its events: the reader
+/// hands each parsed batch of `batch` lines to the replay (and each event to `witness`), so a
+/// million results never sit in memory as events next to the state they make (`check`,
+/// `score`, `append`, the first audit of a log).
+pub fn replay_streamed(bytes: &[u8], batch: usize, witness: Option<&mut dyn Witness>) -> Streamed {
+    struct Sink<'s, 'w> {
+        scope: &'s ReplayScope,
+        replay: Option<Replay<'s>>,
+        events: usize,
+        witness: Option<&'w mut dyn Witness>,
+    }
+    impl crate::event::EventSink for Sink<'_, '_> {
+        fn start(&mut self, declares_participants: bool, events: usize) {
+            let mut r = Replay::new(self.scope, declares_participants, None);
+            r.reserve(events);
+            self.replay = Some(r);
+            self.events = 0;
+            if let Some(w) = self.witness.as_mut() {
+                w.restart();
+            }
+        }
+        fn events(&mut self, events: &mut Vec<Envelope>) {
+            self.events += events.len();
+            if let Some(r) = self.replay.as_mut() {
+                for env in events.iter() {
+                    r.apply(env);
+                }
+            }
+            if let Some(w) = self.witness.as_mut() {
+                for env in events.iter() {
+                    w.event(env);
+                }
+            }
+        }
+    }
+    let scope = ReplayScope::default();
+    let mut sink = Sink {
+        scope: &scope,
+        replay: None,
+        events: 0,
+        witness,
+    };
+    let read = {
+        let _s = tracing::info_span!("read_replay").entered();
+        let _p = crate::progress::stage(&format!(
+            "reading and replaying the log ({} MB)",
+            bytes.len() >> 20
+        ));
+        crate::event::read_each_batched(bytes, batch, &mut sink)
+    };
+    let (state, mut errors) = match sink.replay {
+        Some(r) => {
+            let _s = tracing::info_span!("replay_finish").entered();
+            r.finish()
+        }
+        None => (State::default(), Vec::new()),
+    };
+    errors.extend(read.errors);
+    errors.sort();
+    errors.dedup();
+    Streamed {
+        state,
+        errors,
+        events: sink.events,
+        head: read.head,
+    }
+}

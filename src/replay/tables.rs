@@ -1,0 +1,327 @@
+//! Replaying what happens at the tables: results (seats, sections, matches, a board played once), team matches declared, fouled boards.
+
+use super::*;
+
+impl Replayer {
+    /// C30: every id a declared pair, listed once, the NS pair of a table of that board already
+    /// recorded; not in team forms (C35). A later event for the board replaces the earlier (C31).
+    pub(super) fn fouled(&mut self, line: usize, fe: &FouledEv) {
+        let Some(s) = self.session(line, &fe.session) else {
+            return;
+        };
+        if self.st.sessions[s].def.form.is_team() {
+            self.err(line, "session", "a fouled board in a team session goes to Law 86B2 (cancel the board, or artificial or assigned scores): record `ruling` events for it instead (conventions C35)");
+            return;
+        }
+        if !self.board_in_session(line, s, fe.board) {
+            return;
+        }
+        let mut seen = std::collections::BTreeSet::new();
+        let mut groups = Vec::new();
+        for g in &fe.groups {
+            let mut grp = Vec::new();
+            for id in g {
+                let Some(p) = self.participant(line, "groups", id, None) else {
+                    return;
+                };
+                if !seen.insert(p) {
+                    self.err(line, "groups", format!("\"{id}\" is listed twice"));
+                    return;
+                }
+                if !self.st.tables.contains_key(&(s, fe.board, p)) {
+                    let played_ew = self
+                        .st
+                        .tables
+                        .values()
+                        .any(|t| t.session == s && t.board == fe.board && t.ew == p);
+                    let why = if played_ew {
+                        format!(
+                            "\"{id}\" sat EW on board {}: groups list the NS pairs",
+                            fe.board
+                        )
+                    } else {
+                        format!("\"{id}\" has no table on board {} of session \"{}\" recorded before this line", fe.board, fe.session)
+                    };
+                    self.err(line, "groups", why);
+                    return;
+                }
+                grp.push(p);
+            }
+            groups.push(grp);
+        }
+        if self.st.fouled.contains_key(&(s, fe.board)) {
+            self.notice(line, format!("a second fouled event for board {} of session \"{}\" replaces the first (conventions C31)", fe.board, fe.session));
+        }
+        self.st.fouled.insert((s, fe.board), (line, groups));
+    }
+
+    pub(super) fn match_event(&mut self, line: usize, m: &MatchDef) {
+        let Some(s) = self.session(line, &m.session) else {
+            return;
+        };
+        let def = &self.st.sessions[s].def;
+        if !def.form.is_team() {
+            let (id, form) = (def.id.clone(), def.form.name());
+            self.err(line, "session", format!("session \"{id}\" has form \"{form}\"; matches belong to team forms (teams, patton, bam)"));
+            return;
+        }
+        if self.st.matches.contains_key(&(s, m.id.clone())) {
+            self.err(
+                line,
+                "id",
+                format!(
+                    "match \"{}\" is already declared in session \"{}\"",
+                    m.id, m.session
+                ),
+            );
+            return;
+        }
+        for b in &m.boards {
+            if !self.board_in_session(line, s, *b) {
+                return;
+            }
+        }
+        let home = self.participant(line, "home", &m.home, None);
+        let away = self.participant(line, "away", &m.away, None);
+        let (Some(home), Some(away)) = (home, away) else {
+            return;
+        };
+        self.pair_matches
+            .entry((s, home.min(away), home.max(away)))
+            .or_default()
+            .push(m.id.clone());
+        self.st.matches.insert(
+            (s, m.id.clone()),
+            Match {
+                def: m.clone(),
+                session: s,
+                home,
+                away,
+                line,
+            },
+        );
+    }
+
+    pub(super) fn result(&mut self, env: &Envelope, r: &ResultEv) {
+        let line = env.line;
+        let Some(s) = self.session(line, &r.session) else {
+            return;
+        };
+        if !self.board_in_session(line, s, r.board) {
+            return;
+        }
+        let ns = self.participant(line, "ns", &r.ns, r.section.as_deref());
+        let ew = self.participant(line, "ew", &r.ew, r.section.as_deref());
+        let (Some(ns), Some(ew)) = (ns, ew) else {
+            return;
+        };
+        let Some(section) = self.table_section(line, s, ns, ew, r.section.as_deref()) else {
+            return;
+        };
+        let Some(match_id) = self.check_match(line, s, r, ns, ew) else {
+            return;
+        };
+        let key = (s, r.board, ns);
+        if let Some(t) = self.st.tables.get_mut(&key) {
+            // A ruling recorded before the result (board "not played") made the table: the
+            // result fills it in, if it is the same table.
+            if t.played.is_none() && t.ew == ew {
+                t.played = Some(Played {
+                    seq: env.seq,
+                    line,
+                    play: r.play.clone(),
+                    ns_points: 0,
+                    corrections: Vec::new(),
+                });
+                t.round = r.round;
+                t.table = r.table;
+                self.by_seq.insert(env.seq, key);
+                self.notice(line, format!("result recorded after a ruling on the same table (board {}, NS \"{}\"): the ruling still applies", r.board, r.ns));
+                return;
+            }
+        }
+        if !self.check_not_played(line, s, r.board, ns, "ns")
+            | !self.check_not_played(line, s, r.board, ew, "ew")
+        {
+            return;
+        }
+        let (sn, se) = self.seats(s);
+        self.plays.insert(s, r.board, ns, sn, key);
+        self.plays.insert(s, r.board, ew, se, key);
+        self.by_seq.insert(env.seq, key);
+        self.st.tables.insert(
+            key,
+            Table {
+                session: s,
+                board: r.board,
+                section,
+                ns,
+                ew,
+                round: r.round,
+                table: r.table,
+                played: Some(Played {
+                    seq: env.seq,
+                    line,
+                    play: r.play.clone(),
+                    ns_points: 0,
+                    corrections: Vec::new(),
+                }),
+                rulings: Vec::new(),
+                match_id,
+                room: r.room,
+            },
+        );
+    }
+
+    /// The seat keys of `plays` for a session: (NS, EW).
+    pub(super) fn seats(&self, s: usize) -> (u8, u8) {
+        if self.st.sessions[s].def.form.is_team() {
+            (1, 2)
+        } else {
+            (0, 0)
+        }
+    }
+
+    /// A team-form result must name its match and room, and its teams must be the match's
+    /// (open room: home NS; closed room: away NS). Returns the match id.
+    pub(super) fn check_match(
+        &mut self,
+        line: usize,
+        s: usize,
+        r: &ResultEv,
+        ns: PId,
+        ew: PId,
+    ) -> Option<Option<String>> {
+        let team = self.st.sessions[s].def.form.is_team();
+        if !team {
+            if r.match_id.is_some() || r.room.is_some() {
+                let field = if r.match_id.is_some() {
+                    "match"
+                } else {
+                    "room"
+                };
+                let sid = &self.st.sessions[s].def.id;
+                let msg = format!("session \"{sid}\" is a pairs session; \"match\" and \"room\" belong to team forms");
+                self.err(line, field, msg);
+                return None;
+            }
+            return Some(None);
+        }
+        let sid = self.st.sessions[s].def.id.clone();
+        let Some(mid) = &r.match_id else {
+            self.err(
+                line,
+                "match",
+                format!("missing; session \"{sid}\" is a team session: name the match"),
+            );
+            return None;
+        };
+        let Some(room) = r.room else {
+            self.err(
+                line,
+                "room",
+                "missing; expected \"open\" (home team NS) or \"closed\" (away team NS)",
+            );
+            return None;
+        };
+        let Some(m) = self.st.matches.get(&(s, mid.clone())) else {
+            self.err(
+                line,
+                "match",
+                format!("no match \"{mid}\" was declared in session \"{sid}\" before this line"),
+            );
+            return None;
+        };
+        if m.def.boards.binary_search(&r.board).is_err() {
+            self.err(
+                line,
+                "board",
+                format!("board {} is not in match \"{mid}\"", r.board),
+            );
+            return None;
+        }
+        let (want_ns, want_ew) = match room {
+            Room::Open => (m.home, m.away),
+            Room::Closed => (m.away, m.home),
+        };
+        if ns != want_ns || ew != want_ew {
+            let (a, b) = (
+                self.st.participant(want_ns).id.clone(),
+                self.st.participant(want_ew).id.clone(),
+            );
+            self.err(line, "ns", format!("in the {} room of match \"{mid}\" NS is \"{a}\" and EW \"{b}\" (the open room has the home team NS)", room.as_str()));
+            return None;
+        }
+        Some(Some(mid.clone()))
+    }
+
+    /// The section a table belongs to: the result's, else the NS pair's (C2); checked against
+    /// the pairs' declared sections.
+    pub(super) fn table_section(
+        &mut self,
+        line: usize,
+        s: usize,
+        ns: PId,
+        ew: PId,
+        given: Option<&str>,
+    ) -> Option<Option<std::sync::Arc<str>>> {
+        let st = &self.st;
+        let ns_sec = st.participant(ns).section.as_deref();
+        let ew_sec = st.participant(ew).section.as_deref();
+        let section = given.or(ns_sec);
+        if let (Some(g), Some(d)) = (given, ns_sec) {
+            if g != d {
+                let msg = format!(
+                    "NS pair \"{}\" is declared in section \"{d}\", not \"{g}\"",
+                    st.participant(ns).id
+                );
+                self.err(line, "section", msg);
+                return None;
+            }
+        }
+        if st.sessions[s].def.compare == Compare::Section {
+            if let (Some(t), Some(e)) = (section, ew_sec) {
+                if t != e {
+                    let id = &st.participant(ew).id;
+                    let msg = format!("EW pair \"{id}\" is declared in section \"{e}\" but plays at a table of section \"{t}\"; with compare \"section\" each section is its own field");
+                    self.err(line, "ew", msg);
+                    return None;
+                }
+            }
+        }
+        let section = section.map(|x| match self.section_names.get(x) {
+            Some(a) => a.clone(),
+            None => {
+                let a: std::sync::Arc<str> = x.into();
+                self.section_names.insert(a.clone());
+                a
+            }
+        });
+        Some(section)
+    }
+
+    pub(super) fn check_not_played(
+        &mut self,
+        line: usize,
+        s: usize,
+        board: u32,
+        p: PId,
+        field: &str,
+    ) -> bool {
+        let (sn, se) = self.seats(s);
+        let seat = if field == "ns" { sn } else { se };
+        if let Some(other_ns) = self.plays.get(s, board, p, seat) {
+            let id = self.st.participant(p).id.clone();
+            let other = self.st.participant(other_ns).id.clone();
+            let session = self.st.sessions[s].def.id.clone();
+            let msg = if seat == 0 {
+                format!("pair \"{id}\" already played board {board} of session \"{session}\" (at the table of NS \"{other}\"); a pair plays a board at most once a session")
+            } else {
+                format!("team \"{id}\" already played board {board} of session \"{session}\" sitting {} (at the table of NS \"{other}\"); a team plays a board once in each room", field.to_uppercase())
+            };
+            self.err(line, field, msg);
+            return false;
+        }
+        true
+    }
+}

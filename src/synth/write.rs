@@ -1,0 +1,443 @@
+//! Writing event lines fast: JSON text straight into a buffer (no serde), names, sections, results.
+
+use super::*;
+
+pub(super) const FIRST: &[&str] = &[
+    "Anna",
+    "Jan",
+    "Ewa",
+    "Piotr",
+    "Katarzyna",
+    "Tomasz",
+    "Małgorzata",
+    "Paweł",
+    "Agnieszka",
+    "Michał",
+    "Zofia",
+    "Łukasz",
+    "Barbara",
+    "Krzysztof",
+    "Joanna",
+    "Grzegorz",
+    "Dorota",
+    "Jakub",
+    "Marta",
+    "Wojciech",
+    "Helga",
+    "Jürgen",
+    "Sophie",
+    "Pierre",
+    "Giulia",
+    "Marco",
+    "Emma",
+    "Liam",
+    "Olga",
+    "Dmitri",
+    "Kateřina",
+    "Vojtěch",
+    "Ingrid",
+    "Lars",
+    "Aisha",
+    "Kenji",
+    "Mei",
+    "Noa",
+];
+
+pub(super) const LAST: &[&str] = &[
+    "Nowak",
+    "Kowalski",
+    "Wiśniewska",
+    "Wójcik",
+    "Kowalczyk",
+    "Kamińska",
+    "Lewandowski",
+    "Zielińska",
+    "Szymański",
+    "Woźniak",
+    "Dąbrowski",
+    "Kozłowska",
+    "Jankowski",
+    "Mazur",
+    "Kwiatkowska",
+    "Krawczyk",
+    "Piotrowski",
+    "Grabowska",
+    "Zając",
+    "Pawłowski",
+    "Müller",
+    "Schäfer",
+    "Dubois",
+    "Rossi",
+    "Bianchi",
+    "Smith",
+    "Jones",
+    "Ivanova",
+    "Novák",
+    "Hrubý",
+    "Larsen",
+    "Hansen",
+    "Tanaka",
+    "Chen",
+    "Cohen",
+    "O'Brien",
+    "García",
+    "Łęcki",
+];
+
+pub(super) fn player_name(rng: &mut Rng) -> String {
+    format!("{} {}", rng.pick(FIRST), rng.pick(LAST))
+}
+
+/// Section names A..Z, AA..ZZ, AAA.. (bijective base 26).
+pub fn section_name(mut i: u32) -> String {
+    let mut s = Vec::new();
+    i += 1;
+    while i > 0 {
+        i -= 1;
+        s.push(b'A' + (i % 26) as u8);
+        i /= 26;
+    }
+    s.reverse();
+    String::from_utf8(s).unwrap_or_default()
+}
+
+// ---------------------------------------------------------------------------------------------
+// Writing
+// ---------------------------------------------------------------------------------------------
+
+/// Appends a JSON string literal.
+pub(super) fn json_str(buf: &mut Vec<u8>, s: &str) {
+    buf.push(b'"');
+    for &b in s.as_bytes() {
+        match b {
+            b'"' => buf.extend_from_slice(b"\\\""),
+            b'\\' => buf.extend_from_slice(b"\\\\"),
+            0..=0x1f => {
+                buf.extend_from_slice(b"\\u00");
+                buf.push(b"0123456789abcdef"[(b >> 4) as usize]);
+                buf.push(b"0123456789abcdef"[(b & 15) as usize]);
+            }
+            _ => buf.push(b),
+        }
+    }
+    buf.push(b'"');
+}
+
+/// Appends a decimal integer (no allocation).
+pub(super) fn push_int(buf: &mut Vec<u8>, v: i64) {
+    if v < 0 {
+        buf.push(b'-');
+    }
+    let mut n = v.unsigned_abs();
+    let mut tmp = [0u8; 20];
+    let mut i = tmp.len();
+    loop {
+        i -= 1;
+        tmp[i] = b'0' + (n % 10) as u8;
+        n /= 10;
+        if n == 0 {
+            break;
+        }
+    }
+    buf.extend_from_slice(&tmp[i..]);
+}
+
+/// One JSON object being written: `{"type":"...",` then `key:value` pairs.
+pub(super) struct Obj<'a> {
+    pub(super) buf: &'a mut Vec<u8>,
+}
+
+impl<'a> Obj<'a> {
+    pub(super) fn new(buf: &'a mut Vec<u8>, ty: &str) -> Obj<'a> {
+        buf.clear();
+        buf.extend_from_slice(b"{\"type\":\"");
+        buf.extend_from_slice(ty.as_bytes());
+        buf.push(b'"');
+        Obj { buf }
+    }
+
+    pub(super) fn key(&mut self, k: &str) {
+        self.buf.extend_from_slice(b",\"");
+        self.buf.extend_from_slice(k.as_bytes());
+        self.buf.extend_from_slice(b"\":");
+    }
+
+    pub(super) fn str(&mut self, k: &str, v: &str) -> &mut Self {
+        self.key(k);
+        json_str(self.buf, v);
+        self
+    }
+
+    pub(super) fn int(&mut self, k: &str, v: i64) -> &mut Self {
+        self.key(k);
+        push_int(self.buf, v);
+        self
+    }
+
+    pub(super) fn raw(&mut self, k: &str, v: &str) -> &mut Self {
+        self.key(k);
+        self.buf.extend_from_slice(v.as_bytes());
+        self
+    }
+
+    pub(super) fn strs(&mut self, k: &str, vs: &[String]) -> &mut Self {
+        self.key(k);
+        self.buf.push(b'[');
+        for (i, v) in vs.iter().enumerate() {
+            if i > 0 {
+                self.buf.push(b',');
+            }
+            json_str(self.buf, v);
+        }
+        self.buf.push(b']');
+        self
+    }
+}
+
+/// Where the lines go: the event log, or salliere's two CSV files.
+pub(super) enum Sink<'w> {
+    Jsonl(&'w mut dyn Write),
+    Salliere {
+        boards: &'w mut dyn Write,
+        names: &'w mut dyn Write,
+    },
+    /// Rows kept per board until the end (a PBN game holds one board's tables).
+    Pbn {
+        out: &'w mut dyn Write,
+        rows: Vec<Vec<u8>>,
+        names: Vec<u8>,
+        deals: Vec<String>,
+    },
+}
+
+pub(super) struct Writer<'w> {
+    pub(super) sink: Sink<'w>,
+    pub(super) buf: Vec<u8>,
+    pub(super) summary: Summary,
+    pub(super) compare_field: bool,
+}
+
+impl Writer<'_> {
+    pub(super) fn is_jsonl(&self) -> bool {
+        matches!(self.sink, Sink::Jsonl(_))
+    }
+
+    /// Ends the object in `buf` and writes it as one event line (JSONL only).
+    pub(super) fn emit(&mut self) -> io::Result<()> {
+        self.buf.extend_from_slice(b"}\n");
+        if let Sink::Jsonl(w) = &mut self.sink {
+            w.write_all(&self.buf)?;
+            self.summary.events += 1;
+            self.summary.bytes += self.buf.len() as u64;
+        }
+        Ok(())
+    }
+
+    pub(super) fn comment(&mut self, text: &str) -> io::Result<()> {
+        if let Sink::Jsonl(w) = &mut self.sink {
+            writeln!(w, "// {text}")?;
+            self.summary.bytes += text.len() as u64 + 4;
+        }
+        Ok(())
+    }
+
+    pub(super) fn pair(&mut self, id: &str, section: &str, players: &[String]) -> io::Result<()> {
+        self.summary.participants += 1;
+        match &mut self.sink {
+            Sink::Jsonl(_) => {
+                Obj::new(&mut self.buf, "pair")
+                    .str("id", id)
+                    .str("section", section)
+                    .strs("players", players);
+                self.emit()
+            }
+            Sink::Pbn { names, .. } => {
+                let clean = |s: &str| s.replace('"', "'");
+                let _ = writeln!(
+                    names,
+                    "{id} \"{} - {}\"",
+                    clean(&players[0]),
+                    clean(&players[1])
+                );
+                Ok(())
+            }
+            Sink::Salliere { names, .. } => {
+                // Names are written without commas (salliere splits on every comma).
+                let clean = |s: &str| s.replace(',', " ");
+                writeln!(names, "{id},{},{}", clean(&players[0]), clean(&players[1]))
+            }
+        }
+    }
+}
+
+/// A result as it goes into the log.
+pub(super) struct ResultLine<'a> {
+    pub(super) session: &'a str,
+    pub(super) section: Option<&'a str>,
+    pub(super) board: u32,
+    pub(super) round: Option<u32>,
+    pub(super) table: Option<u32>,
+    pub(super) ns: &'a str,
+    pub(super) ew: &'a str,
+    pub(super) played: Played,
+    pub(super) lead: &'a str,
+    pub(super) at: &'a str,
+    pub(super) team: Option<(&'a str, &'a str)>,
+    /// Write `result` ("+1") rather than `tricks`.
+    pub(super) as_offset: bool,
+}
+
+impl Writer<'_> {
+    pub(super) fn result(&mut self, r: &ResultLine) -> io::Result<()> {
+        self.summary.results += 1;
+        self.summary.tables += 1;
+        let p = r.played;
+        match &mut self.sink {
+            Sink::Jsonl(_) => {
+                let mut o = Obj::new(&mut self.buf, "result");
+                o.str("session", r.session);
+                if let Some(s) = r.section {
+                    o.str("section", s);
+                }
+                if let Some((m, room)) = r.team {
+                    o.str("match", m).str("room", room);
+                }
+                o.int("board", i64::from(r.board));
+                if let Some(x) = r.round {
+                    o.int("round", i64::from(x));
+                }
+                if let Some(x) = r.table {
+                    o.int("table", i64::from(x));
+                }
+                o.str("ns", r.ns).str("ew", r.ew);
+                match p.bid {
+                    Bid::Pass => {
+                        o.str("contract", "PASS");
+                    }
+                    Bid::Contract(c) => {
+                        o.key("contract");
+                        contract_text(o.buf, c, false);
+                        o.key("declarer");
+                        o.buf
+                            .extend_from_slice(&[b'"', p.declarer.letter() as u8, b'"']);
+                        if r.as_offset {
+                            let off = c.offset_of_tricks(p.tricks);
+                            o.key("result");
+                            o.buf.push(b'"');
+                            if off == 0 {
+                                o.buf.push(b'=');
+                            } else {
+                                if off > 0 {
+                                    o.buf.push(b'+');
+                                }
+                                push_int(o.buf, i64::from(off));
+                            }
+                            o.buf.push(b'"');
+                        } else {
+                            o.int("tricks", i64::from(p.tricks));
+                        }
+                        if !r.lead.is_empty() {
+                            o.str("lead", r.lead);
+                        }
+                    }
+                }
+                o.str("at", r.at);
+                self.emit()
+            }
+            Sink::Pbn { rows, .. } => {
+                let i = r.board as usize - 1;
+                if rows.len() <= i {
+                    rows.resize(i + 1, Vec::new());
+                }
+                let row = &mut rows[i];
+                row.extend_from_slice(r.section.unwrap_or("-").as_bytes());
+                for x in [r.table, r.round] {
+                    row.push(b' ');
+                    push_int(row, i64::from(x.unwrap_or(0)));
+                }
+                row.push(b' ');
+                row.extend_from_slice(r.ns.as_bytes());
+                row.push(b' ');
+                row.extend_from_slice(r.ew.as_bytes());
+                row.push(b' ');
+                match p.bid {
+                    Bid::Pass => row.extend_from_slice(b"PO - - 0 -"),
+                    Bid::Contract(c) => {
+                        row.push(b'0' + c.level);
+                        row.extend_from_slice(c.strain.as_str().as_bytes());
+                        row.extend_from_slice(c.doubling.as_str().as_bytes());
+                        row.push(b' ');
+                        row.push(p.declarer.letter() as u8);
+                        row.push(b' ');
+                        push_int(row, i64::from(p.tricks));
+                        let pts =
+                            crate::bridge::ns_points(p.bid, p.declarer, p.tricks, vul_of(r.board));
+                        if pts >= 0 {
+                            row.push(b' ');
+                            push_int(row, i64::from(pts));
+                            row.extend_from_slice(b" -");
+                        } else {
+                            row.extend_from_slice(b" - ");
+                            push_int(row, i64::from(-pts));
+                        }
+                    }
+                }
+                row.push(b'\n');
+                self.summary.events += 1;
+                Ok(())
+            }
+            Sink::Salliere { boards, .. } => {
+                let buf = &mut self.buf;
+                buf.clear();
+                if let (false, Some(s)) = (self.compare_field, r.section) {
+                    buf.extend_from_slice(s.as_bytes());
+                    buf.push(b':');
+                }
+                push_int(buf, i64::from(r.board));
+                buf.push(b',');
+                buf.extend_from_slice(r.ns.as_bytes());
+                buf.push(b',');
+                buf.extend_from_slice(r.ew.as_bytes());
+                buf.push(b',');
+                match p.bid {
+                    Bid::Pass => buf.extend_from_slice(b"P,N,0"),
+                    Bid::Contract(c) => {
+                        contract_text(buf, c, true);
+                        buf.push(b',');
+                        buf.push(p.declarer.letter() as u8);
+                        buf.push(b',');
+                        push_int(buf, i64::from(p.tricks));
+                    }
+                }
+                buf.push(b'\n');
+                boards.write_all(buf)?;
+                self.summary.events += 1;
+                self.summary.bytes += buf.len() as u64;
+                Ok(())
+            }
+        }
+    }
+}
+
+/// `4HX` (quoted for JSON, `N` for notrump in salliere's spelling).
+pub(super) fn contract_text(buf: &mut Vec<u8>, c: Contract, salliere: bool) {
+    if !salliere {
+        buf.push(b'"');
+    }
+    buf.push(b'0' + c.level);
+    buf.extend_from_slice(
+        match (c.strain, salliere) {
+            (Strain::N, true) => "N",
+            (s, _) => s.as_str(),
+        }
+        .as_bytes(),
+    );
+    buf.extend_from_slice(c.doubling.as_str().as_bytes());
+    if !salliere {
+        buf.push(b'"');
+    }
+}
+
+// ---------------------------------------------------------------------------------------------
+// Rulings
+// ---------------------------------------------------------------------------------------------
