@@ -946,7 +946,11 @@ fn fuzz_regressions_usebio() {
             if let Ok(Err(problems)) = r {
                 assert!(!problems.is_empty(), "{}", path.display());
                 for p in problems {
-                    assert!(!p.at.is_empty() && !p.message.is_empty(), "{}: {p:?}", path.display());
+                    assert!(
+                        !p.at.is_empty() && !p.message.is_empty(),
+                        "{}: {p:?}",
+                        path.display()
+                    );
                 }
             }
         }

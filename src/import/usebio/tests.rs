@@ -505,6 +505,9 @@ fn a_truncated_nameless_element_is_refused_with_a_place() {
         };
         assert_eq!(problems.len(), 1, "{problems:?}");
         assert_eq!(problems[0].at, line, "{problems:?}");
-        assert!(problems[0].message.contains("without a name"), "{problems:?}");
+        assert!(
+            problems[0].message.contains("without a name"),
+            "{problems:?}"
+        );
     }
 }
