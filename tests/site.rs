@@ -417,3 +417,34 @@ fn walk(dir: &Path) -> Vec<PathBuf> {
     }
     out
 }
+
+/// A pair whose exact running sum is beyond i128 (eight weighted rulings of coprime
+/// denominators near a million: tests/data/overflow-i128.jsonl) gets its site, the view model
+/// summing floats where scoring's `Total` does (issue 21 item 5: the leaders' chart summed
+/// exact rationals and panicked "exact arithmetic overflowed i128" in `report::model::build`).
+/// By hand: on each board pair 3's ruling is w·(-100) + (1-w)·(+620) with w = 1/p; against
+/// the other two tables' -100 and +620 its -100 scores 1 of 4 and its +620 scores 3 of 4, so
+/// 3 - 2/p a board, 24 - 2·Σ1/p ≈ 23.99998 over the eight, shown as 24 (75.00%).
+#[test]
+fn sums_beyond_i128_are_shown_not_a_panic() {
+    let dir = tmp("site-overflow");
+    let log = common::root().join("tests/data/overflow-i128.jsonl");
+    let o = run_in(
+        dir.path(),
+        &["site", log.to_str().unwrap(), "--out", "site"],
+    );
+    assert!(o.status.success(), "{}", show(&o));
+    let card = std::fs::read_to_string(dir.path().join("site/pairs/3.html")).unwrap();
+    assert!(
+        text(&card).contains("total 24"),
+        "pair 3's scorecard: {}",
+        text(&card)
+    );
+    let session = std::fs::read_to_string(dir.path().join("site/sessions/S1.html")).unwrap();
+    let row = table(&session, "class=\"standings\"")
+        .into_iter()
+        .find(|r| r.get(1).is_some_and(|c| c == "3"))
+        .expect("pair 3 in the standings");
+    assert_eq!(row[3], "24.00", "{row:?}");
+    assert_eq!(row[4], "75.00", "{row:?}");
+}
