@@ -41,6 +41,11 @@ pub fn labels(lang: &str) -> BTreeMap<&'static str, &'static str> {
             ("superseded_by", "zastąpione przez"),
             ("made_by", "Wyniki policzone programem frekans."),
             ("pairs_at_table", "Pary"),
+            ("pages", "Strony"),
+            (
+                "adjusted_cut",
+                "Pokazano pierwsze 100 wyników sędziowskich z",
+            ),
         ],
         _ => &[
             ("results", "Results"),
@@ -73,6 +78,8 @@ pub fn labels(lang: &str) -> BTreeMap<&'static str, &'static str> {
             ("superseded_by", "superseded by"),
             ("made_by", "Results scored by frekans."),
             ("pairs_at_table", "Pairs"),
+            ("pages", "Pages"),
+            ("adjusted_cut", "The first 100 adjusted scores are shown of"),
         ],
     };
     l.extend(site.iter().copied());

@@ -10,6 +10,10 @@
 //! when it has one, board), `rulings.html`. Ids are written into file names as they are when
 //! made of ASCII letters, digits and `_`; any other byte is `~` and two hex digits (`-` is
 //! `~2D`), so two ids never share a file and nothing escapes the site's directory.
+//!
+//! Long lists are paged so that no page passes 1 MB (`pages`): a session's and the overall
+//! standings at 1,000 rows, the index's scorecards at 2,000, the rulings at 200; page k > 1 of
+//! `overall.html` is `overall-pk.html` (`-` is never in a slug, so no id's page is taken).
 
 pub mod labels;
 pub mod pages;

@@ -24,6 +24,41 @@ const TEMPLATES: &[(&str, &str)] = &[
     ("rulings.html", include_str!("templates/rulings.html")),
 ];
 
+/// Rows of standings on one page (a 100,000-pair field's standings are paged: no page over 1 MB).
+const STANDINGS_PER_PAGE: usize = 1000;
+/// Scorecard links on one page of the index.
+const CARDS_PER_PAGE: usize = 2000;
+/// Rulings on one page of the rulings.
+const RULINGS_PER_PAGE: usize = 200;
+/// Movers shown under a ruling.
+const MOVERS_PER_RULING: usize = 10;
+/// Adjusted scores shown on a board's page (all of them are in scores.parquet).
+const ADJUSTED_PER_BOARD: usize = 100;
+
+/// The address of page `k` (from 0) of a paged page `base` (`sessions/S1`): `base.html`, then
+/// `base-p2.html`... (`-` is never in a slug, so no id's page is taken).
+fn paged(base: &str, k: usize) -> String {
+    if k == 0 {
+        format!("{base}.html")
+    } else {
+        format!("{base}-p{}.html", k + 1)
+    }
+}
+
+/// The links between the pages of a paged page, from page `k` of `n` (file names: the pages
+/// are in one directory).
+fn pager(base: &str, k: usize, n: usize) -> Value {
+    if n < 2 {
+        return Value::Null;
+    }
+    let name = base.rsplit('/').next().unwrap_or(base);
+    Value::from(
+        (0..n)
+            .map(|i| json!({"href": paged(name, i), "label": i + 1, "current": i == k}))
+            .collect::<Vec<_>>(),
+    )
+}
+
 /// The style sheet: phone first, no web fonts, no script.
 const STYLE: &str = include_str!("templates/style.css");
 
@@ -109,7 +144,15 @@ pub fn render(model: &Bulletin, participants: &[ParticipantView], lang: &str) ->
             if !board_pages.contains_key(&(i, href.clone())) {
                 order.push((section, n, href.clone()));
             }
-            board_pages.entry((i, href)).or_default().push(b.clone());
+            let mut b = b.clone();
+            let shown = b["adjusted"].as_array().map_or(0, Vec::len);
+            if shown > ADJUSTED_PER_BOARD {
+                b["adjusted_total"] = Value::from(shown);
+                if let Some(a) = b["adjusted"].as_array_mut() {
+                    a.truncate(ADJUSTED_PER_BOARD);
+                }
+            }
+            board_pages.entry((i, href)).or_default().push(b);
         }
         order.sort();
         session_boards.push(
@@ -151,8 +194,37 @@ pub fn render(model: &Bulletin, participants: &[ParticipantView], lang: &str) ->
             .iter()
             .map(|(href, label)| json!({"href": href, "label": label}))
             .collect();
-        let ctx = page("../", json!({"s": s, "board_links": links}));
-        files.insert(session_href(sid), render("session.html", &ctx)?);
+        // The standings, paged: each page holds up to STANDINGS_PER_PAGE rows of its groups.
+        let mut pages: Vec<Vec<Value>> = vec![Vec::new()];
+        let mut on_page = 0;
+        for g in s["standings"].as_array().into_iter().flatten() {
+            let rows = g["rows"].as_array().cloned().unwrap_or_default();
+            for chunk in rows.chunks(STANDINGS_PER_PAGE) {
+                if on_page > 0 && on_page + chunk.len() > STANDINGS_PER_PAGE {
+                    pages.push(Vec::new());
+                    on_page = 0;
+                }
+                on_page += chunk.len();
+                let mut part = g.clone();
+                part["rows"] = Value::from(chunk.to_vec());
+                pages.last_mut().expect("a page").push(part);
+            }
+        }
+        let base = session_href(sid);
+        let base = base.trim_end_matches(".html");
+        let n = pages.len();
+        for (k, groups) in pages.into_iter().enumerate() {
+            let mut sp = s.clone();
+            sp["standings"] = Value::from(groups);
+            if k > 0 {
+                sp["matches"] = Value::Array(Vec::new());
+            }
+            let ctx = page(
+                "../",
+                json!({"s": sp, "board_links": links, "pages_nav": pager(base, k, n)}),
+            );
+            files.insert(paged(base, k), render("session.html", &ctx)?);
+        }
     }
 
     // Scorecards, each board linking to its page; and where each ruling's board page is.
@@ -178,6 +250,15 @@ pub fn render(model: &Bulletin, participants: &[ParticipantView], lang: &str) ->
     }
 
     for r in &mut rulings {
+        // The biggest movers only (the audit lists five per standings group: a field of many
+        // sections would list hundreds a ruling); `frekans audit` tells the rest.
+        if let Some(shown) = r
+            .get_mut("changes")
+            .and_then(|c| c.get_mut("shown"))
+            .and_then(Value::as_array_mut)
+        {
+            shown.truncate(MOVERS_PER_RULING);
+        }
         let sid = r["session"].as_str().unwrap_or_default().to_string();
         let n = r["board"].as_u64().unwrap_or_default();
         let ns = r["ns"].as_str().unwrap_or_default().to_string();
@@ -189,19 +270,27 @@ pub fn render(model: &Bulletin, participants: &[ParticipantView], lang: &str) ->
             None => labels.get(status).copied().unwrap_or(status).to_string(),
         });
     }
-    if !rulings.is_empty() {
-        let ctx = page("", json!({"rulings": rulings}));
-        files.insert("rulings.html".into(), render("rulings.html", &ctx)?);
+    let n = rulings.len().div_ceil(RULINGS_PER_PAGE);
+    for (k, chunk) in rulings.chunks(RULINGS_PER_PAGE).enumerate() {
+        let ctx = page(
+            "",
+            json!({"rulings": chunk, "pages_nav": pager("rulings", k, n)}),
+        );
+        files.insert(paged("rulings", k), render("rulings.html", &ctx)?);
     }
     if !overall.is_empty() {
         let overall_teams = overall
             .iter()
             .all(|r| r["id"].as_str().is_some_and(|id| teams.contains(id)));
-        let ctx = page(
-            "",
-            json!({"overall": overall, "overall_teams": overall_teams}),
-        );
-        files.insert("overall.html".into(), render("overall.html", &ctx)?);
+        let n = overall.len().div_ceil(STANDINGS_PER_PAGE);
+        for (k, chunk) in overall.chunks(STANDINGS_PER_PAGE).enumerate() {
+            let ctx = page(
+                "",
+                json!({"overall": chunk, "overall_teams": overall_teams,
+                       "pages_nav": pager("overall", k, n)}),
+            );
+            files.insert(paged("overall", k), render("overall.html", &ctx)?);
+        }
     }
     let index_sessions: Vec<Value> = sessions
         .iter()
@@ -218,11 +307,22 @@ pub fn render(model: &Bulletin, participants: &[ParticipantView], lang: &str) ->
                    "href": session_href(sid), "boards": numbers.len()})
         })
         .collect();
-    let ctx = page(
-        "",
-        json!({"sessions": index_sessions, "participants": shown_people, "rulings": rulings}),
-    );
-    files.insert("index.html".into(), render("index.html", &ctx)?);
+    // The index, its list of scorecards paged (the sessions on every page).
+    let cards: Vec<Value> = shown_people
+        .iter()
+        .map(|p| json!({"id": p["id"], "name": p["name"], "cards": true}))
+        .collect();
+    let n = cards.len().div_ceil(CARDS_PER_PAGE).max(1);
+    for k in 0..n {
+        let chunk = &cards
+            [(k * CARDS_PER_PAGE).min(cards.len())..((k + 1) * CARDS_PER_PAGE).min(cards.len())];
+        let ctx = page(
+            "",
+            json!({"sessions": index_sessions, "participants": chunk,
+                   "rulings_count": rulings.len(), "pages_nav": pager("index", k, n)}),
+        );
+        files.insert(paged("index", k), render("index.html", &ctx)?);
+    }
     files.insert("style.css".into(), STYLE.to_string());
     Ok(Site {
         files: files
