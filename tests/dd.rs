@@ -734,10 +734,11 @@ fn bulletin_shows_the_double_dummy_table_and_par() {
         .join(" ");
     assert!(pdf.contains("Double-dummy tricks"), "{pdf}");
     for par in [
-        "Par +140: 1♠+2 N, 1♠+2 S",
-        "Par +650: 4♠+1 N, 4♠+1 S",
-        "Par -100: 3♥×-1 N",
-        "Par -140: 2♥+1 E, 2♥+1 W, 2♠+1 E, 2♠+1 W",
+        // (printed as every contract of the bulletin is: level, suit, declarer, result)
+        "Par +140: 1♠ N +2, 1♠ S +2",
+        "Par +650: 4♠ N +1, 4♠ S +1",
+        "Par -100: 3♥× N -1",
+        "Par -140: 2♥ E +1, 2♥ W +1, 2♠ E +1, 2♠ W +1",
         "Par +130: 4♦ N, 4♦ S",
     ] {
         assert!(pdf.contains(par), "{par:?} not in the PDF text:\n{pdf}");

@@ -924,8 +924,8 @@ fn fuzz_regressions_audit_cache() {
     }
 }
 
-/// The usebio target's inputs: read strictly and leniently, without a panic, every problem with
-/// a place and a message.
+/// The usebio target's inputs: read strictly and leniently, without a panic; what is accepted is
+/// a valid log, every problem has a place and a message.
 #[test]
 fn fuzz_regressions_usebio() {
     use frekans::import::{usebio, Request};
@@ -942,16 +942,29 @@ fn fuzz_regressions_usebio() {
             };
             let r = std::panic::catch_unwind(|| usebio::read(&data, "fuzz.xml", &req));
             assert!(r.is_ok(), "{} panics (lenient: {lenient})", path.display());
-            // (as the target asks: every problem has a place and a message)
-            if let Ok(Err(problems)) = r {
-                assert!(!problems.is_empty(), "{}", path.display());
-                for p in problems {
-                    assert!(
-                        !p.at.is_empty() && !p.message.is_empty(),
-                        "{}: {p:?}",
-                        path.display()
-                    );
+            // (as the target asks: what is accepted is a valid log; every problem has a place
+            // and a message)
+            match r {
+                Ok(Ok(read)) => {
+                    let log: String = read.events.iter().map(|e| format!("{e}\n")).collect();
+                    if let Err(e) = frekans::app::load_bytes(log.as_bytes(), &Default::default()) {
+                        panic!(
+                            "{}: accepted, but not a valid log: {e}\n{log}",
+                            path.display()
+                        );
+                    }
                 }
+                Ok(Err(problems)) => {
+                    assert!(!problems.is_empty(), "{}", path.display());
+                    for p in problems {
+                        assert!(
+                            !p.at.is_empty() && !p.message.is_empty(),
+                            "{}: {p:?}",
+                            path.display()
+                        );
+                    }
+                }
+                Err(_) => {}
             }
         }
     }

@@ -450,13 +450,18 @@ impl<'a> Cx<'a> {
             keep.push(l);
         }
         let lines = keep;
-        let boards: BTreeSet<u32> = lines.iter().map(|l| l.board).collect();
+        let mut boards: BTreeSet<u32> = lines.iter().map(|l| l.board).collect();
         if boards.is_empty() {
             self.problem(
                 el.path.clone(),
                 "no traveller lines; expected BOARD elements with TRAVELLER_LINEs",
             );
             return;
+        }
+        // A match's boards are the session's even when none of a board's lines were kept (read
+        // leniently): found by the usebio fuzz target, a match naming a board its session lacked.
+        for m in &matches {
+            boards.extend(crate::event::read::parse_boards(&m["boards"]).unwrap_or_default());
         }
 
         // The session.

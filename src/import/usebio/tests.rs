@@ -511,3 +511,23 @@ fn a_truncated_nameless_element_is_refused_with_a_place() {
         );
     }
 }
+
+/// Read leniently, a team board whose every line is refused is still the match's and so the
+/// session's: the events are a valid log (found by the usebio fuzz target, which had a match
+/// declare board 1 in a session of boards 2-2).
+#[test]
+fn a_match_board_without_kept_lines_stays_in_its_session() {
+    let x = TEAMS
+        .replace("<CONTRACT>4H</CONTRACT>", "<CONTRACT>4Hxyz</CONTRACT>")
+        .replace("<CONTRACT>3NT</CONTRACT>", "<CONTRACT>3xyzNT</CONTRACT>");
+    let r = Request {
+        lenient: true,
+        ..req()
+    };
+    let read = read(&latin1(&x), "t.xml", &r).unwrap();
+    assert_eq!(read.skipped.len(), 2, "{:?}", read.skipped);
+    let session = of_type(&read.events, "session")[0].clone();
+    assert_eq!(session["boards"], "1-2");
+    assert_eq!(of_type(&read.events, "match")[0]["boards"], "1-2");
+    check_log(&read.events);
+}
