@@ -498,6 +498,7 @@ fn a_truncated_nameless_element_is_refused_with_a_place() {
         (&b"<USEBIO><EVENT><>"[..], "line 1"),
         (b"<\n/>,R", "line 1"),
         (b"<USEBIO>\n<EVENT>\n< />", "line 3"),
+        (b"<\0\n/>,R", "line 1"),
     ] {
         let problems = match read(xml, "t.xml", &req()) {
             Ok(r) => panic!("accepted: {:?}", r.events),
@@ -530,4 +531,24 @@ fn a_match_board_without_kept_lines_stays_in_its_session() {
     assert_eq!(session["boards"], "1-2");
     assert_eq!(of_type(&read.events, "match")[0]["boards"], "1-2");
     check_log(&read.events);
+}
+
+/// A root element of another name, even without children, is refused at a place (found by the
+/// usebio fuzz target: a childless root had dropped its path).
+#[test]
+fn a_wrong_root_is_refused_at_its_name() {
+    for xml in [&b"<FOO/>"[..], b"<FOO></FOO>", b"<FOO><BAR/></FOO>"] {
+        let problems = match read(xml, "t.xml", &req()) {
+            Ok(r) => panic!("accepted: {:?}", r.events),
+            Err(p) => p,
+        };
+        assert_eq!(problems.len(), 1, "{problems:?}");
+        assert_eq!(problems[0].at, "FOO", "{problems:?}");
+        assert!(
+            problems[0]
+                .message
+                .contains("expected the root element <USEBIO>"),
+            "{problems:?}"
+        );
+    }
 }

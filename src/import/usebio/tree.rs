@@ -170,7 +170,12 @@ pub fn parse(text: &str) -> Result<Element, TreeError> {
                 let name = String::from_utf8_lossy(s.name().as_ref()).into_owned();
                 // (`<>` or `<` then a space: found by the usebio fuzz target, which such an
                 // element, without a path, reached as a problem with no place)
-                if name.is_empty() {
+                // (and `<\0/>`: a name starts with a letter, `_` or `:`)
+                if !name
+                    .chars()
+                    .next()
+                    .is_some_and(|c| c.is_alphabetic() || c == '_' || c == ':')
+                {
                     return Err(TreeError {
                         at: format!("line {}", line(pos)),
                         message: "an element without a name (`<` not followed by one): not well-formed XML".into(),
@@ -226,7 +231,12 @@ pub fn parse(text: &str) -> Result<Element, TreeError> {
                     });
                 }
                 if empty {
-                    stack.last_mut().expect("root").children.push(leaf(el));
+                    let root = stack.len() == 1;
+                    stack
+                        .last_mut()
+                        .expect("root")
+                        .children
+                        .push(leaf(el, root));
                 } else {
                     stack.push(el);
                     counts.push(Vec::new());
@@ -235,7 +245,12 @@ pub fn parse(text: &str) -> Result<Element, TreeError> {
             Event::End(_) => {
                 let el = stack.pop().expect("quick-xml checks end names");
                 counts.pop();
-                stack.last_mut().expect("root").children.push(leaf(el));
+                let root = stack.len() == 1;
+                stack
+                    .last_mut()
+                    .expect("root")
+                    .children
+                    .push(leaf(el, root));
             }
             Event::Text(t) => {
                 let s = t.decode().map_err(|e| TreeError {
@@ -297,12 +312,13 @@ fn push_text(stack: &mut [Element], s: &str) {
 }
 
 /// An element closed: its path dropped when `path_of` can make it (no children, not
-/// repeated, not the root or an `EVENT`), so that a million traveller lines' fields do not
-/// each keep one.
-fn leaf(mut el: Element) -> Element {
+/// repeated, not the `root` or an `EVENT`), so that a million traveller lines' fields do not
+/// each keep one. (The root keeps its path whatever its name: the usebio fuzz target found
+/// `<FOO/>` refused at no place.)
+fn leaf(mut el: Element, root: bool) -> Element {
     if el.children.is_empty()
         && !REPEATED.contains(&el.name.as_str())
-        && el.name != "USEBIO"
+        && !root
         && el.name != "EVENT"
     {
         el.path = String::new();
