@@ -1,0 +1,237 @@
+//! Audits and what-ifs asked of a log file: the log mapped read-only, the audit cache found by the file's status or its bytes, and the question answered from it or the long way.
+
+use super::*;
+
+/// `frekans audit`: the two replays compared; optionally Parquet in `out`. With a cache
+/// directory, a `--ruling` or `--as-of` audit is answered from the log's audit cache when there
+/// is one (only the touched boards read, replayed and scored), and an audit answered the long
+/// way leaves one for the next (see `audit::cache`).
+pub fn audit(
+    path: &Path,
+    q: &crate::audit::Question,
+    out: Option<&Path>,
+    cache: Option<&Path>,
+) -> Result<crate::audit::Audit, AppError> {
+    let log = MappedLog::open(path)?;
+    let bytes = log.bytes();
+    let (a, key) = audit_keyed(bytes, q, cache, log.stat)?;
+    log.record(cache, key);
+    if let Some(dir) = out {
+        export::parquet::write_audit(dir, &a)?;
+    }
+    Ok(a)
+}
+
+/// A log file read through a read-only map under a shared lock, as an audit reads it: a
+/// million-result log is a few hundred megabytes, and an audit answered from the cache reads
+/// only a few boards' lines and the hash.
+pub(super) struct MappedLog {
+    pub(super) file: std::fs::File,
+    pub(super) stat: Option<crate::audit::cache::FileStat>,
+    pub(super) map: Option<memmap2::Mmap>,
+    pub(super) owned: Vec<u8>,
+}
+
+impl MappedLog {
+    pub(super) fn open(path: &Path) -> Result<MappedLog, AppError> {
+        let file = std::fs::File::open(path)
+            .with_context(|| format!("cannot read the log {}", path.display()))?;
+        // frekans only ever appends to a log (past the mapped length) and `repair`, the one
+        // writer that truncates, locks it exclusively as `append` does: a shared lock keeps the
+        // mapped bytes as they are while the audit reads them.
+        let _ = file.lock_shared();
+        let stat = crate::audit::cache::FileStat::of(&file);
+        // SAFETY: read-only, and the bytes are not truncated or rewritten in place while the
+        // shared lock is held (see above); should the map fail, the file is read instead.
+        let map = unsafe { memmap2::Mmap::map(&file) };
+        let (map, owned) = match map {
+            Ok(m) if m.len() as u64 > crate::limits::max_log_bytes() => {
+                return Err(AppError::BadRequest(format!(
+                    "the log {} is {} bytes long, more than the {} frekans reads (FREKANS_MAX_LOG_MIB sets another limit, in MiB)",
+                    path.display(),
+                    m.len(),
+                    crate::limits::max_log_bytes()
+                )))
+            }
+            Ok(m) => (Some(m), Vec::new()),
+            Err(_) => (None, read_file(path)?),
+        };
+        Ok(MappedLog {
+            file,
+            stat,
+            map,
+            owned,
+        })
+    }
+
+    pub(super) fn bytes(&self) -> &[u8] {
+        self.map.as_deref().unwrap_or(&self.owned)
+    }
+
+    /// The log's key recorded under its status, when it did not change while it was read: the
+    /// next audit need not hash it.
+    pub(super) fn record(&self, cache: Option<&Path>, key: Option<String>) {
+        if let (Some(dir), Some(key), Some(s)) = (cache, key, self.stat) {
+            if crate::audit::cache::FileStat::of(&self.file) == Some(s) {
+                s.record(dir, &key);
+            }
+        }
+    }
+}
+
+/// [`audit`] of a log's bytes.
+pub fn audit_bytes(
+    bytes: &[u8],
+    q: &crate::audit::Question,
+    cache: Option<&Path>,
+) -> Result<crate::audit::Audit, AppError> {
+    audit_keyed(bytes, q, cache, None).map(|(a, _)| a)
+}
+
+/// [`audit_bytes`] of a log file of status `stat` (its key taken from the cache directory
+/// when recorded there under that status, instead of hashing the bytes); also the key, when
+/// the bytes were hashed (for the caller to record).
+pub(super) fn audit_keyed(
+    bytes: &[u8],
+    q: &crate::audit::Question,
+    cache: Option<&Path>,
+    stat: Option<crate::audit::cache::FileStat>,
+) -> Result<(crate::audit::Audit, Option<String>), AppError> {
+    use crate::audit::{cache::AuditCache, AuditError, Question};
+    let err = |e: AuditError| match e {
+        AuditError::BadQuestion(m) => AppError::BadRequest(m),
+        AuditError::Score(e) => AppError::Other(anyhow::Error::new(e)),
+    };
+    let cacheable = matches!(q, Question::Ruling(_) | Question::AsOf(_));
+    let (dir_key, hashed_key) = match cache {
+        Some(dir) if cacheable => {
+            let (key, hashed) = cache_key(bytes, dir, stat);
+            (Some((dir, key)), hashed)
+        }
+        _ => (None, None),
+    };
+    let mut have_cache = false;
+    if let Some((dir, key)) = &dir_key {
+        if let Some(c) = kept_cache(bytes, dir, key, stat) {
+            have_cache = true;
+            if let Some(a) = crate::audit::audit_cached(bytes, c, q).map_err(err)? {
+                tracing::info!("audit: answered from the audit cache");
+                return Ok((a, hashed_key));
+            }
+            tracing::info!("audit: the cache cannot answer this question; reading the whole log");
+        } else if !asks_most(bytes, q) {
+            // The first audit of these bytes: the log read, replayed and scored as `score` does
+            // (streamed, no event kept), its cache made on the way, saved on another thread
+            // while the question is answered from it, as from a cache read back.
+            have_cache = true;
+            let (l, b) = stream(bytes, true).map_err(invalid)?;
+            let scored = pipeline::score(&l.state)?;
+            let made = b.and_then(|b| b.finish(&l.state, &scored));
+            drop((scored, l));
+            crate::progress::release_freed_memory();
+            match made {
+                None => {
+                    keep_cache(dir, key, None);
+                }
+                Some(c) => {
+                    let kept = c.clone();
+                    let (d, k) = (dir.to_path_buf(), key.clone());
+                    let saving = std::thread::spawn(move || keep_cache(&d, &k, Some(&kept)));
+                    let a = crate::audit::audit_cached(bytes, c, q);
+                    let _ = saving.join();
+                    if let Some(a) = a.map_err(err)? {
+                        tracing::info!("audit: answered from the cache it made");
+                        return Ok((a, hashed_key));
+                    }
+                    tracing::info!(
+                        "audit: the cache cannot answer this question; reading the whole log"
+                    );
+                }
+            }
+        }
+    }
+    let l = load_bytes(bytes, &ReplayScope::default())?;
+    match dir_key {
+        Some((dir, key)) => {
+            // The later side of `--ruling` and `--as-of` is the whole log: scored once, for the
+            // audit and for the cache the next audit reads.
+            let scored = pipeline::score(&l.state)?;
+            if !have_cache {
+                let made = AuditCache::build(bytes, &l.events, &l.state, &scored);
+                keep_cache(dir, &key, made.as_ref());
+            }
+            crate::audit::audit_scored(&l.events, &l.state, &scored, q)
+                .map_err(err)
+                .map(|a| (a, hashed_key))
+        }
+        None => crate::audit::audit(&l.events, &l.state, q)
+            .map_err(err)
+            .map(|a| (a, None)),
+    }
+}
+
+/// The audit cache of the log `bytes` (of key `key`, its file of status `stat`) in `dir`: the
+/// one kept for these bytes, or, for a log with lines appended since its last audit, that
+/// audit's cache carried on (and kept for these bytes); `None` when there is neither.
+pub(super) fn kept_cache(
+    bytes: &[u8],
+    dir: &Path,
+    key: &str,
+    stat: Option<crate::audit::cache::FileStat>,
+) -> Option<crate::audit::cache::AuditCache> {
+    use crate::audit::cache::AuditCache;
+    let c = {
+        let _s = tracing::info_span!("cache").entered();
+        // (a cache of another length is another log's: a status file edited to name it)
+        AuditCache::load(dir, key).filter(|c| c.fits(bytes))
+    };
+    if c.is_some() {
+        return c;
+    }
+    // A log with lines appended since its last audit: that audit's cache, carried on.
+    let s = stat?;
+    let (old_key, old_size) = s.previous(dir)?;
+    let old_size = usize::try_from(old_size).ok()?;
+    if old_size >= bytes.len() || crate::audit::cache::log_key(&bytes[..old_size]) != old_key {
+        return None;
+    }
+    let _s = tracing::info_span!("extend").entered();
+    let old = AuditCache::load(dir, &old_key).filter(|c| c.fits(&bytes[..old_size]))?;
+    let new = crate::audit::extend_cache(bytes, old)?;
+    tracing::info!("audit: the cache of the log before its last lines, carried on");
+    keep_cache(dir, key, Some(&new));
+    Some(new)
+}
+
+/// The key of the log `bytes` for the cache directory `dir`: recorded there under the file's
+/// status `stat`, or hashed (then also returned second, for the caller to record).
+pub(super) fn cache_key(
+    bytes: &[u8],
+    dir: &Path,
+    stat: Option<crate::audit::cache::FileStat>,
+) -> (String, Option<String>) {
+    match stat.and_then(|s| s.recorded_key(dir)) {
+        Some(k) => {
+            tracing::info!("audit: the log's key from its unchanged file status");
+            (k, None)
+        }
+        None => {
+            let _s = tracing::info_span!("hash").entered();
+            let k = crate::audit::cache::log_key(bytes);
+            (k.clone(), Some(k))
+        }
+    }
+}
+
+/// Whether `q` touches most of the log by `audit::touches_most`'s rule, the lines after an
+/// `--as-of` point taken for the board lines it touches: answered faster the long way than
+/// through the cache, its first audit does not first make the cache to ask.
+pub(super) fn asks_most(bytes: &[u8], q: &crate::audit::Question) -> bool {
+    match q {
+        crate::audit::Question::AsOf(seq) => {
+            let lines = memchr::memchr_iter(b'\n', bytes).count();
+            crate::audit::touches_most(lines.saturating_sub(*seq), lines)
+        }
+        _ => false,
+    }
+}
