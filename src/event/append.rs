@@ -260,6 +260,22 @@ pub(crate) fn canonical_text(
     Ok(String::from_utf8(out).expect("serde_json writes UTF-8"))
 }
 
+/// Each canonical text of `texts` as a sealed line of `out`, chained from the link `prev`
+/// (left at the last line's link).
+pub(crate) fn push_chained(out: &mut String, prev: &mut Vec<u8>, texts: &[String]) {
+    for t in texts {
+        let h = chain::link_hex(prev, t.as_bytes());
+        push_line(
+            out,
+            t,
+            std::str::from_utf8(&h).expect("hex digits are ASCII"),
+        );
+        out.push('\n');
+        prev.clear();
+        prev.extend_from_slice(&h);
+    }
+}
+
 /// Write the line of the canonical text `canonical` with `"hash":"…"` added as its last
 /// member, as serde writes it.
 pub(crate) fn push_line(out: &mut String, canonical: &str, hash: &str) {
@@ -296,17 +312,7 @@ pub fn seal_all(
                 canonical_text(e, before + i + 1, now).map_err(|(f, m)| (i, f, m))
             })
             .collect::<Result<_, _>>()?;
-        for t in &texts {
-            let h = chain::link_hex(&prev, t.as_bytes());
-            push_line(
-                &mut out,
-                t,
-                std::str::from_utf8(&h).expect("hex digits are ASCII"),
-            );
-            out.push('\n');
-            prev.clear();
-            prev.extend_from_slice(&h);
-        }
+        push_chained(&mut out, &mut prev, &texts);
     }
     Ok(out)
 }

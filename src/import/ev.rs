@@ -7,7 +7,7 @@
 
 use serde_json::{Map, Value};
 
-use crate::event::append::{canonical_text, push_line};
+use crate::event::append::{canonical_text, push_chained};
 use crate::event::chain;
 
 /// One event of an import.
@@ -194,17 +194,7 @@ pub fn seal_all(
             let per = texts.iter().map(|t| t.len() + 80).sum::<usize>() / texts.len().max(1);
             out.reserve(per * events.len());
         }
-        for t in &texts {
-            let h = chain::link_hex(&prev, t.as_bytes());
-            push_line(
-                &mut out,
-                t,
-                std::str::from_utf8(&h).expect("hex digits are ASCII"),
-            );
-            out.push('\n');
-            prev.clear();
-            prev.extend_from_slice(&h);
-        }
+        push_chained(&mut out, &mut prev, &texts);
     }
     Ok(out)
 }
