@@ -1,65 +1,7 @@
-//! A fast, deterministic hasher for the in-memory maps of replay and standings (the Fx hash of
-//! rustc). Keys here are ids and indexes from the log, never secrets an attacker could use to
-//! flood a table with collisions: a log that wanted to be slow could simply be long.
+//! The hasher of the in-memory maps of replay, standings, the audit and import: rustc's Fx hash
+//! (`rustc-hash`), fast and deterministic. Keys here are ids and indexes from the log, never
+//! secrets an attacker could use to flood a table with collisions: a log that wanted to be slow
+//! could simply be long. No output depends on a map's iteration order (maps are looked up; what is
+//! written is sorted or in log order), so the hash function can change without changing a byte.
 
-use std::collections::{HashMap, HashSet};
-use std::hash::{BuildHasherDefault, Hasher};
-
-#[derive(Clone, Copy, Default)]
-pub struct FxHasher {
-    hash: u64,
-}
-
-const SEED: u64 = 0x51_7c_c1_b7_27_22_0a_95;
-
-impl FxHasher {
-    #[inline]
-    fn add(&mut self, word: u64) {
-        self.hash = (self.hash.rotate_left(5) ^ word).wrapping_mul(SEED);
-    }
-}
-
-impl Hasher for FxHasher {
-    #[inline]
-    fn write(&mut self, bytes: &[u8]) {
-        let mut chunks = bytes.chunks_exact(8);
-        for c in &mut chunks {
-            self.add(u64::from_le_bytes(c.try_into().unwrap()));
-        }
-        let rest = chunks.remainder();
-        if !rest.is_empty() {
-            let mut buf = [0u8; 8];
-            buf[..rest.len()].copy_from_slice(rest);
-            self.add(u64::from_le_bytes(buf));
-        }
-    }
-
-    #[inline]
-    fn write_u8(&mut self, i: u8) {
-        self.add(i as u64);
-    }
-
-    #[inline]
-    fn write_u32(&mut self, i: u32) {
-        self.add(i as u64);
-    }
-
-    #[inline]
-    fn write_u64(&mut self, i: u64) {
-        self.add(i);
-    }
-
-    #[inline]
-    fn write_usize(&mut self, i: usize) {
-        self.add(i as u64);
-    }
-
-    #[inline]
-    fn finish(&self) -> u64 {
-        self.hash
-    }
-}
-
-pub type FxBuild = BuildHasherDefault<FxHasher>;
-pub type FxMap<K, V> = HashMap<K, V, FxBuild>;
-pub type FxSet<K> = HashSet<K, FxBuild>;
+pub use rustc_hash::{FxBuildHasher as FxBuild, FxHashMap as FxMap, FxHashSet as FxSet};
