@@ -30,7 +30,7 @@ pub type PId = u32;
 /// A table of a board: `(session index, board, NS participant)` (event-log.md).
 pub type TableKey = (usize, u32, PId);
 
-#[derive(Clone, Debug)]
+#[derive(Clone, Debug, bincode::Encode, bincode::Decode)]
 pub struct Participant {
     pub id: String,
     pub section: Option<String>,

@@ -42,14 +42,13 @@ use std::path::{Path, PathBuf};
 use sha2::{Digest, Sha256};
 
 use crate::event::{Envelope, Event, OnBoard};
-use crate::num::{Total, Q};
 use crate::replay::{Participant, State};
 use crate::standings::{Standing, Sums};
 
 /// Cache files kept in the directory (the newest by modification time).
 pub const KEEP: usize = 8;
 
-const MAGIC: &[u8; 16] = b"frekans-audit\0\0\x01";
+const MAGIC: &[u8; 16] = b"frekans-audit\0\0\x02";
 
 /// What the cache's numbers are only valid with: the program that computed them, down to its
 /// build (the executable's size and modification time: a rebuilt frekans, whose scoring may
@@ -71,13 +70,13 @@ fn program() -> String {
         }
     });
     format!(
-        "frekans {} audit cache 6 build {build}",
+        "frekans {} audit cache 7 build {build}",
         env!("CARGO_PKG_VERSION")
     )
 }
 
 /// Where an event line is in the log's bytes (after a byte-order mark, as the reader sees them).
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, bincode::Encode, bincode::Decode)]
 pub struct LineRef {
     pub offset: u64,
     pub len: u32,
@@ -94,7 +93,7 @@ pub type BoardN = ((usize, Option<String>, u32), u32);
 /// it: a result names its match; a ruling or a correction is of its table's result's match; a
 /// withdrawal is of its ruling's. Any other line (a deal, a ruling that makes its own table) is
 /// of [`NO_MATCH`]: read with any match.
-#[derive(Clone, Debug, Default, PartialEq)]
+#[derive(Clone, Debug, Default, PartialEq, bincode::Encode, bincode::Decode)]
 pub struct MatchTags {
     /// (session id, match id) of each tag.
     pub ids: Vec<(String, String)>,
