@@ -499,3 +499,118 @@ fn exit_status_2_covers_an_invalid_log_and_a_bad_request() {
     }
     let _ = std::fs::remove_dir_all(path.parent().unwrap());
 }
+
+/// The module file of the path `segs` under `src/` (`a::b` → `src/a/b.rs` or `src/a/b/mod.rs`).
+fn module_file(segs: &[&str]) -> Option<PathBuf> {
+    let base = root().join("src").join(segs.join("/"));
+    [base.with_extension("rs"), base.join("mod.rs")]
+        .into_iter()
+        .find(|p| p.is_file())
+}
+
+/// Whether `text` (Rust source) defines an item or module named `name`, or re-exports one
+/// (`pub use x::Name;`, `pub use x::{A, Name};`).
+fn defines(text: &str, name: &str) -> bool {
+    let reexports = text.lines().any(|l| {
+        let l = l.trim();
+        l.starts_with("pub use ")
+            && l.split(|c: char| !(c.is_alphanumeric() || c == '_'))
+                .any(|w| w == name)
+    });
+    reexports
+        || [
+            "fn", "struct", "enum", "trait", "type", "mod", "const", "static",
+        ]
+        .iter()
+        .any(|kw| {
+            text.match_indices(&format!("{kw} {name}")).any(|(i, m)| {
+                let after = text[i + m.len()..].chars().next();
+                !after.is_some_and(|c| c.is_alphanumeric() || c == '_')
+            })
+        })
+}
+
+/// Whether the code name `name` of ARCHITECTURE.md is real: a path `a::b::c` is a chain of
+/// modules (files, or inline `mod`s) ending in a module or an item of the last one; a bare name
+/// is a module under `src/` or an item defined somewhere in `src/`.
+fn real_name(name: &str, sources: &[(String, String)]) -> bool {
+    let segs: Vec<&str> = name.split("::").collect();
+    if segs.len() == 1 {
+        return module_file(&segs).is_some() || sources.iter().any(|(_, t)| defines(t, name));
+    }
+    let mut file = match module_file(&segs[..1]) {
+        Some(f) => f,
+        None => return false,
+    };
+    for i in 1..segs.len() {
+        if let Some(f) = module_file(&segs[..=i]) {
+            file = f;
+            continue;
+        }
+        let text = std::fs::read_to_string(&file).unwrap();
+        // (or in a child module the file re-exports whole: `pub use schema::*;`)
+        let globbed = text.lines().filter_map(|l| {
+            l.trim()
+                .strip_prefix("pub use ")?
+                .strip_suffix("::*;")
+                .filter(|m| m.chars().all(|c| c.is_alphanumeric() || c == '_'))
+        });
+        let mut in_glob = globbed.filter_map(|m| {
+            let mut p = segs[..i].to_vec();
+            p.push(m);
+            module_file(&p)
+        });
+        return defines(&text, segs[i])
+            || in_glob.any(|f| defines(&std::fs::read_to_string(f).unwrap(), segs[i]));
+    }
+    true
+}
+
+#[test]
+fn every_code_name_in_architecture_md_is_real() {
+    let doc = read("ARCHITECTURE.md");
+    let sources = files_under(&root().join("src"));
+    let mut checked = 0;
+    let mut unknown = Vec::new();
+    for (i, part) in doc.split('`').enumerate() {
+        // (the odd parts are inside backticks; a name is an identifier path, nothing else)
+        let is_name = !part.is_empty()
+            && part
+                .split("::")
+                .all(|s| !s.is_empty() && s.chars().all(|c| c.is_alphanumeric() || c == '_'))
+            && part.chars().next().is_some_and(|c| c.is_alphabetic());
+        let snake_or_type = part.contains("::")
+            || part.contains('_')
+            || part.chars().next().is_some_and(char::is_uppercase);
+        if i % 2 == 0 || !is_name || !snake_or_type {
+            continue;
+        }
+        checked += 1;
+        if !real_name(part, &sources) {
+            unknown.push(part.to_string());
+        }
+    }
+    assert!(
+        checked >= 40,
+        "only {checked} names checked: the scanner is broken"
+    );
+    assert!(
+        unknown.is_empty(),
+        "ARCHITECTURE.md names what the code does not have: {unknown:?}"
+    );
+}
+
+#[test]
+fn the_name_check_refuses_a_name_the_code_does_not_have() {
+    let sources = files_under(&root().join("src"));
+    assert!(real_name("audit::cache", &sources));
+    assert!(real_name("dd::solved", &sources));
+    assert!(real_name("pipeline::rescore_with", &sources));
+    assert!(real_name("ReplayScope", &sources));
+    assert!(real_name("standings::Sums", &sources));
+    assert!(real_name("event::Envelope", &sources));
+    assert!(!real_name("event::Envelop", &sources));
+    assert!(!real_name("audit::cache::nothing_here", &sources));
+    assert!(!real_name("pipeline::rescore_wit", &sources));
+    assert!(!real_name("NoSuchType", &sources));
+}
