@@ -336,7 +336,6 @@ pub fn render(
         files.insert(paged("index", k), render("index.html", &ctx)?)?;
     }
     files.insert("style.css".into(), STYLE.to_string())?;
-    drop(files);
     Ok(Site {
         files: emitted,
         boards,
