@@ -121,7 +121,8 @@ xdg-open /tmp/mazovia-site/index.html"
         /// Language of the pages.
         #[arg(long, default_value = "en", value_parser = ["en", "pl"])]
         lang: String,
-        /// Do not read or keep solved deals in the cache (as `bulletin --no-cache`).
+        /// Do not leave the log's audit cache, nor read or keep solved deals (as
+        /// `bulletin --no-cache`).
         #[arg(long)]
         no_cache: bool,
     },
