@@ -16,6 +16,8 @@ use crate::score::BoardScore;
 mod append;
 mod audit_run;
 mod interchange;
+mod publish;
+pub mod run;
 mod whatif;
 
 use append::*;
@@ -25,6 +27,7 @@ pub use audit_run::{audit, audit_bytes};
 pub use interchange::{
     export, export_bytes, import, synth, synth_summary, write_file_atomic, ImportRequest,
 };
+pub use publish::{publish, PublishReport, SITE_DIR};
 pub use whatif::{alternatives, read_proposals, whatif};
 
 /// Why a command failed: the log is invalid (exit 2), or something else (exit 1).
@@ -350,63 +353,26 @@ pub fn score(
     dd: bool,
     cache: Option<&Path>,
 ) -> Result<ScoreReport, AppError> {
-    let (log, bytes) = read_locked(path)?;
     // Streamed: no event is kept once replayed, and the log's bytes are freed before scoring.
-    let (mut l, builder) = stream(&bytes, cache.is_some()).map_err(invalid)?;
-    crate::progress::memory("reading and replaying");
-    let key = cache.map(|_| {
-        let _s = tracing::info_span!("hash").entered();
-        crate::audit::cache::log_key(&bytes)
-    });
-    drop(bytes);
-    crate::progress::release_freed_memory();
-    crate::progress::memory("freeing the log's bytes");
-    let scored = pipeline::score(&l.state)?;
-    crate::progress::release_freed_memory();
-    crate::progress::memory("scoring");
-    // The audit cache, written on another thread while the output tables are made (joined
-    // however this returns, errors included: no cache file is left half-written).
-    struct Joined(Option<std::thread::JoinHandle<()>>);
-    impl Drop for Joined {
-        fn drop(&mut self) {
-            if let Some(h) = self.0.take() {
-                let _ = h.join();
-            }
-        }
-    }
-    let _cache_job = Joined(match (cache, key) {
-        (Some(dir), Some(key)) => {
-            let c = builder.and_then(|b| b.finish(&l.state, &scored));
-            let dir = dir.to_path_buf();
-            Some(std::thread::spawn(move || leave_cache(&dir, &key, c, &log)))
-        }
-        _ => None,
-    });
-    let deals = if dd {
-        Some(double_dummy(&l.state, cache)?)
-    } else {
-        None
+    let want = run::Want {
+        dd,
+        ..Default::default()
     };
-    let tables = {
-        let _s = tracing::info_span!("rows").entered();
-        let _p = crate::progress::stage("building the output tables");
-        let mut t = export::rows::build_with(&l.state, &scored, false);
-        t.deals = deals.map(|d| export::rows::deals(&l.state, &d));
-        t
-    };
+    let mut r = run::run(path, want, cache)?;
+    let tables = run::rows(&r);
     // The tables (a million results: about a quarter of the memory) are not needed any more:
     // freed before the Parquet stage, the run's peak.
-    let results = l.state.tables.len();
-    drop(std::mem::take(&mut l.state.tables));
+    let results = r.state.tables.len();
+    drop(std::mem::take(&mut r.state.tables));
     {
         let _s = tracing::info_span!("parquet").entered();
         let _p = crate::progress::stage("writing Parquet");
-        export::parquet::write_scored(out, &l.state, &scored, &tables)?;
+        export::parquet::write_scored(out, &r.state, &r.scored, &tables)?;
     }
     crate::progress::memory("writing Parquet");
     Ok(ScoreReport {
-        scored,
-        state: l.state,
+        scored: r.scored,
+        state: r.state,
         results,
     })
 }
@@ -577,7 +543,7 @@ pub fn explain(
     Ok(text)
 }
 
-/// `frekans bulletin`: everything `score` writes, plus bulletin.json, bulletin.typ and
+/// `frekans bulletin`: everything `score --dd` writes, plus bulletin.json, bulletin.typ and
 /// bulletin.pdf, in one directory written whole or not at all; with a cache directory, also
 /// the log's audit cache, as `score` leaves it.
 pub fn bulletin(
@@ -587,72 +553,18 @@ pub fn bulletin(
     typst: Option<&Path>,
     cache: Option<&Path>,
 ) -> Result<ScoreReport, AppError> {
-    let (log, bytes) = read_locked(path)?;
-    let l = load_bytes(&bytes, &ReplayScope::default())?;
-    let head = crate::integrity::head(&bytes).map_err(AppError::BadRequest)?;
-    let scored = pipeline::score(&l.state)?;
-    if let Some(dir) = cache {
-        let key = crate::audit::cache::log_key(&bytes);
-        let c = crate::audit::cache::AuditCache::build(&bytes, &l.events, &l.state, &scored);
-        leave_cache(dir, &key, c, &log);
-    }
-    drop(bytes);
-    let deals = {
-        let _p = crate::progress::stage(&format!(
-            "double-dummy solving {} deals",
-            l.state.deals.len()
-        ));
-        double_dummy(&l.state, cache)?
+    let want = run::Want {
+        events: true,
+        dd: true,
+        head: true,
     };
-    // The same tables as `score --dd` (scores.parquet straight from the boards).
-    let mut tables = export::rows::build_with(&l.state, &scored, false);
-    tables.deals = Some(export::rows::deals(&l.state, &deals));
-    let mut model = crate::report::model::build(&l.state, &scored, &deals, lang);
-    // The head the bulletin was made from (crate::integrity): a reader holds the log to it.
-    let text = if lang == "pl" {
-        format!(
-            "Sporządzono z {} zdarzeń dziennika; jego skrót (SHA-256):",
-            head.events
-        )
-    } else {
-        format!(
-            "Made from the first {} events of the log, whose head (SHA-256) is:",
-            head.events
-        )
-    };
-    model.head = Some(crate::report::view::Head {
-        events: head.events,
-        hash: head.hash.clone(),
-        text,
-    });
-    {
-        let _s = tracing::info_span!("ruling_effects").entered();
-        let _p = crate::progress::stage("auditing the rulings for the appendix");
-        crate::report::model::add_ruling_effects(&mut model, &l.events, &l.state, &scored, 200);
-    }
-    let mut data = serde_json::to_value(&model).map_err(anyhow::Error::new)?;
-    // Control characters of names and notes shown as text in the PDF (crate::text).
-    crate::text::escape_json(&mut data);
-    let typst = crate::report::find_typst(typst)?;
-    let pdf = {
-        let _s = tracing::info_span!("render").entered();
-        let _p = crate::progress::stage("rendering the bulletin with typst");
-        crate::report::render(&typst, &data)?
-    };
-    let mut files = export::parquet::scored_files(&l.state, &scored, &tables)?;
-    files.push((
-        "bulletin.json".to_string(),
-        serde_json::to_vec_pretty(&data).map_err(anyhow::Error::new)?,
-    ));
-    files.push((
-        "bulletin.typ".to_string(),
-        crate::report::TEMPLATE.as_bytes().to_vec(),
-    ));
-    files.push(("bulletin.pdf".to_string(), pdf));
+    let r = run::run(path, want, cache)?;
+    let model = run::view(&r, lang);
+    let files = run::bulletin_files(&r, &model, typst)?;
     export::parquet::write_dir(out, files)?;
     Ok(ScoreReport {
-        scored,
-        results: l.state.tables.len(),
-        state: l.state,
+        scored: r.scored,
+        results: r.state.tables.len(),
+        state: r.state,
     })
 }

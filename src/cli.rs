@@ -12,6 +12,7 @@ Examples:
   frekans score events/mazovia-pairs-2026.jsonl --out reports/mazovia-pairs-2026 --dd
   frekans synth --sections 3125 --tables 16 --boards 24 --compare field --out /tmp/big.jsonl
   frekans score /tmp/big.jsonl --out reports/big --threads 1 -v
+  frekans publish events/mazovia-pairs-2026.jsonl --out reports/mazovia-pairs-2026
 
 The log format: docs/event-log.md; the rules cited as C1-C38: docs/conventions.md.
 
@@ -20,6 +21,23 @@ to `append` of at most 1 MiB; --threads at most 1024. Beyond them: exit status 2
 
 Exit status: 0 success; 2 the log is invalid (every problem printed, nothing written) or the
 request is (a session, board or ruling the log does not have, bad flags); 1 anything else.";
+
+const PUBLISH_HELP: &str = "\
+DIR holds what `frekans bulletin` writes (scores, frequencies, boards, standings, rulings and
+deals .parquet, matches.parquet for team sessions, bulletin.pdf, .json and .typ) and, in
+DIR/site, what `frekans site` writes (open DIR/site/index.html), the same bytes.
+
+Run it again after the log changes (a ruling appended, the next session's results): each file
+is compared with the one in DIR and only those whose content changed are rewritten (the others
+keep their modification time: an rsync or a static host sees only what changed); pages that no
+longer exist are removed. DIR/.frekans-publish lists what publish wrote: it never removes a
+file it did not write. Nothing in DIR changes unless every file was made (an invalid log: exit
+status 2, DIR as it was).
+
+Example (the nightly run, then copy the site to the web server):
+  frekans append ~/club/2026-11-25.jsonl '{\"type\":\"ruling\",\"id\":\"R9\",...}'
+  frekans publish ~/club/2026-11-25.jsonl --out ~/club/results --lang pl
+  rsync -a --delete ~/club/results/site/ www.example.org:/var/www/results/";
 
 #[derive(Debug, Parser)]
 #[command(name = "frekans", version, about = "Score duplicate-bridge championships from an append-only event log", long_about = None, after_help = EXAMPLES)]
@@ -103,7 +121,29 @@ xdg-open /tmp/mazovia-site/index.html"
         /// Language of the pages.
         #[arg(long, default_value = "en", value_parser = ["en", "pl"])]
         lang: String,
-        /// Do not read or keep solved deals in the cache (as `bulletin --no-cache`).
+        /// Do not leave the log's audit cache, nor read or keep solved deals (as
+        /// `bulletin --no-cache`).
+        #[arg(long)]
+        no_cache: bool,
+    },
+    /// The director's nightly command: the Parquet tables and the PDF bulletin (as `bulletin`
+    /// writes them) and the results website in DIR/site (as `site` writes it), made from one
+    /// scoring and one double-dummy pass. Only the files whose content changed are rewritten.
+    #[command(after_help = PUBLISH_HELP)]
+    Publish {
+        /// The event log (JSON Lines).
+        log: PathBuf,
+        /// Output directory (DIR/site holds the website).
+        #[arg(long, value_name = "DIR")]
+        out: PathBuf,
+        /// Language of the bulletin and the pages.
+        #[arg(long, default_value = "en", value_parser = ["en", "pl"])]
+        lang: String,
+        /// The typst program (default: FREKANS_TYPST, PATH, then ~/.cache/frekans/tools/bin/typst).
+        #[arg(long, value_name = "PATH")]
+        typst: Option<PathBuf>,
+        /// Do not leave the log's audit cache, nor read or keep solved deals (as
+        /// `bulletin --no-cache`).
         #[arg(long)]
         no_cache: bool,
     },

@@ -299,6 +299,34 @@ fn run(cli: &Cli) -> Result<(), AppError> {
                 );
             }
         }
+        Command::Publish {
+            log,
+            out,
+            lang,
+            typst,
+            no_cache,
+        } => {
+            let cache = cache_dir(*no_cache);
+            let r = app::publish(log, out, lang, typst.as_deref(), cache.as_deref())?;
+            if !cli.quiet {
+                let p = &r.published;
+                let _ = write!(stdout, "{}", esc(&app::summary(&r.score, 3)));
+                let _ = writeln!(
+                    stdout,
+                    "\npublished {} files to {} ({} rewritten, {} unchanged, {} removed): the Parquet tables, bulletin.pdf and the site ({} scorecards, {} boards); open {}",
+                    p.files,
+                    out.display(),
+                    p.rewritten,
+                    p.files - p.rewritten,
+                    p.removed,
+                    r.site.participants,
+                    r.site.boards,
+                    out.join(app::SITE_DIR).join("index.html").display()
+                );
+            }
+            // The process ends here (see `score`).
+            std::mem::forget(r);
+        }
         Command::Export {
             log,
             format,

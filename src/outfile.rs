@@ -10,6 +10,8 @@
 //!   refused with a message.
 //! - An existing output directory keeps its inode, so its mode, owner, ACLs, setgid and sticky
 //!   bits (see [`write_dir`] for why its contents are replaced rather than the directory).
+//! - `publish` rewrites only the files whose bytes changed, and removes only files it wrote
+//!   before ([`Incremental`], its manifest).
 //! - Temporaries of a killed run (their process id no longer alive, or older than a day) are
 //!   removed by the next run that writes beside them.
 
@@ -29,6 +31,9 @@ const PREFIX: &str = ".frekans-tmp.";
 const STALE: std::time::Duration = std::time::Duration::from_secs(24 * 3600);
 
 static COUNTER: AtomicU64 = AtomicU64::new(0);
+
+mod incremental;
+pub use incremental::{Incremental, Published, MANIFEST};
 
 /// A fresh temporary name for `what` (a file or directory name, kept for a reader of `ls`).
 fn tmp_name(what: &str) -> String {
@@ -234,101 +239,162 @@ impl Drop for FileOut {
 /// of the new run beside some of the old, each whole, and the next run replaces them all.
 /// Files of `out` that this run does not write (a user's notes, a bulletin) are left alone.
 pub fn write_dir(out: &Path, files: Vec<(String, Vec<u8>)>) -> Result<()> {
-    let target = resolve(out)?;
-    match fs::symlink_metadata(&target) {
-        Ok(m) if m.is_dir() => replace_contents(&target, &files),
-        Ok(_) => bail!(
-            "{} exists and is not a directory; give --out a directory (it is written whole or not at all)",
-            out.display()
-        ),
-        Err(_) => {
-            let parent = parent_of(&target);
-            fs::create_dir_all(&parent)
-                .with_context(|| format!("cannot create {}", parent.display()))?;
-            clean_stale(&parent);
-            let name = target
-                .file_name()
-                .with_context(|| format!("{} is not a directory name", out.display()))?
-                .to_string_lossy()
-                .to_string();
-            let tmp = create_tmp_dir(&parent, &name)?;
-            let result = fill(&tmp, &files).and_then(|()| {
-                fs::rename(&tmp, &target)
-                    .with_context(|| format!("cannot rename into {}", out.display()))
-            });
-            if result.is_err() {
-                let _ = fs::remove_dir_all(&tmp);
-            } else {
-                sync_dir(&parent);
-            }
-            result
-        }
+    let mut w = DirWriter::begin(out)?;
+    for (name, bytes) in &files {
+        w.put(name, bytes)?;
     }
+    w.finish()
 }
 
-/// Write and sync `files` into the fresh directory `dir` (each created exclusively).
-fn fill(dir: &Path, files: &[(String, Vec<u8>)]) -> Result<()> {
-    let mut subdirs = std::collections::BTreeSet::new();
-    for (name, bytes) in files {
-        let path = dir.join(name);
-        // A site's pages are in subdirectories (`boards/S1-3.html`), made fresh here.
-        if let Some(sub) = Path::new(name)
-            .parent()
-            .filter(|p| !p.as_os_str().is_empty())
-        {
-            if subdirs.insert(sub.to_path_buf()) {
-                fs::create_dir_all(dir.join(sub))
-                    .with_context(|| format!("cannot create {}", dir.join(sub).display()))?;
-            }
-        }
-        let mut f = fs::OpenOptions::new()
-            .write(true)
-            .create_new(true)
-            .open(&path)
-            .with_context(|| format!("cannot create {}", path.display()))?;
-        f.write_all(bytes)
-            .and_then(|()| f.sync_all())
-            .with_context(|| format!("cannot write {}", path.display()))?;
-    }
-    for sub in &subdirs {
-        sync_dir(&dir.join(sub));
-    }
-    sync_dir(dir);
-    Ok(())
+/// [`write_dir`] one file at a time (a site's hundred thousand pages need not all be held):
+/// [`DirWriter::begin`], [`DirWriter::put`] each file, [`DirWriter::finish`]. Each file is
+/// written and synced in the temporary directory as it is put; nothing reaches `out` before
+/// `finish`. Dropped unfinished (an error on the way), the temporary directory is removed and
+/// `out` is as it was.
+pub struct DirWriter {
+    /// `out` as given (for messages).
+    out: PathBuf,
+    /// Where the files go: the directory `out` (or its symlink's target).
+    target: PathBuf,
+    /// The temporary directory being filled.
+    tmp: PathBuf,
+    /// `out` existed: its contents are replaced (else `tmp` is renamed to it).
+    existing: bool,
+    /// The names put, in order, and the subdirectories made for them.
+    names: Vec<String>,
+    subdirs: std::collections::BTreeSet<PathBuf>,
+    done: bool,
 }
 
-/// [`write_dir`] into the existing directory `dir`.
-fn replace_contents(dir: &Path, files: &[(String, Vec<u8>)]) -> Result<()> {
-    clean_stale(dir);
-    let tmp = create_tmp_dir(dir, "out")?;
-    let result = (|| -> Result<()> {
-        fill(&tmp, files)?;
-        for (name, _) in files {
-            let to = dir.join(name);
-            if fs::symlink_metadata(&to).is_ok_and(|m| m.is_dir()) {
-                bail!(
-                    "{} is a directory; move it away (frekans writes a file of that name)",
-                    to.display()
-                );
+impl DirWriter {
+    /// Start writing into `out`: the temporary directory is made (inside an existing `out`,
+    /// beside a new one).
+    pub fn begin(out: &Path) -> Result<DirWriter> {
+        let target = resolve(out)?;
+        let (tmp, existing) = match fs::symlink_metadata(&target) {
+            Ok(m) if m.is_dir() => {
+                clean_stale(&target);
+                (create_tmp_dir(&target, "out")?, true)
             }
-        }
-        for (name, _) in files {
-            let to = dir.join(name);
-            if let Some(sub) = Path::new(name)
-                .parent()
-                .filter(|p| !p.as_os_str().is_empty())
-            {
-                fs::create_dir_all(dir.join(sub))
-                    .with_context(|| format!("cannot create {}", dir.join(sub).display()))?;
+            Ok(_) => bail!(
+                "{} exists and is not a directory; give --out a directory (it is written whole or not at all)",
+                out.display()
+            ),
+            Err(_) => {
+                let parent = parent_of(&target);
+                fs::create_dir_all(&parent)
+                    .with_context(|| format!("cannot create {}", parent.display()))?;
+                clean_stale(&parent);
+                let name = target
+                    .file_name()
+                    .with_context(|| format!("{} is not a directory name", out.display()))?
+                    .to_string_lossy()
+                    .to_string();
+                (create_tmp_dir(&parent, &name)?, false)
             }
-            fs::rename(tmp.join(name), &to)
-                .with_context(|| format!("cannot rename into {}", to.display()))?;
-        }
+        };
+        Ok(DirWriter {
+            out: out.to_path_buf(),
+            target,
+            tmp,
+            existing,
+            names: Vec::new(),
+            subdirs: Default::default(),
+            done: false,
+        })
+    }
+
+    /// Write file `name` (a path under `out`; its subdirectories are made) and sync it.
+    pub fn put(&mut self, name: &str, bytes: &[u8]) -> Result<()> {
+        put_file(&self.tmp, &mut self.subdirs, name, bytes)?;
+        self.names.push(name.to_string());
         Ok(())
-    })();
-    let _ = fs::remove_dir_all(&tmp);
-    sync_dir(dir);
-    result
+    }
+
+    /// Put every file in place: the temporary directory renamed to a new `out`, or each file
+    /// renamed over its name in an existing one.
+    pub fn finish(mut self) -> Result<()> {
+        self.done = true;
+        for sub in &self.subdirs {
+            sync_dir(&self.tmp.join(sub));
+        }
+        sync_dir(&self.tmp);
+        if !self.existing {
+            let result = fs::rename(&self.tmp, &self.target)
+                .with_context(|| format!("cannot rename into {}", self.out.display()));
+            if result.is_err() {
+                let _ = fs::remove_dir_all(&self.tmp);
+            } else {
+                sync_dir(&parent_of(&self.target));
+            }
+            return result;
+        }
+        let (dir, tmp) = (&self.target, &self.tmp);
+        let result = (|| -> Result<()> {
+            for name in &self.names {
+                let to = dir.join(name);
+                if fs::symlink_metadata(&to).is_ok_and(|m| m.is_dir()) {
+                    bail!(
+                        "{} is a directory; move it away (frekans writes a file of that name)",
+                        to.display()
+                    );
+                }
+            }
+            for name in &self.names {
+                let to = dir.join(name);
+                if let Some(sub) = Path::new(name)
+                    .parent()
+                    .filter(|p| !p.as_os_str().is_empty())
+                {
+                    fs::create_dir_all(dir.join(sub))
+                        .with_context(|| format!("cannot create {}", dir.join(sub).display()))?;
+                }
+                fs::rename(tmp.join(name), &to)
+                    .with_context(|| format!("cannot rename into {}", to.display()))?;
+            }
+            Ok(())
+        })();
+        let _ = fs::remove_dir_all(tmp);
+        sync_dir(dir);
+        result
+    }
+}
+
+impl Drop for DirWriter {
+    fn drop(&mut self) {
+        if !self.done {
+            let _ = fs::remove_dir_all(&self.tmp);
+        }
+    }
+}
+
+/// Write and sync file `name` into the directory `dir` being filled (created exclusively; its
+/// subdirectories, recorded in `subdirs`, made on the way).
+pub(crate) fn put_file(
+    dir: &Path,
+    subdirs: &mut std::collections::BTreeSet<PathBuf>,
+    name: &str,
+    bytes: &[u8],
+) -> Result<()> {
+    let path = dir.join(name);
+    // A site's pages are in subdirectories (`boards/S1-3.html`), made fresh here.
+    if let Some(sub) = Path::new(name)
+        .parent()
+        .filter(|p| !p.as_os_str().is_empty())
+    {
+        if subdirs.insert(sub.to_path_buf()) {
+            fs::create_dir_all(dir.join(sub))
+                .with_context(|| format!("cannot create {}", dir.join(sub).display()))?;
+        }
+    }
+    let mut f = fs::OpenOptions::new()
+        .write(true)
+        .create_new(true)
+        .open(&path)
+        .with_context(|| format!("cannot create {}", path.display()))?;
+    f.write_all(bytes)
+        .and_then(|()| f.sync_all())
+        .with_context(|| format!("cannot write {}", path.display()))
 }
 
 #[cfg(test)]

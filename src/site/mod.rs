@@ -29,41 +29,50 @@ pub struct SiteReport {
     pub participants: usize,
 }
 
-/// `frekans site LOG --out DIR [--lang en|pl]`: score the log, solve its deals double dummy (with
-/// the solved-deals cache of `cache`, as `bulletin`), audit its rulings, and write the site into
-/// `out`, whole or not at all (`crate::outfile::write_dir`).
+/// `frekans site LOG --out DIR [--lang en|pl]`: the run every output composes
+/// (`crate::app::run`: read, score, solve the deals double dummy with the solved-deals cache of
+/// `cache` and leave the log's audit cache there, as `bulletin`), the view model with its
+/// rulings audited, and the site written into `out` page by page, whole or not at all
+/// (`crate::outfile::DirWriter`).
 pub fn run(
     log: &Path,
     out: &Path,
     lang: &str,
     cache: Option<&Path>,
 ) -> Result<SiteReport, AppError> {
-    let l = crate::app::load(log, &Default::default())?;
-    let scored = crate::pipeline::score(&l.state)?;
-    let deals = {
-        let _p = crate::progress::stage(&format!(
-            "double-dummy solving {} deals",
-            l.state.deals.len()
-        ));
-        crate::app::double_dummy(&l.state, cache)?
+    use crate::app::run::{self, Want};
+    let want = Want {
+        events: true,
+        dd: true,
+        head: false,
     };
-    let mut model = crate::report::model::build(&l.state, &scored, &deals, lang);
-    {
-        let _p = crate::progress::stage("auditing the rulings");
-        crate::report::model::add_ruling_effects(&mut model, &l.events, &l.state, &scored, 200);
-    }
-    let participants = crate::report::cards::build(&l.state, &scored);
+    let r = run::run(log, want, cache)?;
+    let model = run::view(&r, lang);
+    let mut w = crate::outfile::DirWriter::begin(out)?;
+    let report = write(&r, &model, lang, &mut |name, bytes| w.put(name, bytes))?;
+    w.finish()?;
+    Ok(report)
+}
+
+/// Render the site of a run whose view model is `model`, handing each file to `put` (its path
+/// under the site's directory, its bytes) as it is made (`frekans site`, `frekans publish`).
+pub fn write(
+    run: &crate::app::run::Run,
+    model: &crate::report::view::Bulletin,
+    lang: &str,
+    put: &mut dyn FnMut(&str, &[u8]) -> anyhow::Result<()>,
+) -> Result<SiteReport, AppError> {
+    let participants = crate::report::cards::build(&run.state, &run.scored);
     let site = {
+        let _s = tracing::info_span!("site").entered();
         let _p = crate::progress::stage("writing the pages");
-        pages::render(&model, &participants, lang).map_err(AppError::Other)?
+        pages::render(model, &participants, lang, put).map_err(AppError::Other)?
     };
-    let report = SiteReport {
-        pages: site.files.len(),
+    Ok(SiteReport {
+        pages: site.files,
         boards: site.boards,
         participants: participants.iter().filter(|p| !p.cards.is_empty()).count(),
-    };
-    crate::outfile::write_dir(out, site.files)?;
-    Ok(report)
+    })
 }
 
 /// An id as part of a file name: ASCII letters, digits and `_` as they are, any other byte as

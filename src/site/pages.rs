@@ -62,15 +62,23 @@ fn pager(base: &str, k: usize, n: usize) -> Value {
 /// The style sheet: phone first, no web fonts, no script.
 const STYLE: &str = include_str!("templates/style.css");
 
-/// The rendered site: every file by its path under the output directory, in path order.
+/// What rendering the site made.
 pub struct Site {
-    pub files: Vec<(String, Vec<u8>)>,
+    /// Files handed out (pages and the style sheet).
+    pub files: usize,
     /// Board pages written.
     pub boards: usize,
 }
 
-/// Render every page of the site.
-pub fn render(model: &Bulletin, participants: &[ParticipantView], lang: &str) -> Result<Site> {
+/// Render every page of the site, handing each file to `put` (its path under the site's
+/// directory, its bytes) as soon as it is made: no page is kept (a championship of a hundred
+/// thousand pairs has as many scorecards). An error of `put` stops the rendering.
+pub fn render(
+    model: &Bulletin,
+    participants: &[ParticipantView],
+    lang: &str,
+    put: &mut dyn FnMut(&str, &[u8]) -> Result<()>,
+) -> Result<Site> {
     let teams: Arc<HashSet<String>> = Arc::new(
         participants
             .iter()
@@ -124,7 +132,11 @@ pub fn render(model: &Bulletin, participants: &[ParticipantView], lang: &str) ->
         }
         Value::Object(m)
     };
-    let mut files: BTreeMap<String, String> = BTreeMap::new();
+    let mut emitted = 0;
+    let mut files = Emit(|name: &str, text: String| {
+        emitted += 1;
+        put(name, text.as_bytes())
+    });
     let render = |name: &str, ctx: &Value| -> Result<String> {
         env.get_template(name)?
             .render(minijinja::value::Serde(ctx))
@@ -187,7 +199,7 @@ pub fn render(model: &Bulletin, participants: &[ParticipantView], lang: &str) ->
                     "next": list.get(k + 1).map(|n| format!("../{}", n.0)),
                 }}),
             );
-            files.insert(href.clone(), render("board.html", &ctx)?);
+            files.insert(href.clone(), render("board.html", &ctx)?)?;
             boards += 1;
         }
         let links: Vec<Value> = list
@@ -223,7 +235,7 @@ pub fn render(model: &Bulletin, participants: &[ParticipantView], lang: &str) ->
                 "../",
                 json!({"s": sp, "board_links": links, "pages_nav": pager(base, k, n)}),
             );
-            files.insert(paged(base, k), render("session.html", &ctx)?);
+            files.insert(paged(base, k), render("session.html", &ctx)?)?;
         }
     }
 
@@ -244,7 +256,7 @@ pub fn render(model: &Bulletin, participants: &[ParticipantView], lang: &str) ->
         }
         if p["cards"].as_array().is_some_and(|c| !c.is_empty()) {
             let ctx = page("../", json!({"p": p}));
-            files.insert(card_href(&id, team), render("card.html", &ctx)?);
+            files.insert(card_href(&id, team), render("card.html", &ctx)?)?;
             shown_people.push(p.clone());
         }
     }
@@ -276,7 +288,7 @@ pub fn render(model: &Bulletin, participants: &[ParticipantView], lang: &str) ->
             "",
             json!({"rulings": chunk, "pages_nav": pager("rulings", k, n)}),
         );
-        files.insert(paged("rulings", k), render("rulings.html", &ctx)?);
+        files.insert(paged("rulings", k), render("rulings.html", &ctx)?)?;
     }
     if !overall.is_empty() {
         let overall_teams = overall
@@ -289,7 +301,7 @@ pub fn render(model: &Bulletin, participants: &[ParticipantView], lang: &str) ->
                 json!({"overall": chunk, "overall_teams": overall_teams,
                        "pages_nav": pager("overall", k, n)}),
             );
-            files.insert(paged("overall", k), render("overall.html", &ctx)?);
+            files.insert(paged("overall", k), render("overall.html", &ctx)?)?;
         }
     }
     let index_sessions: Vec<Value> = sessions
@@ -321,16 +333,22 @@ pub fn render(model: &Bulletin, participants: &[ParticipantView], lang: &str) ->
             json!({"sessions": index_sessions, "participants": chunk,
                    "rulings_count": rulings.len(), "pages_nav": pager("index", k, n)}),
         );
-        files.insert(paged("index", k), render("index.html", &ctx)?);
+        files.insert(paged("index", k), render("index.html", &ctx)?)?;
     }
-    files.insert("style.css".into(), STYLE.to_string());
+    files.insert("style.css".into(), STYLE.to_string())?;
     Ok(Site {
-        files: files
-            .into_iter()
-            .map(|(k, v)| (k, v.into_bytes()))
-            .collect(),
+        files: emitted,
         boards,
     })
+}
+
+/// Where the rendered files go (`insert` as a map of the pages would take them).
+struct Emit<F>(F);
+
+impl<F: FnMut(&str, String) -> Result<()>> Emit<F> {
+    fn insert(&mut self, name: String, text: String) -> Result<()> {
+        (self.0)(&name, text)
+    }
 }
 
 /// Text as HTML: `&`, `<`, `>`, `"` and `'` as entities (safe in text and quoted attributes).

@@ -1,0 +1,61 @@
+//! `frekans publish`, the director's nightly command: from one run (one read, one scoring, one
+//! double-dummy pass, the rulings audited once: [`super::run`]) the Parquet tables and the PDF
+//! bulletin, exactly as `bulletin` writes them, and under `site/` the results website, exactly
+//! as `site` writes it — into a directory rewritten only where its bytes change
+//! (`crate::outfile::Incremental`: after one appended ruling, the pages of that board, the
+//! scorecards whose scores moved, the standings, the index, the rulings, the tables and the
+//! PDF; every other page keeps its file).
+
+use super::*;
+
+/// Where the website goes in publish's directory.
+pub const SITE_DIR: &str = "site";
+
+/// What `publish` made and what it did to its directory.
+pub struct PublishReport {
+    pub score: ScoreReport,
+    pub site: crate::site::SiteReport,
+    pub published: crate::outfile::Published,
+}
+
+/// `frekans publish LOG --out DIR`: `bulletin`'s files in `out`, `site`'s in `out/site`, made
+/// from one run and written where they differ from what `out` holds (a failure anywhere leaves
+/// `out` as it was). With a cache directory, solved deals are read and kept there and the log's
+/// audit cache is left there, as `bulletin` does.
+pub fn publish(
+    path: &Path,
+    out: &Path,
+    lang: &str,
+    typst: Option<&Path>,
+    cache: Option<&Path>,
+) -> Result<PublishReport, AppError> {
+    let want = run::Want {
+        events: true,
+        dd: true,
+        head: true,
+    };
+    let r = run::run(path, want, cache)?;
+    // One view model for both (the site does not show the head the bulletin prints).
+    let model = run::view(&r, lang);
+    let files = run::bulletin_files(&r, &model, typst)?;
+    let mut w = crate::outfile::Incremental::begin(out)?;
+    for (name, bytes) in files {
+        w.put(&name, &bytes)?;
+    }
+    let site = crate::site::write(&r, &model, lang, &mut |name, bytes| {
+        w.put(&format!("{SITE_DIR}/{name}"), bytes)
+    })?;
+    let published = {
+        let _s = tracing::info_span!("publish_commit").entered();
+        w.commit()?
+    };
+    Ok(PublishReport {
+        score: ScoreReport {
+            scored: r.scored,
+            results: r.state.tables.len(),
+            state: r.state,
+        },
+        site,
+        published,
+    })
+}

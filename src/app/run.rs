@@ -1,0 +1,203 @@
+//! One run: the stages every command that writes results composes, the same way and once —
+//! read (under the log's shared lock) → replay → score → [double dummy] — and what is built from
+//! them for more than one output: the view model with the rulings audited ([`view`]) and the
+//! bulletin's files ([`bulletin_files`]). `score`, `bulletin`, `site` and `publish` are this
+//! run and their own serializer (Parquet, the PDF, the pages); `publish` runs it once for all
+//! three.
+
+use super::*;
+use crate::report::view::Bulletin;
+
+/// What a run must make besides the scoring.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct Want {
+    /// Keep the log's events (the rulings' audits need them); otherwise the log is streamed and
+    /// no event is kept once replayed.
+    pub events: bool,
+    /// Solve every deal double dummy (with the solved deals of the cache directory).
+    pub dd: bool,
+    /// The log's head (crate::integrity), which the bulletin prints.
+    pub head: bool,
+}
+
+/// A log read, validated, replayed and scored once; what every output is made from.
+pub struct Run {
+    pub state: State,
+    pub scored: Scored,
+    /// The log's events when [`Want::events`], else none.
+    pub events: Vec<Envelope>,
+    /// Every deal's double-dummy table and par when [`Want::dd`].
+    pub deals: Option<Vec<crate::dd::BoardDd>>,
+    /// The log's head when [`Want::head`].
+    pub head: Option<crate::integrity::Head>,
+    /// The audit cache being saved on another thread (joined when the run is dropped).
+    _cache_job: Joined,
+}
+
+/// A thread joined however its owner ends (errors included: no cache file is left
+/// half-written).
+struct Joined(Option<std::thread::JoinHandle<()>>);
+
+impl Drop for Joined {
+    fn drop(&mut self) {
+        if let Some(h) = self.0.take() {
+            let _ = h.join();
+        }
+    }
+}
+
+/// Read the log at `path` under its shared lock, validate and replay it (streamed unless
+/// `want.events`), score it, and solve its deals when asked. With a cache directory, the log's
+/// audit cache is left there (saved on another thread while the caller makes its outputs), as
+/// the first audit of the log would leave it, and solved deals are taken from and kept in its
+/// `dd/`.
+pub fn run(path: &Path, want: Want, cache: Option<&Path>) -> Result<Run, AppError> {
+    let (log, bytes) = read_locked(path)?;
+    let mut bytes = Some(bytes);
+    let b = bytes.as_deref().expect("the log's bytes");
+    // The audit cache's index of the log's lines is made on the way when it is streamed.
+    let (state, events, builder) = if want.events {
+        let l = load_bytes(b, &ReplayScope::default())?;
+        (l.state, l.events, None)
+    } else {
+        let (r, builder) = stream(b, cache.is_some()).map_err(invalid)?;
+        crate::progress::memory("reading and replaying");
+        (r.state, Vec::new(), builder)
+    };
+    let head = if want.head {
+        Some(crate::integrity::head(b).map_err(AppError::BadRequest)?)
+    } else {
+        None
+    };
+    let key = cache.map(|_| {
+        let _s = tracing::info_span!("hash").entered();
+        crate::audit::cache::log_key(b)
+    });
+    if !want.events {
+        // Streamed: the log's bytes are freed before scoring.
+        drop(bytes.take());
+        crate::progress::release_freed_memory();
+        crate::progress::memory("freeing the log's bytes");
+    }
+    let scored = pipeline::score(&state)?;
+    crate::progress::release_freed_memory();
+    crate::progress::memory("scoring");
+    let cache_job = Joined(match (cache, key) {
+        (Some(dir), Some(key)) => {
+            let c = match bytes.take() {
+                Some(b) => crate::audit::cache::AuditCache::build(&b, &events, &state, &scored),
+                None => builder.and_then(|b| b.finish(&state, &scored)),
+            };
+            let dir = dir.to_path_buf();
+            Some(std::thread::spawn(move || leave_cache(&dir, &key, c, &log)))
+        }
+        _ => None,
+    });
+    drop(bytes);
+    let deals = if want.dd {
+        let _p =
+            crate::progress::stage(&format!("double-dummy solving {} deals", state.deals.len()));
+        Some(double_dummy(&state, cache)?)
+    } else {
+        None
+    };
+    Ok(Run {
+        state,
+        scored,
+        events,
+        deals,
+        head,
+        _cache_job: cache_job,
+    })
+}
+
+/// The view model of the bulletin and the website in `lang`: the scored championship, the log's
+/// head when the run has it, and each ruling in force audited for what it changed (at most 200;
+/// needs [`Want::events`]).
+pub fn view(run: &Run, lang: &str) -> Bulletin {
+    let deals = run.deals.as_deref().unwrap_or_default();
+    let mut model = crate::report::model::build(&run.state, &run.scored, deals, lang);
+    if let Some(head) = &run.head {
+        // The head the bulletin was made from (crate::integrity): a reader holds the log to it.
+        let text = if lang == "pl" {
+            format!(
+                "Sporządzono z {} zdarzeń dziennika; jego skrót (SHA-256):",
+                head.events
+            )
+        } else {
+            format!(
+                "Made from the first {} events of the log, whose head (SHA-256) is:",
+                head.events
+            )
+        };
+        model.head = Some(crate::report::view::Head {
+            events: head.events,
+            hash: head.hash.clone(),
+            text,
+        });
+    }
+    {
+        let _s = tracing::info_span!("ruling_effects").entered();
+        let _p = crate::progress::stage("auditing the rulings");
+        crate::report::model::add_ruling_effects(
+            &mut model,
+            &run.events,
+            &run.state,
+            &run.scored,
+            200,
+        );
+    }
+    model
+}
+
+/// What `bulletin` writes: the Parquet tables of `score --dd`, bulletin.json (the view model),
+/// bulletin.typ (the template) and bulletin.pdf (rendered by typst), by name.
+pub fn bulletin_files(
+    run: &Run,
+    model: &Bulletin,
+    typst: Option<&Path>,
+) -> Result<Vec<(String, Vec<u8>)>, AppError> {
+    let mut data = serde_json::to_value(model).map_err(anyhow::Error::new)?;
+    // Control characters of names and notes shown as text in the PDF (crate::text).
+    crate::text::escape_json(&mut data);
+    let typst = crate::report::find_typst(typst)?;
+    let pdf = {
+        let _s = tracing::info_span!("render").entered();
+        let _p = crate::progress::stage("rendering the bulletin with typst");
+        crate::report::render(&typst, &data)?
+    };
+    let mut files = parquet_files(run)?;
+    files.push((
+        "bulletin.json".to_string(),
+        serde_json::to_vec_pretty(&data).map_err(anyhow::Error::new)?,
+    ));
+    files.push((
+        "bulletin.typ".to_string(),
+        crate::report::TEMPLATE.as_bytes().to_vec(),
+    ));
+    files.push(("bulletin.pdf".to_string(), pdf));
+    Ok(files)
+}
+
+/// The Parquet tables of the run (deals.parquet when it solved the deals), by name.
+pub fn parquet_files(run: &Run) -> Result<Vec<(String, Vec<u8>)>, AppError> {
+    let tables = rows(run);
+    Ok(export::parquet::scored_files(
+        &run.state,
+        &run.scored,
+        &tables,
+    )?)
+}
+
+/// The output rows of the run but scores.parquet's (written straight from the boards), with
+/// the deals' when it solved them.
+pub fn rows(run: &Run) -> export::rows::Tables {
+    let _s = tracing::info_span!("rows").entered();
+    let _p = crate::progress::stage("building the output tables");
+    let mut t = export::rows::build_with(&run.state, &run.scored, false);
+    t.deals = run
+        .deals
+        .as_ref()
+        .map(|d| export::rows::deals(&run.state, d));
+    t
+}
