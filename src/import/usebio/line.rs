@@ -5,21 +5,20 @@ use std::collections::{BTreeMap, BTreeSet};
 
 use serde_json::{json, Map, Value};
 
-use super::tree::Element;
-use super::{Cx, Line};
+use super::tree::{Element, Tl};
+use super::{Cx, Line, Play};
 use crate::bridge::{ns_points, parse_contract, parse_seat, vul_of, Bid};
 
 impl Cx<'_> {
     /// One traveller line: contract, declarer and tricks, a bare score, or an artificial score.
-    pub(super) fn line(
+    pub(super) fn line<'t>(
         &mut self,
-        tl: &Element,
+        tl: Tl<'t>,
         board: u32,
-        ns: String,
-        ew: String,
-        section: Option<String>,
-        team: Option<(String, &'static str)>,
-    ) -> Option<Line> {
+        (ns, ew): (&'t str, &'t str),
+        section: Option<&'t str>,
+        team: Option<(usize, &'static str)>,
+    ) -> Option<Line<'t>> {
         let contract_text = tl.text_of("CONTRACT");
         let contract = match contract_text {
             None => None,
@@ -107,8 +106,7 @@ impl Cx<'_> {
                 }
             }
         }
-        let mut play = Map::new();
-        let mut played = true;
+        let mut play = Some(Play::Pass);
         match (contract, declarer, tricks) {
             (Some(Bid::Pass), _, _) => {
                 if let Some(s) = score.filter(|&s| s != 0) {
@@ -118,7 +116,6 @@ impl Cx<'_> {
                     );
                     return None;
                 }
-                play.insert("contract".into(), json!("PASS"));
             }
             (Some(b @ Bid::Contract(_)), Some(d), Some(t)) => {
                 let vul = vul_of(board);
@@ -136,15 +133,11 @@ impl Cx<'_> {
                         return None;
                     }
                 }
-                play.insert("contract".into(), json!(b.to_string()));
-                play.insert("declarer".into(), json!(d.letter().to_string()));
-                play.insert("tricks".into(), json!(t));
+                play = Some(Play::Contract(b, d, t));
             }
             (Some(b @ Bid::Contract(_)), d, t) => match score {
-                Some(s) => {
-                    play.insert("score".into(), json!(s));
-                }
-                None if artificial.is_some() => played = false,
+                Some(s) => play = Some(Play::Score(s)),
+                None if artificial.is_some() => play = None,
                 None => {
                     let missing = if d.is_none() { "PLAYED_BY" } else { "TRICKS" };
                     let _ = t;
@@ -156,33 +149,27 @@ impl Cx<'_> {
                 }
             },
             (None, _, _) => match score {
-                Some(s) => {
-                    play.insert("score".into(), json!(s));
-                }
-                None if artificial.is_some() => played = false,
+                Some(s) => play = Some(Play::Score(s)),
+                None if artificial.is_some() => play = None,
                 None => {
                     self.line_problem(
-                        tl.path.clone(),
+                        tl.path().to_string(),
                         "no result; expected CONTRACT, PLAYED_BY and TRICKS, or a SCORE",
                     );
                     return None;
                 }
             },
         }
-        if played {
-            if let Some(lead) = tl.text_of("LEAD") {
-                play.insert("lead".into(), json!(lead));
-            }
-        }
+        let lead = play.as_ref().and(tl.text_of("LEAD"));
         Some(Line {
             board,
             ns,
             ew,
             section,
             play,
-            played,
+            lead,
             artificial,
-            path: tl.path.clone(),
+            path: tl.path(),
             team,
         })
     }
