@@ -773,53 +773,6 @@ impl<'a> Cx<'a> {
         id
     }
 
-    /// `--compare`, else what the file shows: matchpoints whose top is the whole field's are
-    /// compared across the field; one section, or a top of a section's, by section.
-    fn compare(&self, form: Form, units: &[(Option<String>, &Element)], lines: &[Line]) -> String {
-        if let Some(c) = &self.req.compare {
-            return c.clone();
-        }
-        let sections: BTreeSet<Option<&str>> = lines.iter().map(|l| l.section).collect();
-        if sections.len() <= 1 {
-            return "section".into();
-        }
-        if form != Form::Mp {
-            return "field".into();
-        }
-        // Tables on each board, in the field and in its biggest section.
-        let mut field: BTreeMap<u32, u32> = BTreeMap::new();
-        let mut by_section: BTreeMap<(u32, Option<&str>), u32> = BTreeMap::new();
-        for l in lines {
-            *field.entry(l.board).or_default() += 1;
-            *by_section.entry((l.board, l.section)).or_default() += 1;
-        }
-        let field_top = field
-            .values()
-            .max()
-            .map_or(0, |n| 2 * (n.saturating_sub(1)));
-        let section_top = by_section
-            .values()
-            .max()
-            .map_or(0, |n| 2 * (n.saturating_sub(1)));
-        let mut top_seen: f64 = 0.0;
-        for (_, u) in units {
-            for b in u.all("BOARD") {
-                for tl in b.lines() {
-                    let mp = |n: &str| tl.text_of(n).and_then(|t| t.parse::<f64>().ok());
-                    if let (Some(a), Some(b)) = (mp("NS_MATCH_POINTS"), mp("EW_MATCH_POINTS")) {
-                        top_seen = top_seen.max(a + b);
-                    }
-                }
-            }
-        }
-        if top_seen > section_top as f64 + 0.01 && (top_seen - field_top as f64).abs() < 0.51 {
-            "field".into()
-        } else if top_seen > 0.0 {
-            "section".into()
-        } else {
-            "field".into()
-        }
-    }
 }
 
 #[cfg(test)]
