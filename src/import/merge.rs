@@ -31,11 +31,29 @@ pub struct Existing {
     pub(crate) live: BTreeMap<String, super::bws::live::LogSession>,
 }
 
+/// Where each merged event came from: its file, and its place there (the reader's, or
+/// `event N` when the reader gives none), kept without a copy of either per event.
+#[derive(Default)]
+pub struct Origins {
+    files: Vec<String>,
+    /// Each event's file (an index in `files`), index in its file, and the reader's place.
+    at: Vec<(u32, u32, Option<String>)>,
+}
+
+impl Origins {
+    /// The file and place of event `i`.
+    pub fn get(&self, i: usize) -> Option<(String, String)> {
+        let (f, n, at) = self.at.get(i)?;
+        let at = at.clone().unwrap_or_else(|| format!("event {}", n + 1));
+        Some((self.files[*f as usize].clone(), at))
+    }
+}
+
 /// The merged events, each with the file and place it came from.
 pub struct Merged {
     /// (Every `Ev::Json` a JSON object.)
     pub events: Vec<Ev>,
-    pub origins: Vec<(String, String)>,
+    pub origins: Origins,
     /// The session ids given to each file's sessions, in order.
     pub sessions: Vec<(String, Vec<String>)>,
     /// Participants new to the log.
@@ -99,7 +117,7 @@ fn differs(a: &Map<String, Value>, b: &Map<String, Value>) -> Option<String> {
 pub fn merge(inputs: Vec<Input>, existing: &Existing) -> Result<Merged, Vec<Problem>> {
     let mut problems = Vec::new();
     let mut events = Vec::new();
-    let mut origins = Vec::new();
+    let mut origins = Origins::default();
     let mut sessions_used = existing.sessions.clone();
     let mut rulings_used = existing.rulings.clone();
     let mut session_n = existing.sessions.len() + 1;
@@ -148,14 +166,14 @@ pub fn merge(inputs: Vec<Input>, existing: &Existing) -> Result<Merged, Vec<Prob
             }
         }
         let file = input.file.clone();
-        let origins_of = input.origins;
-        let origin = |i: usize| {
-            origins_of
-                .get(i)
-                .cloned()
-                .unwrap_or_else(|| format!("event {}", i + 1))
-        };
+        let fi = origins.files.len() as u32;
+        origins.files.push(file.clone());
+        let mut places = input.origins.into_iter();
+        events.reserve(input.events.len());
+        origins.at.reserve(input.events.len());
         for (i, e) in input.events.into_iter().enumerate() {
+            let place = places.next();
+            let origin = |_: usize| place.clone().unwrap_or_else(|| format!("event {}", i + 1));
             let e = match e {
                 Ev::Row(mut r) => {
                     if let Some(new) = session_ids.get(&r.session) {
@@ -165,7 +183,7 @@ pub fn merge(inputs: Vec<Input>, existing: &Existing) -> Result<Merged, Vec<Prob
                         r.id = Some(new.clone());
                     }
                     events.push(Ev::Row(r));
-                    origins.push((file.clone(), origin(i)));
+                    origins.at.push((fi, i as u32, place));
                     continue;
                 }
                 Ev::Json(v) => v,
@@ -235,20 +253,21 @@ pub fn merge(inputs: Vec<Input>, existing: &Existing) -> Result<Merged, Vec<Prob
                 rename(&mut m, "ruling", &ruling_ids);
             }
             events.push(Ev::Json(Value::Object(m)));
-            origins.push((file.clone(), origin(i)));
+            origins.at.push((fi, i as u32, place));
         }
         sessions_given.push((file, given));
     }
     // Ids of matches must stay unique across the championship too.
     let mut matches = existing.matches.clone();
-    for (m, (file, at)) in events.iter().zip(&origins) {
+    for (i, m) in events.iter().enumerate() {
         let Ev::Json(m) = m else { continue };
         if m.get("type").and_then(Value::as_str) == Some("match") {
             if let Some(id) = m.get("id").and_then(Value::as_str) {
                 if !matches.insert(id.to_string()) {
+                    let (file, at) = origins.get(i).expect("an origin per event");
                     problems.push(Problem {
-                        file: file.clone(),
-                        at: at.clone(),
+                        file,
+                        at,
                         message: format!("match {id} is already in the championship"),
                     });
                 }

@@ -125,7 +125,7 @@ fn at_origins(errors: Vec<LogError>, first_line: usize, m: &Merged, log: &str) -
                 .checked_sub(first_line)
                 .and_then(|i| m.origins.get(i))
             {
-                Some((file, at)) => problem(file, at, what),
+                Some((file, at)) => problem(&file, &at, what),
                 None => problem(log, &format!("line {}", e.line), what),
             }
         })
@@ -157,7 +157,7 @@ pub fn import_new(files: &[PathBuf], out: &Path, opts: &Options) -> Result<Impor
         .map_err(ImportError::Invalid)?;
     let _seal = tracing::info_span!("seal").entered();
     let text = super::ev::seal_all(&merged.events, 0, None, &opts.now).map_err(|(i, f, m)| {
-        let (file, at) = merged.origins[i].clone();
+        let (file, at) = merged.origins.get(i).expect("an origin per event");
         ImportError::Invalid(vec![problem(&file, &at, format!("field \"{f}\": {m}"))])
     })?;
     // The lines are written: the events themselves are not needed while the log is checked.

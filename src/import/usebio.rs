@@ -21,7 +21,7 @@ use serde_json::{json, Map, Value};
 use super::{Ev, Parsed, Problem, Read, Request, Row};
 use crate::options::{Form, Options};
 use form::{boards_value, form_of, has_lines, iso_date, numbers_repeat, players};
-use tree::Element;
+use tree::{Element, Tl, TlPath};
 
 /// Read one USEBIO file (see the module's documentation).
 pub fn read(bytes: &[u8], file: &str, req: &Request) -> Result<Read, Vec<Problem>> {
@@ -99,18 +99,56 @@ struct Cx<'a> {
 
 /// One traveller line read: the table's result (when one was played or a score given) and its
 /// artificial score (when the file gives one).
-struct Line {
+struct Line<'t> {
     board: u32,
-    ns: String,
-    ew: String,
-    section: Option<String>,
-    play: Map<String, Value>,
-    played: bool,
+    ns: &'t str,
+    ew: &'t str,
+    section: Option<&'t str>,
+    /// What was played (`None`: nothing, only an artificial score), and the lead.
+    play: Option<Play>,
+    lead: Option<&'t str>,
     /// The adjusted score: (its `score` or `subsequent_damage` field, the file's token, law).
     artificial: Option<(Map<String, Value>, String, String)>,
-    path: String,
-    /// Teams: the match and room.
-    team: Option<(String, &'static str)>,
+    path: TlPath<'t>,
+    /// Teams: the match (its number: `M1` is 1) and room.
+    team: Option<(usize, &'static str)>,
+}
+
+/// A table's play: passed out, a contract by a declarer with the tricks taken, or NS's points.
+enum Play {
+    Pass,
+    Contract(crate::bridge::Bid, crate::bridge::Seat, u8),
+    Score(i32),
+}
+
+/// Participants' ids by their numbers as a unit (section) of a session writes them.
+struct Resolver<'s> {
+    ids: &'s crate::hash::FxMap<(Option<&'s str>, &'s str), String>,
+    /// Whether the file declares participants (else a number is the id).
+    declared: bool,
+    section: Option<&'s str>,
+}
+
+impl<'s> Resolver<'s> {
+    fn get(&self, n: &'s str) -> Option<&'s str> {
+        if !self.declared {
+            return Some(n);
+        }
+        self.ids
+            .get(&(self.section, n))
+            .or_else(|| self.ids.get(&(None, n)))
+            .map(String::as_str)
+    }
+}
+
+/// Which table of a board a participant sits at, for "played twice": a pair at any table, a
+/// team in one room of a match, or a team sitting NS or EW.
+#[derive(Clone, Copy, PartialEq, Eq, Hash)]
+enum Seat {
+    Pair,
+    Room(usize, &'static str),
+    Ns,
+    Ew,
 }
 
 impl<'a> Cx<'a> {
@@ -313,7 +351,7 @@ impl<'a> Cx<'a> {
                 }
             }
         }
-        let mut ids: BTreeMap<(Option<String>, String), String> = BTreeMap::new();
+        let mut ids: crate::hash::FxMap<(Option<&str>, &str), String> = Default::default();
         let mut seen_paths: BTreeMap<(Option<String>, String), String> = BTreeMap::new();
         let mut participants = Vec::new();
         for (section, n, pl, name, path) in &numbers {
@@ -328,12 +366,12 @@ impl<'a> Cx<'a> {
                 );
                 continue;
             }
-            seen_paths.insert(key.clone(), path.clone());
+            seen_paths.insert(key, path.clone());
             let id = match (prefix, section) {
                 (true, Some(s)) => format!("{s}{n}"),
                 _ => n.clone(),
             };
-            ids.insert(key, id.clone());
+            ids.insert((section.as_deref(), n.as_str()), id.clone());
             participants.push((id, section.clone(), pl.clone(), name.clone(), path.clone()));
         }
         let declared = !numbers.is_empty();
@@ -342,13 +380,10 @@ impl<'a> Cx<'a> {
         let mut lines: Vec<Line> = Vec::new();
         let mut matches: Vec<Value> = Vec::new();
         for (section, u) in &units {
-            let resolve = |n: &str| -> Option<String> {
-                if !declared {
-                    return Some(n.to_string());
-                }
-                ids.get(&(section.clone(), n.to_string()))
-                    .or_else(|| ids.get(&(None, n.to_string())))
-                    .cloned()
+            let resolve = Resolver {
+                ids: &ids,
+                declared,
+                section: section.as_deref(),
             };
             if team {
                 for b in u.all("BOARD").filter(|b| has_lines(b)) {
@@ -383,11 +418,13 @@ impl<'a> Cx<'a> {
                     let Some(board) = self.board_number(b) else {
                         continue;
                     };
-                    for tl in b.all("TRAVELLER_LINE") {
+                    for tl in b.lines() {
                         let ns = self.pair_of(tl, "NS_PAIR_NUMBER", &resolve);
                         let ew = self.pair_of(tl, "EW_PAIR_NUMBER", &resolve);
                         if let (Some(ns), Some(ew)) = (ns, ew) {
-                            if let Some(l) = self.line(tl, board, ns, ew, section.clone(), None) {
+                            if let Some(l) =
+                                self.line(tl, board, (ns, ew), section.as_deref(), None)
+                            {
                                 lines.push(l);
                             }
                         }
@@ -396,12 +433,13 @@ impl<'a> Cx<'a> {
             }
         }
         // A board twice at one table, or a pair at two tables of one board.
-        let mut tables: BTreeMap<(u32, String, Option<String>), String> = BTreeMap::new();
-        let mut keep = Vec::new();
+        let mut tables: crate::hash::FxMap<(u32, &str, Seat), TlPath> = Default::default();
+        tables.reserve(lines.len() * 2);
+        let mut keep = Vec::with_capacity(lines.len());
         for l in lines {
             if l.ns == l.ew {
                 self.line_problem(
-                    l.path.clone(),
+                    l.path.to_string(),
                     format!(
                         "{} on both sides; expected two different participants",
                         l.ns
@@ -410,42 +448,47 @@ impl<'a> Cx<'a> {
                 continue;
             }
             // Pairs: each pair once per board, whichever side; teams: each room once.
-            let keys: Vec<(u32, String, Option<String>)> = match &l.team {
+            let keys: [Option<(u32, &str, Seat)>; 3] = match &l.team {
                 // (a team sits NS once a board, and EW once: the log's table is its NS)
-                Some((m, r)) => vec![
-                    (l.board, String::new(), Some(format!("{m} {r}"))),
-                    (l.board, l.ns.clone(), Some("NS".into())),
-                    (l.board, l.ew.clone(), Some("EW".into())),
+                Some((m, r)) => [
+                    Some((l.board, "", Seat::Room(*m, r))),
+                    Some((l.board, l.ns, Seat::Ns)),
+                    Some((l.board, l.ew, Seat::Ew)),
                 ],
-                None => vec![(l.board, l.ns.clone(), None), (l.board, l.ew.clone(), None)],
+                None => [
+                    Some((l.board, l.ns, Seat::Pair)),
+                    Some((l.board, l.ew, Seat::Pair)),
+                    None,
+                ],
             };
             if let Some((k, first)) = keys
                 .iter()
-                .find_map(|k| tables.get(k).map(|f| (k, f.clone())))
+                .flatten()
+                .find_map(|k| tables.get(k).map(|f| (k, *f)))
             {
-                let msg = match &l.team {
-                    Some(_) if k.2.as_deref() == Some("NS") || k.2.as_deref() == Some("EW") => {
+                let msg = match k.2 {
+                    Seat::Ns | Seat::Ew => {
                         format!(
                             "board {} played twice by team {} sitting {} (first at {first})",
                             l.board,
                             k.1,
-                            k.2.as_deref().unwrap_or_default()
+                            if k.2 == Seat::Ns { "NS" } else { "EW" }
                         )
                     }
-                    Some((m, r)) => format!(
-                        "board {} twice in the {r} room of match {m} (first at {first})",
+                    Seat::Room(m, r) => format!(
+                        "board {} twice in the {r} room of match M{m} (first at {first})",
                         l.board
                     ),
-                    None => format!(
+                    Seat::Pair => format!(
                         "board {} played twice by pair {} (first at {first})",
                         l.board, k.1
                     ),
                 };
-                self.line_problem(l.path.clone(), msg);
+                self.line_problem(l.path.to_string(), msg);
                 continue;
             }
-            for k in keys {
-                tables.insert(k, l.path.clone());
+            for k in keys.into_iter().flatten() {
+                tables.insert(k, l.path);
             }
             keep.push(l);
         }
@@ -533,8 +576,9 @@ impl<'a> Cx<'a> {
             ));
         }
         let mut rulings = Vec::new();
+        self.events.reserve(lines.len());
         for l in lines {
-            if l.played {
+            if let Some(play) = &l.play {
                 // (the text of the object `type`, `session`, `section`, `board`, `ns`, `ew`,
                 // `match`, `room`, then the play's fields)
                 let mut r = Row::new(false);
@@ -543,13 +587,26 @@ impl<'a> Cx<'a> {
                     r.str("section", s);
                 }
                 r.num("board", l.board.into())
-                    .str("ns", &l.ns)
-                    .str("ew", &l.ew);
+                    .str("ns", l.ns)
+                    .str("ew", l.ew);
                 if let Some((m, room)) = &l.team {
-                    r.str("match", m).str("room", room);
+                    r.str("match", &format!("M{m}")).str("room", room);
                 }
-                for (k, v) in &l.play {
-                    r.value(k, v);
+                match play {
+                    Play::Pass => {
+                        r.str("contract", "PASS");
+                    }
+                    Play::Contract(b, d, t) => {
+                        r.str("contract", &b.to_string())
+                            .str("declarer", d.letter().encode_utf8(&mut [0; 4]))
+                            .num("tricks", (*t).into());
+                    }
+                    Play::Score(s) => {
+                        r.num("score", (*s).into());
+                    }
+                }
+                if let Some(lead) = l.lead {
+                    r.str("lead", lead);
                 }
                 self.events.push(Ev::Row(r));
             }
@@ -572,22 +629,22 @@ impl<'a> Cx<'a> {
     }
 
     #[allow(clippy::too_many_arguments)]
-    fn team_match(
+    fn team_match<'t>(
         &mut self,
-        m: &Element,
+        m: &'t Element,
         sid: &str,
-        resolve: &dyn Fn(&str) -> Option<String>,
+        resolve: &Resolver<'t>,
         knockout: bool,
         seen: &mut BTreeMap<(String, String, Vec<u32>), String>,
         matches: &mut Vec<Value>,
-        lines: &mut Vec<Line>,
+        lines: &mut Vec<Line<'t>>,
     ) {
-        let team = |name: &str, cx: &mut Cx| -> Option<String> {
+        let team = |name: &str, cx: &mut Cx| -> Option<&'t str> {
             let Some(t) = m.text_of(name) else {
                 cx.problem(m.path_of(name), "missing; expected a team id");
                 return None;
             };
-            let id = resolve(t);
+            let id = resolve.get(t);
             if id.is_none() {
                 cx.problem(
                     m.path_of(name),
@@ -608,15 +665,16 @@ impl<'a> Cx<'a> {
         }
         let numbers: Vec<u32> = boards.iter().map(|(n, _)| *n).collect();
         let key = if home <= away {
-            (home.clone(), away.clone(), numbers.clone())
+            (home.to_string(), away.to_string(), numbers.clone())
         } else {
-            (away.clone(), home.clone(), numbers.clone())
+            (away.to_string(), home.to_string(), numbers.clone())
         };
         if seen.contains_key(&key) {
             // The same match listed again from the other team's side.
             return;
         }
-        let mid = format!("M{}", matches.len() + 1);
+        let number = matches.len() + 1;
+        let mid = format!("M{number}");
         seen.insert(key, mid.clone());
         let mut set: BTreeSet<u32> = numbers.iter().copied().collect();
         if set.is_empty() {
@@ -641,7 +699,7 @@ impl<'a> Cx<'a> {
             "boards": boards_value(&set), "knockout": knockout,
         }));
         for (board, b) in boards {
-            for tl in b.all("TRAVELLER_LINE") {
+            for tl in b.lines() {
                 let dir = tl.text_of("DIRECTION").map(str::to_ascii_uppercase);
                 let home_ns = match dir.as_deref() {
                     Some("NS" | "N-S" | "N") => true,
@@ -668,11 +726,11 @@ impl<'a> Cx<'a> {
                     }
                 };
                 let (ns, ew, room) = if home_ns {
-                    (home.clone(), away.clone(), "open")
+                    (home, away, "open")
                 } else {
-                    (away.clone(), home.clone(), "closed")
+                    (away, home, "closed")
                 };
-                if let Some(l) = self.line(tl, board, ns, ew, None, Some((mid.clone(), room))) {
+                if let Some(l) = self.line(tl, board, (ns, ew), None, Some((number, room))) {
                     lines.push(l);
                 }
             }
@@ -700,17 +758,12 @@ impl<'a> Cx<'a> {
         }
     }
 
-    fn pair_of(
-        &mut self,
-        tl: &Element,
-        name: &str,
-        resolve: &dyn Fn(&str) -> Option<String>,
-    ) -> Option<String> {
+    fn pair_of<'t>(&mut self, tl: Tl<'t>, name: &str, resolve: &Resolver<'t>) -> Option<&'t str> {
         let Some(n) = tl.text_of(name) else {
             self.line_problem(tl.path_of(name), "missing; expected a pair number");
             return None;
         };
-        let id = resolve(n);
+        let id = resolve.get(n);
         if id.is_none() {
             self.line_problem(
                 tl.path_of(name),
@@ -720,55 +773,6 @@ impl<'a> Cx<'a> {
         id
     }
 
-    /// `--compare`, else what the file shows: matchpoints whose top is the whole field's are
-    /// compared across the field; one section, or a top of a section's, by section.
-    fn compare(&self, form: Form, units: &[(Option<String>, &Element)], lines: &[Line]) -> String {
-        if let Some(c) = &self.req.compare {
-            return c.clone();
-        }
-        let sections: BTreeSet<Option<&str>> = lines.iter().map(|l| l.section.as_deref()).collect();
-        if sections.len() <= 1 {
-            return "section".into();
-        }
-        if form != Form::Mp {
-            return "field".into();
-        }
-        // Tables on each board, in the field and in its biggest section.
-        let mut field: BTreeMap<u32, u32> = BTreeMap::new();
-        let mut by_section: BTreeMap<(u32, Option<&str>), u32> = BTreeMap::new();
-        for l in lines {
-            *field.entry(l.board).or_default() += 1;
-            *by_section
-                .entry((l.board, l.section.as_deref()))
-                .or_default() += 1;
-        }
-        let field_top = field
-            .values()
-            .max()
-            .map_or(0, |n| 2 * (n.saturating_sub(1)));
-        let section_top = by_section
-            .values()
-            .max()
-            .map_or(0, |n| 2 * (n.saturating_sub(1)));
-        let mut top_seen: f64 = 0.0;
-        for (_, u) in units {
-            for b in u.all("BOARD") {
-                for tl in b.all("TRAVELLER_LINE") {
-                    let mp = |n: &str| tl.text_of(n).and_then(|t| t.parse::<f64>().ok());
-                    if let (Some(a), Some(b)) = (mp("NS_MATCH_POINTS"), mp("EW_MATCH_POINTS")) {
-                        top_seen = top_seen.max(a + b);
-                    }
-                }
-            }
-        }
-        if top_seen > section_top as f64 + 0.01 && (top_seen - field_top as f64).abs() < 0.51 {
-            "field".into()
-        } else if top_seen > 0.0 {
-            "section".into()
-        } else {
-            "field".into()
-        }
-    }
 }
 
 #[cfg(test)]

@@ -3,7 +3,8 @@
 //! tags (`ScoreTable`, `TotalScoreTable`, any `*Table`: column specs with sort markers and
 //! widths, whitespace-separated tokens, double-quoted tokens holding spaces), and the `%`
 //! comment lines producers put metadata in. Commentary (`{...}`, possibly over several lines)
-//! and `;` comments are skipped. Knows nothing of what a score means.
+//! and `;` comments are skipped. Knows nothing of what a score means. The file is read one game
+//! at a time ([`each`]): a game's rows are dropped once the caller has read them.
 
 use std::borrow::Cow;
 use std::collections::HashMap;
@@ -23,11 +24,23 @@ pub struct TableTag<'a> {
     pub line: usize,
     /// Column names (sort markers and widths removed).
     pub columns: Vec<String>,
-    /// Each row's line and tokens (quotes removed).
-    pub rows: Vec<(usize, Vec<Cow<'a, str>>)>,
+    /// Each row's line and where its tokens end in `tokens`.
+    rows: Vec<(usize, usize)>,
+    /// The rows' tokens (quotes removed), one row after another.
+    tokens: Vec<Cow<'a, str>>,
 }
 
-impl TableTag<'_> {
+impl<'a> TableTag<'a> {
+    /// Each row's line and tokens.
+    pub fn rows(&self) -> impl Iterator<Item = (usize, &[Cow<'a, str>])> + '_ {
+        let mut from = 0;
+        self.rows.iter().map(move |&(line, to)| {
+            let row = &self.tokens[from..to];
+            from = to;
+            (line, row)
+        })
+    }
+
     pub fn col(&self, name: &str) -> Option<usize> {
         self.columns
             .iter()
@@ -56,22 +69,20 @@ impl Game<'_> {
     }
 }
 
-/// The whole file.
-#[derive(Debug, Default)]
-pub struct File<'a> {
-    pub games: Vec<Game<'a>>,
-    /// `%` lines (without the `%`), with their line.
-    pub comments: Vec<(usize, String)>,
-}
-
 /// A problem: line and message.
 pub type LexError = (usize, String);
 
 /// Splits a table row into tokens: runs of non-space characters, or double-quoted strings
 /// (which may hold spaces; `\"` and `\\` escape). Tokens are slices of the line, copied only
 /// where an escape is undone.
+#[cfg(test)]
 pub fn tokens(line: &str) -> Result<Vec<Cow<'_, str>>, String> {
-    let mut out = Vec::with_capacity(12);
+    let mut out = Vec::new();
+    tokens_into(line, &mut out).map(|()| out)
+}
+
+/// [`tokens`] appended to `out`.
+fn tokens_into<'a>(line: &'a str, out: &mut Vec<Cow<'a, str>>) -> Result<(), String> {
     let mut chars = line.char_indices().peekable();
     while let Some(&(start, c)) = chars.peek() {
         if c.is_whitespace() {
@@ -123,7 +134,7 @@ pub fn tokens(line: &str) -> Result<Vec<Cow<'_, str>>, String> {
             out.push(Cow::Borrowed(&line[start..end]));
         }
     }
-    Ok(out)
+    Ok(())
 }
 
 /// A column spec's name: `+MP_NS\4R` → `MP_NS`.
@@ -200,7 +211,7 @@ fn tag_line(line: &str) -> Option<Result<Vec<(String, String)>, String>> {
 /// Ends a game: `##` tags fill what it does not set, and its tags become the ones `#` copies.
 fn finish<'a>(
     game: &mut Game<'a>,
-    file: &mut File<'a>,
+    on_game: &mut impl FnMut(Game<'a>),
     previous: &mut HashMap<String, String>,
     forever: &HashMap<String, String>,
 ) {
@@ -223,12 +234,16 @@ fn finish<'a>(
     for t in &game.tags {
         previous.insert(t.name.to_ascii_lowercase(), t.value.clone());
     }
-    file.games.push(std::mem::take(game));
+    on_game(std::mem::take(game));
 }
 
-/// Reads the file's games. Every problem with its line.
-pub fn lex(text: &str) -> Result<File<'_>, Vec<LexError>> {
-    let mut file = File::default();
+/// Reads the file's games, each handed to `on_game` as soon as it is read; the `%` lines
+/// (without the `%`) with their lines, or every problem with its line.
+pub fn each<'a>(
+    text: &'a str,
+    mut on_game: impl FnMut(Game<'a>),
+) -> Result<Vec<(usize, String)>, Vec<LexError>> {
+    let mut comments = Vec::new();
     let mut errors = Vec::new();
     let mut game = Game::default();
     // The table tag whose rows follow, if any; other tags' sections (auction, play) are skipped.
@@ -247,12 +262,12 @@ pub fn lex(text: &str) -> Result<File<'_>, Vec<LexError>> {
         }
         let t = line.trim();
         if t.is_empty() {
-            finish(&mut game, &mut file, &mut previous, &forever);
+            finish(&mut game, &mut on_game, &mut previous, &forever);
             in_table = false;
             continue;
         }
         if let Some(c) = t.strip_prefix('%') {
-            file.comments.push((n, c.trim().to_string()));
+            comments.push((n, c.trim().to_string()));
             continue;
         }
         if t.starts_with(';') {
@@ -288,6 +303,7 @@ pub fn lex(text: &str) -> Result<File<'_>, Vec<LexError>> {
                             line: n,
                             columns: value.split(';').map(column_name).collect(),
                             rows: Vec::new(),
+                            tokens: Vec::new(),
                         });
                     }
                     game.tags.push(Tag {
@@ -300,9 +316,14 @@ pub fn lex(text: &str) -> Result<File<'_>, Vec<LexError>> {
             Some(Err(m)) => errors.push((n, m)),
             None => {
                 if in_table {
-                    match tokens(line) {
-                        Ok(toks) => game.tables.last_mut().unwrap().rows.push((n, toks)),
-                        Err(m) => errors.push((n, m)),
+                    let t = game.tables.last_mut().unwrap();
+                    let from = t.tokens.len();
+                    match tokens_into(line, &mut t.tokens) {
+                        Ok(()) => t.rows.push((n, t.tokens.len())),
+                        Err(m) => {
+                            t.tokens.truncate(from);
+                            errors.push((n, m));
+                        }
                     }
                 } else if game.tags.is_empty() {
                     errors.push((
@@ -316,7 +337,7 @@ pub fn lex(text: &str) -> Result<File<'_>, Vec<LexError>> {
             }
         }
     }
-    finish(&mut game, &mut file, &mut previous, &forever);
+    finish(&mut game, &mut on_game, &mut previous, &forever);
     if in_commentary {
         errors.push((
             text.split('\n').count(),
@@ -324,10 +345,18 @@ pub fn lex(text: &str) -> Result<File<'_>, Vec<LexError>> {
         ));
     }
     if errors.is_empty() {
-        Ok(file)
+        Ok(comments)
     } else {
         Err(errors)
     }
+}
+
+/// The whole file's games and `%` lines (for tests).
+#[cfg(test)]
+pub fn lex(text: &str) -> Result<(Vec<Game<'_>>, Vec<(usize, String)>), Vec<LexError>> {
+    let mut games = Vec::new();
+    let comments = each(text, |g| games.push(g))?;
+    Ok((games, comments))
 }
 
 #[cfg(test)]
@@ -346,17 +375,15 @@ mod tests {
     #[test]
     fn columns_and_inheritance() {
         let text = "% PBN 2.1\r\n[Event \"E\"]\r\n[Scoring \"##IMP\"]\r\n[Board \"1\"]\r\n[ScoreTable \"+PairId_NS\\2R;-MP_NS\\4R\"]\r\n1 2\r\n3 \"4\"\r\n\r\n[Event \"#\"]\r\n[Board \"2\"]\r\n";
-        let f = lex(text).unwrap();
-        assert_eq!(f.games.len(), 2);
-        assert_eq!(f.games[0].tables[0].columns, ["PairId_NS", "MP_NS"]);
-        assert_eq!(f.games[0].tables[0].rows.len(), 2);
-        assert_eq!(
-            f.games[0].tables[0].rows[1],
-            (7, vec!["3".into(), "4".into()])
-        );
-        assert_eq!(f.games[1].value("Event"), Some("E"));
-        assert_eq!(f.games[1].value("Scoring"), Some("IMP"));
-        assert_eq!(f.comments, [(1, "PBN 2.1".to_string())]);
+        let (games, comments) = lex(text).unwrap();
+        assert_eq!(games.len(), 2);
+        assert_eq!(games[0].tables[0].columns, ["PairId_NS", "MP_NS"]);
+        let rows: Vec<_> = games[0].tables[0].rows().collect();
+        assert_eq!(rows.len(), 2);
+        assert_eq!(rows[1], (7, &["3".into(), "4".into()][..]));
+        assert_eq!(games[1].value("Event"), Some("E"));
+        assert_eq!(games[1].value("Scoring"), Some("IMP"));
+        assert_eq!(comments, [(1, "PBN 2.1".to_string())]);
     }
 
     #[test]

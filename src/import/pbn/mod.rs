@@ -3,8 +3,10 @@
 //! artificial scores, `[Deal]`/`[Dealer]`/`[Vulnerable]` its `deal` events, `[Scoring]` its form
 //! and options, `[Event]`/`[Date]`/`[Site]` the championship; `TotalScoreTable`s are read for
 //! the pairs' names (their totals are the producer's, for comparison, not events). The text
-//! itself (games, tags, tables, inheritance) is `lex`.
+//! itself (games, tags, tables, inheritance) is `lex`, read one game at a time, twice (`first`,
+//! then the rows).
 
+mod first;
 mod lex;
 
 use std::borrow::Cow;
@@ -21,7 +23,9 @@ pub fn read(bytes: &[u8], file: &str, req: &Request) -> Result<Read, Vec<Problem
     read_parsed(bytes, file, req).map(Parsed::into_read)
 }
 
-/// [`read`], with each event's line.
+/// [`read`], with each event's line. The file is read twice, one game at a time (nothing of
+/// its million rows held whole): first what the whole file says (`first`: the championship,
+/// names, how numbers become ids; every lexical problem), then each game's rows.
 pub(crate) fn read_parsed(bytes: &[u8], file: &str, req: &Request) -> Result<Parsed, Vec<Problem>> {
     let (text, _latin1) = decode_text(bytes);
     let problem = |line: usize, message: String| Problem {
@@ -29,92 +33,64 @@ pub(crate) fn read_parsed(bytes: &[u8], file: &str, req: &Request) -> Result<Par
         at: format!("line {line}"),
         message,
     };
-    let mut parsed = lex::lex(&text).map_err(|errors| {
+    let mut d = Draft::new(file, req);
+    let s = d.session();
+    let mut first = first::First::default();
+    lex::each(&text, |g| first.game(&g, &mut d)).map_err(|errors| {
         errors
             .into_iter()
             .map(|(l, m)| problem(l, m))
             .collect::<Vec<_>>()
     })?;
-    let mut d = Draft::new(file, req);
-    let s = d.session();
-    championship(&parsed, &mut d, s);
-    let names = total_names(&parsed, &mut d);
-    let mut scoring: Option<(String, usize)> = None;
-    let mut mp_columns: Option<usize> = None;
-    let mut sections =
-        std::collections::BTreeMap::<String, std::collections::BTreeSet<String>>::new();
-    // The pair ids as written and their sections, first: where numbers repeat across sections,
-    // ids become the section followed by the number (`A12`).
-    for g in &parsed.games {
-        for t in g
-            .tables
-            .iter()
-            .filter(|t| t.name.eq_ignore_ascii_case("ScoreTable"))
-        {
-            let (Some(sec), ns, ew) = (t.col("Section"), t.col("PairId_NS"), t.col("PairId_EW"))
-            else {
-                continue;
-            };
-            for (_, row) in &t.rows {
-                for c in [ns, ew].into_iter().flatten() {
-                    if let (Some(x), Some(p)) = (row.get(sec), row.get(c)) {
-                        if let Some(known) = sections.get_mut(&**p) {
-                            if !known.contains(&**x) {
-                                known.insert(x.to_string());
-                            }
-                        } else {
-                            sections.insert(p.to_string(), [x.to_string()].into());
-                        }
-                    }
-                }
-            }
-        }
-    }
-    let prefix = sections.values().any(|s| s.len() > 1);
-    let mut seats = Vec::new();
-    for g in &parsed.games {
-        let board = g
-            .value("Board")
-            .and_then(|b| b.parse::<u32>().ok())
-            .unwrap_or(0);
-        for t in g
-            .tables
-            .iter()
-            .filter(|t| t.name.eq_ignore_ascii_case("ScoreTable"))
-        {
-            if let (Some(ns), Some(ew)) = (t.col("PairId_NS"), t.col("PairId_EW")) {
-                for (_, row) in &t.rows {
-                    if let (Some(a), Some(b)) = (row.get(ns), row.get(ew)) {
-                        let sec = t
-                            .col("Section")
-                            .and_then(|i| row.get(i))
-                            .map(|s| &**s)
-                            .unwrap_or("");
-                        seats.push((board, (sec, &**a), (sec, &**b)));
-                    }
-                }
-            }
-        }
-    }
-    let per_direction = draft::per_direction(seats.into_iter());
+    first.championship(&mut d, s);
     let ids = Ids {
-        prefix,
-        per_direction,
+        prefix: first.prefix(),
+        per_direction: first.per_direction(),
     };
-    // Each game's rows are dropped once read: the lexed file and the draft are not held whole
-    // side by side (a million rows).
-    for g in std::mem::take(&mut parsed.games) {
+    let mut st = Games {
+        s,
+        ids,
+        names: first.names,
+        scoring: None,
+        mp_columns: None,
+    };
+    lex::each(&text, |g| st.game(&mut d, req, g)).expect("the file was read once already");
+    // No [Scoring] anywhere, but matchpoint columns: a matchpoint session.
+    if let (None, Some(line)) = (st.scoring, st.mp_columns) {
+        let ss = d.session_mut(s);
+        ss.form = Some(("mp".into(), format!("line {line}")));
+        ss.options
+            .insert("neuberg_small_field".into(), Value::from("off"));
+    }
+    d.finish(req)
+}
+
+/// The second reading: what the games read so far said, and how ids are made.
+struct Games {
+    s: usize,
+    ids: Ids,
+    names: std::collections::HashMap<String, Vec<String>>,
+    /// The first `[Scoring]` and its line.
+    scoring: Option<(String, usize)>,
+    /// The line of the first ScoreTable with matchpoint or percentage columns.
+    mp_columns: Option<usize>,
+}
+
+impl Games {
+    /// One game: its form, board, deal and ScoreTable rows.
+    fn game(&mut self, d: &mut Draft, req: &Request, g: lex::Game) {
+        let s = self.s;
         let Some(table) = g
             .tables
             .iter()
             .find(|t| t.name.eq_ignore_ascii_case("ScoreTable"))
         else {
-            continue;
+            return;
         };
         let at = |l: usize| format!("line {l}");
         // The form: every game's [Scoring] the same.
         if let Some(tag) = g.tag("Scoring").filter(|t| !t.value.trim().is_empty()) {
-            match &scoring {
+            match &self.scoring {
                 None => {
                     match scoring_tag(&tag.value) {
                         Ok((form, options)) => {
@@ -134,7 +110,7 @@ pub(crate) fn read_parsed(bytes: &[u8], file: &str, req: &Request) -> Result<Par
                             }
                         }
                     }
-                    scoring = Some((tag.value.clone(), tag.line));
+                    self.scoring = Some((tag.value.clone(), tag.line));
                 }
                 Some((v, l)) if !v.trim().eq_ignore_ascii_case(tag.value.trim()) => {
                     let m = format!("[Scoring \"{}\"] differs from [Scoring \"{v}\"] at line {l}: one file is one session, scored one way", tag.value);
@@ -145,7 +121,7 @@ pub(crate) fn read_parsed(bytes: &[u8], file: &str, req: &Request) -> Result<Par
         }
         let Some(board) = g.value("Board") else {
             d.fail(&at(table.line), "a ScoreTable in a game without [Board]");
-            continue;
+            return;
         };
         let board = match board.parse::<u32>() {
             Ok(b) if (1..=10_000).contains(&b) => b,
@@ -155,7 +131,7 @@ pub(crate) fn read_parsed(bytes: &[u8], file: &str, req: &Request) -> Result<Par
                     &at(line),
                     format!("[Board]: expected a board number, found {board:?}"),
                 );
-                continue;
+                return;
             }
         };
         let vul = match g.value("Vulnerable") {
@@ -167,7 +143,7 @@ pub(crate) fn read_parsed(bytes: &[u8], file: &str, req: &Request) -> Result<Par
                         &at(g.tag("Vulnerable").unwrap().line),
                         format!("[Vulnerable]: {m}"),
                     );
-                    continue;
+                    return;
                 }
             },
         };
@@ -184,50 +160,12 @@ pub(crate) fn read_parsed(bytes: &[u8], file: &str, req: &Request) -> Result<Par
             let vul_given = g.value("Vulnerable").map(|_| vul);
             d.deal(s, board, deal, dealer, vul_given, &at(line));
         }
-        if mp_columns.is_none()
+        if self.mp_columns.is_none()
             && (table.col("MP_NS").is_some() || table.col("Percentage_NS").is_some())
         {
-            mp_columns = Some(table.line);
+            self.mp_columns = Some(table.line);
         }
-        rows(&mut d, s, table, board, vul, &ids, &names);
-    }
-    drop(parsed);
-    // No [Scoring] anywhere, but matchpoint columns: a matchpoint session.
-    if let (None, Some(line)) = (scoring, mp_columns) {
-        let ss = d.session_mut(s);
-        ss.form = Some(("mp".into(), format!("line {line}")));
-        ss.options
-            .insert("neuberg_small_field".into(), Value::from("off"));
-    }
-    d.finish(req)
-}
-
-/// `[Event]`, `[Date]` (`2026.01.01`), `[Site]` of the first game that has them.
-fn championship(f: &lex::File, d: &mut Draft, s: usize) {
-    let first = |name: &str| {
-        f.games
-            .iter()
-            .find_map(|g| g.value(name).map(str::to_string))
-    };
-    if let Some(e) = first("Event") {
-        d.championship
-            .insert("name".into(), Value::from(e.as_str()));
-        d.session_mut(s).name = Some(e);
-    }
-    if let Some(date) = first("Date") {
-        // `2026.01.01`; PBN writes unknown parts as `??`, which the log cannot hold.
-        let parts: Vec<&str> = date.split('.').collect();
-        if parts.len() == 3
-            && parts
-                .iter()
-                .all(|p| !p.is_empty() && p.bytes().all(|b| b.is_ascii_digit()))
-        {
-            d.championship
-                .insert("date".into(), Value::from(parts.join("-")));
-        }
-    }
-    if let Some(site) = first("Site") {
-        d.championship.insert("place".into(), Value::from(site));
+        rows(d, s, table, board, vul, &self.ids, &self.names);
     }
 }
 
@@ -250,48 +188,6 @@ impl Ids {
         }
         id
     }
-}
-
-/// Pair numbers and names from every `TotalScoreTable` (`PairId`, `Names`; with `Direction`
-/// `N-S`/`E-W`, keyed `1NS`, `1EW`).
-fn total_names(f: &lex::File, d: &mut Draft) -> std::collections::HashMap<String, Vec<String>> {
-    let mut out = std::collections::HashMap::new();
-    for g in &f.games {
-        for t in g
-            .tables
-            .iter()
-            .filter(|t| t.name.eq_ignore_ascii_case("TotalScoreTable"))
-        {
-            for (line, row) in &t.rows {
-                if row.len() != t.columns.len() {
-                    d.bad(
-                        &format!("line {line}"),
-                        format!(
-                            "this TotalScoreTable row has {} tokens for {} columns",
-                            row.len(),
-                            t.columns.len()
-                        ),
-                    );
-                    continue;
-                }
-                if let (Some(p), Some(n)) = (t.col("PairId"), t.col("Names")) {
-                    let names = draft::players(&row[n]);
-                    let row_p = row[p].to_string();
-                    let dir = t
-                        .col("Direction")
-                        .map(|i| row[i].to_ascii_uppercase().replace('-', ""));
-                    let key = match dir.as_deref() {
-                        Some(d @ ("NS" | "EW")) => format!("{row_p}{d}"),
-                        _ => row_p,
-                    };
-                    if !names.is_empty() {
-                        out.insert(key, names);
-                    }
-                }
-            }
-        }
-    }
-    out
 }
 
 /// `[Scoring]`: a base (`MP`, `MatchPoints`, `IMP`...) and modifiers (PBN 2.1 §3.4.12) → the
@@ -430,7 +326,7 @@ fn rows(
     }
     let mut synthetic = 0;
     let mut key = String::new();
-    for (line, row) in &t.rows {
+    for (line, row) in t.rows() {
         let at = format!("line {line}");
         if row.len() != t.columns.len() {
             d.bad(

@@ -31,7 +31,7 @@ pub(super) fn numbers_repeat(session: &Element) -> bool {
 }
 
 pub(super) fn has_lines(b: &Element) -> bool {
-    b.child("TRAVELLER_LINE").is_some()
+    !b.lines.is_empty()
 }
 
 pub(super) fn players(p: &Element) -> Vec<String> {

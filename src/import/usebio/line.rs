@@ -1,25 +1,25 @@
-//! One traveller line of a USEBIO file read into a result and its adjusted score, and the
-//! hands of a HANDSET read into deals.
+//! One traveller line of a USEBIO file read into a result and its adjusted score, how a
+//! session's lines are compared (`compare`), and the hands of a HANDSET read into deals.
 
 use std::collections::{BTreeMap, BTreeSet};
 
 use serde_json::{json, Map, Value};
 
-use super::tree::Element;
-use super::{Cx, Line};
+use super::tree::{Element, Tl};
+use super::{Cx, Line, Play};
+use crate::options::Form;
 use crate::bridge::{ns_points, parse_contract, parse_seat, vul_of, Bid};
 
 impl Cx<'_> {
     /// One traveller line: contract, declarer and tricks, a bare score, or an artificial score.
-    pub(super) fn line(
+    pub(super) fn line<'t>(
         &mut self,
-        tl: &Element,
+        tl: Tl<'t>,
         board: u32,
-        ns: String,
-        ew: String,
-        section: Option<String>,
-        team: Option<(String, &'static str)>,
-    ) -> Option<Line> {
+        (ns, ew): (&'t str, &'t str),
+        section: Option<&'t str>,
+        team: Option<(usize, &'static str)>,
+    ) -> Option<Line<'t>> {
         let contract_text = tl.text_of("CONTRACT");
         let contract = match contract_text {
             None => None,
@@ -107,8 +107,7 @@ impl Cx<'_> {
                 }
             }
         }
-        let mut play = Map::new();
-        let mut played = true;
+        let mut play = Some(Play::Pass);
         match (contract, declarer, tricks) {
             (Some(Bid::Pass), _, _) => {
                 if let Some(s) = score.filter(|&s| s != 0) {
@@ -118,7 +117,6 @@ impl Cx<'_> {
                     );
                     return None;
                 }
-                play.insert("contract".into(), json!("PASS"));
             }
             (Some(b @ Bid::Contract(_)), Some(d), Some(t)) => {
                 let vul = vul_of(board);
@@ -136,15 +134,11 @@ impl Cx<'_> {
                         return None;
                     }
                 }
-                play.insert("contract".into(), json!(b.to_string()));
-                play.insert("declarer".into(), json!(d.letter().to_string()));
-                play.insert("tricks".into(), json!(t));
+                play = Some(Play::Contract(b, d, t));
             }
             (Some(b @ Bid::Contract(_)), d, t) => match score {
-                Some(s) => {
-                    play.insert("score".into(), json!(s));
-                }
-                None if artificial.is_some() => played = false,
+                Some(s) => play = Some(Play::Score(s)),
+                None if artificial.is_some() => play = None,
                 None => {
                     let missing = if d.is_none() { "PLAYED_BY" } else { "TRICKS" };
                     let _ = t;
@@ -156,35 +150,77 @@ impl Cx<'_> {
                 }
             },
             (None, _, _) => match score {
-                Some(s) => {
-                    play.insert("score".into(), json!(s));
-                }
-                None if artificial.is_some() => played = false,
+                Some(s) => play = Some(Play::Score(s)),
+                None if artificial.is_some() => play = None,
                 None => {
                     self.line_problem(
-                        tl.path.clone(),
+                        tl.path().to_string(),
                         "no result; expected CONTRACT, PLAYED_BY and TRICKS, or a SCORE",
                     );
                     return None;
                 }
             },
         }
-        if played {
-            if let Some(lead) = tl.text_of("LEAD") {
-                play.insert("lead".into(), json!(lead));
-            }
-        }
+        let lead = play.as_ref().and(tl.text_of("LEAD"));
         Some(Line {
             board,
             ns,
             ew,
             section,
             play,
-            played,
+            lead,
             artificial,
-            path: tl.path.clone(),
+            path: tl.path(),
             team,
         })
+    }
+
+    /// `--compare`, else what the file shows: matchpoints whose top is the whole field's are
+    /// compared across the field; one section, or a top of a section's, by section.
+    pub(super) fn compare(&self, form: Form, units: &[(Option<String>, &Element)], lines: &[Line]) -> String {
+        if let Some(c) = &self.req.compare {
+            return c.clone();
+        }
+        let sections: BTreeSet<Option<&str>> = lines.iter().map(|l| l.section).collect();
+        if sections.len() <= 1 {
+            return "section".into();
+        }
+        if form != Form::Mp {
+            return "field".into();
+        }
+        // Tables on each board, in the field and in its biggest section.
+        let mut field: BTreeMap<u32, u32> = BTreeMap::new();
+        let mut by_section: BTreeMap<(u32, Option<&str>), u32> = BTreeMap::new();
+        for l in lines {
+            *field.entry(l.board).or_default() += 1;
+            *by_section.entry((l.board, l.section)).or_default() += 1;
+        }
+        let field_top = field
+            .values()
+            .max()
+            .map_or(0, |n| 2 * (n.saturating_sub(1)));
+        let section_top = by_section
+            .values()
+            .max()
+            .map_or(0, |n| 2 * (n.saturating_sub(1)));
+        let mut top_seen: f64 = 0.0;
+        for (_, u) in units {
+            for b in u.all("BOARD") {
+                for tl in b.lines() {
+                    let mp = |n: &str| tl.text_of(n).and_then(|t| t.parse::<f64>().ok());
+                    if let (Some(a), Some(b)) = (mp("NS_MATCH_POINTS"), mp("EW_MATCH_POINTS")) {
+                        top_seen = top_seen.max(a + b);
+                    }
+                }
+            }
+        }
+        if top_seen > section_top as f64 + 0.01 && (top_seen - field_top as f64).abs() < 0.51 {
+            "field".into()
+        } else if top_seen > 0.0 {
+            "section".into()
+        } else {
+            "field".into()
+        }
     }
 
     /// The hands of the session's boards: `HANDSET` › `BOARD` › `HAND`s, as PBN deals.

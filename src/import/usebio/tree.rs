@@ -1,7 +1,9 @@
 //! The USEBIO file as a small element tree: the bytes decoded (UTF-8, or the encoding the XML
-//! declaration names, through `encoding_rs`), parsed by `quick-xml` into elements with their
-//! attributes, text and children, and each element's path (`USEBIO/EVENT/BOARD[3]`) for
-//! messages. No bridge knowledge here.
+//! declaration names, through `encoding_rs`), read by `quick-xml` as a stream of events into
+//! elements with their attributes, text and children, and each element's path
+//! (`USEBIO/EVENT/BOARD[3]`) for messages. The traveller lines, the bulk of a file, are not
+//! elements: each is the few texts the reader reads ([`Traveller`]), held by its `BOARD`.
+//! No bridge knowledge here.
 
 use std::borrow::Cow;
 
@@ -19,6 +21,77 @@ pub struct Element {
     /// same-named siblings for the elements that repeat. Empty for an element without
     /// children that does not repeat (its path is its parent's and its name: `path_of`).
     pub path: String,
+    /// Its `TRAVELLER_LINE` children (not in `children`), in order.
+    pub lines: Vec<Traveller>,
+    /// The texts of its traveller lines' fields, one after another.
+    pub line_text: String,
+}
+
+/// The children of a `TRAVELLER_LINE` whose text the reader reads.
+pub const FIELDS: [&str; 11] = [
+    "NS_PAIR_NUMBER",
+    "EW_PAIR_NUMBER",
+    "CONTRACT",
+    "PLAYED_BY",
+    "TRICKS",
+    "SCORE",
+    "NOTES",
+    "LEAD",
+    "DIRECTION",
+    "NS_MATCH_POINTS",
+    "EW_MATCH_POINTS",
+];
+
+/// One `TRAVELLER_LINE`: its index among its parent's lines and, for each of [`FIELDS`], the
+/// trimmed text of its first child of that name in the parent's `line_text` (start, end);
+/// `(0, 0)` when there is none or it is empty.
+#[derive(Debug)]
+pub struct Traveller {
+    n: u32,
+    fields: [(u32, u32); FIELDS.len()],
+}
+
+/// A traveller line with its parent element: what the reader asks of it.
+#[derive(Clone, Copy)]
+pub struct Tl<'a> {
+    t: &'a Traveller,
+    parent: &'a Element,
+}
+
+impl<'a> Tl<'a> {
+    /// The trimmed text of its child `name` (one of [`FIELDS`]), `None` when absent or empty.
+    pub fn text_of(&self, name: &str) -> Option<&'a str> {
+        let f = FIELDS.iter().position(|f| *f == name);
+        debug_assert!(f.is_some(), "{name} is not a field the reader keeps");
+        let (a, b) = self.t.fields[f?];
+        (a != b).then(|| &self.parent.line_text[a as usize..b as usize])
+    }
+
+    /// Its path (`USEBIO/EVENT/BOARD[3]/TRAVELLER_LINE[2]`).
+    pub fn path(&self) -> TlPath<'a> {
+        TlPath {
+            parent: &self.parent.path,
+            n: self.t.n,
+        }
+    }
+
+    /// The path of its child `name`.
+    pub fn path_of(&self, name: &str) -> String {
+        format!("{}/{name}", self.path())
+    }
+}
+
+/// The path of a traveller line, made into text when a message needs it.
+#[derive(Clone, Copy, Debug)]
+pub struct TlPath<'a> {
+    parent: &'a str,
+    n: u32,
+}
+
+impl std::fmt::Display for TlPath<'_> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "{}/TRAVELLER_LINE[{}]", self.parent, self.n)
+    }
 }
 
 /// The elements that repeat under their parent: their paths carry an index.
@@ -47,6 +120,11 @@ impl Element {
     /// The children named `name`.
     pub fn all<'a>(&'a self, name: &'a str) -> impl Iterator<Item = &'a Element> + 'a {
         self.children.iter().filter(move |c| c.name == name)
+    }
+
+    /// Its traveller lines.
+    pub fn lines(&self) -> impl Iterator<Item = Tl<'_>> + '_ {
+        self.lines.iter().map(move |t| Tl { t, parent: self })
     }
 
     pub fn child(&self, name: &str) -> Option<&Element> {
@@ -147,12 +225,64 @@ fn declared_encoding(bytes: &[u8]) -> Option<String> {
     }
 }
 
-/// Parse the decoded text into its root element.
+/// One open element while the file is read.
+enum Frame {
+    /// An element of the tree, and how many children of each repeated name it has so far.
+    El(Element, Vec<(String, usize)>),
+    /// A `TRAVELLER_LINE` (below the root): read into its parent's `lines`, not the tree.
+    Line(Traveller, u16, Vec<(String, usize)>),
+    /// An element inside a traveller line: its name, the name its path gives it (`PLAYER[2]`),
+    /// the field it is (a child of the line whose text the reader reads), and where its text
+    /// starts in the element's `line_text`.
+    Inner {
+        name: Cow<'static, str>,
+        path_name: Cow<'static, str>,
+        field: Option<usize>,
+        start: usize,
+        counts: Vec<(String, usize)>,
+    },
+}
+
+impl Frame {
+    fn counts(&mut self) -> &mut Vec<(String, usize)> {
+        match self {
+            Frame::El(_, c) | Frame::Line(_, _, c) | Frame::Inner { counts: c, .. } => c,
+        }
+    }
+}
+
+/// The path of the innermost open element (for the message of a file that ends inside it).
+fn open_path(stack: &[Frame]) -> (String, String) {
+    let mut path = String::new();
+    let mut name = String::new();
+    for f in stack {
+        match f {
+            Frame::El(el, _) => {
+                path.clone_from(&el.path);
+                name.clone_from(&el.name);
+            }
+            Frame::Line(t, _, _) => {
+                path = format!("{path}/TRAVELLER_LINE[{}]", t.n);
+                name = "TRAVELLER_LINE".into();
+            }
+            Frame::Inner {
+                name: n, path_name, ..
+            } => {
+                path = format!("{path}/{path_name}");
+                name = n.to_string();
+            }
+        }
+    }
+    (path, name)
+}
+
+/// Parse the decoded text into its root element. The file is read as a stream of events; the
+/// traveller lines (the bulk of a file: a million of them in a big championship) are not
+/// elements of the tree but each a [`Traveller`] of its `BOARD`: the texts the reader reads,
+/// in one buffer per board.
 pub fn parse(text: &str) -> Result<Element, TreeError> {
     let mut r = Reader::from_str(text);
-    let mut stack: Vec<Element> = vec![Element::default()];
-    // Per open element: how many children of each repeated name so far.
-    let mut counts: Vec<Vec<(String, usize)>> = vec![Vec::new()];
+    let mut stack: Vec<Frame> = vec![Frame::El(Element::default(), Vec::new())];
     let line = |pos: u64| line_of(text.as_bytes(), pos as usize);
     loop {
         let pos = r.buffer_position();
@@ -167,7 +297,9 @@ pub fn parse(text: &str) -> Result<Element, TreeError> {
                     Event::Empty(s) => (s, true),
                     _ => unreachable!(),
                 };
-                let name = String::from_utf8_lossy(s.name().as_ref()).into_owned();
+                let qname = s.name();
+                let name_cow = String::from_utf8_lossy(qname.as_ref());
+                let name: &str = &name_cow;
                 // (`<>` or `<` then a space: found by the usebio fuzz target, which such an
                 // element, without a path, reached as a problem with no place)
                 // (and `<\0/>`: a name starts with a letter, `_` or `:`)
@@ -181,6 +313,8 @@ pub fn parse(text: &str) -> Result<Element, TreeError> {
                         message: "an element without a name (`<` not followed by one): not well-formed XML".into(),
                     });
                 }
+                // The attributes are checked whatever the element; kept for the tree's.
+                let keep = matches!(stack.last(), Some(Frame::El(..)));
                 let mut attrs = Vec::new();
                 for a in s.attributes() {
                     let a = a.map_err(|e| TreeError {
@@ -191,66 +325,104 @@ pub fn parse(text: &str) -> Result<Element, TreeError> {
                         at: format!("line {}", line(pos)),
                         message: format!("bad attribute value in <{name}>: {e}"),
                     })?;
-                    attrs.push((
-                        String::from_utf8_lossy(a.key.as_ref()).into_owned(),
-                        v.into_owned(),
-                    ));
+                    if keep {
+                        attrs.push((
+                            String::from_utf8_lossy(a.key.as_ref()).into_owned(),
+                            v.into_owned(),
+                        ));
+                    }
                 }
-                let parent = stack.last().expect("root");
-                let siblings = counts.last_mut().expect("root");
-                let path_name = if REPEATED.contains(&name.as_str()) {
-                    let n = match siblings.iter_mut().find(|(k, _)| *k == name) {
+                let index = if REPEATED.contains(&name) {
+                    let siblings = stack.last_mut().expect("root").counts();
+                    Some(match siblings.iter_mut().find(|(k, _)| *k == name) {
                         Some((_, n)) => {
                             *n += 1;
                             *n
                         }
                         None => {
-                            siblings.push((name.clone(), 1));
+                            siblings.push((name.to_string(), 1));
                             1
                         }
-                    };
-                    format!("{name}[{n}]")
+                    })
                 } else {
-                    name.clone()
+                    None
                 };
-                let path = if parent.path.is_empty() {
-                    path_name
-                } else {
-                    format!("{}/{path_name}", parent.path)
+                let depth = stack.len();
+                let start = match &stack[..] {
+                    [.., Frame::El(el, _), Frame::Line(..)] => el.line_text.len(),
+                    _ => 0,
                 };
-                let el = Element {
-                    name,
-                    attrs,
-                    path,
-                    ..Default::default()
+                let frame = match stack.last().expect("root") {
+                    Frame::El(..) if name == "TRAVELLER_LINE" && depth > 1 => Frame::Line(
+                        Traveller {
+                            n: index.unwrap_or(1) as u32,
+                            fields: [(0, 0); FIELDS.len()],
+                        },
+                        0,
+                        Vec::new(),
+                    ),
+                    Frame::El(parent, _) => {
+                        let path_name = match index {
+                            Some(n) => format!("{name}[{n}]"),
+                            None => name.to_string(),
+                        };
+                        let path = if parent.path.is_empty() {
+                            path_name
+                        } else {
+                            format!("{}/{path_name}", parent.path)
+                        };
+                        if depth == 1 && !parent.children.is_empty() {
+                            return Err(TreeError {
+                                at: format!("line {}", line(pos)),
+                                message: "a second root element (expected one USEBIO element)"
+                                    .into(),
+                            });
+                        }
+                        Frame::El(
+                            Element {
+                                name: name.to_string(),
+                                attrs,
+                                path,
+                                ..Default::default()
+                            },
+                            Vec::new(),
+                        )
+                    }
+                    parent => {
+                        let field = match parent {
+                            Frame::Line(..) => FIELDS.iter().position(|f| *f == name),
+                            _ => None,
+                        };
+                        // (a field's name is FIELDS' own: no copy for a million lines)
+                        let name: Cow<'static, str> = match field {
+                            Some(f) => Cow::Borrowed(FIELDS[f]),
+                            None => Cow::Owned(name.to_string()),
+                        };
+                        Frame::Inner {
+                            path_name: match index {
+                                Some(n) => Cow::Owned(format!("{name}[{n}]")),
+                                None => name.clone(),
+                            },
+                            name,
+                            field,
+                            start,
+                            counts: Vec::new(),
+                        }
+                    }
                 };
-                if stack.len() == 1 && !stack[0].children.is_empty() {
-                    return Err(TreeError {
-                        at: format!("line {}", line(pos)),
-                        message: "a second root element (expected one USEBIO element)".into(),
-                    });
-                }
+                stack.push(frame);
                 if empty {
-                    let root = stack.len() == 1;
-                    stack
-                        .last_mut()
-                        .expect("root")
-                        .children
-                        .push(leaf(el, root));
-                } else {
-                    stack.push(el);
-                    counts.push(Vec::new());
+                    close(&mut stack).map_err(|message| TreeError {
+                        at: format!("line {}", line(pos)),
+                        message,
+                    })?;
                 }
             }
             Event::End(_) => {
-                let el = stack.pop().expect("quick-xml checks end names");
-                counts.pop();
-                let root = stack.len() == 1;
-                stack
-                    .last_mut()
-                    .expect("root")
-                    .children
-                    .push(leaf(el, root));
+                close(&mut stack).map_err(|message| TreeError {
+                    at: format!("line {}", line(pos)),
+                    message,
+                })?;
             }
             Event::Text(t) => {
                 let s = t.decode().map_err(|e| TreeError {
@@ -284,30 +456,79 @@ pub fn parse(text: &str) -> Result<Element, TreeError> {
         }
     }
     if stack.len() > 1 {
-        let open = stack.last().expect("open");
+        let (path, name) = open_path(&stack);
         return Err(TreeError {
-            at: open.path.clone(),
-            message: format!(
-                "the file ends inside <{}> (truncated? expected </{}>)",
-                open.name, open.name
-            ),
+            at: path,
+            message: format!("the file ends inside <{name}> (truncated? expected </{name}>)"),
         });
     }
-    let mut doc = stack.pop().expect("root");
+    let Some(Frame::El(mut doc, _)) = stack.pop() else {
+        unreachable!("the document")
+    };
     doc.children.pop().ok_or_else(|| TreeError {
         at: "line 1".into(),
         message: "no root element (expected <USEBIO>)".into(),
     })
 }
 
-fn push_text(stack: &mut [Element], s: &str) {
-    if stack.len() > 1 {
-        let text = &mut stack.last_mut().expect("open").text;
-        // (white space before any text: the text is read trimmed)
-        if text.is_empty() && s.trim().is_empty() {
-            return;
+/// The innermost open element closed: an element added to its parent's children, a traveller
+/// line to its parent's lines, a field's text to its line (the first of a name only, as
+/// `Element::child` reads the first).
+fn close(stack: &mut Vec<Frame>) -> Result<(), String> {
+    let frame = stack.pop().expect("quick-xml checks end names");
+    let root = stack.len() == 1;
+    match (frame, stack.as_mut_slice()) {
+        (Frame::El(el, _), [.., Frame::El(parent, _)]) => parent.children.push(leaf(el, root)),
+        (Frame::Line(t, _, _), [.., Frame::El(parent, _)]) => parent.lines.push(t),
+        (
+            Frame::Inner {
+                field: Some(f),
+                start,
+                ..
+            },
+            [.., Frame::El(el, _), Frame::Line(t, seen, _)],
+        ) => {
+            let whole = &el.line_text[start..];
+            let trimmed = whole.trim();
+            if *seen & (1 << f) == 0 && !trimmed.is_empty() {
+                let a = start + (trimmed.as_ptr() as usize - whole.as_ptr() as usize);
+                let b = a + trimmed.len();
+                let (Ok(a), Ok(b)) = (u32::try_from(a), u32::try_from(b)) else {
+                    return Err("more than 4 GB of traveller lines in one element".into());
+                };
+                el.line_text.truncate(b as usize);
+                t.fields[f] = (a, b);
+            } else {
+                el.line_text.truncate(start);
+            }
+            *seen |= 1 << f;
         }
-        text.push_str(s);
+        _ => {}
+    }
+    Ok(())
+}
+
+fn push_text(stack: &mut [Frame], s: &str) {
+    match stack {
+        [_] | [] => {}
+        [.., Frame::El(el, _)] => {
+            // (white space before any text: the text is read trimmed)
+            if el.text.is_empty() && s.trim().is_empty() {
+                return;
+            }
+            el.text.push_str(s);
+        }
+        [.., Frame::El(el, _), Frame::Line(..), Frame::Inner {
+            field: Some(_),
+            start,
+            ..
+        }] => {
+            if el.line_text.len() == *start && s.trim().is_empty() {
+                return;
+            }
+            el.line_text.push_str(s);
+        }
+        _ => {}
     }
 }
 
@@ -317,6 +538,7 @@ fn push_text(stack: &mut [Element], s: &str) {
 /// `<FOO/>` refused at no place.)
 fn leaf(mut el: Element, root: bool) -> Element {
     if el.children.is_empty()
+        && el.lines.is_empty()
         && !REPEATED.contains(&el.name.as_str())
         && !root
         && el.name != "EVENT"

@@ -1,0 +1,191 @@
+//! The first reading of a PBN file, before any result is read: what the whole file says that
+//! each game's rows need — the championship (`[Event]`, `[Date]`, `[Site]` of the first game
+//! that has them), the pairs' names of every `TotalScoreTable`, and how pair numbers become ids
+//! (numbers repeated across sections, NS and EW numbered each from 1). Each game is read and
+//! dropped: nothing of the rows is held.
+
+use std::collections::{BTreeMap, BTreeSet, HashMap};
+
+use serde_json::Value;
+
+use super::lex;
+use crate::hash::FxMap;
+use crate::import::draft::{self, Draft};
+
+/// What the first reading found.
+#[derive(Default)]
+pub(super) struct First {
+    event: Option<String>,
+    date: Option<String>,
+    site: Option<String>,
+    /// Pair numbers (with `NS`/`EW` when the table says the direction) → players.
+    pub names: HashMap<String, Vec<String>>,
+    /// Pair id as written → the sections it appears in.
+    sections: BTreeMap<String, BTreeSet<String>>,
+    dirs: Directions,
+}
+
+impl First {
+    /// One game of the file.
+    pub fn game(&mut self, g: &lex::Game, d: &mut Draft) {
+        for (slot, name) in [
+            (&mut self.event, "Event"),
+            (&mut self.date, "Date"),
+            (&mut self.site, "Site"),
+        ] {
+            if slot.is_none() {
+                *slot = g.value(name).map(str::to_string);
+            }
+        }
+        self.total_names(g, d);
+        let board = g
+            .value("Board")
+            .and_then(|b| b.parse::<u32>().ok())
+            .unwrap_or(0);
+        for t in g
+            .tables
+            .iter()
+            .filter(|t| t.name.eq_ignore_ascii_case("ScoreTable"))
+        {
+            let (sec, ns, ew) = (t.col("Section"), t.col("PairId_NS"), t.col("PairId_EW"));
+            for (_, row) in t.rows() {
+                // The pair ids as written and their sections: where numbers repeat across
+                // sections, ids become the section followed by the number (`A12`).
+                if let Some(sec) = sec {
+                    for c in [ns, ew].into_iter().flatten() {
+                        if let (Some(x), Some(p)) = (row.get(sec), row.get(c)) {
+                            if let Some(known) = self.sections.get_mut(&**p) {
+                                if !known.contains(&**x) {
+                                    known.insert(x.to_string());
+                                }
+                            } else {
+                                self.sections.insert(p.to_string(), [x.to_string()].into());
+                            }
+                        }
+                    }
+                }
+                if let (Some(ns), Some(ew)) = (ns, ew) {
+                    if let (Some(a), Some(b)) = (row.get(ns), row.get(ew)) {
+                        let s = sec.and_then(|i| row.get(i)).map(|s| &**s).unwrap_or("");
+                        self.dirs.table(board, (s, a), (s, b));
+                    }
+                }
+            }
+        }
+    }
+
+    /// The championship's name, date and place, and the session's name, into the draft.
+    pub fn championship(&self, d: &mut Draft, s: usize) {
+        if let Some(e) = &self.event {
+            d.championship
+                .insert("name".into(), Value::from(e.as_str()));
+            d.session_mut(s).name = Some(e.clone());
+        }
+        if let Some(date) = &self.date {
+            // `2026.01.01`; PBN writes unknown parts as `??`, which the log cannot hold.
+            let parts: Vec<&str> = date.split('.').collect();
+            if parts.len() == 3
+                && parts
+                    .iter()
+                    .all(|p| !p.is_empty() && p.bytes().all(|b| b.is_ascii_digit()))
+            {
+                d.championship
+                    .insert("date".into(), Value::from(parts.join("-")));
+            }
+        }
+        if let Some(site) = &self.site {
+            d.championship
+                .insert("place".into(), Value::from(site.as_str()));
+        }
+    }
+
+    /// Whether pair numbers repeat across sections.
+    pub fn prefix(&self) -> bool {
+        self.sections.values().any(|s| s.len() > 1)
+    }
+
+    /// Whether NS and EW pairs are numbered each from 1 (`draft::per_direction`).
+    pub fn per_direction(&self) -> bool {
+        self.dirs.found
+    }
+
+    /// Pair numbers and names of the game's `TotalScoreTable`s (`PairId`, `Names`; with
+    /// `Direction` `N-S`/`E-W`, keyed `1NS`, `1EW`).
+    fn total_names(&mut self, g: &lex::Game, d: &mut Draft) {
+        for t in g
+            .tables
+            .iter()
+            .filter(|t| t.name.eq_ignore_ascii_case("TotalScoreTable"))
+        {
+            for (line, row) in t.rows() {
+                if row.len() != t.columns.len() {
+                    d.bad(
+                        &format!("line {line}"),
+                        format!(
+                            "this TotalScoreTable row has {} tokens for {} columns",
+                            row.len(),
+                            t.columns.len()
+                        ),
+                    );
+                    continue;
+                }
+                if let (Some(p), Some(n)) = (t.col("PairId"), t.col("Names")) {
+                    let names = draft::players(&row[n]);
+                    let row_p = row[p].to_string();
+                    let dir = t
+                        .col("Direction")
+                        .map(|i| row[i].to_ascii_uppercase().replace('-', ""));
+                    let key = match dir.as_deref() {
+                        Some(d @ ("NS" | "EW")) => format!("{row_p}{d}"),
+                        _ => row_p,
+                    };
+                    if !names.is_empty() {
+                        self.names.insert(key, names);
+                    }
+                }
+            }
+        }
+    }
+}
+
+/// `draft::per_direction` fed one table at a time: pair ids (section and number) are numbered
+/// as met, and what each (board, pair) sat is kept as numbers.
+#[derive(Default)]
+struct Directions {
+    ids: FxMap<String, FxMap<String, u32>>,
+    next: u32,
+    /// (board, pair) → sat NS.
+    seen: FxMap<(u32, u32), bool>,
+    found: bool,
+}
+
+impl Directions {
+    fn id(&mut self, (sec, p): (&str, &str)) -> u32 {
+        if let Some(&n) = self.ids.get(sec).and_then(|m| m.get(p)) {
+            return n;
+        }
+        let n = self.next;
+        self.next += 1;
+        self.ids
+            .entry(sec.to_string())
+            .or_default()
+            .insert(p.to_string(), n);
+        n
+    }
+
+    fn table(&mut self, board: u32, ns: (&str, &str), ew: (&str, &str)) {
+        if self.found {
+            return;
+        }
+        if ns == ew {
+            self.found = true;
+            return;
+        }
+        let (ns, ew) = (self.id(ns), self.id(ew));
+        if self.seen.insert((board, ns), true) == Some(false)
+            || self.seen.insert((board, ew), false) == Some(true)
+        {
+            self.found = true;
+        }
+    }
+}
