@@ -772,7 +772,6 @@ impl<'a> Cx<'a> {
         }
         id
     }
-
 }
 
 #[cfg(test)]

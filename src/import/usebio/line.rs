@@ -7,8 +7,8 @@ use serde_json::{json, Map, Value};
 
 use super::tree::{Element, Tl};
 use super::{Cx, Line, Play};
-use crate::options::Form;
 use crate::bridge::{ns_points, parse_contract, parse_seat, vul_of, Bid};
+use crate::options::Form;
 
 impl Cx<'_> {
     /// One traveller line: contract, declarer and tricks, a bare score, or an artificial score.
@@ -177,7 +177,12 @@ impl Cx<'_> {
 
     /// `--compare`, else what the file shows: matchpoints whose top is the whole field's are
     /// compared across the field; one section, or a top of a section's, by section.
-    pub(super) fn compare(&self, form: Form, units: &[(Option<String>, &Element)], lines: &[Line]) -> String {
+    pub(super) fn compare(
+        &self,
+        form: Form,
+        units: &[(Option<String>, &Element)],
+        lines: &[Line],
+    ) -> String {
         if let Some(c) = &self.req.compare {
             return c.clone();
         }
