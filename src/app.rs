@@ -607,7 +607,8 @@ pub fn bulletin(
     // The same tables as `score --dd` (scores.parquet straight from the boards).
     let mut tables = export::rows::build_with(&l.state, &scored, false);
     tables.deals = Some(export::rows::deals(&l.state, &deals));
-    let mut model = crate::report::model::build(&l.state, &scored, &deals, lang);
+    let limits = crate::report::model::Limits::BULLETIN;
+    let mut model = crate::report::model::build_with(&l.state, &scored, &deals, lang, &limits);
     // The head the bulletin was made from (crate::integrity): a reader holds the log to it.
     let text = if lang == "pl" {
         format!(
