@@ -50,12 +50,14 @@ pub fn traveller_note(lang: &str, half: usize, tables: usize) -> String {
     let hidden = tables - 2 * half;
     match lang {
         "pl" => format!(
-            "… pominięto {hidden} stołów: pokazano {half} najlepszych i {half} najsłabszych \
-             wyników NS z {tables}; pełny protokół jest w scores.parquet i na stronie wyników."
+            "… pominięto {hidden} z {tables} stołów: protokół pokazuje {half} najlepszych i \
+             {half} najsłabszych rozegranych wyników NS; pełny protokół jest w scores.parquet i \
+             na stronie wyników."
         ),
         _ => format!(
-            "… {hidden} tables not shown: the best {half} and worst {half} NS results of \
-             {tables} are; the full traveller is in scores.parquet and on the results website."
+            "… {hidden} of {tables} tables not shown: the traveller shows the {half} best \
+             and the {half} worst NS results played; the full traveller is in scores.parquet \
+             and on the results website."
         ),
     }
 }
@@ -92,12 +94,12 @@ pub fn standings_note(lang: &str, shown: usize, total: usize) -> String {
 pub fn rulings_note(lang: &str, shown: usize, total: usize) -> String {
     match lang {
         "pl" => format!(
-            "… pokazano pierwsze {shown} z {total} orzeczeń (w kolejności dziennika); wszystkie \
-             są w rulings.parquet i na stronie wyników."
+            "… pokazano pierwsze {shown} z {total} orzeczeń (w kolejności dziennika); \
+             obowiązujące są w rulings.parquet, wszystkie na stronie wyników."
         ),
         _ => format!(
-            "… the first {shown} of {total} rulings are listed (in log order); every one is in \
-             rulings.parquet and on the results website."
+            "… the first {shown} of {total} rulings are listed (in log order); those in force \
+             are all in rulings.parquet, every one on the results website."
         ),
     }
 }

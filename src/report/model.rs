@@ -381,7 +381,8 @@ pub fn build_with(
 
 /// One scored board: deal, double dummy, traveller, frequency table, statistics, adjustments.
 /// A traveller of more than `2 × limits.traveller` tables shows its top and bottom
-/// `limits.traveller` (by NS points, best first), and only those lines are made; a board's
+/// `limits.traveller` results played (by NS points, best first), and only those lines are
+/// made; a board's
 /// first `limits.adjusted` adjusted scores are shown.
 fn board_view(
     state: &State,
@@ -433,12 +434,17 @@ fn board_view(
     let n = order.len();
     let half = limits.traveller;
     let cut = n > 2 * half;
-    let shown: Vec<usize> = if cut {
+    // (cut: the best and the worst results played; tables not played, whose artificial scores
+    // have no points, would otherwise fill the bottom of a big field's traveller)
+    let played = order.iter().take_while(|t| t.0 != i32::MIN).count();
+    let shown: Vec<usize> = if cut && played >= 2 * half {
         order[..half]
             .iter()
-            .chain(&order[n - half..])
+            .chain(&order[played - half..played])
             .map(|t| t.1)
             .collect()
+    } else if cut {
+        order[..2 * half].iter().map(|t| t.1).collect()
     } else {
         order.iter().map(|t| t.1).collect()
     };
