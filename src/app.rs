@@ -559,7 +559,7 @@ pub fn bulletin(
         head: true,
     };
     let r = run::run(path, want, cache)?;
-    let model = run::view(&r, lang);
+    let model = run::view(&r, lang, &run::Limits::BULLETIN);
     let files = run::bulletin_files(&r, &model, typst)?;
     export::parquet::write_dir(out, files)?;
     Ok(ScoreReport {

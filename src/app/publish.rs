@@ -35,9 +35,13 @@ pub fn publish(
         head: true,
     };
     let r = run::run(path, want, cache)?;
-    // One view model for both (the site does not show the head the bulletin prints).
-    let model = run::view(&r, lang);
-    let files = run::bulletin_files(&r, &model, typst)?;
+    // The site's model, its rulings audited once; the bulletin's, cut shorter, takes their
+    // effects from it (the site does not show the head the bulletin prints).
+    let model = run::view(&r, lang, &run::Limits::SITE);
+    let files = {
+        let bulletin = run::view_from(&r, lang, &run::Limits::BULLETIN, &model);
+        run::bulletin_files(&r, &bulletin, typst)?
+    };
     let mut w = crate::outfile::Incremental::begin(out)?;
     for (name, bytes) in files {
         w.put(&name, &bytes)?;

@@ -6,6 +6,7 @@
 //! three.
 
 use super::*;
+pub use crate::report::model::Limits;
 use crate::report::view::Bulletin;
 
 /// What a run must make besides the scoring.
@@ -111,12 +112,50 @@ pub fn run(path: &Path, want: Want, cache: Option<&Path>) -> Result<Run, AppErro
     })
 }
 
-/// The view model of the bulletin and the website in `lang`: the scored championship, the log's
-/// head when the run has it, and each ruling in force audited for what it changed (at most 200;
+/// The view model of the bulletin (`Limits::BULLETIN`) or the website (`Limits::SITE`) in
+/// `lang`: the scored championship cut to `limits`, the log's head when the run has it, and
+/// each ruling in force audited for what it changed (at most 200;
 /// needs [`Want::events`]).
-pub fn view(run: &Run, lang: &str) -> Bulletin {
+pub fn view(run: &Run, lang: &str, limits: &Limits) -> Bulletin {
+    let mut model = unaudited_view(run, lang, limits);
+    {
+        let _s = tracing::info_span!("ruling_effects").entered();
+        let _p = crate::progress::stage("auditing the rulings");
+        crate::report::model::add_ruling_effects(
+            &mut model,
+            &run.events,
+            &run.state,
+            &run.scored,
+            200,
+        );
+    }
+    model
+}
+
+/// [`view`] with other limits, the rulings' effects taken from `audited` (a view of the same
+/// run, with limits that cut no more rulings: publish's site model) instead of auditing them
+/// again. The same model as [`view`] gives: the rulings audited are the first 200 in force in
+/// log order either way, and a list cut shorter holds a prefix of them.
+pub fn view_from(run: &Run, lang: &str, limits: &Limits, audited: &Bulletin) -> Bulletin {
+    let mut model = unaudited_view(run, lang, limits);
+    let changes: std::collections::HashMap<&str, &Option<crate::report::view::Changes>> = audited
+        .rulings
+        .iter()
+        .map(|r| (r.id.as_str(), &r.changes))
+        .collect();
+    for r in &mut model.rulings {
+        if let Some(c) = changes.get(r.id.as_str()) {
+            r.changes = (*c).clone();
+        }
+    }
+    model
+}
+
+/// The view model of a run under `limits`, its head set when the run has one, its rulings not
+/// yet audited.
+fn unaudited_view(run: &Run, lang: &str, limits: &Limits) -> Bulletin {
     let deals = run.deals.as_deref().unwrap_or_default();
-    let mut model = crate::report::model::build(&run.state, &run.scored, deals, lang);
+    let mut model = crate::report::model::build_with(&run.state, &run.scored, deals, lang, limits);
     if let Some(head) = &run.head {
         // The head the bulletin was made from (crate::integrity): a reader holds the log to it.
         let text = if lang == "pl" {
@@ -135,17 +174,6 @@ pub fn view(run: &Run, lang: &str) -> Bulletin {
             hash: head.hash.clone(),
             text,
         });
-    }
-    {
-        let _s = tracing::info_span!("ruling_effects").entered();
-        let _p = crate::progress::stage("auditing the rulings");
-        crate::report::model::add_ruling_effects(
-            &mut model,
-            &run.events,
-            &run.state,
-            &run.scored,
-            200,
-        );
     }
     model
 }

@@ -5,6 +5,7 @@
 //! ever interpreted as Typst.
 
 pub mod cards;
+pub mod cut;
 pub mod model;
 pub mod sheets;
 pub mod view;

@@ -9,6 +9,8 @@ use std::collections::BTreeMap;
 
 use super::view::*;
 
+pub use super::cut::Limits;
+
 use crate::bridge::Seat;
 use crate::dd::BoardDd;
 use crate::explain::played_text;
@@ -210,38 +212,61 @@ fn ruling_text(r: &crate::replay::RulingRecord) -> String {
     format!("{} {}", r.ev.id, r.ev.score.normalised())
 }
 
-/// Build the bulletin's data.
+/// Build the website's data: the view model with `Limits::SITE` (the site pages long lists).
 pub fn build(state: &State, scored: &Scored, deals: &[BoardDd], lang: &str) -> Bulletin {
+    build_with(state, scored, deals, lang, &Limits::SITE)
+}
+
+/// Build the view model, holding no more than `limits` lets it show: what is cut is never
+/// made (a field of 100,000 pairs makes 500 standings rows a group, 40 traveller lines a
+/// board), and each cut list carries a note saying how much is shown and where the rest is.
+pub fn build_with(
+    state: &State,
+    scored: &Scored,
+    deals: &[BoardDd],
+    lang: &str,
+    limits: &Limits,
+) -> Bulletin {
     let dd: BTreeMap<(usize, u32), &BoardDd> =
         deals.iter().map(|d| ((d.session, d.board), d)).collect();
     let ch = &state.championship;
     let pid = |p| state.participant(p);
-    // Standings grouped.
-    let mut groups: BTreeMap<(Option<usize>, Option<String>), Vec<StandingRow>> = BTreeMap::new();
-    for s in &scored.standings {
+    // Standings grouped, in the order scored (best first); each group's first
+    // `limits.standings` rows made, the others only counted.
+    let group_of = |s: &crate::standings::Standing| {
         let grouping = match s.session {
             Some(i) if state.sessions[i].def.compare == crate::options::Compare::Section => {
                 s.section.clone()
             }
             _ => None,
         };
+        (s.session, grouping)
+    };
+    let mut groups: BTreeMap<(Option<usize>, Option<String>), (Vec<StandingRow>, usize)> =
+        BTreeMap::new();
+    for s in &scored.standings {
+        let (rows, count) = groups.entry(group_of(s)).or_default();
+        *count += 1;
+        if limits.standings.is_some_and(|n| rows.len() >= n) {
+            continue;
+        }
         let place = if s.rank == s.rank_to {
             s.rank.to_string()
         } else {
             format!("{}–{}", s.rank, s.rank_to)
         };
-        groups
-            .entry((s.session, grouping))
-            .or_default()
-            .push(StandingRow {
-                place,
-                id: pid(s.participant).id.clone(),
-                players: who(state, s.participant),
-                total: format!("{:.2}", s.total.to_f64()),
-                pct: s.pct().map(|p| format!("{p:.2}")),
-                boards: s.boards,
-            });
+        rows.push(StandingRow {
+            place,
+            id: pid(s.participant).id.clone(),
+            players: who(state, s.participant),
+            total: format!("{:.2}", s.total.to_f64()),
+            pct: s.pct().map(|p| format!("{p:.2}")),
+            boards: s.boards,
+        });
     }
+    let note = |rows: &[StandingRow], count: usize| {
+        (rows.len() < count).then(|| super::cut::standings_note(lang, rows.len(), count))
+    };
     let by_match = super::sheets::by_match(scored);
     let mut sessions = Vec::new();
     for (i, sess) in state.sessions.iter().enumerate() {
@@ -249,16 +274,18 @@ pub fn build(state: &State, scored: &Scored, deals: &[BoardDd], lang: &str) -> B
         let standings: Vec<StandingGroup> = groups
             .iter()
             .filter(|((s, _), _)| *s == Some(i))
-            .map(|((_, sec), rows)| StandingGroup {
+            .map(|((_, sec), (rows, count))| StandingGroup {
                 section: sec.clone(),
                 rows: rows.clone(),
+                total: (rows.len() < *count).then_some(*count),
+                note: note(rows, *count),
             })
             .collect();
         let boards = scored
             .boards
             .iter()
             .filter(|b| b.session == i)
-            .map(|b| board_view(state, b, dd.get(&(i, b.board)).copied()))
+            .map(|b| board_view(state, b, dd.get(&(i, b.board)).copied(), lang, limits))
             .collect();
         let matches = scored
             .matches
@@ -291,14 +318,18 @@ pub fn build(state: &State, scored: &Scored, deals: &[BoardDd], lang: &str) -> B
             matches,
         });
     }
-    let overall: Vec<StandingRow> = groups
-        .iter()
-        .filter(|((s, _), _)| s.is_none())
-        .flat_map(|(_, rows)| rows.clone())
-        .collect();
+    let (overall, overall_note) = match groups.get(&(None, None)) {
+        Some((rows, count)) => (rows.clone(), note(rows, *count)),
+        None => (Vec::new(), None),
+    };
+    // The rulings appendix: every ruling, or the first `limits.rulings` in log order.
+    let listed = limits.rulings.unwrap_or(usize::MAX);
+    let rulings_note = (state.rulings.len() > listed)
+        .then(|| super::cut::rulings_note(lang, listed, state.rulings.len()));
     let rulings = state
         .rulings
         .iter()
+        .take(listed)
         .map(|r| {
             let ew = state
                 .tables
@@ -340,14 +371,26 @@ pub fn build(state: &State, scored: &Scored, deals: &[BoardDd], lang: &str) -> B
         },
         sessions,
         overall,
+        overall_note,
         rulings,
+        rulings_note,
         notices: scored.notices.iter().map(|n| n.to_string()).collect(),
         head: None,
     }
 }
 
 /// One scored board: deal, double dummy, traveller, frequency table, statistics, adjustments.
-fn board_view(state: &State, b: &crate::score::BoardScore, dd: Option<&BoardDd>) -> BoardView {
+/// A traveller of more than `2 × limits.traveller` tables shows its top and bottom
+/// `limits.traveller` results played (by NS points, best first), and only those lines are
+/// made; a board's
+/// first `limits.adjusted` adjusted scores are shown.
+fn board_view(
+    state: &State,
+    b: &crate::score::BoardScore,
+    dd: Option<&BoardDd>,
+    lang: &str,
+    limits: &Limits,
+) -> BoardView {
     let i = b.session;
     let pid = |p| state.participant(p);
     let (dealer, vul) = state.dealer_vul(i, b.board);
@@ -355,60 +398,75 @@ fn board_view(state: &State, b: &crate::score::BoardScore, dd: Option<&BoardDd>)
         .deals
         .get(&(i, b.board))
         .and_then(|d| hands(&d.ev.pbn));
-    let mut trav = Vec::new();
+    // Every table: its NS points (none when not played) and where its sides are.
+    let mut order: Vec<(i32, usize)> = Vec::new();
     let mut adjusted = Vec::new();
-    for pair in b.sides.chunks(2) {
+    let mut adjusted_total = 0;
+    for (k, pair) in b.sides.chunks(2).enumerate() {
         let (ns, ew) = (&pair[0], &pair[1]);
-        let key = (i, b.board, ns.participant);
-        let Some(t) = state.tables.get(&key) else {
+        let Some(t) = state.tables.get(&(i, b.board, ns.participant)) else {
             continue;
         };
-        let ruling = t.ruling(state);
-        if let Some(r) = ruling {
-            adjusted.push(AdjustedView {
-                ns: pid(ns.participant).id.clone(),
-                ew: pid(ew.participant).id.clone(),
-                ruling: r.ev.id.clone(),
-                score: r.ev.score.normalised(),
-                law: r.ev.law.clone(),
-                note: r.note.clone(),
-                by: r.by.clone(),
-                sides: [ns, ew].iter().map(|s| adjusted_side(state, s)).collect(),
-            });
+        if let Some(r) = t.ruling(state) {
+            adjusted_total += 1;
+            if adjusted.len() < limits.adjusted {
+                adjusted.push(AdjustedView {
+                    ns: pid(ns.participant).id.clone(),
+                    ew: pid(ew.participant).id.clone(),
+                    ruling: r.ev.id.clone(),
+                    score: r.ev.score.normalised(),
+                    law: r.ev.law.clone(),
+                    note: r.note.clone(),
+                    by: r.by.clone(),
+                    sides: [ns, ew].iter().map(|s| adjusted_side(state, s)).collect(),
+                });
+            }
         }
-        trav.push((
-            t.played.as_ref().map_or(i32::MIN, |p| p.ns_points),
-            TravellerLine {
+        order.push((t.played.as_ref().map_or(i32::MIN, |p| p.ns_points), k));
+    }
+    let trav_points: Vec<i32> = order
+        .iter()
+        .map(|t| t.0)
+        .filter(|&p| p != i32::MIN)
+        .collect();
+    // The traveller by score, best for NS first (a stable sort: ties in table order).
+    order.sort_by_key(|t| std::cmp::Reverse(t.0));
+    let n = order.len();
+    let half = limits.traveller;
+    let cut = n > 2 * half;
+    // (cut: the best and the worst results played; tables not played, whose artificial scores
+    // have no points, would otherwise fill the bottom of a big field's traveller)
+    let played = order.iter().take_while(|t| t.0 != i32::MIN).count();
+    let shown: Vec<usize> = if cut && played >= 2 * half {
+        order[..half]
+            .iter()
+            .chain(&order[played - half..played])
+            .map(|t| t.1)
+            .collect()
+    } else if cut {
+        order[..2 * half].iter().map(|t| t.1).collect()
+    } else {
+        order.iter().map(|t| t.1).collect()
+    };
+    drop(order);
+    let traveller: Vec<TravellerLine> = shown
+        .into_iter()
+        .filter_map(|k| {
+            let (ns, ew) = (&b.sides[2 * k], &b.sides[2 * k + 1]);
+            let t = state.tables.get(&(i, b.board, ns.participant))?;
+            Some(TravellerLine {
                 ns: pid(ns.participant).id.clone(),
                 ew: pid(ew.participant).id.clone(),
                 contract: played_text(t),
                 points: t.played.as_ref().map(|p| signed(p.ns_points)),
                 score_ns: fmt(ns.score),
                 score_ew: fmt(ew.score),
-                ruling: ruling.map(ruling_text),
+                ruling: t.ruling(state).map(ruling_text),
                 room: t.room.map(|r| r.as_str()),
-            },
-        ));
-    }
-    let trav_points: Vec<i32> = trav
-        .iter()
-        .map(|t| t.0)
-        .filter(|&p| p != i32::MIN)
+            })
+        })
         .collect();
-    // The traveller by score, best for NS first; a huge board shows its top and bottom.
-    trav.sort_by_key(|t| std::cmp::Reverse(t.0));
-    let n = trav.len();
-    let traveller: Vec<TravellerLine> = if n > 40 {
-        trav.iter()
-            .take(20)
-            .chain(trav.iter().skip(n - 20))
-            .map(|t| t.1.clone())
-            .collect()
-    } else {
-        trav.into_iter().map(|t| t.1).collect()
-    };
-    // A huge board shows at most 2,000 of its adjusted scores (the rest are in scores.parquet).
-    adjusted.truncate(2000);
+    let adjusted_cut = adjusted_total > adjusted.len();
     let frequency = b
         .freq
         .iter()
@@ -435,8 +493,9 @@ fn board_view(state: &State, b: &crate::score::BoardScore, dd: Option<&BoardDd>)
         deal,
         dd: dd.map(dd_view),
         tables: n,
-        traveller_cut: n > 40,
+        traveller_cut: cut,
         traveller,
+        traveller_note: cut.then(|| super::cut::traveller_note(lang, half, n)),
         frequency,
         results: fmt(st.results),
         mean: st.mean.map(|m| format!("{:.0}", m.to_f64())),
@@ -445,6 +504,9 @@ fn board_view(state: &State, b: &crate::score::BoardScore, dd: Option<&BoardDd>)
         dispersion_mp: st.dispersion_mp.map(|m| format!("±{:.1}", m.to_f64())),
         datum: b.datum.map(fmt),
         dist: distribution(b, &trav_points),
+        adjusted_note: adjusted_cut
+            .then(|| super::cut::adjusted_note(lang, adjusted.len(), adjusted_total)),
+        adjusted_total: adjusted_cut.then_some(adjusted_total),
         adjusted,
     }
 }
@@ -627,7 +689,7 @@ fn running_charts(state: &State, scored: &Scored, session: usize) -> Vec<Chart> 
 
 /// Audit each ruling in force (the standings with it against without it, `audit`) and add to
 /// its entry of the bulletin's rulings appendix what it changed: how many participants moved
-/// and the biggest movers of each standings group. At most `limit` rulings are audited (in log
+/// and the biggest movers of each standings group (`cut::movers`: five a group, twenty in all). At most `limit` rulings are audited (in log
 /// order); the others say how to ask (`frekans audit LOG --ruling ID`).
 pub fn add_ruling_effects(
     data: &mut Bulletin,
@@ -636,6 +698,13 @@ pub fn add_ruling_effects(
     scored: &Scored,
     limit: usize,
 ) {
+    // Whether a session's standings are by section (else one group of the whole field).
+    let by_section = |id: &str| {
+        state
+            .sessions
+            .iter()
+            .any(|s| s.def.id == id && s.def.compare == crate::options::Compare::Section)
+    };
     let mut audited = 0;
     for entry in data.rulings.iter_mut() {
         if entry.status != "in_force" {
@@ -656,46 +725,31 @@ pub fn add_ruling_effects(
         else {
             continue;
         };
-        // Who moved: a different place or total; per group, the biggest movers first (the
-        // audit's order), five of them.
+        // Who moved: a different place or total; per standings group, the biggest movers
+        // (`cut::movers`).
         let moved: Vec<&crate::audit::StandingDelta> = a
             .standings
             .iter()
             .filter(|d| d.rank_before != d.rank_after || d.delta().is_none_or(|x| x != 0.0))
             .collect();
-        let mut shown: Vec<Mover> = Vec::new();
-        let mut per_group: BTreeMap<(String, Option<String>), usize> = BTreeMap::new();
-        for d in &moved {
-            let n = per_group
-                .entry((
-                    d.session.to_string(),
-                    d.section.as_deref().map(str::to_string),
-                ))
-                .or_default();
-            *n += 1;
-            if *n > 5 {
-                continue;
-            }
-            let value = |t: Option<f64>, p: Option<f64>| match (p, t) {
-                (Some(p), _) => format!("{p:.2}%"),
-                (None, Some(t)) => format!("{t:.2}"),
-                (None, None) => "–".to_string(),
-            };
-            let place = |r: Option<i32>| r.map_or("–".to_string(), |r| r.to_string());
-            shown.push(Mover {
-                group: match (&d.section, &*d.session) {
-                    (_, "overall") => "overall".to_string(),
-                    (Some(x), s) => format!("{s} {x}"),
-                    (None, s) => s.to_string(),
-                },
+        let value = |t: Option<f64>, p: Option<f64>| match (p, t) {
+            (Some(p), _) => format!("{p:.2}%"),
+            (None, Some(t)) => format!("{t:.2}"),
+            (None, None) => "–".to_string(),
+        };
+        let place = |r: Option<i32>| r.map_or("–".to_string(), |r| r.to_string());
+        let shown: Vec<Mover> = super::cut::movers(&moved, by_section)
+            .into_iter()
+            .map(|(group, d)| Mover {
+                group,
                 id: d.participant.to_string(),
                 players: d.players.to_string(),
                 before: value(d.total_before, d.pct_before),
                 after: value(d.total_after, d.pct_after),
                 place_before: place(d.rank_before),
                 place_after: place(d.rank_after),
-            });
-        }
+            })
+            .collect();
         entry.changes = Some(Changes {
             skipped: None,
             moved: Some(moved.len()),

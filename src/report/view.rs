@@ -17,7 +17,14 @@ pub struct Bulletin {
     pub championship: Championship,
     pub sessions: Vec<SessionView>,
     pub overall: Vec<StandingRow>,
+    /// When the overall standings are cut (`model::Limits`): what is shown of how many, and where
+    /// the rest is.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub overall_note: Option<String>,
     pub rulings: Vec<RulingView>,
+    /// When the rulings appendix is cut: how many are listed and where the rest are.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub rulings_note: Option<String>,
     pub notices: Vec<String>,
     /// The log's head the bulletin was made from (`frekans bulletin` sets it).
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -56,6 +63,11 @@ pub struct SessionView {
 pub struct StandingGroup {
     pub section: Option<String>,
     pub rows: Vec<StandingRow>,
+    /// When the group is cut (`model::Limits`): how many places it has, and the note saying so.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub total: Option<usize>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub note: Option<String>,
 }
 
 #[derive(Clone, Debug, Serialize)]
@@ -84,6 +96,9 @@ pub struct BoardView {
     pub tables: usize,
     pub traveller_cut: bool,
     pub traveller: Vec<TravellerLine>,
+    /// When the traveller is cut: how many tables are shown and not, and where the rest are.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub traveller_note: Option<String>,
     pub frequency: Vec<FreqLine>,
     pub results: String,
     pub mean: Option<String>,
@@ -92,8 +107,14 @@ pub struct BoardView {
     pub dispersion_mp: Option<String>,
     pub datum: Option<String>,
     pub dist: Option<Distribution>,
-    /// Every adjusted score of the board: the ruling and each side's arithmetic.
+    /// The adjusted scores of the board (all of them, or the first `Limits::adjusted`): the
+    /// ruling and each side's arithmetic.
     pub adjusted: Vec<AdjustedView>,
+    /// When `adjusted` is cut: how many the board has, and the note saying so.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub adjusted_total: Option<usize>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub adjusted_note: Option<String>,
 }
 
 #[derive(Clone, Debug, Serialize)]

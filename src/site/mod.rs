@@ -47,7 +47,7 @@ pub fn run(
         head: false,
     };
     let r = run::run(log, want, cache)?;
-    let model = run::view(&r, lang);
+    let model = run::view(&r, lang, &run::Limits::SITE);
     let mut w = crate::outfile::DirWriter::begin(out)?;
     let report = write(&r, &model, lang, &mut |name, bytes| w.put(name, bytes))?;
     w.finish()?;
@@ -63,14 +63,19 @@ pub fn write(
     put: &mut dyn FnMut(&str, &[u8]) -> anyhow::Result<()>,
 ) -> Result<SiteReport, AppError> {
     let participants = crate::report::cards::build(&run.state, &run.scored);
-    let site = {
+    let mut files = 0;
+    let boards = {
         let _s = tracing::info_span!("site").entered();
         let _p = crate::progress::stage("writing the pages");
-        pages::render(model, &participants, lang, put).map_err(AppError::Other)?
+        pages::render_each(model, &participants, lang, &mut |name, bytes| {
+            files += 1;
+            put(&name, &bytes)
+        })
+        .map_err(AppError::Other)?
     };
     Ok(SiteReport {
-        pages: site.files,
-        boards: site.boards,
+        pages: files,
+        boards,
         participants: participants.iter().filter(|p| !p.cards.is_empty()).count(),
     })
 }

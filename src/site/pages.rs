@@ -62,23 +62,17 @@ fn pager(base: &str, k: usize, n: usize) -> Value {
 /// The style sheet: phone first, no web fonts, no script.
 const STYLE: &str = include_str!("templates/style.css");
 
-/// What rendering the site made.
-pub struct Site {
-    /// Files handed out (pages and the style sheet).
-    pub files: usize,
-    /// Board pages written.
-    pub boards: usize,
-}
-
-/// Render every page of the site, handing each file to `put` (its path under the site's
-/// directory, its bytes) as soon as it is made: no page is kept (a championship of a hundred
-/// thousand pairs has as many scorecards). An error of `put` stops the rendering.
-pub fn render(
+/// Render every page of the site, handing each to `sink` (its path under the output directory,
+/// its bytes) as soon as it is made, in no particular order; returns the number of board pages.
+/// Nothing proportional to the whole field is made per page, and no page is kept: a writer that
+/// streams pages holds one at a time (a 100,000-pair field's scorecards are turned into page
+/// data one participant at a time).
+pub fn render_each(
     model: &Bulletin,
     participants: &[ParticipantView],
     lang: &str,
-    put: &mut dyn FnMut(&str, &[u8]) -> Result<()>,
-) -> Result<Site> {
+    sink: &mut dyn FnMut(String, Vec<u8>) -> Result<()>,
+) -> Result<usize> {
     let teams: Arc<HashSet<String>> = Arc::new(
         participants
             .iter()
@@ -109,8 +103,6 @@ pub fn render(
 
     let mut data = serde_json::to_value(model)?;
     crate::text::escape_json(&mut data);
-    let mut people = serde_json::to_value(participants)?;
-    crate::text::escape_json(&mut people);
     let labels = super::labels::labels(lang);
     let sessions = data["sessions"].as_array().cloned().unwrap_or_default();
     let overall = data["overall"].as_array().cloned().unwrap_or_default();
@@ -132,15 +124,12 @@ pub fn render(
         }
         Value::Object(m)
     };
-    let mut emitted = 0;
-    let mut files = Emit(|name: &str, text: String| {
-        emitted += 1;
-        put(name, text.as_bytes())
-    });
-    let render = |name: &str, ctx: &Value| -> Result<String> {
-        env.get_template(name)?
+    let render = |name: &str, ctx: &Value| -> Result<Vec<u8>> {
+        Ok(env
+            .get_template(name)?
             .render(minijinja::value::Serde(ctx))
-            .with_context(|| format!("rendering {name}"))
+            .with_context(|| format!("rendering {name}"))?
+            .into_bytes())
     };
 
     // Each board's page: every scored part of a board (a team board's matches) on one page.
@@ -199,7 +188,7 @@ pub fn render(
                     "next": list.get(k + 1).map(|n| format!("../{}", n.0)),
                 }}),
             );
-            files.insert(href.clone(), render("board.html", &ctx)?)?;
+            sink(href.clone(), render("board.html", &ctx)?)?;
             boards += 1;
         }
         let links: Vec<Value> = list
@@ -207,42 +196,79 @@ pub fn render(
             .map(|(href, label)| json!({"href": href, "label": label}))
             .collect();
         // The standings, paged: each page holds up to STANDINGS_PER_PAGE rows of its groups.
-        let mut pages: Vec<Vec<Value>> = vec![Vec::new()];
+        // (each page's rows referenced, not copied: a 100,000-pair group is 100 pages)
+        let mut pages: Vec<Vec<(&Value, &[Value])>> = vec![Vec::new()];
         let mut on_page = 0;
         for g in s["standings"].as_array().into_iter().flatten() {
-            let rows = g["rows"].as_array().cloned().unwrap_or_default();
+            let rows = g["rows"].as_array().map_or(&[][..], Vec::as_slice);
             for chunk in rows.chunks(STANDINGS_PER_PAGE) {
                 if on_page > 0 && on_page + chunk.len() > STANDINGS_PER_PAGE {
                     pages.push(Vec::new());
                     on_page = 0;
                 }
                 on_page += chunk.len();
-                let mut part = g.clone();
-                part["rows"] = Value::from(chunk.to_vec());
-                pages.last_mut().expect("a page").push(part);
+                pages.last_mut().expect("a page").push((g, chunk));
             }
         }
         let base = session_href(sid);
         let base = base.trim_end_matches(".html");
         let n = pages.len();
+        // The session without its boards and standings (the page has its own rows; the boards
+        // are linked, `board_links`).
+        let mut bare: Map<String, Value> = Map::new();
+        for (key, v) in s.as_object().into_iter().flatten() {
+            if key != "standings" && key != "boards" {
+                bare.insert(key.clone(), v.clone());
+            }
+        }
         for (k, groups) in pages.into_iter().enumerate() {
-            let mut sp = s.clone();
-            sp["standings"] = Value::from(groups);
+            let mut sp = bare.clone();
+            let groups: Vec<Value> = groups
+                .into_iter()
+                .map(|(g, chunk)| {
+                    let mut part: Map<String, Value> = g
+                        .as_object()
+                        .into_iter()
+                        .flatten()
+                        .filter(|(key, _)| *key != "rows")
+                        .map(|(key, v)| (key.clone(), v.clone()))
+                        .collect();
+                    part.insert("rows".into(), Value::from(chunk.to_vec()));
+                    Value::Object(part)
+                })
+                .collect();
+            sp.insert("standings".into(), Value::from(groups));
             if k > 0 {
-                sp["matches"] = Value::Array(Vec::new());
+                sp.insert("matches".into(), Value::Array(Vec::new()));
             }
             let ctx = page(
                 "../",
                 json!({"s": sp, "board_links": links, "pages_nav": pager(base, k, n)}),
             );
-            files.insert(paged(base, k), render("session.html", &ctx)?)?;
+            sink(paged(base, k), render("session.html", &ctx)?)?;
         }
     }
 
-    // Scorecards, each board linking to its page; and where each ruling's board page is.
-    let mut section_of: BTreeMap<(String, u64, String), Option<String>> = BTreeMap::new();
+    // Scorecards, each board linking to its page (one participant's page data at a time); and
+    // where each ruling's board page is (the section of its NS pair's row).
+    let mut section_of: BTreeMap<(String, u64, String), Option<String>> = rulings
+        .iter()
+        .map(|r| {
+            let key = (
+                r["session"].as_str().unwrap_or_default().to_string(),
+                r["board"].as_u64().unwrap_or_default(),
+                r["ns"].as_str().unwrap_or_default().to_string(),
+            );
+            (key, None)
+        })
+        .collect();
     let mut shown_people = Vec::new();
-    for p in people.as_array_mut().into_iter().flatten() {
+    for person in participants {
+        if person.cards.is_empty() {
+            continue;
+        }
+        let mut p = serde_json::to_value(person)?;
+        crate::text::escape_json(&mut p);
         let id = p["id"].as_str().unwrap_or_default().to_string();
         let team = p["team"].as_bool().unwrap_or(false);
         for c in p["cards"].as_array_mut().into_iter().flatten() {
@@ -251,14 +277,14 @@ pub fn render(
                 let section = r["section"].as_str().map(str::to_string);
                 let n = r["board"].as_u64().unwrap_or_default();
                 r["href"] = Value::from(board_href(&sid, section.as_deref(), n as u32));
-                section_of.insert((sid.clone(), n, id.clone()), section);
+                if let Some(x) = section_of.get_mut(&(sid.clone(), n, id.clone())) {
+                    *x = section;
+                }
             }
         }
-        if p["cards"].as_array().is_some_and(|c| !c.is_empty()) {
-            let ctx = page("../", json!({"p": p}));
-            files.insert(card_href(&id, team), render("card.html", &ctx)?)?;
-            shown_people.push(p.clone());
-        }
+        let ctx = page("../", json!({"p": p}));
+        sink(card_href(&id, team), render("card.html", &ctx)?)?;
+        shown_people.push(json!({"id": p["id"], "name": p["name"], "cards": true}));
     }
 
     for r in &mut rulings {
@@ -288,7 +314,7 @@ pub fn render(
             "",
             json!({"rulings": chunk, "pages_nav": pager("rulings", k, n)}),
         );
-        files.insert(paged("rulings", k), render("rulings.html", &ctx)?)?;
+        sink(paged("rulings", k), render("rulings.html", &ctx)?)?;
     }
     if !overall.is_empty() {
         let overall_teams = overall
@@ -301,7 +327,7 @@ pub fn render(
                 json!({"overall": chunk, "overall_teams": overall_teams,
                        "pages_nav": pager("overall", k, n)}),
             );
-            files.insert(paged("overall", k), render("overall.html", &ctx)?)?;
+            sink(paged("overall", k), render("overall.html", &ctx)?)?;
         }
     }
     let index_sessions: Vec<Value> = sessions
@@ -320,10 +346,7 @@ pub fn render(
         })
         .collect();
     // The index, its list of scorecards paged (the sessions on every page).
-    let cards: Vec<Value> = shown_people
-        .iter()
-        .map(|p| json!({"id": p["id"], "name": p["name"], "cards": true}))
-        .collect();
+    let cards = shown_people;
     let n = cards.len().div_ceil(CARDS_PER_PAGE).max(1);
     for k in 0..n {
         let chunk = &cards
@@ -333,22 +356,10 @@ pub fn render(
             json!({"sessions": index_sessions, "participants": chunk,
                    "rulings_count": rulings.len(), "pages_nav": pager("index", k, n)}),
         );
-        files.insert(paged("index", k), render("index.html", &ctx)?)?;
+        sink(paged("index", k), render("index.html", &ctx)?)?;
     }
-    files.insert("style.css".into(), STYLE.to_string())?;
-    Ok(Site {
-        files: emitted,
-        boards,
-    })
-}
-
-/// Where the rendered files go (`insert` as a map of the pages would take them).
-struct Emit<F>(F);
-
-impl<F: FnMut(&str, String) -> Result<()>> Emit<F> {
-    fn insert(&mut self, name: String, text: String) -> Result<()> {
-        (self.0)(&name, text)
-    }
+    sink("style.css".into(), STYLE.as_bytes().to_vec())?;
+    Ok(boards)
 }
 
 /// Text as HTML: `&`, `<`, `>`, `"` and `'` as entities (safe in text and quoted attributes).
