@@ -266,33 +266,41 @@ pub struct DirWriter {
     done: bool,
 }
 
+/// The temporary directory a whole-directory output `out` (resolved to `target`) is made in:
+/// inside `target` when it is a directory already (`true`: its contents are then replaced), else
+/// beside it (its parent made); stale temporaries of killed runs are cleaned there first. `tag`
+/// names the temporary inside an existing directory.
+pub(crate) fn temp_dir_for(out: &Path, target: &Path, tag: &str) -> Result<(PathBuf, bool)> {
+    match fs::symlink_metadata(target) {
+        Ok(m) if m.is_dir() => {
+            clean_stale(target);
+            Ok((create_tmp_dir(target, tag)?, true))
+        }
+        Ok(_) => bail!(
+            "{} exists and is not a directory; give --out a directory (it is written whole or not at all)",
+            out.display()
+        ),
+        Err(_) => {
+            let parent = parent_of(target);
+            fs::create_dir_all(&parent)
+                .with_context(|| format!("cannot create {}", parent.display()))?;
+            clean_stale(&parent);
+            let name = target
+                .file_name()
+                .with_context(|| format!("{} is not a directory name", out.display()))?
+                .to_string_lossy()
+                .to_string();
+            Ok((create_tmp_dir(&parent, &name)?, false))
+        }
+    }
+}
+
 impl DirWriter {
     /// Start writing into `out`: the temporary directory is made (inside an existing `out`,
     /// beside a new one).
     pub fn begin(out: &Path) -> Result<DirWriter> {
         let target = resolve(out)?;
-        let (tmp, existing) = match fs::symlink_metadata(&target) {
-            Ok(m) if m.is_dir() => {
-                clean_stale(&target);
-                (create_tmp_dir(&target, "out")?, true)
-            }
-            Ok(_) => bail!(
-                "{} exists and is not a directory; give --out a directory (it is written whole or not at all)",
-                out.display()
-            ),
-            Err(_) => {
-                let parent = parent_of(&target);
-                fs::create_dir_all(&parent)
-                    .with_context(|| format!("cannot create {}", parent.display()))?;
-                clean_stale(&parent);
-                let name = target
-                    .file_name()
-                    .with_context(|| format!("{} is not a directory name", out.display()))?
-                    .to_string_lossy()
-                    .to_string();
-                (create_tmp_dir(&parent, &name)?, false)
-            }
-        };
+        let (tmp, existing) = temp_dir_for(out, &target, "out")?;
         Ok(DirWriter {
             out: out.to_path_buf(),
             target,

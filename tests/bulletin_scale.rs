@@ -14,31 +14,9 @@ use std::collections::HashMap;
 use std::path::Path;
 use std::process::Command;
 
+use common::frames::{floats, frame, ints, strs};
 use common::scratch::{run_in, show, tmp};
-use polars::prelude::*;
 use serde_json::Value;
-
-fn frame(dir: &Path, name: &str) -> DataFrame {
-    let path = dir.join(format!("{name}.parquet"));
-    ParquetReader::new(std::fs::File::open(&path).unwrap())
-        .finish()
-        .unwrap()
-}
-
-fn strs(df: &DataFrame, col: &str) -> Vec<Option<String>> {
-    let c = df.column(col).unwrap().str().unwrap();
-    (0..c.len()).map(|i| c.get(i).map(str::to_string)).collect()
-}
-
-fn floats(df: &DataFrame, col: &str) -> Vec<Option<f64>> {
-    let c = df.column(col).unwrap().f64().unwrap();
-    (0..c.len()).map(|i| c.get(i)).collect()
-}
-
-fn ints(df: &DataFrame, col: &str) -> Vec<Option<i32>> {
-    let c = df.column(col).unwrap().i32().unwrap();
-    (0..c.len()).map(|i| c.get(i)).collect()
-}
 
 fn num(v: &Value) -> f64 {
     v.as_str()

@@ -11,12 +11,14 @@
 //! `FREKANS_INTEROP_EXTRA=DIR` also checks a directory holding its own `manifest.json` (the real
 //! files the equivalents were made from, which the project may not keep; docs/interop.md).
 
+mod common;
+
 use std::collections::{BTreeMap, HashMap};
 use std::fmt::Write as _;
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
-use polars::prelude::*;
+use common::frames::{floats, frame, ints, strs};
 use serde_json::Value;
 
 /// One published value (a row of `<name>.expected.json`).
@@ -65,30 +67,6 @@ fn frekans(args: &[&std::ffi::OsStr], what: &str) {
         String::from_utf8_lossy(&out.stdout),
         String::from_utf8_lossy(&out.stderr)
     );
-}
-
-fn frame(dir: &Path, name: &str) -> DataFrame {
-    let path = dir.join(format!("{name}.parquet"));
-    ParquetReader::new(
-        std::fs::File::open(&path).unwrap_or_else(|e| panic!("{}: {e}", path.display())),
-    )
-    .finish()
-    .unwrap()
-}
-
-fn strs(df: &DataFrame, col: &str) -> Vec<Option<String>> {
-    let c = df.column(col).unwrap().str().unwrap();
-    (0..c.len()).map(|i| c.get(i).map(str::to_string)).collect()
-}
-
-fn floats(df: &DataFrame, col: &str) -> Vec<Option<f64>> {
-    let c = df.column(col).unwrap().f64().unwrap();
-    (0..c.len()).map(|i| c.get(i)).collect()
-}
-
-fn ints(df: &DataFrame, col: &str) -> Vec<Option<i32>> {
-    let c = df.column(col).unwrap().i32().unwrap();
-    (0..c.len()).map(|i| c.get(i)).collect()
 }
 
 /// What frekans wrote, keyed as the published values are.

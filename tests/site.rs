@@ -13,8 +13,8 @@ use std::path::{Path, PathBuf};
 use std::process::Command;
 use std::sync::OnceLock;
 
+use common::frames::{floats, frame, ints, strs};
 use common::scratch::{run_in, show, tmp, Tmp};
-use polars::prelude::*;
 
 /// The demo's site and its Parquet tables, made once for the tests of this file.
 struct Demo {
@@ -135,28 +135,6 @@ fn links(html: &str) -> Vec<String> {
         .skip(1)
         .map(|s| s[..s.find('"').unwrap()].replace("&amp;", "&"))
         .collect()
-}
-
-fn frame(dir: &Path, name: &str) -> DataFrame {
-    let path = dir.join(format!("{name}.parquet"));
-    ParquetReader::new(std::fs::File::open(&path).unwrap())
-        .finish()
-        .unwrap()
-}
-
-fn strs(df: &DataFrame, col: &str) -> Vec<Option<String>> {
-    let c = df.column(col).unwrap().str().unwrap();
-    (0..c.len()).map(|i| c.get(i).map(str::to_string)).collect()
-}
-
-fn floats(df: &DataFrame, col: &str) -> Vec<Option<f64>> {
-    let c = df.column(col).unwrap().f64().unwrap();
-    (0..c.len()).map(|i| c.get(i)).collect()
-}
-
-fn ints(df: &DataFrame, col: &str) -> Vec<Option<i32>> {
-    let c = df.column(col).unwrap().i32().unwrap();
-    (0..c.len()).map(|i| c.get(i)).collect()
 }
 
 /// A number as the site prints it, against the unrounded value of a table.

@@ -20,7 +20,7 @@ use std::path::{Component, Path, PathBuf};
 
 use anyhow::{bail, Context, Result};
 
-use super::{clean_stale, create_tmp_dir, parent_of, put_file, resolve, sync_dir, PREFIX};
+use super::{parent_of, put_file, resolve, sync_dir, temp_dir_for, PREFIX};
 
 /// The manifest's name in the output directory: one path a line, the files publish wrote.
 pub const MANIFEST: &str = ".frekans-publish";
@@ -61,28 +61,7 @@ impl Incremental {
     /// Start publishing into `out` (through it, if it is a symlink).
     pub fn begin(out: &Path) -> Result<Incremental> {
         let target = resolve(out)?;
-        let (stage, existing) = match fs::symlink_metadata(&target) {
-            Ok(m) if m.is_dir() => {
-                clean_stale(&target);
-                (create_tmp_dir(&target, "publish")?, true)
-            }
-            Ok(_) => bail!(
-                "{} exists and is not a directory; give --out a directory (it is written whole or not at all)",
-                out.display()
-            ),
-            Err(_) => {
-                let parent = parent_of(&target);
-                fs::create_dir_all(&parent)
-                    .with_context(|| format!("cannot create {}", parent.display()))?;
-                clean_stale(&parent);
-                let name = target
-                    .file_name()
-                    .with_context(|| format!("{} is not a directory name", out.display()))?
-                    .to_string_lossy()
-                    .to_string();
-                (create_tmp_dir(&parent, &name)?, false)
-            }
-        };
+        let (stage, existing) = temp_dir_for(out, &target, "publish")?;
         let old = if existing {
             read_manifest(&target.join(MANIFEST))
         } else {
