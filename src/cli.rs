@@ -373,8 +373,9 @@ pub struct SynthArgs {
     #[arg(long, value_name = "JSON")]
     pub options: Option<String>,
     /// `jsonl` (the event log), `salliere` (its boards CSV, plus the names CSV of --names) or
-    /// `pbn` (a PBN 2.1 results file, one game per board, as `frekans import` reads).
-    #[arg(long, default_value = "jsonl", value_parser = ["jsonl", "salliere", "pbn"])]
+    /// `pbn` (a PBN 2.1 results file, one game per board, as `frekans import` reads) or `usebio`
+    /// (the log scored and exported as `frekans export --format usebio` writes it).
+    #[arg(long, default_value = "jsonl", value_parser = ["jsonl", "salliere", "pbn", "usebio"])]
     pub format: String,
     /// Output file (written whole or not at all); standard output when not given.
     #[arg(long, value_name = "FILE")]

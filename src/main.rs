@@ -443,6 +443,7 @@ fn run(cli: &Cli) -> Result<(), AppError> {
             let format = match a.format.as_str() {
                 "salliere" => frekans::synth::OutFormat::Salliere,
                 "pbn" => frekans::synth::OutFormat::Pbn,
+                "usebio" => frekans::synth::OutFormat::Usebio,
                 _ => frekans::synth::OutFormat::Jsonl,
             };
             let s = app::synth(&spec, format, a.out.as_deref(), a.names.as_deref())?;

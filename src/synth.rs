@@ -118,6 +118,9 @@ pub enum OutFormat {
     /// A PBN 2.1 results file: a game per board with its ScoreTable (one row per table), the
     /// pairs' names in a TotalScoreTable (what `frekans import` reads).
     Pbn,
+    /// A USEBIO 1.2 file: the log `Jsonl` writes, scored and exported as `frekans export
+    /// --format usebio` exports it (what `frekans import` reads).
+    Usebio,
 }
 
 /// The size and shape of a synthetic championship.
@@ -229,6 +232,9 @@ impl Spec {
                     .collect();
                 return Err(format!("--options: {}", e.join("; ")));
             }
+        }
+        if format == OutFormat::Usebio && self.form == SynthForm::Napki {
+            return Err("USEBIO has no napki scoring: use --form mp, ximp, butler or teams with --format usebio".into());
         }
         if format == OutFormat::Salliere {
             if !matches!(self.form, SynthForm::Mp | SynthForm::Ximp) {

@@ -66,6 +66,29 @@ pub fn synth(
     match format {
         OutFormat::Jsonl => one(synth::write_log),
         OutFormat::Pbn => one(synth::write_pbn),
+        OutFormat::Usebio => {
+            // The log, scored and exported (its points are frekans's): what `export` writes of it.
+            let mut log = Vec::new();
+            let s = synth::write_log(spec, &mut log).context("cannot make the championship")?;
+            let bytes = export_bytes(&log, "usebio", None)?;
+            drop(log);
+            match out {
+                Some(path) => {
+                    let (o, f) = create(path)?;
+                    let mut w = buf(f);
+                    w.write_all(&bytes)
+                        .with_context(|| format!("cannot write {}", path.display()))?;
+                    finish(o, w)?;
+                }
+                None => {
+                    let mut w = std::io::stdout().lock();
+                    w.write_all(&bytes)
+                        .and_then(|_| w.flush())
+                        .context("cannot write to standard output")?;
+                }
+            }
+            Ok(s)
+        }
         OutFormat::Salliere => {
             let Some(path) = out else {
                 return Err(AppError::BadRequest(
