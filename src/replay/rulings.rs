@@ -80,14 +80,9 @@ impl Replayer {
                 } else {
                     (None, None)
                 };
-                if !self.check_not_played(line, s, r.board, ns, "ns")
-                    | !self.check_not_played(line, s, r.board, ew, "ew")
-                {
+                if !self.seat_pairs(line, s, r.board, ns, ew, key) {
                     return;
                 }
-                let (sn, se) = self.seats(s);
-                self.plays.insert(s, r.board, ns, sn, key);
-                self.plays.insert(s, r.board, ew, se, key);
                 self.st.tables.insert(
                     key,
                     Table {

@@ -140,14 +140,9 @@ impl Replayer {
                 return;
             }
         }
-        if !self.check_not_played(line, s, r.board, ns, "ns")
-            | !self.check_not_played(line, s, r.board, ew, "ew")
-        {
+        if !self.seat_pairs(line, s, r.board, ns, ew, key) {
             return;
         }
-        let (sn, se) = self.seats(s);
-        self.plays.insert(s, r.board, ns, sn, key);
-        self.plays.insert(s, r.board, ew, se, key);
         self.by_seq.insert(env.seq, key);
         self.st.tables.insert(
             key,
@@ -298,6 +293,29 @@ impl Replayer {
             }
         });
         Some(section)
+    }
+
+    /// Seat `ns` and `ew` at the table `key` of `board` (each in its own seat: a team plays a
+    /// board once in each room), unless either has played the board already (each such error
+    /// reported); whether they were seated.
+    pub(super) fn seat_pairs(
+        &mut self,
+        line: usize,
+        s: usize,
+        board: u32,
+        ns: PId,
+        ew: PId,
+        key: TableKey,
+    ) -> bool {
+        if !self.check_not_played(line, s, board, ns, "ns")
+            | !self.check_not_played(line, s, board, ew, "ew")
+        {
+            return false;
+        }
+        let (sn, se) = self.seats(s);
+        self.plays.insert(s, board, ns, sn, key);
+        self.plays.insert(s, board, ew, se, key);
+        true
     }
 
     pub(super) fn check_not_played(
