@@ -67,6 +67,16 @@ impl FromStr for Side {
     }
 }
 
+/// The members of a subsequent-damage ruling as the event log (`subsequent_damage`) and the
+/// USEBIO notes write them.
+pub const FIELDS: [&str; 5] = [
+    "side",
+    "before",
+    "after_infraction",
+    "after_loss",
+    "offenders",
+];
+
 /// A subsequent-damage ruling. All scores are NS points in NS's view.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct SubsequentDamage {

@@ -293,15 +293,7 @@ pub(super) fn ruling(f: &mut Fields) -> Option<Event> {
         }
         (None, Some(Value::Object(obj))) => {
             for k in obj.keys() {
-                if ![
-                    "side",
-                    "before",
-                    "after_infraction",
-                    "after_loss",
-                    "offenders",
-                ]
-                .contains(&k.as_str())
-                {
+                if !crate::adjust::sd::FIELDS.contains(&k.as_str()) {
                     f.errors.push(LogError::new(
                         f.line(),
                         Some(&format!("subsequent_damage.{k}")),

@@ -337,15 +337,7 @@ pub(super) fn notes_ruling(n: &str) -> Option<Result<NotesRuling, String>> {
                     "{body:?}: expected side, before, after_infraction, after_loss and offenders"
                 )));
             };
-            if ![
-                "side",
-                "before",
-                "after_infraction",
-                "after_loss",
-                "offenders",
-            ]
-            .contains(&k)
-            {
+            if !crate::adjust::sd::FIELDS.contains(&k) {
                 return Some(Err(format!(
                     "{k:?}: not a part of a subsequent-damage ruling"
                 )));
