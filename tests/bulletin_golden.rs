@@ -43,7 +43,13 @@ fn bulletin_view_model_as_worked_by_hand() {
         let scored = frekans::pipeline::score(&l.state).unwrap();
         let deals = frekans::app::double_dummy(&l.state, None).unwrap();
         let mut model = frekans::report::model::build(&l.state, &scored, &deals, "en");
-        frekans::report::model::add_ruling_effects(&mut model, &l.events, &l.state, &scored, 200);
+        frekans::report::model::add_ruling_effects(
+            &mut model,
+            &l.events,
+            &l.state,
+            &scored,
+            frekans::report::cut::AuditBudget::VIEW,
+        );
         let data = serde_json::to_value(&model).unwrap();
         let want: Value =
             serde_json::from_slice(&std::fs::read(dir.join("bulletin.expected.json")).unwrap())
@@ -59,4 +65,47 @@ fn bulletin_view_model_as_worked_by_hand() {
         checked += 1;
     }
     assert!(checked >= 1);
+}
+
+/// The rulings audited for the view stop at the budget's count or tables (the first is audited
+/// whatever its board's size), the others are marked not audited, and an audited ruling's
+/// changes do not depend on the budget.
+#[test]
+fn rulings_are_audited_within_the_budget() {
+    use frekans::report::cut::AuditBudget;
+    let log = Path::new(env!("CARGO_MANIFEST_DIR")).join("events/mazovia-pairs-2026.jsonl");
+    let l = frekans::app::load(&log, &Default::default()).unwrap();
+    let scored = frekans::pipeline::score(&l.state).unwrap();
+    let model = |budget: AuditBudget| {
+        let mut m = frekans::report::model::build(&l.state, &scored, &[], "en");
+        frekans::report::model::add_ruling_effects(&mut m, &l.events, &l.state, &scored, budget);
+        serde_json::to_value(&m).unwrap()["rulings"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .filter(|r| r["status"] == "in_force")
+            .map(|r| r["changes"].clone())
+            .collect::<Vec<Value>>()
+    };
+    let all = model(AuditBudget::VIEW);
+    assert!(all.len() >= 2, "the demo has rulings in force: {all:?}");
+    assert!(all.iter().all(|c| c.get("moved").is_some()), "{all:?}");
+    let skipped = serde_json::json!({"skipped": true});
+    for budget in [
+        AuditBudget {
+            rulings: 1,
+            tables: u64::MAX,
+        },
+        AuditBudget {
+            rulings: 200,
+            tables: 0,
+        },
+    ] {
+        let some = model(budget);
+        assert_eq!(some[0], all[0], "{budget:?}: the first ruling is audited");
+        assert!(
+            some[1..].iter().all(|c| *c == skipped),
+            "{budget:?}: {some:?}"
+        );
+    }
 }

@@ -114,8 +114,8 @@ pub fn run(path: &Path, want: Want, cache: Option<&Path>) -> Result<Run, AppErro
 
 /// The view model of the bulletin (`Limits::BULLETIN`) or the website (`Limits::SITE`) in
 /// `lang`: the scored championship cut to `limits`, the log's head when the run has it, and
-/// each ruling in force audited for what it changed (at most 200;
-/// needs [`Want::events`]).
+/// the rulings in force audited for what they changed (the first within
+/// [`crate::report::cut::AuditBudget::VIEW`]; needs [`Want::events`]).
 pub fn view(run: &Run, lang: &str, limits: &Limits) -> Bulletin {
     let mut model = unaudited_view(run, lang, limits);
     {
@@ -126,7 +126,7 @@ pub fn view(run: &Run, lang: &str, limits: &Limits) -> Bulletin {
             &run.events,
             &run.state,
             &run.scored,
-            200,
+            crate::report::cut::AuditBudget::VIEW,
         );
     }
     model
@@ -134,8 +134,8 @@ pub fn view(run: &Run, lang: &str, limits: &Limits) -> Bulletin {
 
 /// [`view`] with other limits, the rulings' effects taken from `audited` (a view of the same
 /// run, with limits that cut no more rulings: publish's site model) instead of auditing them
-/// again. The same model as [`view`] gives: the rulings audited are the first 200 in force in
-/// log order either way, and a list cut shorter holds a prefix of them.
+/// again. The same model as [`view`] gives: the rulings audited are the first in force in
+/// log order within the same budget either way, and a list cut shorter holds a prefix of them.
 pub fn view_from(run: &Run, lang: &str, limits: &Limits, audited: &Bulletin) -> Bulletin {
     let mut model = unaudited_view(run, lang, limits);
     let changes: std::collections::HashMap<&str, &Option<crate::report::view::Changes>> = audited

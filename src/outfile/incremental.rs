@@ -20,7 +20,7 @@ use std::path::{Component, Path, PathBuf};
 
 use anyhow::{bail, Context, Result};
 
-use super::{parent_of, put_file, resolve, sync_dir, temp_dir_for, PREFIX};
+use super::{parent_of, put_file, resolve, sync_dir, sync_files, temp_dir_for, PREFIX};
 
 /// The manifest's name in the output directory: one path a line, the files publish wrote.
 pub const MANIFEST: &str = ".frekans-publish";
@@ -130,6 +130,8 @@ impl Incremental {
                 MANIFEST,
                 manifest(&self.names).as_bytes(),
             )?;
+            let staged = self.changed.iter().map(String::as_str);
+            sync_files(&self.stage, staged.chain([MANIFEST]))?;
             sync_dir(&self.stage);
             fs::rename(&self.stage, &self.target)
                 .with_context(|| format!("cannot rename into {}", self.out.display()))?;
@@ -157,6 +159,7 @@ impl Incremental {
                 up = p.parent();
             }
         }
+        sync_files(&self.stage, self.changed.iter().map(String::as_str))?;
         let union: BTreeSet<String> = self.old.union(&self.names).cloned().collect();
         self.write_manifest(&manifest(&union))?;
         let mut touched: BTreeSet<PathBuf> = BTreeSet::new();
@@ -211,6 +214,7 @@ impl Incremental {
         let tmp = self.stage.join(MANIFEST);
         let _ = fs::remove_file(&tmp);
         put_file(&self.stage, &mut self.subdirs, MANIFEST, text.as_bytes())?;
+        sync_files(&self.stage, [MANIFEST])?;
         let to = self.target.join(MANIFEST);
         fs::rename(&tmp, &to).with_context(|| format!("cannot rename into {}", to.display()))
     }

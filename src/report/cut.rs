@@ -41,6 +41,24 @@ impl Limits {
     };
 }
 
+/// Which rulings a view model audits for what they changed: the first `rulings` in force in log
+/// order, while the tables on their boards add up to no more than `tables` (an audit re-scores
+/// its ruling's board and re-ranks the standings; the first ruling is audited whatever its
+/// board's size). At a real congress's size (a few hundred tables a board) that is the first 200;
+/// in a field of 50,000 tables a board, the first 40. The others say how to ask.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct AuditBudget {
+    pub rulings: usize,
+    pub tables: u64,
+}
+
+impl AuditBudget {
+    pub const VIEW: AuditBudget = AuditBudget {
+        rulings: 200,
+        tables: 2_000_000,
+    };
+}
+
 /// Movers shown under a ruling in each standings group, and at most in all.
 pub const MOVERS_PER_GROUP: usize = 5;
 pub const MOVERS_PER_RULING: usize = 20;
