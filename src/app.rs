@@ -3,7 +3,7 @@
 use std::fmt::Write as _;
 use std::path::Path;
 
-use anyhow::Context;
+use anyhow::Context as _;
 
 use crate::audit::cache::CacheBuilder;
 use crate::error::{InvalidLog, LogError, Notice};
@@ -15,6 +15,7 @@ use crate::score::BoardScore;
 
 mod append;
 mod audit_run;
+pub mod context;
 mod interchange;
 mod publish;
 pub mod run;
@@ -24,6 +25,7 @@ use append::*;
 pub use append::{append, cache_appended, AppendedLog};
 use audit_run::*;
 pub use audit_run::{audit, audit_bytes};
+pub use context::Context;
 pub use interchange::{
     export, export_bytes, import, synth, synth_summary, write_file_atomic, ImportRequest,
 };
@@ -80,13 +82,13 @@ fn read_file(path: &Path) -> Result<Vec<u8>, AppError> {
     read_log_from(&file, path)
 }
 
-/// The bytes of the open log `file`, at most [`crate::limits::max_log_bytes`] of them (an
+/// The bytes of the open log `file`, at most [`context::log_limit`] of them (an
 /// endless or huge input is a bad request, exit 2, not a machine out of memory).
 fn read_log_from(file: &std::fs::File, path: &Path) -> Result<Vec<u8>, AppError> {
     match crate::limits::read_bounded(
         file,
         file.metadata().map_or(0, |m| m.len()),
-        crate::limits::max_log_bytes(),
+        context::log_limit(),
         &format!("the log {}", path.display()),
         " (FREKANS_MAX_LOG_MIB sets another limit, in MiB)",
     ) {
@@ -550,17 +552,16 @@ pub fn bulletin(
     path: &Path,
     out: &Path,
     lang: &str,
-    typst: Option<&Path>,
-    cache: Option<&Path>,
+    ctx: &Context,
 ) -> Result<ScoreReport, AppError> {
     let want = run::Want {
         events: true,
         dd: true,
         head: true,
     };
-    let r = run::run(path, want, cache)?;
+    let r = run::run(path, want, ctx.cache())?;
     let model = run::view(&r, lang, &run::Limits::BULLETIN);
-    let files = run::bulletin_files(&r, &model, typst)?;
+    let files = run::bulletin_files(&r, &model, &ctx.typst)?;
     export::parquet::write_dir(out, files)?;
     Ok(ScoreReport {
         scored: r.scored,

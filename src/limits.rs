@@ -1,5 +1,6 @@
 //! The documented limits on what frekans takes in (README, "Limits"; `--help`): a log of at
-//! most [`max_log_bytes`] (4 GiB unless `FREKANS_MAX_LOG_MIB` says otherwise), an event given
+//! most [`MAX_LOG_BYTES`] (4 GiB unless `FREKANS_MAX_LOG_MIB` says otherwise, which
+//! `app::Context` reads), an event given
 //! to `append` of at most [`MAX_EVENT_BYTES`] (an event line's own limit), and at most
 //! [`MAX_THREADS`] worker threads. Each is enforced while reading, so an endless input
 //! (`/dev/zero`, a runaway pipe) stops there with a message instead of growing until the
@@ -17,14 +18,6 @@ pub const MAX_EVENT_BYTES: u64 = crate::event::read::MAX_LINE as u64;
 
 /// The most worker threads `--threads` sets.
 pub const MAX_THREADS: usize = 1024;
-
-/// The log size limit in force ([`MAX_LOG_BYTES`], or `FREKANS_MAX_LOG_MIB` MiB).
-pub fn max_log_bytes() -> u64 {
-    std::env::var("FREKANS_MAX_LOG_MIB")
-        .ok()
-        .and_then(|v| v.trim().parse::<u64>().ok())
-        .map_or(MAX_LOG_BYTES, |m| m.saturating_mul(1 << 20))
-}
 
 /// Read `r` to its end, failing once more than `limit` bytes came (`what` names the input and
 /// `how` says how to raise the limit, in the message). `size` is what the input is expected to

@@ -64,19 +64,18 @@ fn main() -> ExitCode {
             );
             return ExitCode::from(exit::INVALID_INPUT as u8);
         }
-        if let Err(e) = rayon::ThreadPoolBuilder::new()
-            .num_threads(n.max(1))
-            .build_global()
-        {
-            eprintln!("frekans: cannot set up {n} threads: {e}");
-            return ExitCode::from(exit::FAILURE as u8);
-        }
     }
+    // The clock, the environment and the machine, read once (app::Context).
+    let mut ctx = app::Context::from_process(false, None);
+    ctx.threads = cli.threads;
     // Progress bars only on a terminal, and not with --quiet or -v (the spans report instead).
-    frekans::progress::enable(
-        !cli.quiet && cli.verbose == 0 && std::io::IsTerminal::is_terminal(&std::io::stderr()),
-    );
-    let result = run(&cli);
+    ctx.progress =
+        !cli.quiet && cli.verbose == 0 && std::io::IsTerminal::is_terminal(&std::io::stderr());
+    if let Err(e) = ctx.install() {
+        eprintln!("frekans: {e}");
+        return ExitCode::from(exit::FAILURE as u8);
+    }
+    let result = run(&cli, &ctx);
     let code = match result {
         Ok(()) => exit::OK,
         Err(AppError::Invalid(e)) => {
@@ -95,17 +94,10 @@ fn main() -> ExitCode {
     ExitCode::from(code as u8)
 }
 
-/// The audit cache's directory (`FREKANS_AUDIT_CACHE`, else the user's cache directory), unless
-/// `--no-cache`.
-fn cache_dir(no_cache: bool) -> Option<std::path::PathBuf> {
-    if no_cache {
-        None
-    } else {
-        frekans::audit::cache::default_dir()
-    }
-}
-
-fn run(cli: &Cli) -> Result<(), AppError> {
+fn run(cli: &Cli, ctx: &app::Context) -> Result<(), AppError> {
+    // The audit cache's directory (`FREKANS_AUDIT_CACHE`, else the user's cache directory),
+    // unless `--no-cache`.
+    let cache_dir = |no_cache: bool| ctx.cache.clone().filter(|_| !no_cache);
     let mut stdout = std::io::stdout().lock();
     match &cli.command {
         Command::Score {
@@ -138,7 +130,7 @@ fn run(cli: &Cli) -> Result<(), AppError> {
             no_cache,
         } => {
             let cache = cache_dir(*no_cache);
-            let now = frekans::event::append::now_rfc3339();
+            let now = ctx.at();
             if let Some(file) = alternatives {
                 let alts = app::read_proposals(file)?;
                 let a = app::alternatives(log, &alts, out.as_deref(), cache.as_deref(), &now)?;
@@ -213,9 +205,8 @@ fn run(cli: &Cli) -> Result<(), AppError> {
             } else {
                 event.clone()
             };
-            let cache = cache_dir(*no_cache);
-            let now = frekans::event::append::now_rfc3339();
-            let r = app::append(log, &text, &now, cache.as_deref())?;
+            let ctx = ctx.for_command(*no_cache, None);
+            let r = app::append(log, &text, &ctx)?;
             if !cli.quiet {
                 let a = &r.appended;
                 let _ = writeln!(
@@ -227,12 +218,13 @@ fn run(cli: &Cli) -> Result<(), AppError> {
                 );
                 let _ = stdout.flush();
             }
-            if let Some(dir) = cache {
-                app::cache_appended(&dir, r);
+            if let Some(dir) = ctx.cache() {
+                app::cache_appended(dir, r);
             }
         }
         Command::Repair { log } => {
-            let now = std::time::SystemTime::now()
+            let now = ctx
+                .now
                 .duration_since(std::time::UNIX_EPOCH)
                 .map(|d| d.as_secs())
                 .unwrap_or(0);
@@ -268,8 +260,8 @@ fn run(cli: &Cli) -> Result<(), AppError> {
             typst,
             no_cache,
         } => {
-            let cache = cache_dir(*no_cache);
-            let report = app::bulletin(log, out, lang, typst.as_deref(), cache.as_deref())?;
+            let ctx = ctx.for_command(*no_cache, typst.as_deref());
+            let report = app::bulletin(log, out, lang, &ctx)?;
             if !cli.quiet {
                 let _ = write!(stdout, "{}", esc(&app::summary(&report, 3)));
                 let _ = writeln!(
@@ -306,8 +298,8 @@ fn run(cli: &Cli) -> Result<(), AppError> {
             typst,
             no_cache,
         } => {
-            let cache = cache_dir(*no_cache);
-            let r = app::publish(log, out, lang, typst.as_deref(), cache.as_deref())?;
+            let ctx = ctx.for_command(*no_cache, typst.as_deref());
+            let r = app::publish(log, out, lang, &ctx)?;
             if !cli.quiet {
                 let p = &r.published;
                 let _ = write!(stdout, "{}", esc(&app::summary(&r.score, 3)));
@@ -408,6 +400,7 @@ fn run(cli: &Cli) -> Result<(), AppError> {
                     options: a.options.clone(),
                     columns: a.columns.clone(),
                     lenient: a.lenient,
+                    at: ctx.at(),
                 },
             )?;
             if !cli.quiet {
@@ -468,7 +461,7 @@ fn run(cli: &Cli) -> Result<(), AppError> {
                 Some(f) => app::read_proposals(f)?.into_iter().map(|p| p.0).collect(),
                 None => with.clone(),
             };
-            let now = frekans::event::append::now_rfc3339();
+            let now = ctx.at();
             let text = app::explain(log, session, *board, section.as_deref(), &proposals, &now)?;
             let _ = write!(stdout, "{}", esc(&text));
         }

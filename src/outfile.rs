@@ -2,7 +2,7 @@
 //! --out DIR`, `synth --out FILE`) goes through here, so that a run touches nothing it does not
 //! own.
 //!
-//! - Temporary names are unique (process id, time, a counter) and created exclusively
+//! - Temporary names are unique (process id, a random number, a counter) and created exclusively
 //!   (`mkdir`, `O_CREAT|O_EXCL`): a name planted in advance, a symlink included, is never
 //!   written through; the next name is tried instead.
 //! - A symlinked output is written through to its target, as a user who made the link expects;
@@ -12,8 +12,9 @@
 //!   bits (see [`write_dir`] for why its contents are replaced rather than the directory).
 //! - `publish` rewrites only the files whose bytes changed, and removes only files it wrote
 //!   before ([`Incremental`], its manifest).
-//! - Temporaries of a killed run (their process id no longer alive, or older than a day) are
-//!   removed by the next run that writes beside them.
+//! - Temporaries of a killed run (their process id no longer alive, or a day older than the
+//!   temporary just made: the file system's clock, not the program's) are removed by the next
+//!   run that writes beside them.
 
 use std::ffi::OsString;
 use std::fs;
@@ -35,13 +36,24 @@ static COUNTER: AtomicU64 = AtomicU64::new(0);
 mod incremental;
 pub use incremental::{Incremental, Published, MANIFEST};
 
-/// A fresh temporary name for `what` (a file or directory name, kept for a reader of `ls`).
+/// A fresh temporary name for `what` (a file or directory name, kept for a reader of `ls`):
+/// the process id, a number drawn at random once per process (the standard library's hasher
+/// keys, from the system's random source: a reused process id does not meet its predecessor's
+/// names) and a counter.
 fn tmp_name(what: &str) -> String {
-    let nanos = std::time::SystemTime::now()
-        .duration_since(std::time::UNIX_EPOCH)
-        .map_or(0, |d| d.subsec_nanos());
     let n = COUNTER.fetch_add(1, Ordering::Relaxed);
-    format!("{PREFIX}{}.{nanos:x}-{n}.{what}", std::process::id())
+    format!("{PREFIX}{}.{:x}-{n}.{what}", std::process::id(), salt())
+}
+
+/// A number drawn at random once per process, for temporary names.
+pub(crate) fn salt() -> u32 {
+    static SALT: std::sync::OnceLock<u32> = std::sync::OnceLock::new();
+    *SALT.get_or_init(|| {
+        use std::hash::{BuildHasher, Hasher};
+        std::collections::hash_map::RandomState::new()
+            .build_hasher()
+            .finish() as u32
+    })
 }
 
 /// Is process `pid` alive (on this machine)?
@@ -52,9 +64,13 @@ fn alive(pid: i32) -> bool {
 }
 
 /// Remove the temporaries of killed runs from `dir`: our prefix, and a process id that is no
-/// longer alive (or an age past [`STALE`]). Never follows a symlink (a link is removed as a
-/// link; `remove_dir_all` does not descend through links).
-pub fn clean_stale(dir: &Path) {
+/// longer alive (or modified more than [`STALE`] before `ours`, the temporary this run just
+/// made there). Never follows a symlink (a link is removed as a link; `remove_dir_all` does
+/// not descend through links).
+fn clean_stale(dir: &Path, ours: &Path) {
+    let Some(now) = fs::symlink_metadata(ours).and_then(|m| m.modified()).ok() else {
+        return;
+    };
     let Ok(rd) = fs::read_dir(dir) else {
         return;
     };
@@ -72,7 +88,7 @@ pub fn clean_stale(dir: &Path) {
         let old = meta
             .modified()
             .ok()
-            .and_then(|t| t.elapsed().ok())
+            .and_then(|t| now.duration_since(t).ok())
             .is_some_and(|a| a > STALE);
         if pid == std::process::id() as i32 || (alive(pid) && !old) {
             continue;
@@ -109,12 +125,16 @@ pub fn parent_of(path: &Path) -> PathBuf {
 }
 
 /// Make a new directory of a unique temporary name in `parent` (never an existing one, never
-/// through a link), with the mode a plain `mkdir` gives (0777 less the umask).
+/// through a link), with the mode a plain `mkdir` gives (0777 less the umask); stale
+/// temporaries of killed runs are removed from `parent` on the way.
 pub fn create_tmp_dir(parent: &Path, what: &str) -> Result<PathBuf> {
     for _ in 0..64 {
         let p = parent.join(tmp_name(what));
         match fs::create_dir(&p) {
-            Ok(()) => return Ok(p),
+            Ok(()) => {
+                clean_stale(parent, &p);
+                return Ok(p);
+            }
             Err(e) if e.kind() == std::io::ErrorKind::AlreadyExists => continue,
             Err(e) => return Err(e).with_context(|| format!("cannot create {}", p.display())),
         }
@@ -126,12 +146,16 @@ pub fn create_tmp_dir(parent: &Path, what: &str) -> Result<PathBuf> {
 }
 
 /// Create a new file of a unique temporary name in `parent`, exclusively (`O_CREAT|O_EXCL`,
-/// which also refuses a planted symlink).
+/// which also refuses a planted symlink); stale temporaries of killed runs are removed from
+/// `parent` on the way.
 pub fn create_tmp_file(parent: &Path, what: &str) -> Result<(PathBuf, fs::File)> {
     for _ in 0..64 {
         let p = parent.join(tmp_name(what));
         match fs::OpenOptions::new().write(true).create_new(true).open(&p) {
-            Ok(f) => return Ok((p, f)),
+            Ok(f) => {
+                clean_stale(parent, &p);
+                return Ok((p, f));
+            }
             Err(e) if e.kind() == std::io::ErrorKind::AlreadyExists => continue,
             Err(e) => return Err(e).with_context(|| format!("cannot create {}", p.display())),
         }
@@ -166,7 +190,6 @@ impl FileOut {
             );
         }
         let dir = parent_of(&to);
-        clean_stale(&dir);
         let what = to
             .file_name()
             .map_or_else(|| OsString::from("out"), |n| n.to_owned());
@@ -272,10 +295,7 @@ pub struct DirWriter {
 /// names the temporary inside an existing directory.
 pub(crate) fn temp_dir_for(out: &Path, target: &Path, tag: &str) -> Result<(PathBuf, bool)> {
     match fs::symlink_metadata(target) {
-        Ok(m) if m.is_dir() => {
-            clean_stale(target);
-            Ok((create_tmp_dir(target, tag)?, true))
-        }
+        Ok(m) if m.is_dir() => Ok((create_tmp_dir(target, tag)?, true)),
         Ok(_) => bail!(
             "{} exists and is not a directory; give --out a directory (it is written whole or not at all)",
             out.display()
@@ -284,7 +304,6 @@ pub(crate) fn temp_dir_for(out: &Path, target: &Path, tag: &str) -> Result<(Path
             let parent = parent_of(target);
             fs::create_dir_all(&parent)
                 .with_context(|| format!("cannot create {}", parent.display()))?;
-            clean_stale(&parent);
             let name = target
                 .file_name()
                 .with_context(|| format!("{} is not a directory name", out.display()))?

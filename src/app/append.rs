@@ -39,7 +39,7 @@ pub(super) fn leave_cache(
     }
     // (any write to the file since it was read changed its status: its change time)
     if let Some(s) = log.stat.filter(|&s| FileStat::of(&log.file) == Some(s)) {
-        s.record(dir, key);
+        s.record(dir, key, super::context::clock());
     }
 }
 
@@ -88,11 +88,11 @@ pub(super) enum Kept {
 pub fn append(
     path: &Path,
     event: &str,
-    now: &str,
-    cache: Option<&Path>,
+    ctx: &super::context::Context,
 ) -> Result<AppendedLog, AppError> {
     use crate::event::append::{append_checked, AppendError};
-    let r = append_checked(path, event, now, |all| {
+    let cache = ctx.cache();
+    let r = append_checked(path, event, &ctx.at(), ctx.max_log_bytes, |all| {
         let Some(dir) = cache else {
             return stream(all, false).map(|_| None);
         };

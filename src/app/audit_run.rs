@@ -45,12 +45,12 @@ impl MappedLog {
         // shared lock is held (see above); should the map fail, the file is read instead.
         let map = unsafe { memmap2::Mmap::map(&file) };
         let (map, owned) = match map {
-            Ok(m) if m.len() as u64 > crate::limits::max_log_bytes() => {
+            Ok(m) if m.len() as u64 > super::context::log_limit() => {
                 return Err(AppError::BadRequest(format!(
                     "the log {} is {} bytes long, more than the {} frekans reads (FREKANS_MAX_LOG_MIB sets another limit, in MiB)",
                     path.display(),
                     m.len(),
-                    crate::limits::max_log_bytes()
+                    super::context::log_limit()
                 )))
             }
             Ok(m) => (Some(m), Vec::new()),
@@ -73,7 +73,7 @@ impl MappedLog {
     pub(super) fn record(&self, cache: Option<&Path>, key: Option<String>) {
         if let (Some(dir), Some(key), Some(s)) = (cache, key, self.stat) {
             if crate::audit::cache::FileStat::of(&self.file) == Some(s) {
-                s.record(dir, &key);
+                s.record(dir, &key, super::context::clock());
             }
         }
     }

@@ -232,6 +232,8 @@ pub struct ImportRequest {
     pub options: Option<String>,
     pub columns: Option<String>,
     pub lenient: bool,
+    /// The time written as each event's `at` (`Context::at`).
+    pub at: String,
 }
 
 /// `frekans import`: the files read into a new log (`out`) or appended to one (`append`); a
@@ -259,7 +261,7 @@ pub fn import(files: &[std::path::PathBuf], r: &ImportRequest) -> Result<String,
             lenient: r.lenient,
         },
         columns,
-        now: crate::event::append::now_rfc3339(),
+        now: r.at.clone(),
     };
     let (done, to) = match (&r.out, &r.append) {
         (Some(out), None) => (import::import_new(files, out, &opts), out),

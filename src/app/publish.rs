@@ -26,21 +26,20 @@ pub fn publish(
     path: &Path,
     out: &Path,
     lang: &str,
-    typst: Option<&Path>,
-    cache: Option<&Path>,
+    ctx: &super::context::Context,
 ) -> Result<PublishReport, AppError> {
     let want = run::Want {
         events: true,
         dd: true,
         head: true,
     };
-    let r = run::run(path, want, cache)?;
+    let r = run::run(path, want, ctx.cache())?;
     // The site's model, its rulings audited once; the bulletin's, cut shorter, takes their
     // effects from it (the site does not show the head the bulletin prints).
     let model = run::view(&r, lang, &run::Limits::SITE);
     let files = {
         let bulletin = run::view_from(&r, lang, &run::Limits::BULLETIN, &model);
-        run::bulletin_files(&r, &bulletin, typst)?
+        run::bulletin_files(&r, &bulletin, &ctx.typst)?
     };
     let mut w = crate::outfile::Incremental::begin(out)?;
     for (name, bytes) in files {

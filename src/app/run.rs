@@ -183,16 +183,15 @@ fn unaudited_view(run: &Run, lang: &str, limits: &Limits) -> Bulletin {
 pub fn bulletin_files(
     run: &Run,
     model: &Bulletin,
-    typst: Option<&Path>,
+    typst: &crate::report::Typst,
 ) -> Result<Vec<(String, Vec<u8>)>, AppError> {
     let mut data = serde_json::to_value(model).map_err(anyhow::Error::new)?;
     // Control characters of names and notes shown as text in the PDF (crate::text).
     crate::text::escape_json(&mut data);
-    let typst = crate::report::find_typst(typst)?;
     let pdf = {
         let _s = tracing::info_span!("render").entered();
         let _p = crate::progress::stage("rendering the bulletin with typst");
-        crate::report::render(&typst, &data)?
+        crate::report::render(typst, &data)?
     };
     let mut files = parquet_files(run)?;
     files.push((

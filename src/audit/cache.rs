@@ -32,8 +32,8 @@ mod files;
 
 pub use builder::{body, CacheBuilder};
 use codec::*;
+pub use files::FileStat;
 use files::*;
-pub use files::{default_dir, FileStat};
 pub(crate) use files::{hex, open_regular, read_regular, replace_file, replace_file_with};
 
 use std::collections::BTreeMap;
@@ -260,7 +260,7 @@ impl AuditCache {
             .expect("a cache file's name")
             .to_string_lossy();
         replace_file_with(dir, &name, |f| encode_to(self, key, f))?;
-        prune(dir);
+        prune(dir, &path);
         Ok(())
     }
 

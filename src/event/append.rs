@@ -37,15 +37,6 @@ impl From<std::io::Error> for AppendError {
     }
 }
 
-/// Now as RFC 3339 UTC to the second (`2026-11-22T03:52:29Z`), from the system clock.
-pub fn now_rfc3339() -> String {
-    let secs = std::time::SystemTime::now()
-        .duration_since(std::time::UNIX_EPOCH)
-        .map(|d| d.as_secs() as i64)
-        .unwrap_or(0);
-    rfc3339(secs)
-}
-
 /// Seconds since the epoch as RFC 3339 UTC (`time` formats it: `Z` for UTC, no fraction).
 pub fn rfc3339(secs: i64) -> String {
     time::OffsetDateTime::from_unix_timestamp(secs)
@@ -63,9 +54,15 @@ fn invalid(line: usize, field: Option<&str>, msg: impl Into<String>) -> AppendEr
     })
 }
 
-/// Append `event` (one JSON object) to the log at `path`, with `at` defaulting to `now`.
-pub fn append(path: &Path, event: &str, now: &str) -> Result<Appended, AppendError> {
-    append_checked(path, event, now, |all| {
+/// Append `event` (one JSON object) to the log at `path`, with `at` defaulting to `now`; a log
+/// longer than `max_log_bytes` is refused.
+pub fn append(
+    path: &Path,
+    event: &str,
+    now: &str,
+    max_log_bytes: u64,
+) -> Result<Appended, AppendError> {
+    append_checked(path, event, now, max_log_bytes, |all| {
         crate::replay::replay_streamed(all, super::read::BATCH, None)
             .into_valid()
             .map(|_| ())
@@ -79,11 +76,12 @@ pub fn append_checked<T>(
     path: &Path,
     event: &str,
     now: &str,
+    max_log_bytes: u64,
     check: impl FnOnce(&[u8]) -> Result<T, Vec<LogError>>,
 ) -> Result<(Appended, T), AppendError> {
     let mut file = OpenOptions::new().read(true).append(true).open(path)?;
     file.lock()?;
-    let result = append_locked(&mut file, event, now, check);
+    let result = append_locked(&mut file, event, now, max_log_bytes, check);
     let _ = file.unlock();
     let appended = result?;
     // The directory entry too, so the file's new size survives a power cut.
@@ -98,6 +96,7 @@ fn append_locked<T>(
     file: &mut File,
     event: &str,
     now: &str,
+    max_log_bytes: u64,
     check: impl FnOnce(&[u8]) -> Result<T, Vec<LogError>>,
 ) -> Result<(Appended, T), AppendError> {
     file.seek(SeekFrom::Start(0))?;
@@ -105,7 +104,7 @@ fn append_locked<T>(
     let bytes = crate::limits::read_bounded(
         &*file,
         size,
-        crate::limits::max_log_bytes(),
+        max_log_bytes,
         "the log",
         " (FREKANS_MAX_LOG_MIB sets another limit, in MiB)",
     )?;

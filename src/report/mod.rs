@@ -18,60 +18,52 @@ use anyhow::{bail, Context, Result};
 /// The fixed template.
 pub const TEMPLATE: &str = include_str!("bulletin.typ");
 
-/// Find the `typst` program: the flag, `FREKANS_TYPST`, `PATH`, then the project's tools cache
-/// (`$FREKANS_CACHE/tools/bin`, default `~/.cache/frekans/tools/bin`, where `scripts/env.sh`
-/// installs it).
-pub fn find_typst(flag: Option<&Path>) -> Result<PathBuf> {
-    if let Some(p) = flag {
-        return Ok(p.to_path_buf());
-    }
-    if let Some(p) = std::env::var_os("FREKANS_TYPST") {
-        return Ok(PathBuf::from(p));
-    }
-    if let Some(path) = std::env::var_os("PATH") {
-        for dir in std::env::split_paths(&path) {
-            let c = dir.join("typst");
-            if c.is_file() {
-                return Ok(c);
-            }
+/// The `typst` program and what its runs take from the environment (found and read by
+/// `app::Context`).
+#[derive(Clone, Debug, Default)]
+pub struct Typst {
+    /// The program found (`--typst`, `FREKANS_TYPST`, `PATH`, then the project's tools cache);
+    /// `None`: not found, which only a command that renders reports.
+    pub program: Option<PathBuf>,
+    /// The PDF's creation date, seconds since 1970 (`SOURCE_DATE_EPOCH`, default 0: the same
+    /// log gives the same bytes).
+    pub epoch: String,
+    /// Where its work directory is made (the system's temporary directory).
+    pub tmp: PathBuf,
+}
+
+impl Typst {
+    /// The program, or why there is none.
+    pub fn program(&self) -> Result<&Path> {
+        match &self.program {
+            Some(p) => Ok(p),
+            None => bail!("the typst program was not found: install it with `bash scripts/demo.sh` (it runs `cargo install --locked typst-cli` into ~/.cache/frekans/tools), or give its path with --typst or FREKANS_TYPST"),
         }
     }
-    let cache = std::env::var_os("FREKANS_CACHE")
-        .map(PathBuf::from)
-        .or_else(|| std::env::var_os("HOME").map(|h| PathBuf::from(h).join(".cache/frekans")));
-    if let Some(c) = cache {
-        let p = c.join("tools/bin/typst");
-        if p.is_file() {
-            return Ok(p);
-        }
-    }
-    bail!("the typst program was not found: install it with `bash scripts/demo.sh` (it runs `cargo install --locked typst-cli` into ~/.cache/frekans/tools), or give its path with --typst or FREKANS_TYPST")
 }
 
 /// Render the bulletin: the template and `data` in a work directory, `typst compile` run there
 /// with `--root` set to it. Returns the PDF's bytes; a failing typst gives its stderr.
-pub fn render(typst: &Path, data: &serde_json::Value) -> Result<Vec<u8>> {
+pub fn render(typst: &Typst, data: &serde_json::Value) -> Result<Vec<u8>> {
+    let program = typst.program()?;
     // A fresh directory of a unique name, made exclusively (never one planted in the shared
     // temporary directory, never through a link).
-    let tmp = std::env::temp_dir();
-    crate::outfile::clean_stale(&tmp);
-    let work = crate::outfile::create_tmp_dir(&tmp, "bulletin")?;
+    let work = crate::outfile::create_tmp_dir(&typst.tmp, "bulletin")?;
     let result = (|| -> Result<Vec<u8>> {
         std::fs::write(work.join("bulletin.json"), serde_json::to_vec_pretty(data)?)?;
         std::fs::write(work.join("bulletin.typ"), TEMPLATE)?;
-        let mut cmd = Command::new(typst);
+        let mut cmd = Command::new(program);
         cmd.arg("compile")
             .arg("--root")
             .arg(&work)
             .arg("--ignore-system-fonts");
         // Reproducible PDFs: the creation date from SOURCE_DATE_EPOCH (0 when unset).
-        let epoch = std::env::var("SOURCE_DATE_EPOCH").unwrap_or_else(|_| "0".to_string());
-        cmd.arg("--creation-timestamp").arg(epoch);
+        cmd.arg("--creation-timestamp").arg(&typst.epoch);
         cmd.arg(work.join("bulletin.typ"))
             .arg(work.join("bulletin.pdf"));
         let out = cmd
             .output()
-            .with_context(|| format!("cannot run {}", typst.display()))?;
+            .with_context(|| format!("cannot run {}", program.display()))?;
         if !out.status.success() {
             bail!(
                 "typst failed ({}):\n{}",

@@ -37,10 +37,11 @@ pub(super) fn create_tmp(dir: &Path, name: &str) -> std::io::Result<(PathBuf, st
     static N: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(0);
     loop {
         let n = N.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
-        let nanos = std::time::SystemTime::now()
-            .duration_since(std::time::UNIX_EPOCH)
-            .map_or(0, |d| d.subsec_nanos());
-        let tmp = dir.join(format!(".{name}.{}-{n}-{nanos:x}.tmp", std::process::id()));
+        let tmp = dir.join(format!(
+            ".{name}.{}-{n}-{:x}.tmp",
+            std::process::id(),
+            crate::outfile::salt()
+        ));
         match std::fs::OpenOptions::new()
             .read(true)
             .write(true)
@@ -52,19 +53,6 @@ pub(super) fn create_tmp(dir: &Path, name: &str) -> std::io::Result<(PathBuf, st
             Err(e) => return Err(e),
         }
     }
-}
-
-/// The default cache directory: `FREKANS_AUDIT_CACHE`, else `$XDG_CACHE_HOME/frekans/audit`,
-/// else `~/.cache/frekans/audit`; `None` when none can be named.
-pub fn default_dir() -> Option<PathBuf> {
-    let env = |k: &str| {
-        std::env::var_os(k)
-            .filter(|v| !v.is_empty())
-            .map(PathBuf::from)
-    };
-    env("FREKANS_AUDIT_CACHE")
-        .or_else(|| env("XDG_CACHE_HOME").map(|d| d.join("frekans").join("audit")))
-        .or_else(|| env("HOME").map(|d| d.join(".cache").join("frekans").join("audit")))
 }
 
 /// Open `path` for reading only when it is a regular file (not a FIFO, a device, a socket or a
@@ -139,8 +127,9 @@ impl FileStat {
         }
     }
 
-    pub(super) fn settled(&self) -> bool {
-        let Ok(now) = std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH) else {
+    /// Both times at least [`SETTLED`] before `now`.
+    pub(super) fn settled(&self, now: std::time::SystemTime) -> bool {
+        let Ok(now) = now.duration_since(std::time::UNIX_EPOCH) else {
             return false;
         };
         let latest = self.mtime.max(self.ctime).0;
@@ -186,9 +175,9 @@ impl FileStat {
 
     /// Record `key` (the SHA-256 key of the file's bytes, hashed while the file had this
     /// status, which it still has) under this status: for [`recorded_key`](Self::recorded_key)
-    /// once it has settled, for [`previous`](Self::previous) at once.
-    pub fn record(&self, dir: &Path, key: &str) {
-        let settled = self.settled();
+    /// once it has settled by `now`, for [`previous`](Self::previous) at once.
+    pub fn record(&self, dir: &Path, key: &str, now: std::time::SystemTime) {
+        let settled = self.settled(now);
         if read_status(&self.file(dir)).as_deref() == Some(&self.text(settled, key)) {
             return;
         }
@@ -201,16 +190,17 @@ impl FileStat {
     }
 }
 
-/// Remove all but the newest [`KEEP`] `.audit` files of `dir`.
-pub(super) fn prune(dir: &Path) {
+/// Remove all but the newest [`KEEP`] `.audit` files of `dir`, `ours` the one just written.
+pub(super) fn prune(dir: &Path, ours: &Path) {
     // The temporary files of writers killed mid-write (a live writer renames its own within
-    // seconds of making it).
-    if let Ok(rd) = std::fs::read_dir(dir) {
+    // seconds of making it): older than `ours` by more than STALE (the file system's clock).
+    let now = std::fs::metadata(ours).and_then(|m| m.modified()).ok();
+    if let (Ok(rd), Some(now)) = (std::fs::read_dir(dir), now) {
         let stale = |e: &std::fs::DirEntry| {
             e.metadata()
                 .ok()
                 .and_then(|m| m.modified().ok())
-                .and_then(|t| t.elapsed().ok())
+                .and_then(|t| now.duration_since(t).ok())
                 .is_some_and(|age| age > STALE)
         };
         for e in rd.flatten() {

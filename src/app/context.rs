@@ -1,0 +1,207 @@
+//! What a command takes from outside the program — the clock, the environment, the machine —
+//! read once here, when `main` builds the [`Context`], and handed down as plain values: nothing
+//! below `app` reads the clock or an environment variable, so every stage can be run (and
+//! tested) with any time, cache directory or renderer.
+
+use std::path::{Path, PathBuf};
+use std::time::SystemTime;
+
+/// The outside world of one command.
+#[derive(Clone, Debug)]
+pub struct Context {
+    /// When the command started: the `at` of every event it appends ([`Context::at`]) and the
+    /// time the audit cache's status records are dated against.
+    pub now: SystemTime,
+    /// The audit cache's directory (`FREKANS_AUDIT_CACHE`, else the user's cache directory);
+    /// `None` with `--no-cache` or where none can be named.
+    pub cache: Option<PathBuf>,
+    /// Worker threads (`--threads`; default: one per core).
+    pub threads: Option<usize>,
+    /// Draw progress bars (a terminal, and neither `--quiet` nor `-v`).
+    pub progress: bool,
+    /// How the bulletin is rendered.
+    pub typst: Typst,
+    /// The largest log read ([`crate::limits::MAX_LOG_BYTES`], or `FREKANS_MAX_LOG_MIB` MiB).
+    pub max_log_bytes: u64,
+}
+
+pub use crate::report::Typst;
+
+/// The variables of the environment a context reads (a test gives its own).
+pub type Env<'a> = &'a dyn Fn(&str) -> Option<std::ffi::OsString>;
+
+impl Context {
+    /// The context of this process: the system clock now, the process's environment.
+    pub fn from_process(no_cache: bool, typst_flag: Option<&Path>) -> Context {
+        let env = |k: &str| std::env::var_os(k);
+        Context::from_env(
+            &env,
+            SystemTime::now(),
+            std::env::temp_dir(),
+            no_cache,
+            typst_flag,
+        )
+    }
+
+    /// The context given the environment `env`, the time `now` and the temporary directory.
+    pub fn from_env(
+        env: Env,
+        now: SystemTime,
+        tmp: PathBuf,
+        no_cache: bool,
+        typst_flag: Option<&Path>,
+    ) -> Context {
+        let set = |k: &str| env(k).filter(|v| !v.is_empty()).map(PathBuf::from);
+        let cache = if no_cache {
+            None
+        } else {
+            set("FREKANS_AUDIT_CACHE")
+                .or_else(|| set("XDG_CACHE_HOME").map(|d| d.join("frekans").join("audit")))
+                .or_else(|| set("HOME").map(|d| d.join(".cache").join("frekans").join("audit")))
+        };
+        let max_log_bytes = max_log_bytes(env);
+        let epoch = env("SOURCE_DATE_EPOCH")
+            .and_then(|v| v.into_string().ok())
+            .unwrap_or_else(|| "0".to_string());
+        Context {
+            now,
+            cache,
+            threads: None,
+            progress: false,
+            typst: Typst {
+                program: find_typst(env, typst_flag),
+                epoch,
+                tmp,
+            },
+            max_log_bytes,
+        }
+    }
+
+    /// [`Context::now`] as the log writes times: RFC 3339 UTC to the second.
+    pub fn at(&self) -> String {
+        let secs = self
+            .now
+            .duration_since(std::time::UNIX_EPOCH)
+            .map_or(0, |d| d.as_secs() as i64);
+        crate::event::append::rfc3339(secs)
+    }
+
+    /// This context for a command given `--no-cache` (no cache directory) and `--typst` (that
+    /// program).
+    pub fn for_command(&self, no_cache: bool, typst: Option<&Path>) -> Context {
+        let mut c = self.clone();
+        if no_cache {
+            c.cache = None;
+        }
+        if let Some(p) = typst {
+            c.typst.program = Some(p.to_path_buf());
+        }
+        c
+    }
+
+    /// The audit cache's directory, if any.
+    pub fn cache(&self) -> Option<&Path> {
+        self.cache.as_deref()
+    }
+
+    /// Set up the machine as the context says: the worker threads and the progress bars.
+    pub fn install(&self) -> Result<(), String> {
+        crate::progress::enable(self.progress);
+        if let Some(n) = self.threads {
+            rayon::ThreadPoolBuilder::new()
+                .num_threads(n.max(1))
+                .build_global()
+                .map_err(|e| format!("cannot set up {n} threads: {e}"))?;
+        }
+        Ok(())
+    }
+}
+
+/// The largest log read: [`crate::limits::MAX_LOG_BYTES`], or `FREKANS_MAX_LOG_MIB` MiB.
+fn max_log_bytes(env: Env) -> u64 {
+    env("FREKANS_MAX_LOG_MIB")
+        .and_then(|v| v.to_str()?.trim().parse::<u64>().ok())
+        .map_or(crate::limits::MAX_LOG_BYTES, |m| m.saturating_mul(1 << 20))
+}
+
+/// [`Context::max_log_bytes`] of this process, for `app`'s readers of a log that are not given
+/// a context (a library caller's `load`).
+pub(crate) fn log_limit() -> u64 {
+    max_log_bytes(&|k| std::env::var_os(k))
+}
+
+/// The system clock: read here (and by [`Context::from_process`]) only.
+pub(crate) fn clock() -> SystemTime {
+    SystemTime::now()
+}
+
+/// Find the `typst` program: the flag, `FREKANS_TYPST`, `PATH`, then the project's tools cache
+/// (`$FREKANS_CACHE/tools/bin`, default `~/.cache/frekans/tools/bin`, where `scripts/env.sh`
+/// installs it).
+fn find_typst(env: Env, flag: Option<&Path>) -> Option<PathBuf> {
+    if let Some(p) = flag {
+        return Some(p.to_path_buf());
+    }
+    if let Some(p) = env("FREKANS_TYPST") {
+        return Some(PathBuf::from(p));
+    }
+    if let Some(path) = env("PATH") {
+        for dir in std::env::split_paths(&path) {
+            let c = dir.join("typst");
+            if c.is_file() {
+                return Some(c);
+            }
+        }
+    }
+    let cache = env("FREKANS_CACHE")
+        .map(PathBuf::from)
+        .or_else(|| env("HOME").map(|h| PathBuf::from(h).join(".cache/frekans")));
+    cache
+        .map(|c| c.join("tools/bin/typst"))
+        .filter(|p| p.is_file())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn with(vars: &[(&str, &str)]) -> Context {
+        let vars: Vec<(String, String)> = vars
+            .iter()
+            .map(|(k, v)| (k.to_string(), v.to_string()))
+            .collect();
+        let env = move |k: &str| {
+            vars.iter()
+                .find(|(n, _)| n == k)
+                .map(|(_, v)| std::ffi::OsString::from(v))
+        };
+        Context::from_env(
+            &env,
+            std::time::UNIX_EPOCH + std::time::Duration::from_secs(1_800_000_000),
+            PathBuf::from("/tmp"),
+            false,
+            None,
+        )
+    }
+
+    #[test]
+    fn the_environment_is_read_here_and_only_as_given() {
+        let c = with(&[
+            ("FREKANS_AUDIT_CACHE", "/c"),
+            ("FREKANS_MAX_LOG_MIB", "3"),
+            ("SOURCE_DATE_EPOCH", "42"),
+            ("FREKANS_TYPST", "/bin/typst-x"),
+        ]);
+        assert_eq!(c.cache(), Some(Path::new("/c")));
+        assert_eq!(c.max_log_bytes, 3 << 20);
+        assert_eq!(c.typst.epoch, "42");
+        assert_eq!(c.typst.program.as_deref(), Some(Path::new("/bin/typst-x")));
+        assert_eq!(c.at(), "2027-01-15T08:00:00Z");
+        let d = with(&[("HOME", "/home/td"), ("XDG_CACHE_HOME", "")]);
+        assert_eq!(d.cache(), Some(Path::new("/home/td/.cache/frekans/audit")));
+        assert_eq!(d.max_log_bytes, crate::limits::MAX_LOG_BYTES);
+        assert_eq!(d.typst.epoch, "0");
+        assert!(d.typst.program.is_none());
+        assert!(with(&[]).cache().is_none());
+    }
+}
