@@ -1,5 +1,6 @@
-//! The Parquet writer's fast path: scores.parquet built straight from the scored boards is the
-//! same frame as the one built from `ScoreRow`s, on every demo log and fixture.
+//! The Parquet writer: scores.parquet (built straight from the scored boards, its one builder)
+//! holds the columns of interface.md with the values of the `ScoreRow`s, on every demo log and
+//! fixture.
 
 use frekans::export::{parquet, rows};
 
@@ -29,8 +30,26 @@ fn each_scored(
 #[test]
 fn scores_frame_from_boards_equals_rows() {
     each_scored(|log, l, scored| {
+        use polars::prelude::*;
         let t = rows::build(&l.state, scored);
-        let a = parquet::frame_of(&t, "scores.parquet").unwrap();
+        let r = &t.scores;
+        // The columns of interface.md, spelled here apart from the writer's.
+        let a = df!(
+            "session" => r.iter().map(|r| r.session.as_str()).collect::<Vec<_>>(),
+            "section" => r.iter().map(|r| r.section.as_deref()).collect::<Vec<_>>(),
+            "board" => r.iter().map(|r| r.board).collect::<Vec<_>>(),
+            "participant" => r.iter().map(|r| r.participant.as_str()).collect::<Vec<_>>(),
+            "side" => r.iter().map(|r| r.side).collect::<Vec<_>>(),
+            "opponent" => r.iter().map(|r| r.opponent.as_str()).collect::<Vec<_>>(),
+            "score" => r.iter().map(|r| r.score).collect::<Vec<_>>(),
+            "top" => r.iter().map(|r| r.top).collect::<Vec<_>>(),
+            "pct" => r.iter().map(|r| r.pct).collect::<Vec<_>>(),
+            "adjusted" => r.iter().map(|r| r.adjusted).collect::<Vec<_>>(),
+            "ns_points" => r.iter().map(|r| r.ns_points).collect::<Vec<_>>(),
+            "score_exact" => r.iter().map(|r| r.score_exact.as_str()).collect::<Vec<_>>(),
+            "artificial_pct" => r.iter().map(|r| r.artificial_pct).collect::<Vec<_>>(),
+        )
+        .unwrap();
         let b = parquet::scores_frame(&l.state, scored).unwrap();
         assert!(a.equals_missing(&b), "{}:\n{a}\n{b}", log.display());
         assert_eq!(a.height(), t.scores.len());

@@ -39,24 +39,11 @@ pub fn names(t: &Tables) -> Vec<&'static str> {
     v
 }
 
-/// One table of a run as a frame (strings borrowed from the rows, not copied).
+/// One table of a run as a frame (strings borrowed from the rows, not copied); every table
+/// but scores.parquet, whose one builder works from the scored boards ([`scores_frame`],
+/// [`scores_bytes`]: millions of rows, no row struct each).
 pub fn frame_of(t: &Tables, name: &str) -> PolarsResult<DataFrame> {
     Ok(match name {
-        "scores.parquet" => frame!(&t.scores, {
-            "session": |r| r.session.as_str(),
-            "section": |r| r.section.as_deref(),
-            "board": |r| r.board,
-            "participant": |r| r.participant.as_str(),
-            "side": |r| r.side,
-            "opponent": |r| r.opponent.as_str(),
-            "score": |r| r.score,
-            "top": |r| r.top,
-            "pct": |r| r.pct,
-            "adjusted": |r| r.adjusted,
-            "ns_points": |r| r.ns_points,
-            "score_exact": |r| r.score_exact.as_str(),
-            "artificial_pct": |r| r.artificial_pct,
-        })?,
         "frequencies.parquet" => frame!(&t.frequencies, {
             "session": |r| r.session.as_str(),
             "section": |r| r.section.as_deref(),
@@ -133,7 +120,7 @@ pub fn frame_of(t: &Tables, name: &str) -> PolarsResult<DataFrame> {
             "par_score": |r| r.par_score,
             "par_contracts": |r| r.par_contracts.as_str(),
         })?,
-        other => panic!("no table {other}"),
+        other => panic!("no table {other} here (scores.parquet: scores_frame)"),
     })
 }
 
@@ -236,8 +223,8 @@ fn scores_batch(state: &State, sides: &[(&BoardScore, &SideScore)]) -> PolarsRes
     DataFrame::new(n, columns)
 }
 
-/// scores.parquet built straight from the scored boards: the same frame as
-/// `frame_of(&build(state, scored), "scores.parquet")` without a row struct per side.
+/// scores.parquet as one frame, built straight from the scored boards (its one column list,
+/// in [`scores_batch`]; `tests/export.rs` checks it holds the `ScoreRow`s' values).
 pub fn scores_frame(state: &State, scored: &Scored) -> PolarsResult<DataFrame> {
     let sides: Vec<_> = score_sides(scored).collect();
     scores_batch(state, &sides)
