@@ -3,8 +3,11 @@
 //! PDF's text; hostile names print literally; fonts are embedded; a missing typst is a clear
 //! error with nothing written.
 
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 use std::process::{Command, Output};
+
+mod common;
+use common::pdftotext;
 
 fn frekans(args: &[&str]) -> Output {
     Command::new(env!("CARGO_BIN_EXE_frekans"))
@@ -20,17 +23,6 @@ fn out_dir(name: &str) -> PathBuf {
     ));
     let _ = std::fs::remove_dir_all(&d);
     d
-}
-
-fn pdftotext(pdf: &Path) -> String {
-    let o = Command::new("pdftotext")
-        .arg("-layout")
-        .arg(pdf)
-        .arg("-")
-        .output()
-        .expect("pdftotext (poppler-utils, installed by scripts/test.sh)");
-    assert!(o.status.success());
-    String::from_utf8_lossy(&o.stdout).to_string()
 }
 
 fn text(o: &Output) -> String {

@@ -8,6 +8,8 @@ use std::path::{Path, PathBuf};
 use std::process::Command;
 use std::sync::OnceLock;
 
+mod common;
+
 /// Render a demo's bulletin once per test binary; its PDF's path.
 fn bulletin(name: &str, lang: &str) -> PathBuf {
     let d = std::env::temp_dir().join(format!(
@@ -33,14 +35,7 @@ fn bulletin(name: &str, lang: &str) -> PathBuf {
 
 /// Each page's text (pdftotext -layout), in page order.
 fn pages(pdf: &Path) -> Vec<String> {
-    let o = Command::new("pdftotext")
-        .arg("-layout")
-        .arg(pdf)
-        .arg("-")
-        .output()
-        .expect("pdftotext (poppler-utils, installed by scripts/test.sh)");
-    assert!(o.status.success());
-    let t = String::from_utf8_lossy(&o.stdout).to_string();
+    let t = common::pdftotext(pdf);
     let mut p: Vec<String> = t.split('\u{c}').map(str::to_string).collect();
     if p.last().is_some_and(|l| l.trim().is_empty()) {
         p.pop();

@@ -10,11 +10,11 @@ use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
 
 use frekans::app::{load_bytes, AppError, Loaded};
+
+mod common;
 use frekans::replay::{ReplayScope, RulingStatus};
 
-fn root() -> &'static Path {
-    Path::new(env!("CARGO_MANIFEST_DIR"))
-}
+use common::root;
 
 fn read(rel: &str) -> String {
     std::fs::read_to_string(root().join(rel)).unwrap_or_else(|e| panic!("{rel}: {e}"))
@@ -23,21 +23,13 @@ fn read(rel: &str) -> String {
 /// Every file under `dir` (recursively), as (path relative to the root, text); binary files
 /// skipped.
 fn files_under(dir: &Path) -> Vec<(String, String)> {
-    let mut out = Vec::new();
-    let mut stack = vec![dir.to_path_buf()];
-    while let Some(d) = stack.pop() {
-        for e in std::fs::read_dir(&d).unwrap() {
-            let p = e.unwrap().path();
-            if p.is_dir() {
-                stack.push(p);
-            } else if let Ok(text) = std::fs::read_to_string(&p) {
-                let rel = p.strip_prefix(root()).unwrap().display().to_string();
-                out.push((rel, text));
-            }
-        }
-    }
-    out.sort();
-    out
+    common::files_under(dir)
+        .into_iter()
+        .filter_map(|p| {
+            let text = std::fs::read_to_string(&p).ok()?;
+            Some((p.strip_prefix(root()).unwrap().display().to_string(), text))
+        })
+        .collect()
 }
 
 /// The convention numbers a text cites: `C7`, and every number of a range `C30–C33` / `C7-C8`.

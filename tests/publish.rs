@@ -37,20 +37,13 @@ const MANIFEST: &str = ".frekans-publish";
 
 /// Every file under `dir` (recursively) by its path relative to `dir`, with its bytes.
 fn contents(dir: &Path) -> BTreeMap<String, Vec<u8>> {
-    let mut out = BTreeMap::new();
-    let mut stack = vec![dir.to_path_buf()];
-    while let Some(d) = stack.pop() {
-        for e in std::fs::read_dir(&d).unwrap() {
-            let p = e.unwrap().path();
-            if p.is_dir() {
-                stack.push(p);
-            } else {
-                let rel = p.strip_prefix(dir).unwrap().display().to_string();
-                out.insert(rel, std::fs::read(&p).unwrap());
-            }
-        }
-    }
-    out
+    common::files_under(dir)
+        .into_iter()
+        .map(|p| {
+            let rel = p.strip_prefix(dir).unwrap().display().to_string();
+            (rel, std::fs::read(&p).unwrap())
+        })
+        .collect()
 }
 
 /// Every file under `dir` with its inode and modification time (nanoseconds): what tells a

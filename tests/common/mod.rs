@@ -131,3 +131,33 @@ pub fn audit_json(a: &frekans::audit::Audit) -> serde_json::Value {
         .collect();
     json!({"audit": question, "standings": standings, "boards": boards, "rulings": rulings})
 }
+
+/// Every file under `dir`, recursively, in path order.
+pub fn files_under(dir: &Path) -> Vec<PathBuf> {
+    let mut out = Vec::new();
+    let mut stack = vec![dir.to_path_buf()];
+    while let Some(d) = stack.pop() {
+        for e in std::fs::read_dir(&d).unwrap() {
+            let p = e.unwrap().path();
+            if p.is_dir() {
+                stack.push(p);
+            } else {
+                out.push(p);
+            }
+        }
+    }
+    out.sort();
+    out
+}
+
+/// A PDF's text as `pdftotext -layout` lays it out (pages separated by form feeds).
+pub fn pdftotext(pdf: &Path) -> String {
+    let o = std::process::Command::new("pdftotext")
+        .arg("-layout")
+        .arg(pdf)
+        .arg("-")
+        .output()
+        .expect("pdftotext (poppler-utils, installed by scripts/test.sh)");
+    assert!(o.status.success());
+    String::from_utf8_lossy(&o.stdout).to_string()
+}
