@@ -90,16 +90,8 @@ pub enum Command {
         /// Output directory (written whole or not at all).
         #[arg(long, value_name = "DIR")]
         out: PathBuf,
-        /// Language of the labels.
-        #[arg(long, default_value = "en", value_parser = ["en", "pl"])]
-        lang: String,
-        /// The typst program (default: FREKANS_TYPST, PATH, then ~/.cache/frekans/tools/bin/typst).
-        #[arg(long, value_name = "PATH")]
-        typst: Option<PathBuf>,
-        /// Do not leave the log's audit cache, nor read or keep solved deals (as
-        /// `score --no-cache`).
-        #[arg(long)]
-        no_cache: bool,
+        #[command(flatten)]
+        render: Render,
     },
     /// Write the results website: static HTML pages (standings, each pair's or team's
     /// scorecard, each board with its hands, traveller and frequency table, the matches, the
@@ -136,16 +128,8 @@ xdg-open /tmp/mazovia-site/index.html"
         /// Output directory (DIR/site holds the website).
         #[arg(long, value_name = "DIR")]
         out: PathBuf,
-        /// Language of the bulletin and the pages.
-        #[arg(long, default_value = "en", value_parser = ["en", "pl"])]
-        lang: String,
-        /// The typst program (default: FREKANS_TYPST, PATH, then ~/.cache/frekans/tools/bin/typst).
-        #[arg(long, value_name = "PATH")]
-        typst: Option<PathBuf>,
-        /// Do not leave the log's audit cache, nor read or keep solved deals (as
-        /// `bulletin --no-cache`).
-        #[arg(long)]
-        no_cache: bool,
+        #[command(flatten)]
+        render: Render,
     },
     /// Compare the standings with and without a ruling, or at two points of the log, or with
     /// proposed rulings not yet recorded (what-if).
@@ -456,4 +440,19 @@ pub struct ImportArgs {
     /// Skip the rows and games that cannot be read (and say which) instead of refusing the file.
     #[arg(long)]
     pub lenient: bool,
+}
+
+/// How `bulletin` and `publish` render.
+#[derive(clap::Args, Debug, Clone)]
+pub struct Render {
+    /// Language of the labels.
+    #[arg(long, default_value = "en", value_parser = ["en", "pl"])]
+    pub lang: String,
+    /// The typst program (default: FREKANS_TYPST, PATH, then ~/.cache/frekans/tools/bin/typst).
+    #[arg(long, value_name = "PATH")]
+    pub typst: Option<PathBuf>,
+    /// Do not leave the log's audit cache, nor read or keep solved deals (as
+    /// `score --no-cache`).
+    #[arg(long)]
+    pub no_cache: bool,
 }

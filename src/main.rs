@@ -253,15 +253,9 @@ fn run(cli: &Cli, ctx: &app::Context) -> Result<(), AppError> {
                 }
             }
         }
-        Command::Bulletin {
-            log,
-            out,
-            lang,
-            typst,
-            no_cache,
-        } => {
-            let ctx = ctx.for_command(*no_cache, typst.as_deref());
-            let report = app::bulletin(log, out, lang, &ctx)?;
+        Command::Bulletin { log, out, render } => {
+            let ctx = ctx.for_command(render.no_cache, render.typst.as_deref());
+            let report = app::bulletin(log, out, &render.lang, &ctx)?;
             if !cli.quiet {
                 let _ = write!(stdout, "{}", esc(&app::summary(&report, 3)));
                 let _ = writeln!(
@@ -291,15 +285,9 @@ fn run(cli: &Cli, ctx: &app::Context) -> Result<(), AppError> {
                 );
             }
         }
-        Command::Publish {
-            log,
-            out,
-            lang,
-            typst,
-            no_cache,
-        } => {
-            let ctx = ctx.for_command(*no_cache, typst.as_deref());
-            let r = app::publish(log, out, lang, &ctx)?;
+        Command::Publish { log, out, render } => {
+            let ctx = ctx.for_command(render.no_cache, render.typst.as_deref());
+            let r = app::publish(log, out, &render.lang, &ctx)?;
             if !cli.quiet {
                 let p = &r.published;
                 let _ = write!(stdout, "{}", esc(&app::summary(&r.score, 3)));
