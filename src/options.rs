@@ -1,4 +1,5 @@
-//! Session scoring options: their names, values, defaults and the forms they belong to.
+//! Session scoring options: their names, values and defaults (which forms take each is said by
+//! each form's `score::form::Spec`).
 //!
 //! Options live in the log's `session` event (`"options": {...}`) so that a replay is
 //! self-contained. Every option has a documented default (scoring-methods.md §9,
