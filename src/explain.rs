@@ -28,50 +28,15 @@ pub fn show(q: Q) -> String {
     }
 }
 
-/// The unit of a form's board scores, for column headings.
-fn unit(form: Form) -> &'static str {
-    match form {
-        Form::Mp => "MP",
-        Form::Napki => "napki",
-        _ => "IMP",
-    }
+/// A pairs form's rules (`explain` shows boards of comparison groups of pairs forms only).
+fn pairs(form: Form) -> &'static crate::score::form::PairRules {
+    form.pairs()
+        .expect("a board of a comparison group is of a pairs form")
 }
 
-fn options_text(o: &crate::options::Options, form: Form) -> String {
-    match form {
-        Form::Mp => format!(
-            "mp_adjusted_method={}, sd_method={}, mp_artificial={}, neuberg_small_field={}",
-            o.mp_adjusted_method.name(),
-            o.sd_method.name(),
-            o.mp_artificial.name(),
-            o.neuberg_small_field.name()
-        ),
-        Form::Ximp => format!(
-            "ximp_adjusted_method={}, ximp_artificial={}, ximp_normalize={}",
-            o.ximp_adjusted_method.name(),
-            o.ximp_artificial.name(),
-            o.ximp_normalize.name()
-        ),
-        Form::Butler => format!(
-            "butler_trim={}, datum_round={}, datum_tie={}, imp_lookup={}, sd_method={}",
-            o.butler_trim,
-            o.datum_round.name(),
-            o.datum_tie.name(),
-            o.imp_lookup.name(),
-            o.sd_method.name()
-        ),
-        Form::Napki => format!(
-            "nap_standard_dispersion={}, nap_u={}, nap_max_multiplier={}, nap_output={}, nap_variant={}, nap_formula={}, imp_lookup={}",
-            o.nap_standard_dispersion,
-            o.nap_u,
-            o.nap_max_multiplier,
-            o.nap_output.name(),
-            o.nap_variant.name(),
-            o.nap_formula.name(),
-            o.imp_lookup.name()
-        ),
-        _ => String::new(),
-    }
+/// The unit of a form's board scores, for column headings.
+fn unit(form: Form) -> &'static str {
+    pairs(form).unit
 }
 
 /// For IMP forms: the distinct plain results with how many tables had each and what an NS and
@@ -114,7 +79,7 @@ fn aggregated(b: &BoardScore, form: Form, out: &mut String) {
             show(*ew)
         );
     }
-    if form == Form::Ximp {
+    if pairs(form).comparisons {
         // Each distinct result's comparisons, aggregated: count × IMPs.
         let _ = writeln!(
             out,
@@ -185,7 +150,7 @@ fn explain_team(
     state: &State,
     b: &BoardScore,
     m: &str,
-    tb: &crate::score::teams::TeamBoard,
+    tb: &crate::score::rooms::TeamBoard,
     out: &mut String,
 ) {
     let s = &state.sessions[b.session].def;
@@ -255,10 +220,8 @@ fn explain_team(
             }
         }
     }
-    let unit = match s.form {
-        Form::Teams => "IMP",
-        _ => "board points",
-    };
+    let rules = s.form.teams().expect("a match board is of a team form");
+    let unit = rules.unit;
     for (team, calc) in [(mt.home, &tb.home_calc), (mt.away, &tb.away_calc)] {
         let id = &state.participant(team).id;
         if calc.artificial {
@@ -272,10 +235,7 @@ fn explain_team(
         for &(pw, x) in &calc.ns_part {
             for &(vw, y) in &calc.ew_part {
                 let d = x - y;
-                let f = match s.form {
-                    Form::Teams => format!("{} IMP", crate::bridge::imp(d)),
-                    _ => "board points".to_string(),
-                };
+                let f = (rules.value_text)(d);
                 let _ = writeln!(
                     out,
                     "      {}% × {}% : {} − ({}) = {} → {f}",
@@ -291,7 +251,7 @@ fn explain_team(
             out,
             "      = {} {unit}{}",
             show(calc.own),
-            if s.form == Form::Patton {
+            if rules.shows_aggregate {
                 format!("; aggregate {}", show(calc.aggregate))
             } else {
                 String::new()
@@ -361,7 +321,7 @@ pub fn explain(state: &State, boards: &[&BoardScore], section: Option<&str>) -> 
         );
         let o = &s.options;
         let form = s.form;
-        if form == Form::Mp {
+        if form.is_mp() {
             let _ = writeln!(
                 out,
                 "Field N = {} (the most tables on any board of this group, C7), top 2(N−1) = {}; {} tables on this board",
@@ -372,7 +332,7 @@ pub fn explain(state: &State, boards: &[&BoardScore], section: Option<&str>) -> 
         } else {
             let _ = writeln!(out, "{} tables on this board", b.sides.len() / 2);
         }
-        let _ = writeln!(out, "Options: {}\n", options_text(o, form));
+        let _ = writeln!(out, "Options: {}\n", (pairs(form).options_text)(o));
         for (name, value) in &b.facts {
             let _ = writeln!(out, "{name}: {}", show(*value));
         }
@@ -382,7 +342,7 @@ pub fn explain(state: &State, boards: &[&BoardScore], section: Option<&str>) -> 
         if !b.facts.is_empty() || !b.text.is_empty() {
             out.push('\n');
         }
-        if form != Form::Mp {
+        if !form.is_mp() {
             aggregated(b, form, &mut out);
         }
         // Frequency tables.
@@ -553,12 +513,7 @@ pub fn explain(state: &State, boards: &[&BoardScore], section: Option<&str>) -> 
                     continue;
                 }
                 let Some(d) = &side.detail else { continue };
-                let what = match form {
-                    Form::Mp => "2×beaten + tied",
-                    Form::Ximp => "Σ IMPs against the others",
-                    Form::Butler => "IMPs against the datum",
-                    _ => "napki of the component",
-                };
+                let what = pairs(form).component;
                 let line = if side.side == Side::NS { "NS" } else { "EW" };
                 let _ = writeln!(out, "  {who}: scored in the {line} line");
                 for c in &d.components {
@@ -572,7 +527,7 @@ pub fn explain(state: &State, boards: &[&BoardScore], section: Option<&str>) -> 
                     );
                 }
                 let sum: Q = d.components.iter().map(|c| c.weight * c.raw).sum();
-                if form == Form::Mp || !d.self_term.is_zero() {
+                if form.is_mp() || !d.self_term.is_zero() {
                     let _ = writeln!(
                         out,
                         "      Σ = {}, minus its own table {} = raw {}",

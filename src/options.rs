@@ -1,4 +1,5 @@
-//! Session scoring options: their names, values, defaults and the forms they belong to.
+//! Session scoring options: their names, values and defaults (which forms take each is said by
+//! each form's `score::form::Spec`).
 //!
 //! Options live in the log's `session` event (`"options": {...}`) so that a replay is
 //! self-contained. Every option has a documented default (scoring-methods.md §9,
@@ -9,49 +10,7 @@ use serde_json::Value;
 
 use crate::num::Q;
 
-/// The scoring form of a session (event-log.md `session.form`).
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
-pub enum Form {
-    Mp,
-    Ximp,
-    Butler,
-    Napki,
-    Teams,
-    Patton,
-    Bam,
-    Aggregate,
-}
-
-impl Form {
-    pub const ALL: [(&'static str, Form); 8] = [
-        ("mp", Form::Mp),
-        ("ximp", Form::Ximp),
-        ("butler", Form::Butler),
-        ("napki", Form::Napki),
-        ("teams", Form::Teams),
-        ("patton", Form::Patton),
-        ("bam", Form::Bam),
-        ("aggregate", Form::Aggregate),
-    ];
-
-    pub fn parse(s: &str) -> Option<Form> {
-        Form::ALL.iter().find(|(n, _)| *n == s).map(|(_, f)| *f)
-    }
-
-    pub fn name(self) -> &'static str {
-        Form::ALL.iter().find(|(_, f)| *f == self).unwrap().0
-    }
-
-    /// Forms scored in matchpoints (scores have a top and a percentage).
-    pub fn is_mp(self) -> bool {
-        self == Form::Mp
-    }
-
-    /// Team forms: boards are played in matches, in two rooms.
-    pub fn is_team(self) -> bool {
-        matches!(self, Form::Teams | Form::Patton | Form::Bam)
-    }
-}
+pub use crate::score::form::Form;
 
 /// How the comparison field of a session is formed (C1: default `section`).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Default)]
@@ -401,120 +360,111 @@ fn named<T>(v: &Value, parse: fn(&str) -> Option<T>, names: &[&str]) -> Result<T
     }
 }
 
-const MP: &[Form] = &[Form::Mp];
-const XIMP: &[Form] = &[Form::Ximp];
-const BUTLER: &[Form] = &[Form::Butler];
-const NAPKI: &[Form] = &[Form::Napki];
-const TEAMS: &[Form] = &[Form::Teams];
-const PATTON: &[Form] = &[Form::Patton];
-const VP_FORMS: &[Form] = &[Form::Teams];
-const ALL_PAIR_FORMS: &[Form] = &[Form::Mp, Form::Ximp, Form::Butler, Form::Napki];
-
-/// Every option: name, the forms it belongs to, how to set it.
-const OPTIONS: &[(&str, &[Form], Setter)] = &[
-    ("mp_adjusted_method", MP, |o, v| {
+/// Every option: name, how to set it (which forms take it is said by each form's `Spec`).
+const OPTIONS: &[(&str, Setter)] = &[
+    ("mp_adjusted_method", |o, v| {
         o.mp_adjusted_method = named(v, MpAdjustedMethod::parse, MpAdjustedMethod::NAMES)?;
         Ok(())
     }),
-    ("sd_method", ALL_PAIR_FORMS, |o, v| {
+    ("sd_method", |o, v| {
         o.sd_method = named(v, SdMethod::parse, SdMethod::NAMES)?;
         Ok(())
     }),
-    ("mp_artificial", MP, |o, v| {
+    ("mp_artificial", |o, v| {
         o.mp_artificial = named(v, MpArtificial::parse, MpArtificial::NAMES)?;
         Ok(())
     }),
-    ("neuberg_small_field", MP, |o, v| {
+    ("neuberg_small_field", |o, v| {
         o.neuberg_small_field = named(v, NeubergSmallField::parse, NeubergSmallField::NAMES)?;
         Ok(())
     }),
-    ("factoring", MP, |o, v| {
+    ("factoring", |o, v| {
         o.factoring = named(v, Factoring::parse, Factoring::NAMES)?;
         Ok(())
     }),
-    ("split_check", ALL_PAIR_FORMS, |o, v| {
+    ("split_check", |o, v| {
         o.split_check = named(v, SplitCheck::parse, SplitCheck::NAMES)?;
         Ok(())
     }),
-    ("ximp_adjusted_method", XIMP, |o, v| {
+    ("ximp_adjusted_method", |o, v| {
         o.ximp_adjusted_method = named(v, XimpAdjustedMethod::parse, XimpAdjustedMethod::NAMES)?;
         Ok(())
     }),
-    ("ximp_artificial", XIMP, |o, v| {
+    ("ximp_artificial", |o, v| {
         o.ximp_artificial = named(v, XimpArtificial::parse, XimpArtificial::NAMES)?;
         Ok(())
     }),
-    ("ximp_normalize", XIMP, |o, v| {
+    ("ximp_normalize", |o, v| {
         o.ximp_normalize = named(v, XimpNormalize::parse, XimpNormalize::NAMES)?;
         Ok(())
     }),
-    ("butler_trim", BUTLER, |o, v| {
+    ("butler_trim", |o, v| {
         o.butler_trim = butler_trim(v)?;
         Ok(())
     }),
-    ("datum_round", BUTLER, |o, v| {
+    ("datum_round", |o, v| {
         o.datum_round = named(v, DatumRound::parse, DatumRound::NAMES)?;
         Ok(())
     }),
-    ("datum_tie", BUTLER, |o, v| {
+    ("datum_tie", |o, v| {
         o.datum_tie = named(v, DatumTie::parse, DatumTie::NAMES)?;
         Ok(())
     }),
-    ("nap_standard_dispersion", NAPKI, |o, v| {
+    ("nap_standard_dispersion", |o, v| {
         o.nap_standard_dispersion = number(v, Q::new(1, 100), Q::int(100_000))?;
         Ok(())
     }),
-    ("nap_u", NAPKI, |o, v| {
+    ("nap_u", |o, v| {
         o.nap_u = number(v, Q::ZERO, Q::ONE)?;
         Ok(())
     }),
-    ("nap_max_multiplier", NAPKI, |o, v| {
+    ("nap_max_multiplier", |o, v| {
         o.nap_max_multiplier = number(v, Q::new(1, 1000), Q::int(1_000_000))?;
         Ok(())
     }),
-    ("nap_output", NAPKI, |o, v| {
+    ("nap_output", |o, v| {
         o.nap_output = named(v, NapOutput::parse, NapOutput::NAMES)?;
         Ok(())
     }),
-    ("nap_variant", NAPKI, |o, v| {
+    ("nap_variant", |o, v| {
         o.nap_variant = named(v, NapVariant::parse, NapVariant::NAMES)?;
         Ok(())
     }),
-    ("nap_formula", NAPKI, |o, v| {
+    ("nap_formula", |o, v| {
         o.nap_formula = named(v, NapFormula::parse, NapFormula::NAMES)?;
         Ok(())
     }),
-    ("vp_scale", VP_FORMS, |o, v| {
+    ("vp_scale", |o, v| {
         o.vp_scale = crate::bridge::vp::VpScale::from_json(v)?;
         Ok(())
     }),
-    ("vp_imp_rounding", TEAMS, |o, v| {
+    ("vp_imp_rounding", |o, v| {
         o.vp_imp_rounding = named(v, VpImpRounding::parse, VpImpRounding::NAMES)?;
         Ok(())
     }),
-    ("ko_average_split", TEAMS, |o, v| {
+    ("ko_average_split", |o, v| {
         o.ko_average_split = Some(
             v.as_bool()
                 .ok_or_else(|| format!("expected true or false, found {v}"))?,
         );
         Ok(())
     }),
-    ("patton_board_draw_margin", PATTON, |o, v| {
+    ("patton_board_draw_margin", |o, v| {
         o.patton_board_draw_margin = number(v, Q::ZERO, Q::int(10_000))?;
         Ok(())
     }),
-    ("patton_300", PATTON, |o, v| {
+    ("patton_300", |o, v| {
         o.patton_300 = named(v, Patton300::parse, Patton300::NAMES)?;
         Ok(())
     }),
-    ("patton_aggregate", PATTON, |o, v| {
+    ("patton_aggregate", |o, v| {
         if v.as_str() == Some("ratio") {
             return Err("\"ratio\" needs its aggregate bands in the session options (conventions C24), which this version does not take yet; use \"difference\"".to_string());
         }
         o.patton_aggregate = named(v, PattonAggregate::parse, PattonAggregate::NAMES)?;
         Ok(())
     }),
-    ("imp_lookup", ALL_PAIR_FORMS, |o, v| {
+    ("imp_lookup", |o, v| {
         o.imp_lookup = named(
             v,
             crate::bridge::ImpLookup::parse,
@@ -523,6 +473,11 @@ const OPTIONS: &[(&str, &[Form], Setter)] = &[
         Ok(())
     }),
 ];
+
+/// Whether `name` is a session option.
+pub fn is_option(name: &str) -> bool {
+    OPTIONS.iter().any(|(n, _)| *n == name)
+}
 
 impl Options {
     /// Read the `options` object of a session of `form`; every problem is reported.
@@ -533,14 +488,18 @@ impl Options {
         let mut o = Options::default();
         let mut errors = Vec::new();
         for (name, value) in obj {
-            match OPTIONS.iter().find(|(n, _, _)| n == name) {
+            match OPTIONS.iter().find(|(n, _)| n == name) {
                 None => errors.push(OptionError {
                     option: name.clone(),
                     message: format!("unknown option \"{name}\" (the session options are listed in docs/event-log.md)"),
                 }),
-                Some((_, forms, set)) => {
-                    if !forms.contains(&form) {
-                        let names: Vec<_> = forms.iter().map(|f| f.name()).collect();
+                Some((_, set)) => {
+                    if !form.accepts(name) {
+                        let names: Vec<_> = Form::ALL
+                            .iter()
+                            .filter(|f| f.accepts(name))
+                            .map(|f| f.name())
+                            .collect();
                         errors.push(OptionError {
                             option: name.clone(),
                             message: format!(

@@ -16,9 +16,9 @@ use rayon::prelude::*;
 use crate::adjust::Side;
 use crate::error::Notice;
 use crate::num::Q;
-use crate::options::{Compare, Form, MpArtificial, SdMethod};
+use crate::options::{Compare, MpArtificial, SdMethod};
 use crate::replay::{PId, State, Table};
-use crate::score::teams::{self, TeamBoardIn};
+use crate::score::rooms::{self, TeamBoardIn};
 use crate::score::{stats::board_stats, BoardIn, BoardScore, BoardStats, Dist, SideScore, TableIn};
 use crate::standings::{finish, Standing, Sums};
 
@@ -150,8 +150,12 @@ pub fn board_tasks<'s>(
     let all = state.tables.values_vec();
     // Runs of consecutive tables (in key order) of one pair-form board of one comparison group,
     // found in parallel; the first table of an aggregate session (in key order) is an error.
-    let scorable = |t: &Table| !state.sessions[t.session].def.form.is_team();
-    let aggregate = |t: &Table| state.sessions[t.session].def.form == Form::Aggregate;
+    // Each session's form, asked once: a pairs form is scorable, unless this version does not
+    // score it.
+    let rules: Vec<Option<&crate::score::form::PairRules>> =
+        state.sessions.iter().map(|s| s.def.form.pairs()).collect();
+    let scorable = |t: &Table| rules[t.session].is_some();
+    let unscored = |t: &Table| rules[t.session].is_some_and(|p| p.score.is_none());
     const CHUNK: usize = 1 << 14;
     let found: Vec<(Vec<(usize, usize)>, Option<usize>)> = all
         .par_chunks(CHUNK)
@@ -161,7 +165,7 @@ pub fn board_tasks<'s>(
             let mut runs: Vec<(usize, usize)> = Vec::new();
             let mut open: Option<usize> = None;
             for (k, t) in ts.iter().enumerate() {
-                if aggregate(t) {
+                if unscored(t) {
                     return (runs, Some(base + k));
                 }
                 // (A run is open only after a scorable table of this chunk.)
@@ -186,8 +190,9 @@ pub fn board_tasks<'s>(
         .collect();
     if let Some(i) = found.iter().find_map(|(_, a)| *a) {
         return Err(ScoreError(format!(
-            "session \"{}\" has form \"aggregate\", which this version of frekans does not score yet",
+            "session \"{}\" has form \"{}\", which this version of frekans does not score yet",
             state.sessions[all[i].session].def.id,
+            state.sessions[all[i].session].def.form.name(),
         )));
     }
     // (session, group, board) → tables, in table-key order. Runs come board by board, so a run

@@ -73,7 +73,8 @@ impl Rng {
 // What to generate
 // ---------------------------------------------------------------------------------------------
 
-/// The scoring form of every session.
+/// The scoring form of every session: the forms synth writes (what each is, is its
+/// [`Form`](crate::score::Form)'s).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum SynthForm {
     Mp,
@@ -84,27 +85,36 @@ pub enum SynthForm {
 }
 
 impl SynthForm {
-    pub const NAMES: [&'static str; 5] = ["mp", "ximp", "butler", "napki", "teams"];
+    const ALL: [SynthForm; 5] = [
+        SynthForm::Mp,
+        SynthForm::Ximp,
+        SynthForm::Butler,
+        SynthForm::Napki,
+        SynthForm::Teams,
+    ];
+
+    /// The form it is.
+    pub fn form(self) -> crate::score::Form {
+        use crate::score::Form;
+        match self {
+            SynthForm::Mp => Form::Mp,
+            SynthForm::Ximp => Form::Ximp,
+            SynthForm::Butler => Form::Butler,
+            SynthForm::Napki => Form::Napki,
+            SynthForm::Teams => Form::Teams,
+        }
+    }
 
     pub fn parse(s: &str) -> Option<SynthForm> {
-        Some(match s {
-            "mp" => SynthForm::Mp,
-            "ximp" => SynthForm::Ximp,
-            "butler" => SynthForm::Butler,
-            "napki" => SynthForm::Napki,
-            "teams" => SynthForm::Teams,
-            _ => return None,
-        })
+        SynthForm::ALL.into_iter().find(|f| f.name() == s)
     }
 
     pub fn name(self) -> &'static str {
-        match self {
-            SynthForm::Mp => "mp",
-            SynthForm::Ximp => "ximp",
-            SynthForm::Butler => "butler",
-            SynthForm::Napki => "napki",
-            SynthForm::Teams => "teams",
-        }
+        self.form().name()
+    }
+
+    fn is_team(self) -> bool {
+        self.form().is_team()
     }
 }
 
@@ -180,7 +190,7 @@ impl Spec {
                 self.boards
             ));
         }
-        if self.form != SynthForm::Teams && self.tables < 2 {
+        if !self.form.is_team() && self.tables < 2 {
             return Err("--tables must be at least 2 for a pairs form (a board needs two results to compare)".into());
         }
         for (name, v) in [
@@ -203,10 +213,8 @@ impl Spec {
             ));
         }
         if format == OutFormat::Pbn {
-            if !matches!(
-                self.form,
-                SynthForm::Mp | SynthForm::Ximp | SynthForm::Butler
-            ) {
+            // (PBN results files of team matches are not written)
+            if self.form.is_team() || self.form.form().spec().pbn.is_none() {
                 return Err(format!(
                     "a PBN results file holds a pairs session: --form {} has no PBN scoring",
                     self.form.name()
@@ -222,9 +230,7 @@ impl Spec {
         // The options as the log's reader will take them: refused here, with its own messages,
         // rather than written into a log `check` refuses.
         if let Some(opts) = &self.options {
-            let form = crate::options::Form::parse(self.form.name())
-                .ok_or_else(|| format!("--form {} has no options", self.form.name()))?;
-            let (_, errors) = crate::options::Options::from_json(form, opts);
+            let (_, errors) = crate::options::Options::from_json(self.form.form(), opts);
             if !errors.is_empty() {
                 let e: Vec<String> = errors
                     .iter()
@@ -233,7 +239,7 @@ impl Spec {
                 return Err(format!("--options: {}", e.join("; ")));
             }
         }
-        if format == OutFormat::Usebio && self.form == SynthForm::Napki {
+        if format == OutFormat::Usebio && self.form.form().spec().usebio.is_none() {
             return Err("USEBIO has no napki scoring: use --form mp, ximp, butler or teams with --format usebio".into());
         }
         if format == OutFormat::Salliere {
@@ -255,9 +261,10 @@ impl Spec {
 
     /// Tables of the whole championship (results plus tables ruled but not played).
     pub fn result_count(&self) -> u64 {
-        let per_section = match self.form {
-            SynthForm::Teams => 2 * u64::from(self.tables),
-            _ => u64::from(self.tables),
+        let per_section = if self.form.is_team() {
+            2 * u64::from(self.tables)
+        } else {
+            u64::from(self.tables)
         };
         u64::from(self.sessions) * u64::from(self.sections) * per_section * u64::from(self.boards)
     }
@@ -400,11 +407,14 @@ pub fn write_pbn(spec: &Spec, out: &mut dyn Write) -> io::Result<Summary> {
     else {
         unreachable!()
     };
-    let scoring = match spec.form {
-        SynthForm::Ximp => "IMP;Cross",
-        SynthForm::Butler => "IMP;Butler",
-        _ => "MatchPoints;MP1",
-    };
+    let scoring = spec
+        .form
+        .form()
+        .spec()
+        .pbn
+        .as_ref()
+        .expect("a pairs form with PBN scoring (checked with the spec)")
+        .scoring;
     let mut head = format!(
         "% PBN 2.1\n% EXPORT\n% Synthetic championship written by `frekans synth --format pbn` (seed {}).\n",
         spec.seed
@@ -451,7 +461,7 @@ fn at_time(day: u32, minutes: u32) -> String {
 
 fn generate(spec: &Spec, w: &mut Writer) -> io::Result<()> {
     let mut rng = Rng::new(spec.seed);
-    let teams = spec.form == SynthForm::Teams;
+    let teams = spec.form.is_team();
     let boards = spec.boards;
 
     // Header.

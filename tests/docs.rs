@@ -268,9 +268,9 @@ fn event_log_md_names_every_event_type_form_and_option_the_reader_accepts() {
         .filter_map(|l| l.split('"').next())
         .collect();
     assert_eq!(types.len(), 12, "event types found: {types:?}");
-    // Forms and options: `("name", Form::X)` of Form::ALL, `("name", FORMS, |o, v|` of OPTIONS.
+    // Forms: the list of `score::form`; options: `("name", |o, v|` of OPTIONS.
+    let forms: Vec<&str> = frekans::score::Form::ALL.iter().map(|f| f.name()).collect();
     let options_rs = read("src/options.rs");
-    let mut forms = Vec::new();
     let mut options = Vec::new();
     for l in options_rs.lines() {
         let t = l.trim();
@@ -278,9 +278,7 @@ fn event_log_md_names_every_event_type_form_and_option_the_reader_accepts() {
             continue;
         };
         let name = r.split('"').next().unwrap();
-        if t.contains("Form::") {
-            forms.push(name);
-        } else if t.contains("|o, v|") {
+        if t.contains("|o, v|") {
             options.push(name);
         }
     }

@@ -173,12 +173,13 @@ pub fn export_bytes(log: &[u8], format: &str, session: Option<&str>) -> Result<V
     };
     let scored = pipeline::score(state)?;
     let sessions = export::results::sessions(state, &scored, only);
-    use crate::options::Form;
     for s in &sessions {
-        if !matches!(
-            s.form,
-            Form::Mp | Form::Ximp | Form::Butler | Form::Teams | Form::Bam
-        ) {
+        let spec = s.form.spec();
+        let said = match format {
+            "usebio" => spec.usebio.is_some(),
+            _ => spec.pbn.is_some(),
+        };
+        if !said {
             return Err(AppError::BadRequest(format!(
                 "invalid export request: session {} is scored {}, which {format} cannot say (it holds matchpoints, cross-IMPs, Butler, teams and board-a-match); export the other sessions with --session",
                 s.id,

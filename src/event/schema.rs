@@ -211,13 +211,7 @@ impl PenaltyUnit {
 
     /// The units a session of `form` accepts (C20).
     pub fn allowed_for(form: Form) -> &'static [PenaltyUnit] {
-        match form {
-            Form::Mp => &[PenaltyUnit::PctOfTop, PenaltyUnit::Mp],
-            Form::Ximp | Form::Butler | Form::Napki | Form::Aggregate => &[PenaltyUnit::Imp],
-            Form::Teams => &[PenaltyUnit::Imp, PenaltyUnit::Vp],
-            Form::Patton => &[PenaltyUnit::Vp],
-            Form::Bam => &[PenaltyUnit::Mp],
-        }
+        form.spec().penalty_units
     }
 }
 

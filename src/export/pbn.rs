@@ -8,7 +8,6 @@ use std::fmt::Write as _;
 
 use super::results::{decimal, LineView, SessionView};
 use crate::bridge::{dealer_of, vul_of, Bid};
-use crate::options::Form;
 use crate::replay::State;
 
 /// A PBN string: quoted, with `"` and `\` escaped, line breaks as spaces.
@@ -42,14 +41,10 @@ pub fn write(state: &State, sessions: &[SessionView]) -> Result<Vec<u8>, String>
     out.push_str("% PBN 2.1\n% EXPORT\n% Creator: frekans\n");
     let c = &state.championship;
     for s in sessions {
-        let (scoring, unit, total) = match s.form {
-            Form::Mp => ("MatchPoints;MP1", "MP", "TotalScoreMP"),
-            Form::Ximp => ("IMP;Cross", "IMP", "TotalScoreIMP"),
-            Form::Butler => ("IMP;Butler", "IMP", "TotalScoreIMP"),
-            Form::Teams => ("IMP", "IMP", "TotalScoreVP"),
-            Form::Bam => ("BAM", "BAM", "TotalScoreBAM"),
-            _ => unreachable!("checked by the caller"),
+        let Some(pbn) = &s.form.spec().pbn else {
+            unreachable!("checked by the caller")
         };
+        let (scoring, unit, total) = (pbn.scoring, pbn.unit, pbn.total);
         let mut boards: Vec<u32> = s.lines.iter().map(|l| l.board).collect();
         for m in &s.matches {
             boards.extend(m.boards.iter().map(|b| b.0));
@@ -151,7 +146,8 @@ fn pair_table(out: &mut String, s: &SessionView, board: u32, unit: &str) {
     );
     cols.push(format!("{unit}_NS\\6R"));
     cols.push(format!("{unit}_EW\\6R"));
-    if s.form == Form::Butler {
+    let datum = s.form.spec().pbn.as_ref().is_some_and(|p| p.datum);
+    if datum {
         cols.push("ButlerDatum\\5R".into());
     }
     let _ = writeln!(out, "[ScoreTable {}]", quoted(&cols.join(";")));
@@ -166,7 +162,7 @@ fn pair_table(out: &mut String, s: &SessionView, board: u32, unit: &str) {
         let pts = |q: Option<crate::num::Q>| q.map_or("-".into(), |q| decimal(q.to_f64(), 2));
         row.push(pts(l.ns_score));
         row.push(pts(l.ew_score));
-        if s.form == Form::Butler {
+        if datum {
             row.push(pts(s.datum.get(&(l.board, l.group.clone())).copied()));
         }
         out.push_str(&row.join(" "));
@@ -219,7 +215,7 @@ fn team_table(out: &mut String, s: &SessionView, board: u32, unit: &str) {
 
 fn total_table(out: &mut String, s: &SessionView, total: &str) {
     let mut cols = vec!["Rank\\3R", "PairId\\4R", "Names\\40L", total];
-    let mp = s.form == Form::Mp;
+    let mp = s.form.is_mp();
     if mp {
         cols.push("TotalPercentage\\6R");
     }

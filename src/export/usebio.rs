@@ -60,20 +60,19 @@ fn body(w: &mut W, state: &State, sessions: &[SessionView]) -> R {
         "USEBIO SYSTEM \"http://www.ebu.co.uk/usebio/usebio_v1_2.dtd\"",
     )))?;
     open(w, "USEBIO", &[("Version", "1.2")])?;
-    let forms: Vec<Form> = sessions.iter().map(|s| s.form).collect();
-    let form = forms.first().copied().unwrap_or(Form::Mp);
+    let form = sessions.first().map_or(Form::Mp, |s| s.form);
     let knockout = sessions
         .iter()
         .any(|s| s.matches.iter().any(|m| m.knockout));
-    let (event_type, board_method, match_method) = match form {
-        Form::Mp => ("PAIRS", "MATCH_POINTS", None),
-        Form::Ximp => ("PAIRS", "CROSS_IMPS", None),
-        Form::Butler => ("BUTLER_PAIRS", "IMPS", None),
-        Form::Teams if knockout => ("KO", "IMPS", Some("VPS")),
-        Form::Teams => ("TEAMS", "IMPS", Some("VPS")),
-        Form::Bam => ("TEAMS", "PAB", Some("PAB")),
-        _ => unreachable!("checked by the caller"),
+    let Some(u) = &form.spec().usebio else {
+        unreachable!("checked by the caller")
     };
+    let event_type = if knockout {
+        u.knockout_event_type
+    } else {
+        u.event_type
+    };
+    let (board_method, match_method) = (u.board_scoring_method, u.match_scoring_method);
     open(w, "EVENT", &[("EVENT_TYPE", event_type)])?;
     leaf(w, "BOARD_SCORING_METHOD", board_method)?;
     if let Some(m) = match_method {
@@ -126,7 +125,7 @@ fn session(w: &mut W, s: &SessionView) -> R {
             for (b, home, away, tables) in &m.boards {
                 open(w, "BOARD", &[])?;
                 leaf(w, "BOARD_NUMBER", &b.to_string())?;
-                if s.form == Form::Bam {
+                if s.form.spec().usebio.as_ref().is_some_and(|u| u.team_points) {
                     leaf(w, "TEAM_POINTS", &decimal(home.to_f64(), 2))?;
                     leaf(w, "OPPOSING_TEAM_POINTS", &decimal(away.to_f64(), 2))?;
                 } else {
@@ -278,13 +277,8 @@ fn line(w: &mut W, form: Form, l: &LineView, direction: Option<&str>) -> R {
         note.push_str(&format!("; ruling {}", r.id));
         leaf(w, "NOTES", &note)?;
     }
-    let (ns_name, ew_name) = match form {
-        Form::Mp => ("NS_MATCH_POINTS", "EW_MATCH_POINTS"),
-        Form::Butler => ("NS_BUTLER_POINTS", "EW_BUTLER_POINTS"),
-        Form::Ximp => ("NS_CROSS_IMP_POINTS", "EW_CROSS_IMP_POINTS"),
-        _ => ("", ""),
-    };
-    if let (false, Some(ns), Some(ew)) = (ns_name.is_empty(), l.ns_score, l.ew_score) {
+    let names = form.spec().usebio.as_ref().and_then(|u| u.line_points);
+    if let (Some((ns_name, ew_name)), Some(ns), Some(ew)) = (names, l.ns_score, l.ew_score) {
         leaf(w, ns_name, &decimal(ns.to_f64(), 2))?;
         leaf(w, ew_name, &decimal(ew.to_f64(), 2))?;
     }

@@ -456,7 +456,11 @@ fn resolve(
             "--form".into(),
             format!(
                 "unknown form \"{form}\" (expected one of {})",
-                Form::ALL.map(|f| f.0).join(", ")
+                Form::ALL
+                    .iter()
+                    .map(|f| f.name())
+                    .collect::<Vec<_>>()
+                    .join(", ")
             ),
         ));
     };

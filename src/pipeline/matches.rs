@@ -1,4 +1,4 @@
-//! Team sessions scored: each match's boards, IMPs and their penalties, the VP conversion or board-a-match and Patton aggregates, and which matches a change touches.
+//! Team sessions scored: each match's boards and their totals, IMP penalties taken off, the match finished by its form (`score::form::TeamRules::finish`), and which matches a change touches.
 
 use super::*;
 
@@ -191,7 +191,7 @@ pub(super) fn score_matches(
                 open: open.map(|t| table_in(state, t)),
                 closed: closed.map(|t| table_in(state, t)),
             };
-            let Some(tb) = teams::score_board(&input) else {
+            let Some(tb) = rooms::score_board(&input) else {
                 return Err(Notice {
                     line: None,
                     message: format!(
@@ -322,24 +322,26 @@ pub(super) fn score_matches(
                 away -= p.ev.amount;
             }
         }
-        let (imp_home, imp_away, vp_home, vp_away) = match def.form {
-            Form::Teams => {
-                let (mh, ma) = vp_margins(state, *s, m, home, away, &mut notices);
-                (
-                    Some(home),
-                    Some(away),
-                    crate::bridge::vp::vp(&o.vp_scale, declared, mh),
-                    crate::bridge::vp::vp(&o.vp_scale, declared, ma),
-                )
-            }
-            Form::Patton => (
-                Some(agg_h),
-                Some(agg_a),
-                home + teams::aggregate_points(agg_h, o),
-                away + teams::aggregate_points(agg_a, o),
-            ),
-            _ => (None, None, home, away),
-        };
+        let rules = def
+            .form
+            .teams()
+            .expect("a match is of a team session (replay checks it)");
+        let nos_teams = || nos_teams(state, *s, m);
+        let out = (rules.finish)(
+            &crate::score::form::MatchIn {
+                id: m,
+                line: mt.line,
+                home: mt.home,
+                away: mt.away,
+                boards: declared,
+                points: [home, away],
+                aggregate: [agg_h, agg_a],
+                options: o,
+                nos_teams: &nos_teams,
+            },
+            &mut notices,
+        );
+        let [vp_home, vp_away] = out.vps;
         matches.push(MatchResult {
             session: *s,
             match_id: m.clone(),
@@ -347,8 +349,8 @@ pub(super) fn score_matches(
             away: mt.away,
             boards: declared,
             scored,
-            imp_home,
-            imp_away,
+            imp_home: out.imps.map(|i| i[0]),
+            imp_away: out.imps.map(|i| i[1]),
             vp_home,
             vp_away,
         });
@@ -356,24 +358,9 @@ pub(super) fn score_matches(
     (boards, matches, notices)
 }
 
-/// The margins converted to VPs: as they are (`vp_imp_rounding: none`, C18), or, under `nos`,
-/// a fractional margin rounded to a whole IMP in favour of the non-offending team named by a
-/// structured subsequent-damage ruling of the match (to nearest, with a notice, when rulings
-/// name both teams: adjusted-scores.md A5, C18).
-pub(super) fn vp_margins(
-    state: &State,
-    s: usize,
-    m: &str,
-    home: Q,
-    away: Q,
-    notices: &mut Vec<Notice>,
-) -> (Q, Q) {
-    let o = &state.sessions[s].def.options;
-    if o.vp_imp_rounding != crate::options::VpImpRounding::Nos
-        || (home.is_integer() && away.is_integer())
-    {
-        return (home, away);
-    }
+/// The teams named non-offending by a structured subsequent-damage ruling of match `m` of
+/// session `s` (for `vp_imp_rounding: nos`, C18).
+fn nos_teams(state: &State, s: usize, m: &str) -> std::collections::BTreeSet<PId> {
     let mut nos_teams = std::collections::BTreeSet::new();
     for t in state
         .tables
@@ -387,33 +374,5 @@ pub(super) fn vp_margins(
             });
         }
     }
-    let mt = &state.matches[&(s, m.to_string())];
-    let round = |q: Q, up: bool| -> Q {
-        let f = Q::int(q.floor() as i64);
-        if q.is_integer() {
-            q
-        } else if up {
-            f + Q::ONE
-        } else {
-            f
-        }
-    };
-    let nearest = |q: Q| -> Q { Q::int((q + Q::new(1, 2)).floor() as i64) };
-    if nos_teams.len() == 1 {
-        let nos = *nos_teams.iter().next().unwrap();
-        let h = round(home, nos == mt.home);
-        let a = round(away, nos == mt.away);
-        (h, a)
-    } else {
-        if nos_teams.len() > 1 {
-            notices.push(Notice {
-                line: Some(mt.line),
-                message: format!("match \"{m}\": subsequent-damage rulings name both teams as non-offending; fractional margins rounded to the nearest IMP (vp_imp_rounding: nos, conventions C18): check by hand"),
-            });
-        }
-        if nos_teams.is_empty() {
-            return (home, away);
-        }
-        (nearest(home), nearest(away))
-    }
+    nos_teams
 }

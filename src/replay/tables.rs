@@ -62,7 +62,19 @@ impl Replayer {
         let def = &self.st.sessions[s].def;
         if !def.form.is_team() {
             let (id, form) = (def.id.clone(), def.form.name());
-            self.err(line, "session", format!("session \"{id}\" has form \"{form}\"; matches belong to team forms (teams, patton, bam)"));
+            let teams: Vec<&str> = crate::score::Form::ALL
+                .iter()
+                .filter(|f| f.is_team())
+                .map(|f| f.name())
+                .collect();
+            self.err(
+                line,
+                "session",
+                format!(
+                    "session \"{id}\" has form \"{form}\"; matches belong to team forms ({})",
+                    teams.join(", ")
+                ),
+            );
             return;
         }
         if self.st.matches.contains_key(&(s, m.id.clone())) {

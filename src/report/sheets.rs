@@ -77,7 +77,12 @@ pub fn sheet(state: &State, boards: &ByMatch, m: &MatchResult) -> Sheet {
         });
     }
     // IMP penalties: the match's IMPs are the boards' totals less any penalty (C18, C20).
-    let teams = state.sessions[s].def.form == crate::options::Form::Teams;
+    let teams = state.sessions[s]
+        .def
+        .form
+        .spec()
+        .penalty_units
+        .contains(&crate::event::PenaltyUnit::Imp);
     let penalty = |total: Option<crate::num::Q>, run: f64| {
         let diff = total.map(|t| t.to_f64() - run)?;
         (teams && diff.abs() >= 0.005).then(|| signed_f(diff))

@@ -13,9 +13,55 @@ use crate::bridge::imp_of_q;
 use crate::num::Q;
 use crate::options::{ButlerTrim, DatumRound, DatumTie, Options, SdMethod};
 
+use super::form::{PairRules, Pbn, Rules, Spec, Usebio};
 use super::stats::board_stats;
 use super::ximp::artificial_imps;
 use super::*;
+use crate::event::PenaltyUnit;
+
+pub static FORM: Spec = Spec {
+    name: "butler",
+    matchpoints: false,
+    options: &[
+        "sd_method",
+        "split_check",
+        "butler_trim",
+        "datum_round",
+        "datum_tie",
+        "imp_lookup",
+    ],
+    penalty_units: &[PenaltyUnit::Imp],
+    rules: Rules::Pairs(PairRules {
+        score: Some(score_board),
+        unit: "IMP",
+        options_text: |o| {
+            format!(
+                "butler_trim={}, datum_round={}, datum_tie={}, imp_lookup={}, sd_method={}",
+                o.butler_trim,
+                o.datum_round.name(),
+                o.datum_tie.name(),
+                o.imp_lookup.name(),
+                o.sd_method.name()
+            )
+        },
+        component: "IMPs against the datum",
+        comparisons: false,
+    }),
+    pbn: Some(Pbn {
+        scoring: "IMP;Butler",
+        unit: "IMP",
+        total: "TotalScoreIMP",
+        datum: true,
+    }),
+    usebio: Some(Usebio {
+        event_type: "BUTLER_PAIRS",
+        knockout_event_type: "BUTLER_PAIRS",
+        board_scoring_method: "IMPS",
+        match_scoring_method: None,
+        team_points: false,
+        line_points: Some(("NS_BUTLER_POINTS", "EW_BUTLER_POINTS")),
+    }),
+};
 
 /// One table's (normalised value, weight), or nothing when both sides are artificial.
 fn table_value(t: &TableIn) -> Option<(Q, Q)> {

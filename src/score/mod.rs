@@ -1,21 +1,28 @@
-//! Scoring: one module per form over the same replayed board state.
+//! Scoring: one module per form over the same replayed board state ([`form`] lists them).
 //!
 //! Scoring knows nothing of files, Parquet or Typst. Its input is a `BoardIn` (the tables of one
 //! board in one comparison group, each side's distribution already resolved from the rulings in
 //! force) and its output a `BoardScore` (each side's score, the frequency tables, the board's
 //! statistics). All arithmetic is exact (`Q`).
 
+pub mod aggregate;
+pub mod bam;
 pub mod butler;
+pub mod form;
 pub mod mp;
 pub mod napki;
+pub mod patton;
+pub mod rooms;
 pub mod stats;
 pub mod teams;
 pub mod ximp;
 
+pub use form::{Form, Kind};
+
 use crate::adjust::{ArtLabel, Component, Part, Side};
 use crate::error::Notice;
 use crate::num::Q;
-use crate::options::{Form, Options};
+use crate::options::Options;
 use crate::replay::PId;
 
 /// One side's part at a table, as scoring sees it.
@@ -241,7 +248,7 @@ pub struct BoardScore {
     /// Lines of the form's arithmetic for `explain` (what trimming removed, ...).
     pub text: Vec<String>,
     /// Team forms: the match, and each team's arithmetic.
-    pub team: Option<(String, teams::TeamBoard)>,
+    pub team: Option<(String, rooms::TeamBoard)>,
     /// Whether `stats` is this board's row of boards.parquet (team boards of one number share
     /// one row, pooled over the session, C16).
     pub export_stats: bool,
@@ -299,12 +306,13 @@ impl BoardScore {
     }
 }
 
-/// Score one board of one comparison group in its session's form.
+/// Score one board of one comparison group in its session's form (a pairs form this version
+/// scores: the pipeline refuses the others before scoring).
 pub fn score_board(b: &BoardIn) -> BoardScore {
-    match b.form {
-        Form::Ximp => ximp::score_board(b),
-        Form::Butler => butler::score_board(b),
-        Form::Napki => napki::score_board(b),
-        _ => mp::score_board(b),
-    }
+    let score = b
+        .form
+        .pairs()
+        .and_then(|p| p.score)
+        .expect("a board of a comparison group is of a pairs form this version scores");
+    score(b)
 }

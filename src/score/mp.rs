@@ -9,11 +9,57 @@
 
 use crate::adjust::Side;
 use crate::error::Notice;
+use crate::event::PenaltyUnit;
 use crate::num::Q;
 use crate::options::{MpAdjustedMethod, NeubergSmallField, Options, SplitCheck};
 
+use super::form::{PairRules, Pbn, Rules, Spec, Usebio};
 use super::stats::board_stats;
 use super::*;
+
+pub static FORM: Spec = Spec {
+    name: "mp",
+    matchpoints: true,
+    options: &[
+        "mp_adjusted_method",
+        "sd_method",
+        "mp_artificial",
+        "neuberg_small_field",
+        "factoring",
+        "split_check",
+        "imp_lookup",
+    ],
+    penalty_units: &[PenaltyUnit::PctOfTop, PenaltyUnit::Mp],
+    rules: Rules::Pairs(PairRules {
+        score: Some(score_board),
+        unit: "MP",
+        options_text: |o| {
+            format!(
+                "mp_adjusted_method={}, sd_method={}, mp_artificial={}, neuberg_small_field={}",
+                o.mp_adjusted_method.name(),
+                o.sd_method.name(),
+                o.mp_artificial.name(),
+                o.neuberg_small_field.name()
+            )
+        },
+        component: "2×beaten + tied",
+        comparisons: false,
+    }),
+    pbn: Some(Pbn {
+        scoring: "MatchPoints;MP1",
+        unit: "MP",
+        total: "TotalScoreMP",
+        datum: false,
+    }),
+    usebio: Some(Usebio {
+        event_type: "PAIRS",
+        knockout_event_type: "PAIRS",
+        board_scoring_method: "MATCH_POINTS",
+        match_scoring_method: None,
+        team_points: false,
+        line_points: Some(("NS_MATCH_POINTS", "EW_MATCH_POINTS")),
+    }),
+};
 
 /// A frequency table: distinct NS scores ascending, their counts, and the count below each.
 #[derive(Clone, Debug, Default)]

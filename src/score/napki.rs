@@ -14,8 +14,47 @@ use crate::bridge::imp_of_q;
 use crate::num::Q;
 use crate::options::{NapFormula, NapOutput, NapVariant, Options};
 
+use super::form::{PairRules, Rules, Spec};
 use super::stats::{board_stats_of, pooled};
 use super::*;
+use crate::event::PenaltyUnit;
+
+pub static FORM: Spec = Spec {
+    name: "napki",
+    matchpoints: false,
+    options: &[
+        "sd_method",
+        "split_check",
+        "nap_standard_dispersion",
+        "nap_u",
+        "nap_max_multiplier",
+        "nap_output",
+        "nap_variant",
+        "nap_formula",
+        "imp_lookup",
+    ],
+    penalty_units: &[PenaltyUnit::Imp],
+    rules: Rules::Pairs(PairRules {
+        score: Some(score_board),
+        unit: "napki",
+        options_text: |o| {
+            format!(
+                "nap_standard_dispersion={}, nap_u={}, nap_max_multiplier={}, nap_output={}, nap_variant={}, nap_formula={}, imp_lookup={}",
+                o.nap_standard_dispersion,
+                o.nap_u,
+                o.nap_max_multiplier,
+                o.nap_output.name(),
+                o.nap_variant.name(),
+                o.nap_formula.name(),
+                o.imp_lookup.name()
+            )
+        },
+        component: "napki of the component",
+        comparisons: false,
+    }),
+    pbn: None,
+    usebio: None,
+};
 
 /// The multiplier for dispersion `s` (> 0).
 pub fn multiplier(s: f64, o: &Options) -> f64 {

@@ -1,210 +1,96 @@
-//! Team forms: IMP matches (scoring-methods.md §1, adjusted-scores.md §3, conventions C17–C19),
-//! Patton (§5, C24–C25) and board-a-match (C26).
-//!
-//! Each team is scored on its own from its own side's part in each room: the home team sits NS
-//! in the open room (part P) and EW in the closed room (part V, NS view), and earns
-//! Σ_i Σ_j p_i·v_j·f(x_i − y_j) (A8), f = IMPs, Patton or BAM board points. The two teams'
-//! results need not cancel after a split or weighted ruling; a knockout match gives both the
-//! average of the two calculations (Law 86B). Artificial parts as C17/C25.
+//! The `teams` form: IMP matches converted to victory points (scoring-methods.md §1,
+//! adjusted-scores.md §3, conventions C17–C19): a board is IMPs, a match's IMPs less its IMP
+//! penalties are converted on the session's VP scale.
 
-use crate::num::Q;
-use crate::options::{Form, Options, Patton300};
-
-use super::ximp::artificial_imps;
-use super::{Dist, TableIn};
 use crate::bridge::imp;
+use crate::error::Notice;
+use crate::event::PenaltyUnit;
+use crate::num::Q;
+use crate::options::VpImpRounding;
 
-/// One board of one match: the two rooms.
-#[derive(Clone, Debug)]
-pub struct TeamBoardIn<'a> {
-    pub board: u32,
-    pub knockout: bool,
-    pub form: Form,
-    pub options: &'a Options,
-    /// Open room: home NS, away EW.
-    pub open: Option<TableIn>,
-    /// Closed room: away NS, home EW.
-    pub closed: Option<TableIn>,
-}
+use super::form::{MatchIn, MatchOut, Rules, Spec, TeamRules, Usebio};
+use super::ximp::artificial_imps;
 
-/// One team's arithmetic on a board, for `explain`.
-#[derive(Clone, Debug, PartialEq)]
-pub struct TeamCalc {
-    /// (weight, points) of its part in the room where it sat NS, and where it sat EW (NS view).
-    pub ns_part: Vec<(Q, i32)>,
-    pub ew_part: Vec<(Q, i32)>,
-    /// Board score (IMPs or board points) before any knockout averaging.
-    pub own: Q,
-    /// Patton: the team's signed aggregate contribution in points.
-    pub aggregate: Q,
-    /// An artificial part decided the value (C17, C25).
-    pub artificial: bool,
-}
+pub static FORM: Spec = Spec {
+    name: "teams",
+    matchpoints: false,
+    options: &["vp_scale", "vp_imp_rounding", "ko_average_split"],
+    penalty_units: &[PenaltyUnit::Imp, PenaltyUnit::Vp],
+    rules: Rules::Teams(TeamRules {
+        board_value: |d, _| Q::int(imp(d as i32) as i64),
+        artificial: |pct| (artificial_imps(pct), Q::ZERO),
+        knockout_average: true,
+        finish,
+        unit: "IMP",
+        value_text: |d| format!("{} IMP", imp(d)),
+        shows_aggregate: false,
+    }),
+    pbn: Some(super::form::Pbn {
+        scoring: "IMP",
+        unit: "IMP",
+        total: "TotalScoreVP",
+        datum: false,
+    }),
+    usebio: Some(Usebio {
+        event_type: "TEAMS",
+        knockout_event_type: "KO",
+        board_scoring_method: "IMPS",
+        match_scoring_method: Some("VPS"),
+        team_points: false,
+        line_points: None,
+    }),
+};
 
-/// A board of a match, scored.
-#[derive(Clone, Debug, PartialEq)]
-pub struct TeamBoard {
-    pub board: u32,
-    pub home: Q,
-    pub away: Q,
-    pub home_calc: TeamCalc,
-    pub away_calc: TeamCalc,
-    /// The scores are the knockout average of the two calculations.
-    pub averaged: bool,
-}
-
-/// Board points of a net result (Patton C24, BAM C26).
-fn board_points(d: i64, form: Form, o: &Options) -> Q {
-    let margin = match form {
-        Form::Patton => o.patton_board_draw_margin,
-        _ => Q::ZERO,
-    };
-    let d = Q::int(d);
-    if d > margin {
-        Q::int(2)
-    } else if d < -margin {
-        Q::ZERO
-    } else {
-        Q::ONE
+/// The match's IMPs, and its VPs on the session's scale.
+fn finish(m: &MatchIn, notices: &mut Vec<Notice>) -> MatchOut {
+    let [home, away] = m.points;
+    let (mh, ma) = vp_margins(m, notices);
+    let o = m.options;
+    MatchOut {
+        imps: Some([home, away]),
+        vps: [
+            crate::bridge::vp::vp(&o.vp_scale, m.boards, mh),
+            crate::bridge::vp::vp(&o.vp_scale, m.boards, ma),
+        ],
     }
 }
 
-/// The value of an artificial part for its team (C17, C25, C26).
-fn artificial_value(pct: Q, form: Form) -> (Q, Q) {
-    match form {
-        Form::Teams => (artificial_imps(pct), Q::ZERO),
-        // Board points 2P; Patton aggregate (P − 50%) × 1000 points (A+ +100).
-        _ => (pct / Q::int(50), (pct - Q::int(50)) * Q::int(10)),
+/// The margins converted to VPs: as they are (`vp_imp_rounding: none`, C18), or, under `nos`,
+/// a fractional margin rounded to a whole IMP in favour of the non-offending team named by a
+/// structured subsequent-damage ruling of the match (to nearest, with a notice, when rulings
+/// name both teams: adjusted-scores.md A5, C18).
+fn vp_margins(m: &MatchIn, notices: &mut Vec<Notice>) -> (Q, Q) {
+    let [home, away] = m.points;
+    if m.options.vp_imp_rounding != VpImpRounding::Nos || (home.is_integer() && away.is_integer()) {
+        return (home, away);
     }
-}
-
-/// One team's value from its part where it sat NS (`p`) and where it sat EW (`v`, NS view).
-fn team_value(p: &Dist, v: &Dist, form: Form, o: &Options) -> TeamCalc {
-    let ns_part = p.components();
-    let ew_part = v.components();
-    let arts: Vec<(Q, Q)> = [p, v]
-        .iter()
-        .filter_map(|d| match d {
-            Dist::Artificial(pct, _) => Some(artificial_value(*pct, form)),
-            _ => None,
-        })
-        .collect();
-    if !arts.is_empty() {
-        let n = Q::int(arts.len() as i64);
-        let own = arts.iter().map(|a| a.0).sum::<Q>() / n;
-        let aggregate = arts.iter().map(|a| a.1).sum::<Q>() / n;
-        // The own-view sign: artificial percentages are the side's own, already.
-        return TeamCalc {
-            ns_part,
-            ew_part,
-            own,
-            aggregate,
-            artificial: true,
-        };
-    }
-    let mut own = Q::ZERO;
-    for &(pw, x) in &ns_part {
-        for &(vw, y) in &ew_part {
-            let d = x as i64 - y as i64;
-            let f = match form {
-                Form::Teams => Q::int(imp(d as i32) as i64),
-                _ => board_points(d, form, o),
-            };
-            own += pw * vw * f;
-        }
-    }
-    // Aggregate Σ p x − Σ v y (C25: negative weights included).
-    let aggregate = ns_part
-        .iter()
-        .map(|&(w, x)| w * Q::int(x as i64))
-        .sum::<Q>()
-        - ew_part
-            .iter()
-            .map(|&(w, y)| w * Q::int(y as i64))
-            .sum::<Q>();
-    TeamCalc {
-        ns_part,
-        ew_part,
-        own,
-        aggregate,
-        artificial: false,
-    }
-}
-
-/// Score one board of a match; `None` when a room has no table (C17, C27: not scored).
-pub fn score_board(b: &TeamBoardIn) -> Option<TeamBoard> {
-    let (open, closed) = (b.open.as_ref()?, b.closed.as_ref()?);
-    let home_calc = team_value(&open.ns_score, &closed.ew_score, b.form, b.options);
-    let away_calc = team_value(&closed.ns_score, &open.ew_score, b.form, b.options);
-    // C37: `ko_average_split` given in the session's options applies to every match of the
-    // session; not given, it is true for knockout matches only.
-    let average = b.form == Form::Teams && b.options.ko_average_split.unwrap_or(b.knockout);
-    let (home, away) = if average {
-        let h = (home_calc.own - away_calc.own) / Q::int(2);
-        (h, -h)
-    } else {
-        (home_calc.own, away_calc.own)
-    };
-    Some(TeamBoard {
-        board: b.board,
-        home,
-        away,
-        home_calc,
-        away_calc,
-        averaged: average,
-    })
-}
-
-/// Patton aggregate points of a team's signed aggregate (scoring-methods.md §5, C24).
-pub fn aggregate_points(s: Q, o: &Options) -> Q {
-    let a = s.abs();
-    let top = match o.patton_300 {
-        Patton300::InMiddleBand => a > Q::int(300),
-        Patton300::InTopBand => a >= Q::int(300),
-    };
-    let pts = if a < Q::int(100) {
-        2
-    } else if top {
-        if s > Q::ZERO {
-            4
+    let nos_teams = (m.nos_teams)();
+    let round = |q: Q, up: bool| -> Q {
+        let f = Q::int(q.floor() as i64);
+        if q.is_integer() {
+            q
+        } else if up {
+            f + Q::ONE
         } else {
-            0
+            f
         }
-    } else if s > Q::ZERO {
-        3
-    } else {
-        1
     };
-    Q::int(pts)
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    fn t(ns: Dist, ew: Dist) -> TableIn {
-        let mut x = TableIn::plain(0, 1, 0);
-        x.ns_score = ns.clone();
-        x.ns_freq = ns;
-        x.ew_score = ew.clone();
-        x.ew_freq = ew;
-        x
-    }
-
-    #[test]
-    fn ru_teams_1() {
-        // T1: A (NS) +100; T2 assigned: B (NS) +50, A (EW) +200 in EW's view = −200 NS view.
-        let o = Options::default();
-        let b = TeamBoardIn {
-            board: 1,
-            knockout: false,
-            form: Form::Teams,
-            options: &o,
-            open: Some(t(Dist::Plain(100), Dist::Plain(100))),
-            closed: Some(t(Dist::Plain(50), Dist::Plain(-200))),
-        };
-        let s = score_board(&b).unwrap();
-        assert_eq!(s.home, Q::int(7));
-        assert_eq!(s.away, Q::int(-2));
+    let nearest = |q: Q| -> Q { Q::int((q + Q::new(1, 2)).floor() as i64) };
+    if nos_teams.len() == 1 {
+        let nos = *nos_teams.iter().next().unwrap();
+        let h = round(home, nos == m.home);
+        let a = round(away, nos == m.away);
+        (h, a)
+    } else {
+        if nos_teams.len() > 1 {
+            notices.push(Notice {
+                line: Some(m.line),
+                message: format!("match \"{}\": subsequent-damage rulings name both teams as non-offending; fractional margins rounded to the nearest IMP (vp_imp_rounding: nos, conventions C18): check by hand", m.id),
+            });
+        }
+        if nos_teams.is_empty() {
+            return (home, away);
+        }
+        (nearest(home), nearest(away))
     }
 }

@@ -14,8 +14,52 @@ use crate::bridge::imp::STEPS;
 use crate::num::Q;
 use crate::options::{XimpAdjustedMethod, XimpArtificial, XimpNormalize};
 
+use super::form::{PairRules, Pbn, Rules, Spec, Usebio};
 use super::stats::board_stats;
 use super::*;
+use crate::event::PenaltyUnit;
+
+pub static FORM: Spec = Spec {
+    name: "ximp",
+    matchpoints: false,
+    options: &[
+        "sd_method",
+        "split_check",
+        "ximp_adjusted_method",
+        "ximp_artificial",
+        "ximp_normalize",
+        "imp_lookup",
+    ],
+    penalty_units: &[PenaltyUnit::Imp],
+    rules: Rules::Pairs(PairRules {
+        score: Some(score_board),
+        unit: "IMP",
+        options_text: |o| {
+            format!(
+                "ximp_adjusted_method={}, ximp_artificial={}, ximp_normalize={}",
+                o.ximp_adjusted_method.name(),
+                o.ximp_artificial.name(),
+                o.ximp_normalize.name()
+            )
+        },
+        component: "Σ IMPs against the others",
+        comparisons: true,
+    }),
+    pbn: Some(Pbn {
+        scoring: "IMP;Cross",
+        unit: "IMP",
+        total: "TotalScoreIMP",
+        datum: false,
+    }),
+    usebio: Some(Usebio {
+        event_type: "PAIRS",
+        knockout_event_type: "PAIRS",
+        board_scoring_method: "CROSS_IMPS",
+        match_scoring_method: None,
+        team_points: false,
+        line_points: Some(("NS_CROSS_IMP_POINTS", "EW_CROSS_IMP_POINTS")),
+    }),
+};
 
 /// A frequency table with prefix sums, for sums of IMPs against every entry.
 #[derive(Clone, Debug, Default)]

@@ -9,7 +9,10 @@ pub(super) fn session(f: &mut Fields, sessions: &mut Vec<(String, Form)>) -> Opt
         Some(s) => match Form::parse(&s) {
             Some(form) => Some(form),
             None => {
-                let names: Vec<_> = Form::ALL.iter().map(|(n, _)| format!("\"{n}\"")).collect();
+                let names: Vec<_> = Form::ALL
+                    .iter()
+                    .map(|f| format!("\"{}\"", f.name()))
+                    .collect();
                 f.error(
                     "form",
                     format!("expected one of {}, found \"{s}\"", names.join(", ")),

@@ -190,7 +190,7 @@ impl Cx<'_> {
         if sections.len() <= 1 {
             return "section".into();
         }
-        if form != Form::Mp {
+        if !form.is_mp() {
             return "field".into();
         }
         // Tables on each board, in the field and in its biggest section.

@@ -1,0 +1,261 @@
+//! The scoring forms: what a form is (its [`Spec`]) and the one list of them ([`Form`]).
+//!
+//! A form is one module of [`crate::score`] holding a `pub static FORM: Spec`: its name in the
+//! log, its kind (pairs or teams), the session options it accepts, the penalty units it takes,
+//! how a board is scored and how a match finishes, and its names in the interchange formats and
+//! in `explain`. The rest of the program asks the form's `Spec`, never which form it has; adding a
+//! form is its module plus one line of the [`forms!`] list below.
+
+use std::collections::BTreeSet;
+
+use crate::error::Notice;
+use crate::event::PenaltyUnit;
+use crate::num::Q;
+use crate::options::Options;
+use crate::replay::PId;
+
+use super::{BoardIn, BoardScore};
+
+/// Whether a form's sessions are played by pairs or in team matches (two rooms).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Kind {
+    Pairs,
+    Teams,
+}
+
+/// Everything the program knows of one form.
+pub struct Spec {
+    /// Its name in the log's `session.form`.
+    pub name: &'static str,
+    /// Scores are matchpoints: they have a top and a percentage, lines are factored (C7).
+    pub matchpoints: bool,
+    /// The session options it accepts (what each means is said in `options.rs`).
+    pub options: &'static [&'static str],
+    /// The penalty units a session of it accepts (C20).
+    pub penalty_units: &'static [PenaltyUnit],
+    /// How its boards and matches are scored, by kind.
+    pub rules: Rules,
+    /// How `export --format pbn` writes it; `None`: PBN cannot say it.
+    pub pbn: Option<Pbn>,
+    /// How `export --format usebio` writes it; `None`: USEBIO cannot say it.
+    pub usebio: Option<Usebio>,
+}
+
+/// How a form scores, by its kind: a pairs form scores a board of a comparison group; a team
+/// form scores a board of a match from its two rooms and finishes the match.
+pub enum Rules {
+    Pairs(PairRules),
+    Teams(TeamRules),
+}
+
+/// A pairs form's scoring.
+pub struct PairRules {
+    /// Score one board of one comparison group; `None`: this version does not score the form
+    /// (a log of it is refused when scored).
+    pub score: Option<fn(&BoardIn) -> BoardScore>,
+    /// `explain`: the unit of a board score ("MP", "IMP"...).
+    pub unit: &'static str,
+    /// `explain`: the options that shape its arithmetic, as `name=value, ...`.
+    pub options_text: fn(&Options) -> String,
+    /// `explain`: what one component of an adjusted side's score is ("2×beaten + tied"...).
+    pub component: &'static str,
+    /// `explain`: each distinct result's comparisons against the others are listed (cross-IMPs).
+    pub comparisons: bool,
+}
+
+/// A team form's scoring: one board of a match is scored for each team on its own
+/// (`rooms::score_board`), from its part in each room; the match then finishes.
+pub struct TeamRules {
+    /// A team's board value of one comparison: its NS points less the other room's (NS view).
+    pub board_value: fn(i64, &Options) -> Q,
+    /// The value of an artificial part of `pct` percent for its team: (board value, aggregate
+    /// points) (C17, C25, C26).
+    pub artificial: fn(Q) -> (Q, Q),
+    /// A knockout match gives both teams the average of the two calculations (Law 86B, C37).
+    pub knockout_average: bool,
+    /// The match's totals made into its result.
+    pub finish: fn(&MatchIn, &mut Vec<Notice>) -> MatchOut,
+    /// `explain`: the unit of a board score.
+    pub unit: &'static str,
+    /// `explain`: what one comparison of net points `d` is worth, as text.
+    pub value_text: fn(i32) -> String,
+    /// `explain`: each team's Patton aggregate is shown.
+    pub shows_aggregate: bool,
+}
+
+/// One match's totals over its scored boards, for [`TeamRules::finish`].
+pub struct MatchIn<'a> {
+    pub id: &'a str,
+    /// The match's line in the log (for notices).
+    pub line: usize,
+    pub home: PId,
+    pub away: PId,
+    /// Boards the match declares.
+    pub boards: u32,
+    /// Home's and away's board values summed, IMP penalties taken off (C18, C20).
+    pub points: [Q; 2],
+    /// Home's and away's aggregate contributions summed (Patton).
+    pub aggregate: [Q; 2],
+    pub options: &'a Options,
+    /// The teams named non-offending by a structured subsequent-damage ruling of the match
+    /// (asked only by a form that needs them).
+    pub nos_teams: &'a dyn Fn() -> BTreeSet<PId>,
+}
+
+/// A match's result: its IMPs (or aggregates) when the form has them, and its victory points.
+pub struct MatchOut {
+    pub imps: Option<[Q; 2]>,
+    pub vps: [Q; 2],
+}
+
+/// A form in PBN (PBN 2.1 §3.5 and the `ScoreTable` tags).
+pub struct Pbn {
+    /// The `Scoring` tag.
+    pub scoring: &'static str,
+    /// The unit of the score columns (`MP_NS`...).
+    pub unit: &'static str,
+    /// The total column of the `TotalScoreTable`.
+    pub total: &'static str,
+    /// The score table has a `ButlerDatum` column.
+    pub datum: bool,
+}
+
+/// A form in USEBIO 1.2.
+pub struct Usebio {
+    /// `EVENT_TYPE` of an event of it, and of a knockout event.
+    pub event_type: &'static str,
+    pub knockout_event_type: &'static str,
+    pub board_scoring_method: &'static str,
+    pub match_scoring_method: Option<&'static str>,
+    /// A team board's points are `TEAM_POINTS`/`OPPOSING_TEAM_POINTS` (else `IMPS`).
+    pub team_points: bool,
+    /// A traveller line's NS and EW score elements, if it has them.
+    pub line_points: Option<(&'static str, &'static str)>,
+}
+
+/// The list of forms: `Variant => module`, in the order they are shown and compared.
+macro_rules! forms {
+    ($($variant:ident => $module:ident),+ $(,)?) => {
+        /// The scoring form of a session (event-log.md `session.form`).
+        #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+        pub enum Form {
+            $($variant),+
+        }
+
+        impl Form {
+            /// Every form, in order.
+            pub const ALL: &'static [Form] = &[$(Form::$variant),+];
+
+            /// What the form is.
+            pub fn spec(self) -> &'static Spec {
+                match self {
+                    $(Form::$variant => &super::$module::FORM),+
+                }
+            }
+        }
+    };
+}
+
+forms! {
+    Mp => mp,
+    Ximp => ximp,
+    Butler => butler,
+    Napki => napki,
+    Teams => teams,
+    Patton => patton,
+    Bam => bam,
+    Aggregate => aggregate,
+}
+
+impl Form {
+    /// The form named `s` in a log.
+    pub fn parse(s: &str) -> Option<Form> {
+        Form::ALL.iter().copied().find(|f| f.name() == s)
+    }
+
+    pub fn name(self) -> &'static str {
+        self.spec().name
+    }
+
+    pub fn kind(self) -> Kind {
+        match self.spec().rules {
+            Rules::Pairs(_) => Kind::Pairs,
+            Rules::Teams(_) => Kind::Teams,
+        }
+    }
+
+    /// Forms scored in matchpoints (scores have a top and a percentage).
+    pub fn is_mp(self) -> bool {
+        self.spec().matchpoints
+    }
+
+    /// Team forms: boards are played in matches, in two rooms.
+    pub fn is_team(self) -> bool {
+        self.kind() == Kind::Teams
+    }
+
+    /// A pairs form's rules.
+    pub fn pairs(self) -> Option<&'static PairRules> {
+        match &self.spec().rules {
+            Rules::Pairs(p) => Some(p),
+            Rules::Teams(_) => None,
+        }
+    }
+
+    /// A team form's rules.
+    pub fn teams(self) -> Option<&'static TeamRules> {
+        match &self.spec().rules {
+            Rules::Pairs(_) => None,
+            Rules::Teams(t) => Some(t),
+        }
+    }
+
+    /// Whether a session of this form takes the option `name`.
+    pub fn accepts(self, option: &str) -> bool {
+        self.spec().options.contains(&option)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn names_are_distinct_and_parse_back() {
+        let names: BTreeSet<&str> = Form::ALL.iter().map(|f| f.name()).collect();
+        assert_eq!(names.len(), Form::ALL.len());
+        for &f in Form::ALL {
+            assert_eq!(Form::parse(f.name()), Some(f));
+        }
+    }
+
+    #[test]
+    fn every_option_a_form_lists_is_an_option() {
+        for &f in Form::ALL {
+            for o in f.spec().options {
+                assert!(
+                    crate::options::is_option(o),
+                    "form {} lists {o}, which options.rs does not know",
+                    f.name()
+                );
+            }
+        }
+    }
+
+    #[test]
+    fn kinds() {
+        // scoring-methods.md: matches of two rooms for teams, Patton and board-a-match.
+        let teams: Vec<&str> = Form::ALL
+            .iter()
+            .filter(|f| f.is_team())
+            .map(|f| f.name())
+            .collect();
+        assert_eq!(teams, ["teams", "patton", "bam"]);
+        let mp: Vec<&str> = Form::ALL
+            .iter()
+            .filter(|f| f.is_mp())
+            .map(|f| f.name())
+            .collect();
+        assert_eq!(mp, ["mp"]);
+    }
+}
