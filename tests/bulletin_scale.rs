@@ -267,3 +267,131 @@ fn a_big_fields_adjusted_scores_and_rulings_are_cut_and_counted() {
         assert!(text.contains(&want), "the PDF does not say {want:?}");
     }
 }
+
+/// A team session of 60 matches (10 sections of 6; issue 21: at championship sizes the match
+/// sheets were unbounded): the bulletin lists every match's result as matches.parquet has it,
+/// prints the sheets of 50 (`Limits::BULLETIN`), those whose better-placed team placed best in
+/// standings.parquet, each adding up to its match's IMPs, and says so in the data and the PDF;
+/// the boards list only the rooms of the matches shown.
+#[test]
+fn a_big_team_sessions_match_sheets_are_cut_to_the_best_placed_teams() {
+    let dir = tmp("bulletin-scale-teams");
+    let o = run_in(
+        dir.path(),
+        &[
+            "synth",
+            "-q",
+            "--form",
+            "teams",
+            "--compare",
+            "section",
+            "--sections",
+            "10",
+            "--tables",
+            "6",
+            "--boards",
+            "2",
+            "--rulings",
+            "0",
+            "--seed",
+            "5",
+            "--out",
+            "t.jsonl",
+        ],
+    );
+    assert!(o.status.success(), "{}", show(&o));
+    let o = run_in(dir.path(), &["bulletin", "t.jsonl", "--out", "b"]);
+    assert!(o.status.success(), "{}", show(&o));
+    let out = dir.path().join("b");
+    let data: Value =
+        serde_json::from_slice(&std::fs::read(out.join("bulletin.json")).unwrap()).unwrap();
+    let session = &data["sessions"][0];
+    let matches = session["matches"].as_array().unwrap();
+
+    // Every match's result, as matches.parquet has it.
+    let m = frame(&out, "matches");
+    let (mid, home, away) = (strs(&m, "match"), strs(&m, "home"), strs(&m, "away"));
+    let (imp_home, vp_home) = (floats(&m, "imp_home"), floats(&m, "vp_home"));
+    assert_eq!(matches.len(), 60);
+    assert_eq!(m.height(), 60);
+    let row = |id: &str| {
+        (0..m.height())
+            .find(|&k| mid[k].as_deref() == Some(id))
+            .unwrap()
+    };
+    for x in matches {
+        let k = row(x["match"].as_str().unwrap());
+        close(num(&x["imp_home"]), imp_home[k].unwrap(), "a match's IMPs");
+        close(num(&x["vp_home"]), vp_home[k].unwrap(), "a match's VPs");
+    }
+
+    // 50 sheets shown, each adding up to its match's IMPs; the others cut.
+    let st = frame(&out, "standings");
+    let (who, ssession, rank) = (
+        strs(&st, "participant"),
+        strs(&st, "session"),
+        ints(&st, "rank"),
+    );
+    let place: HashMap<String, i32> = (0..st.height())
+        .filter(|&k| ssession[k].as_deref() != Some("overall"))
+        .map(|k| (who[k].clone().unwrap(), rank[k].unwrap()))
+        .collect();
+    let key = |k: usize| place[home[k].as_ref().unwrap()].min(place[away[k].as_ref().unwrap()]);
+    let (mut shown, mut cut) = (Vec::new(), Vec::new());
+    for x in matches {
+        let k = row(x["match"].as_str().unwrap());
+        if x.get("sheet_cut").is_some_and(|c| c == true) {
+            assert!(x["sheet"].as_array().unwrap().is_empty());
+            cut.push(key(k));
+        } else {
+            let sheet = x["sheet"].as_array().unwrap();
+            assert_eq!(sheet.len(), 2, "a sheet of two boards");
+            close(
+                num(&sheet[1]["running_home"]),
+                imp_home[k].unwrap(),
+                "a sheet's total",
+            );
+            shown.push(key(k));
+        }
+    }
+    assert_eq!((shown.len(), cut.len()), (50, 10));
+    let worst_shown = shown.iter().max().unwrap();
+    assert!(
+        cut.iter().all(|c| c >= worst_shown),
+        "a sheet of a match placed {worst_shown} shown, one of {cut:?} cut"
+    );
+    let note = session["sheets_note"]
+        .as_str()
+        .expect("a note on the cut sheets");
+    assert!(note.contains("50 of the session's 60 matches"), "{note}");
+    assert!(
+        note.contains("matches.parquet") && note.contains("results website"),
+        "{note}"
+    );
+
+    // The boards list the rooms of the matches shown only (and each board number once at
+    // least): no board of a cut match beyond its number's first.
+    let shown_ids: std::collections::HashSet<&str> = matches
+        .iter()
+        .filter(|x| x.get("sheet_cut").is_none())
+        .map(|x| x["match"].as_str().unwrap())
+        .collect();
+    let boards = session["boards"].as_array().unwrap();
+    let extra = boards
+        .iter()
+        .filter(|b| !shown_ids.contains(b["match"].as_str().unwrap()))
+        .count();
+    assert!(extra <= 2, "{extra} boards of cut matches");
+    assert!(
+        boards.len() >= 100 && boards.len() <= 102,
+        "{} boards",
+        boards.len()
+    );
+
+    // The PDF says it too.
+    let text = pdf_text(&out)
+        .split_whitespace()
+        .collect::<Vec<_>>()
+        .join(" ");
+    assert!(text.contains("the match sheets of 50 of the session's 60 matches are shown"));
+}

@@ -9,10 +9,11 @@
 mod common;
 
 use std::collections::HashMap;
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 use std::process::Command;
 use std::sync::OnceLock;
 
+use common::browser::{check_pages, links, open, shows, table, text, walk};
 use common::frames::{floats, frame, ints, strs};
 use common::scratch::{run_in, show, tmp, Tmp};
 
@@ -39,113 +40,6 @@ fn demo() -> &'static Demo {
             _dir: dir,
         }
     })
-}
-
-/// The page as the browser built it (`--dump-dom`), and what the browser logged: chromium
-/// headless, no sandbox (tests may run as root). (`--dump-dom` needs the browser's own
-/// scripting; the pages have none, which `every_page_is_valid_html5...` checks.)
-fn browse(page: &Path) -> (String, String) {
-    let profile = tmp("chromium-profile");
-    let o = Command::new("chromium")
-        .args([
-            "--headless",
-            "--no-sandbox",
-            "--disable-gpu",
-            "--no-first-run",
-            "--disable-extensions",
-            "--enable-logging=stderr",
-            "--log-level=0",
-        ])
-        .arg(format!("--user-data-dir={}", profile.path().display()))
-        .arg("--dump-dom")
-        .arg(format!("file://{}", page.display()))
-        .output()
-        .expect("chromium (Debian's, installed by scripts/test.sh)");
-    assert!(o.status.success(), "chromium failed on {}", page.display());
-    (
-        String::from_utf8_lossy(&o.stdout).to_string(),
-        String::from_utf8_lossy(&o.stderr).to_string(),
-    )
-}
-
-/// A page opened in the browser, with no console message (an error of any kind is logged as
-/// `CONSOLE`; missing files are what the link check of every page looks for).
-fn open(page: &Path) -> String {
-    let (dom, log) = browse(page);
-    let console: Vec<&str> = log.lines().filter(|l| l.contains("CONSOLE")).collect();
-    assert!(
-        console.is_empty(),
-        "{}: the browser's console says:\n{}",
-        page.display(),
-        console.join("\n")
-    );
-    assert!(
-        dom.contains("</html>"),
-        "{}: no page:\n{dom}",
-        page.display()
-    );
-    dom
-}
-
-/// Text with its tags removed and entities decoded, spaces collapsed.
-fn text(html: &str) -> String {
-    let mut out = String::new();
-    let mut in_tag = false;
-    for c in html.chars() {
-        match c {
-            '<' => in_tag = true,
-            '>' => in_tag = false,
-            c if !in_tag => out.push(c),
-            _ => {}
-        }
-    }
-    let out = out
-        .replace("&lt;", "<")
-        .replace("&gt;", ">")
-        .replace("&quot;", "\"")
-        .replace("&#39;", "'")
-        .replace("&nbsp;", " ")
-        .replace("&amp;", "&");
-    out.split_whitespace().collect::<Vec<_>>().join(" ")
-}
-
-/// The rows of the first table whose opening tag contains `marker`: each row's cells as text.
-fn table(html: &str, marker: &str) -> Vec<Vec<String>> {
-    let start = html
-        .find(&format!("<table {marker}"))
-        .unwrap_or_else(|| panic!("no table {marker}"));
-    let body = &html[start..];
-    let body = &body[..body.find("</table>").unwrap()];
-    let body = &body[body.find("<tbody").unwrap()..];
-    body.split("<tr")
-        .skip(1)
-        .map(|row| {
-            row.split("<t")
-                .skip(1)
-                .filter(|c| c.starts_with('d') || c.starts_with('h'))
-                .map(|c| text(&format!("<t{c}")))
-                .collect()
-        })
-        .collect()
-}
-
-/// Every `href` of a page.
-fn links(html: &str) -> Vec<String> {
-    html.split("href=\"")
-        .skip(1)
-        .map(|s| s[..s.find('"').unwrap()].replace("&amp;", "&"))
-        .collect()
-}
-
-/// A number as the site prints it, against the unrounded value of a table.
-fn shows(cell: &str, value: f64, what: &str) {
-    let shown: f64 = cell
-        .parse()
-        .unwrap_or_else(|_| panic!("{what}: {cell:?} is not a number"));
-    assert!(
-        (shown - value).abs() <= 0.005 + 1e-9,
-        "{what}: the page shows {cell}, the table has {value}"
-    );
 }
 
 #[test]
@@ -280,39 +174,9 @@ fn the_standings_shown_are_standings_parquet() {
 #[test]
 fn every_page_is_valid_html5_and_every_link_leads_to_a_page() {
     let d = demo();
-    let mut pages = Vec::new();
-    for sub in ["", "sessions", "pairs", "boards"] {
-        for e in std::fs::read_dir(d.site.join(sub)).unwrap().flatten() {
-            if e.path().extension().is_some_and(|x| x == "html") {
-                pages.push(e.path());
-            }
-        }
-    }
     // index, overall, rulings; 3 sessions; 52 pairs + the side event's; 2 × 26 × 2 + 20 boards
-    assert!(pages.len() > 150, "{} pages", pages.len());
-    for p in &pages {
-        let o = Command::new("tidy")
-            .args(["-errors", "-q"])
-            .arg(p)
-            .output()
-            .expect("tidy (Debian's, installed by scripts/test.sh)");
-        let said = String::from_utf8_lossy(&o.stderr);
-        assert!(
-            o.status.code() == Some(0) && said.trim().is_empty(),
-            "{}: tidy says:\n{said}",
-            p.display()
-        );
-        let html = std::fs::read_to_string(p).unwrap();
-        assert!(!html.contains("<script"), "{}: a script", p.display());
-        for l in links(&html) {
-            let to = p.parent().unwrap().join(l.split('#').next().unwrap());
-            assert!(
-                to.is_file(),
-                "{}: a link to {l}, which is not there",
-                p.display()
-            );
-        }
-    }
+    let pages = check_pages(&d.site);
+    assert!(pages > 150, "{pages} pages");
     // The addresses the spec names.
     for a in ["boards/S1-A-14.html", "pairs/A12.html", "boards/S3-20.html"] {
         assert!(d.site.join(a).is_file(), "{a} missing");
@@ -381,19 +245,6 @@ fn an_invalid_log_writes_no_site() {
         show(&o)
     );
     assert!(!dir.path().join("site").exists(), "something was written");
-}
-
-fn walk(dir: &Path) -> Vec<PathBuf> {
-    let mut out = Vec::new();
-    for e in std::fs::read_dir(dir).unwrap().flatten() {
-        let p = e.path();
-        if p.is_dir() {
-            out.extend(walk(&p));
-        } else {
-            out.push(p);
-        }
-    }
-    out
 }
 
 /// A pair whose exact running sum is beyond i128 (eight weighted rulings of coprime

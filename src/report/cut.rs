@@ -22,6 +22,9 @@ pub struct Limits {
     pub adjusted: usize,
     /// Rulings listed in the rulings appendix, in log order; `None`: all.
     pub rulings: Option<usize>,
+    /// Team sessions: the match sheets shown of each session (those of the best-placed teams'
+    /// matches, `sheets::shown`), whose rooms the session's boards list; `None`: all.
+    pub sheets: Option<usize>,
 }
 
 impl Limits {
@@ -31,6 +34,7 @@ impl Limits {
         traveller: 20,
         adjusted: 40,
         rulings: Some(500),
+        sheets: Some(50),
     };
     /// The website's: it pages the standings and rulings, so only a board's page is cut.
     pub const SITE: Limits = Limits {
@@ -38,6 +42,7 @@ impl Limits {
         traveller: 20,
         adjusted: 100,
         rulings: None,
+        sheets: None,
     };
 }
 
@@ -104,6 +109,25 @@ pub fn standings_note(lang: &str, shown: usize, total: usize) -> String {
         _ => format!(
             "… the first {shown} places of {total} are shown; the full standings are in \
              standings.parquet and on the results website."
+        ),
+    }
+}
+
+/// The note under a team session's cut match sheets (and its boards, which list the rooms of
+/// those matches only).
+pub fn sheets_note(lang: &str, shown: usize, total: usize) -> String {
+    match lang {
+        "pl" => format!(
+            "… pokazano protokoły {shown} z {total} meczów sesji (mecze najwyżej \
+             sklasyfikowanych drużyn), a przy rozdaniach tylko ich pokoje; wyniki wszystkich \
+             meczów są w tabeli powyżej i w matches.parquet, każde rozdanie każdego meczu w \
+             scores.parquet i na stronie wyników."
+        ),
+        _ => format!(
+            "… the match sheets of {shown} of the session's {total} matches are shown (those of \
+             the best-placed teams), and the boards list only their rooms; every match's result \
+             is in the table above and in matches.parquet, every board of every match in \
+             scores.parquet and on the results website."
         ),
     }
 }

@@ -281,18 +281,34 @@ pub fn build_with(
                 note: note(rows, *count),
             })
             .collect();
+        // Cut match sheets (`Limits::sheets`): the boards of the matches shown, and of each
+        // board number its first match (its deal is shown whatever matches played it).
+        let shown = super::sheets::shown(scored, i, limits.sheets);
+        let mut numbers = std::collections::BTreeSet::new();
         let boards = scored
             .boards
             .iter()
             .filter(|b| b.session == i)
+            .filter(|b| match (&shown, &b.team) {
+                (Some(x), Some((m, _))) => numbers.insert(b.board) || x.ids.contains(m.as_str()),
+                _ => true,
+            })
             .map(|b| board_view(state, b, dd.get(&(i, b.board)).copied(), lang, limits))
             .collect();
+        let sheet_shown = |m: &crate::pipeline::MatchResult| {
+            shown
+                .as_ref()
+                .is_none_or(|x| x.ids.contains(m.match_id.as_str()))
+        };
         let matches = scored
             .matches
             .iter()
             .filter(|m| m.session == i)
-            .map(|m| (m, super::sheets::sheet(state, &by_match, m)))
-            .map(|(m, sheet)| MatchView {
+            .map(|m| match sheet_shown(m) {
+                true => (m, super::sheets::sheet(state, &by_match, m), false),
+                false => (m, super::sheets::Sheet::default(), true),
+            })
+            .map(|(m, sheet, sheet_cut)| MatchView {
                 match_id: m.match_id.clone(),
                 home: who(state, m.home),
                 away: who(state, m.away),
@@ -305,6 +321,7 @@ pub fn build_with(
                 sheet: sheet.rows,
                 penalty_home: sheet.penalty_home,
                 penalty_away: sheet.penalty_away,
+                sheet_cut,
             })
             .collect();
         sessions.push(SessionView {
@@ -316,6 +333,7 @@ pub fn build_with(
             standings,
             boards,
             matches,
+            sheets_note: shown.map(|x| super::cut::sheets_note(lang, x.ids.len(), x.total)),
         });
     }
     let (overall, overall_note) = match groups.get(&(None, None)) {
@@ -402,12 +420,17 @@ fn board_view(
     let mut order: Vec<(i32, usize)> = Vec::new();
     let mut adjusted = Vec::new();
     let mut adjusted_total = 0;
+    // A team board's adjusted scores are its rooms' (`sheets::team_adjusted`): its sides are
+    // the two teams, whose table is the open room's only.
+    if b.team.is_some() {
+        adjusted_total = super::sheets::team_adjusted(state, b, limits.adjusted, &mut adjusted);
+    }
     for (k, pair) in b.sides.chunks(2).enumerate() {
         let (ns, ew) = (&pair[0], &pair[1]);
         let Some(t) = state.tables.get(&(i, b.board, ns.participant)) else {
             continue;
         };
-        if let Some(r) = t.ruling(state) {
+        if let Some(r) = t.ruling(state).filter(|_| b.team.is_none()) {
             adjusted_total += 1;
             if adjusted.len() < limits.adjusted {
                 adjusted.push(AdjustedView {
@@ -522,7 +545,7 @@ fn adjusted_side(state: &State, s: &crate::score::SideScore) -> AdjustedSide {
                 .map(|c| ComponentView {
                     weight: format!("{}%", fmt_f(c.weight.to_f64() * 100.0)),
                     points: signed(c.points),
-                    raw: fmt(c.raw),
+                    raw: Some(fmt(c.raw)),
                 })
                 .collect()
         })

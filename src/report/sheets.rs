@@ -7,12 +7,12 @@
 use std::collections::BTreeMap;
 
 use super::model::fmt_f;
-use super::view::{RoomLine, SheetRow};
+use super::view::{AdjustedSide, AdjustedView, ComponentView, RoomLine, SheetRow};
 use crate::event::Room;
 use crate::explain::played_text;
 use crate::pipeline::{MatchResult, Scored};
 use crate::replay::{PId, State};
-use crate::score::BoardScore;
+use crate::score::{BoardScore, Dist};
 
 /// The scored team boards, by (session, match, board).
 pub type ByMatch<'a> = BTreeMap<(usize, &'a str, u32), &'a BoardScore>;
@@ -30,9 +30,52 @@ pub fn by_match(scored: &Scored) -> ByMatch<'_> {
         .collect()
 }
 
+/// The matches of session `session` whose sheets a view model cut to `limit` sheets a session
+/// shows (`Limits::sheets`): those of the best-placed teams, by the better of its two teams'
+/// places in their standings group, then in the order scored; `None` when every sheet is shown.
+pub fn shown<'a>(scored: &'a Scored, session: usize, limit: Option<usize>) -> Option<Shown<'a>> {
+    let limit = limit?;
+    let matches: Vec<&MatchResult> = scored
+        .matches
+        .iter()
+        .filter(|m| m.session == session)
+        .collect();
+    if matches.len() <= limit {
+        return None;
+    }
+    let place: BTreeMap<PId, u32> = scored
+        .standings
+        .iter()
+        .filter(|s| s.session == Some(session))
+        .map(|s| (s.participant, s.rank))
+        .collect();
+    let rank = |p: PId| place.get(&p).copied().unwrap_or(u32::MAX);
+    let mut order: Vec<(u32, usize)> = matches
+        .iter()
+        .enumerate()
+        .map(|(k, m)| (rank(m.home).min(rank(m.away)), k))
+        .collect();
+    order.sort_unstable();
+    Some(Shown {
+        total: matches.len(),
+        ids: order
+            .into_iter()
+            .take(limit)
+            .map(|(_, k)| matches[k].match_id.as_str())
+            .collect(),
+    })
+}
+
+/// The match sheets a session shows, when cut (`shown`).
+pub struct Shown<'a> {
+    pub total: usize,
+    pub ids: std::collections::BTreeSet<&'a str>,
+}
+
 /// What a match sheet adds to a match: its rows (every declared board, in board order) and,
 /// at the teams form, the IMPs that a penalty took off each team's board total (none when no
 /// penalty applies).
+#[derive(Default)]
 pub struct Sheet {
     pub rows: Vec<SheetRow>,
     pub penalty_home: Option<String>,
@@ -109,6 +152,77 @@ fn room(state: &State, s: usize, b: u32, ns: PId, m: &str, r: Room) -> Option<Ro
             .ruling(state)
             .map(|x| format!("{} {}", x.ev.id, x.ev.score.normalised())),
     })
+}
+
+/// A team board's adjusted scores (`BoardView::adjusted`): each room's ruling in force, open
+/// room first, the first `limit` of them pushed to `out`; returns how many the board has. Each
+/// side's components are its weighted NS results in that room (an artificial score its
+/// percentage), and its score the team's on the board (IMPs, or board points).
+pub fn team_adjusted(
+    state: &State,
+    b: &BoardScore,
+    limit: usize,
+    out: &mut Vec<AdjustedView>,
+) -> usize {
+    let Some((m, tb)) = &b.team else {
+        return 0;
+    };
+    let Some(mt) = state.matches.get(&(b.session, m.clone())) else {
+        return 0;
+    };
+    let (home, away) = (mt.home, mt.away);
+    let mut total = 0;
+    for (ns, r) in [(home, Room::Open), (away, Room::Closed)] {
+        let Some(t) = state.tables.get(&(b.session, b.board, ns)) else {
+            continue;
+        };
+        if t.match_id.as_deref() != Some(m.as_str()) || t.room != Some(r) {
+            continue;
+        }
+        let Some(ruling) = t.ruling(state) else {
+            continue;
+        };
+        total += 1;
+        if out.len() >= limit {
+            continue;
+        }
+        let input = crate::pipeline::table_in(state, t);
+        let side = |side: &'static str, p: PId, d: &Dist| AdjustedSide {
+            side,
+            participant: state.participant(p).id.clone(),
+            artificial: match d {
+                Dist::Artificial(pct, _) => Some(format!("{}%", fmt_f(pct.to_f64()))),
+                _ => None,
+            },
+            components: match d {
+                Dist::Artificial(..) => Vec::new(),
+                _ => d
+                    .components()
+                    .into_iter()
+                    .map(|(w, x)| ComponentView {
+                        weight: format!("{}%", fmt_f(w.to_f64() * 100.0)),
+                        points: signed_i(x),
+                        raw: None,
+                    })
+                    .collect(),
+            },
+            score: fmt_f(if p == home { tb.home } else { tb.away }.to_f64()),
+        };
+        out.push(AdjustedView {
+            ns: state.participant(t.ns).id.clone(),
+            ew: state.participant(t.ew).id.clone(),
+            ruling: ruling.ev.id.clone(),
+            score: ruling.ev.score.normalised(),
+            law: ruling.ev.law.clone(),
+            note: ruling.note.clone(),
+            by: ruling.by.clone(),
+            sides: vec![
+                side("NS", t.ns, &input.ns_score),
+                side("EW", t.ew, &input.ew_score),
+            ],
+        });
+    }
+    total
 }
 
 fn signed_i(p: i32) -> String {

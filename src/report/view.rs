@@ -56,6 +56,10 @@ pub struct SessionView {
     pub standings: Vec<StandingGroup>,
     pub boards: Vec<BoardView>,
     pub matches: Vec<MatchView>,
+    /// When the match sheets are cut (`Limits::sheets`): how many are shown, of how many, and
+    /// where the rest are.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub sheets_note: Option<String>,
 }
 
 /// The standings of one comparison group of a session (`section` when compared by section).
@@ -207,7 +211,9 @@ pub struct AdjustedSide {
 pub struct ComponentView {
     pub weight: String,
     pub points: String,
-    pub raw: String,
+    /// The component's score in the side's table (none at teams, where a room's components
+    /// are scored against the other room's: the side's score is the team's on the board).
+    pub raw: Option<String>,
 }
 
 #[derive(Clone, Debug, Serialize)]
@@ -227,6 +233,9 @@ pub struct MatchView {
     /// Teams form: IMPs a penalty took off each team's board total, when one did.
     pub penalty_home: Option<String>,
     pub penalty_away: Option<String>,
+    /// The sheet is not shown (`Limits::sheets`): `sheet` is empty.
+    #[serde(skip_serializing_if = "std::ops::Not::not")]
+    pub sheet_cut: bool,
 }
 
 /// A board of a match sheet: both rooms, each team's board score (IMPs, or board points at BAM

@@ -28,6 +28,10 @@ pub fn labels(lang: &str) -> BTreeMap<&'static str, &'static str> {
             ("adjusted", "Wyniki sędziowskie"),
             ("components", "Składniki (waga × (zapis NS → wynik))"),
             (
+                "components_team",
+                "Składniki (waga × zapis NS w tym pokoju)",
+            ),
+            (
                 "cut",
                 "Pokazano 20 najlepszych i 20 najgorszych wyników NS z",
             ),
@@ -67,6 +71,10 @@ pub fn labels(lang: &str) -> BTreeMap<&'static str, &'static str> {
             ("line", "Line"),
             ("adjusted", "Adjusted scores"),
             ("components", "Components (weight × (NS points → score))"),
+            (
+                "components_team",
+                "Components (weight × NS points in this room)",
+            ),
             ("cut", "The 20 best and 20 worst NS results are shown of"),
             ("previous", "previous"),
             ("next", "next"),

@@ -137,6 +137,19 @@ pub fn render_each(
     let mut session_boards: Vec<Vec<(String, String)>> = Vec::new();
     for (i, s) in sessions.iter().enumerate() {
         let sid = s["id"].as_str().unwrap_or_default();
+        // A team board's rooms, from its match's sheet: (match, board) → the match's row.
+        let mut rooms: BTreeMap<(&str, u64), Value> = BTreeMap::new();
+        for m in s["matches"].as_array().into_iter().flatten() {
+            let id = m["match"].as_str().unwrap_or_default();
+            for r in m["sheet"].as_array().into_iter().flatten() {
+                let n = r["board"].as_u64().unwrap_or_default();
+                let row = json!({"home": m["home"], "away": m["away"],
+                    "home_id": m["home_id"], "away_id": m["away_id"],
+                    "open": r["open"], "closed": r["closed"],
+                    "score_home": r["home"], "score_away": r["away"]});
+                rooms.insert((id, n), row);
+            }
+        }
         let mut order: Vec<(Option<String>, u64, String)> = Vec::new();
         for b in s["boards"].as_array().into_iter().flatten() {
             let section = b["section"].as_str().map(str::to_string);
@@ -146,6 +159,11 @@ pub fn render_each(
                 order.push((section, n, href.clone()));
             }
             let mut b = b.clone();
+            if let Some(m) = b["match"].as_str() {
+                if let Some(r) = rooms.get(&(m, n)) {
+                    b["rooms"] = r.clone();
+                }
+            }
             let shown = b["adjusted"].as_array().map_or(0, Vec::len);
             if shown > ADJUSTED_PER_BOARD {
                 b["adjusted_total"] = Value::from(shown);
@@ -181,6 +199,8 @@ pub fn render_each(
                 json!({"page": {
                     "session": sid,
                     "session_href": session_href(sid),
+                    "teams": s["teams"],
+                    "unit": if s["form"] == "teams" { "IMP" } else { labels["bp"] },
                     "section": first["section"],
                     "board": first["board"],
                     "parts": parts,

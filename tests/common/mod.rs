@@ -2,6 +2,7 @@
 // (each test binary uses some of these helpers, none all of them)
 #![allow(dead_code)]
 
+pub mod browser;
 pub mod frames;
 pub mod scratch;
 
