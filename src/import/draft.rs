@@ -222,60 +222,26 @@ impl Draft {
 
     /// A table's result.
     pub fn result(&mut self, s: usize, t: Table, play: Play, at: &str) {
-        if !self.seat(s, &t, at) {
-            return;
-        }
-        let mut r = Row::new(false);
-        if let Some(sec) = &t.section {
-            r.str("section", sec);
-        }
-        r.num("board", t.board.into());
-        if let Some(x) = t.round {
-            r.num("round", x.into());
-        }
-        if let Some(x) = t.table {
-            r.num("table", x.into());
-        }
-        r.str("ns", &t.ns).str("ew", &t.ew);
-        if let Some(c) = &play.contract {
-            r.str("contract", c);
-        }
-        if let Some(d) = &play.declarer {
-            r.str("declarer", d);
-        }
-        if let Some(x) = play.tricks {
-            r.num("tricks", x.into());
-        }
-        if let Some(x) = &play.result {
-            r.str("result", x);
-        }
-        if let Some(x) = play.score {
-            r.num("score", x.into());
-        }
-        if let Some(l) = &play.lead {
-            r.str("lead", l);
-        }
-        let ss = &mut self.sessions[s];
-        ss.boards.insert(t.board);
-        ss.events.push((Ev::Row(r), at.to_string()));
+        let row = result_row(&t, &play);
+        self.push(s, &t, row, at.to_string());
     }
 
     /// An artificial score at a table (no result): a `ruling`, law 12C, noting the file's
     /// token.
     pub fn artificial(&mut self, s: usize, t: Table, score: String, token: &str, at: &str) {
-        if !self.seat(s, &t, at) {
+        let row = artificial_row(&t, &score, token);
+        self.push(s, &t, row, at.to_string());
+    }
+
+    /// A table's event made by [`result_row`] or [`artificial_row`] (beforehand, perhaps on
+    /// another thread), added to session `s` if the table is new (`seat`).
+    pub fn push(&mut self, s: usize, t: &Table, row: Row, at: String) {
+        if !self.seat(s, t, &at) {
             return;
         }
-        let mut r = Row::new(true);
-        r.num("board", t.board.into())
-            .str("ns", &t.ns)
-            .str("ew", &t.ew)
-            .str("score", &score)
-            .str("law", "12C")
-            .str("note", &format!("imported: {token}"));
         let ss = &mut self.sessions[s];
         ss.boards.insert(t.board);
-        ss.events.push((Ev::Row(r), at.to_string()));
+        ss.events.push((Ev::Row(row), at));
     }
 
     /// A board's hand record (once a board; the same deal again is fine, another is a problem).
@@ -430,6 +396,54 @@ impl Draft {
             origins,
         })
     }
+}
+
+/// A table's `result` event (without its session), as [`Draft::result`] adds it.
+pub(crate) fn result_row(t: &Table, play: &Play) -> Row {
+    let mut r = Row::new(false);
+    if let Some(sec) = &t.section {
+        r.str("section", sec);
+    }
+    r.num("board", t.board.into());
+    if let Some(x) = t.round {
+        r.num("round", x.into());
+    }
+    if let Some(x) = t.table {
+        r.num("table", x.into());
+    }
+    r.str("ns", &t.ns).str("ew", &t.ew);
+    if let Some(c) = &play.contract {
+        r.str("contract", c);
+    }
+    if let Some(d) = &play.declarer {
+        r.str("declarer", d);
+    }
+    if let Some(x) = play.tricks {
+        r.num("tricks", x.into());
+    }
+    if let Some(x) = &play.result {
+        r.str("result", x);
+    }
+    if let Some(x) = play.score {
+        r.num("score", x.into());
+    }
+    if let Some(l) = &play.lead {
+        r.str("lead", l);
+    }
+    r
+}
+
+/// A table's artificial score as a `ruling` event (without its id and session), law 12C,
+/// noting the file's token, as [`Draft::artificial`] adds it.
+pub(crate) fn artificial_row(t: &Table, score: &str, token: &str) -> Row {
+    let mut r = Row::new(true);
+    r.num("board", t.board.into())
+        .str("ns", &t.ns)
+        .str("ew", &t.ew)
+        .str("score", score)
+        .str("law", "12C")
+        .str("note", &format!("imported: {token}"));
+    r
 }
 
 /// A session's form and options: the user's `--form` where given (the file's options are then

@@ -4,7 +4,7 @@
 //! (numbers repeated across sections, NS and EW numbered each from 1). Each game is read and
 //! dropped: nothing of the rows is held.
 
-use std::collections::{BTreeMap, BTreeSet, HashMap};
+use std::collections::HashMap;
 
 use serde_json::Value;
 
@@ -20,8 +20,9 @@ pub(super) struct First {
     site: Option<String>,
     /// Pair numbers (with `NS`/`EW` when the table says the direction) → players.
     pub names: HashMap<String, Vec<String>>,
-    /// Pair id as written → the sections it appears in.
-    sections: BTreeMap<String, BTreeSet<String>>,
+    /// Pair id as written → the first section it appears in, and whether it appears in
+    /// another too.
+    sections: FxMap<String, (String, bool)>,
     dirs: Directions,
 }
 
@@ -54,12 +55,11 @@ impl First {
                 if let Some(sec) = sec {
                     for c in [ns, ew].into_iter().flatten() {
                         if let (Some(x), Some(p)) = (row.get(sec), row.get(c)) {
-                            if let Some(known) = self.sections.get_mut(&**p) {
-                                if !known.contains(&**x) {
-                                    known.insert(x.to_string());
+                            match self.sections.get_mut(&**p) {
+                                Some((first, other)) => *other |= **first != **x,
+                                None => {
+                                    self.sections.insert(p.to_string(), (x.to_string(), false));
                                 }
-                            } else {
-                                self.sections.insert(p.to_string(), [x.to_string()].into());
                             }
                         }
                     }
@@ -101,7 +101,7 @@ impl First {
 
     /// Whether pair numbers repeat across sections.
     pub fn prefix(&self) -> bool {
-        self.sections.values().any(|s| s.len() > 1)
+        self.sections.values().any(|s| s.1)
     }
 
     /// Whether NS and EW pairs are numbered each from 1 (`draft::per_direction`).

@@ -287,16 +287,38 @@ fn given(t: &str) -> Option<&str> {
     (!t.is_empty() && t != "-" && t != "?").then_some(t)
 }
 
+/// What one row of a ScoreTable gives, made apart from the draft (rows are read in parallel,
+/// then added to the draft in the file's order, as one reading would add them).
+enum Op<'r> {
+    /// A problem with the row (at, message): the row is skipped.
+    Bad(String, String),
+    /// A table: its pairs declared, then its event added or refused.
+    Table(Seated<'r>),
+}
+
+/// One table of a row: the pairs it declares and its event, or why the event is refused.
+struct Seated<'r> {
+    at: String,
+    section: Option<&'r str>,
+    players: [Cow<'r, [String]>; 2],
+    table: Table,
+    event: Result<super::Row, String>,
+}
+
+/// Rows read apart, in chunks of this many (a chunk's ops are added in order).
+const CHUNK: usize = 2048;
+
 /// A ScoreTable's rows as the session's results and artificial scores.
-fn rows(
+fn rows<'t>(
     d: &mut Draft,
     s: usize,
-    t: &lex::TableTag,
+    t: &'t lex::TableTag<'t>,
     board: u32,
     vul: Vul,
     ids: &Ids,
-    names: &std::collections::HashMap<String, Vec<String>>,
+    names: &'t std::collections::HashMap<String, Vec<String>>,
 ) {
+    use rayon::prelude::*;
     let c = Cols {
         section: t.col("Section"),
         table: t.col("Table"),
@@ -324,111 +346,162 @@ fn rows(
         );
         return;
     }
-    let mut synthetic = 0;
-    let mut key = String::new();
-    for (line, row) in t.rows() {
-        let at = format!("line {line}");
-        if row.len() != t.columns.len() {
-            d.bad(
-                &at,
-                format!(
-                    "this ScoreTable row has {} tokens for the {} columns of line {} (a name with spaces must be quoted)",
-                    row.len(),
-                    t.columns.len(),
-                    t.line
-                ),
-            );
-            continue;
+    let all: Vec<(usize, &'t [Cow<'t, str>])> = t.rows().collect();
+    // A frequency table numbers its made-up pairs from its first row on: read in one piece.
+    let chunk = if c.ns.is_none() && c.ew.is_none() {
+        all.len().max(1)
+    } else {
+        CHUNK
+    };
+    let read = |rows: &[(usize, &'t [Cow<'t, str>])]| -> Vec<Op<'t>> {
+        let mut ops = Vec::with_capacity(rows.len());
+        let mut synthetic = 0;
+        for &(line, row) in rows {
+            row_ops(&mut ops, &mut synthetic, (line, row), t, &c, (board, vul), ids, names);
         }
-        let cell = |i: Option<usize>| i.map(|i| &*row[i]).and_then(given);
-        let times = match cell(c.mult) {
-            None => 1,
-            Some(m) => match m.parse::<u32>() {
-                Ok(n) if n <= 10_000 => n,
-                _ => {
-                    d.bad(
-                        &at,
-                        format!("Multiplicity: expected a whole number, found {m:?}"),
-                    );
-                    continue;
+        ops
+    };
+    let chunks: Vec<Vec<Op>> = if all.len() > chunk {
+        all.par_chunks(chunk).map(read).collect()
+    } else {
+        vec![read(&all)]
+    };
+    for op in chunks.into_iter().flatten() {
+        match op {
+            Op::Bad(at, m) => d.bad(&at, m),
+            Op::Table(x) => {
+                let [pn, pe] = x.players;
+                d.pair(&x.table.ns, x.section, pn, &x.at);
+                d.pair(&x.table.ew, x.section, pe, &x.at);
+                match x.event {
+                    Ok(row) => d.push(s, &x.table, row, x.at),
+                    Err(m) => d.bad(&x.at, m),
                 }
-            },
-        };
-        if times > 1 && (c.ns.is_some() || c.ew.is_some()) {
-            d.bad(&at, "a row with pair numbers and a Multiplicity above 1 would seat the same pairs twice");
-            continue;
-        }
-        let section = cell(c.section).map(str::to_string);
-        for _ in 0..times {
-            let (ns, ew) = match (c.ns, c.ew) {
-                (None, None) => {
-                    // A frequency table: each result is its own table of pairs made up for it.
-                    synthetic += 1;
-                    (
-                        format!("{board}-{synthetic}NS"),
-                        format!("{board}-{synthetic}EW"),
-                    )
-                }
-                _ => match (cell(c.ns), cell(c.ew)) {
-                    (Some(a), Some(b)) => (
-                        ids.id(section.as_deref(), a, "NS"),
-                        ids.id(section.as_deref(), b, "EW"),
-                    ),
-                    _ => {
-                        d.bad(&at, "PairId_NS and PairId_EW must both be given");
-                        break;
-                    }
-                },
-            };
-            for (pid, raw, names_col, dir) in [
-                (&ns, cell(c.ns), c.names_ns, "NS"),
-                (&ew, cell(c.ew), c.names_ew, "EW"),
-            ] {
-                let mut players: Cow<[String]> = cell(names_col)
-                    .map(draft::players)
-                    .unwrap_or_default()
-                    .into();
-                if players.is_empty() {
-                    // The TotalScoreTable's names: by number and direction, or by number when
-                    // the number alone names one pair.
-                    let by_number = if ids.per_direction {
-                        None
-                    } else {
-                        raw.and_then(|r| names.get(r))
-                    };
-                    let with_dir = raw.and_then(|r| {
-                        key.clear();
-                        key.push_str(r);
-                        key.push_str(dir);
-                        names.get(key.as_str())
-                    });
-                    if let Some(n) = with_dir.or(by_number) {
-                        players = Cow::Borrowed(n.as_slice());
-                    }
-                }
-                d.pair(pid, section.as_deref(), players, &at);
             }
-            let table = Table {
-                section: section.clone(),
-                board,
-                round: cell(c.round).and_then(|r| r.parse().ok()),
-                table: cell(c.table).and_then(|r| r.parse().ok()),
-                ns,
-                ew,
-            };
-            row_event(d, s, &c, row, table, vul, &at);
         }
     }
 }
 
-/// One row: an artificial score (`^60`, `A+`, `A A A`...) as a ruling, else a result with its
-/// score checked against its contract.
-fn row_event(d: &mut Draft, s: usize, c: &Cols, row: &[Cow<str>], t: Table, vul: Vul, at: &str) {
+/// One row's ops (`synthetic`: the frequency table's made-up tables so far).
+#[allow(clippy::too_many_arguments)]
+fn row_ops<'r>(
+    ops: &mut Vec<Op<'r>>,
+    synthetic: &mut u32,
+    (line, row): (usize, &'r [Cow<'r, str>]),
+    t: &lex::TableTag,
+    c: &Cols,
+    (board, vul): (u32, Vul),
+    ids: &Ids,
+    names: &'r std::collections::HashMap<String, Vec<String>>,
+) {
+    let at = format!("line {line}");
+    if row.len() != t.columns.len() {
+        let m = format!(
+            "this ScoreTable row has {} tokens for the {} columns of line {} (a name with spaces must be quoted)",
+            row.len(),
+            t.columns.len(),
+            t.line
+        );
+        ops.push(Op::Bad(at, m));
+        return;
+    }
+    let cell = |i: Option<usize>| i.map(|i| &*row[i]).and_then(given);
+    let times = match cell(c.mult) {
+        None => 1,
+        Some(m) => match m.parse::<u32>() {
+            Ok(n) if n <= 10_000 => n,
+            _ => {
+                let m = format!("Multiplicity: expected a whole number, found {m:?}");
+                ops.push(Op::Bad(at, m));
+                return;
+            }
+        },
+    };
+    if times > 1 && (c.ns.is_some() || c.ew.is_some()) {
+        ops.push(Op::Bad(at, "a row with pair numbers and a Multiplicity above 1 would seat the same pairs twice".into()));
+        return;
+    }
+    let section = cell(c.section);
+    let mut key = String::new();
+    for _ in 0..times {
+        let (ns, ew) = match (c.ns, c.ew) {
+            (None, None) => {
+                // A frequency table: each result is its own table of pairs made up for it.
+                *synthetic += 1;
+                (
+                    format!("{board}-{synthetic}NS"),
+                    format!("{board}-{synthetic}EW"),
+                )
+            }
+            _ => match (cell(c.ns), cell(c.ew)) {
+                (Some(a), Some(b)) => (ids.id(section, a, "NS"), ids.id(section, b, "EW")),
+                _ => {
+                    ops.push(Op::Bad(at, "PairId_NS and PairId_EW must both be given".into()));
+                    break;
+                }
+            },
+        };
+        let players = [
+            players_of(cell(c.ns), cell(c.names_ns), "NS", ids, names, &mut key),
+            players_of(cell(c.ew), cell(c.names_ew), "EW", ids, names, &mut key),
+        ];
+        let table = Table {
+            section: section.map(str::to_string),
+            board,
+            round: cell(c.round).and_then(|r| r.parse().ok()),
+            table: cell(c.table).and_then(|r| r.parse().ok()),
+            ns,
+            ew,
+        };
+        let event = row_event(c, row, &table, vul);
+        ops.push(Op::Table(Seated {
+            at: at.clone(),
+            section,
+            players,
+            table,
+            event,
+        }));
+    }
+}
+
+/// A pair's players: its names cell's, else the TotalScoreTable's by number and direction, or
+/// by number when the number alone names one pair (`raw`: its number as written).
+fn players_of<'r>(
+    raw: Option<&str>,
+    names_cell: Option<&str>,
+    dir: &str,
+    ids: &Ids,
+    names: &'r std::collections::HashMap<String, Vec<String>>,
+    key: &mut String,
+) -> Cow<'r, [String]> {
+    let players = names_cell.map(draft::players).unwrap_or_default();
+    if !players.is_empty() {
+        return players.into();
+    }
+    let by_number = if ids.per_direction {
+        None
+    } else {
+        raw.and_then(|r| names.get(r))
+    };
+    let with_dir = raw.and_then(|r| {
+        key.clear();
+        key.push_str(r);
+        key.push_str(dir);
+        names.get(key.as_str())
+    });
+    match with_dir.or(by_number) {
+        Some(n) => Cow::Borrowed(n.as_slice()),
+        None => players.into(),
+    }
+}
+
+/// One row's event: an artificial score (`^60`, `A+`, `A A A`...) as a ruling, else a result
+/// with its score checked against its contract; `Err`: why the row is refused.
+fn row_event(c: &Cols, row: &[Cow<str>], t: &Table, vul: Vul) -> Result<super::Row, String> {
     let raw = |i: Option<usize>| i.map(|i| row[i].trim()).unwrap_or("-");
     let cell = |i: Option<usize>| given(raw(i));
     if let Some((ns, ew, token)) = artificial(c, row) {
-        d.artificial(s, t, draft::art_score(&ns, &ew), &token, at);
-        return;
+        return Ok(draft::artificial_row(t, &draft::art_score(&ns, &ew), &token));
     }
     let score_ns = match (cell(c.score_ns), cell(c.score_ew), cell(c.score)) {
         (Some(a), None, _) => Some(a.to_string()),
@@ -441,8 +514,7 @@ fn row_event(d: &mut Draft, s: usize, c: &Cols, row: &[Cow<str>], t: Table, vul:
             if x.is_some() && x.map(|v| -v) == y {
                 Some(a.to_string())
             } else {
-                d.bad(at, format!("Score_NS {a} and Score_EW {b} disagree"));
-                return;
+                return Err(format!("Score_NS {a} and Score_EW {b} disagree"));
             }
         }
     };
@@ -463,22 +535,17 @@ fn row_event(d: &mut Draft, s: usize, c: &Cols, row: &[Cow<str>], t: Table, vul:
         Some(Some(q)) => match i32::try_from(q.numer()) {
             Ok(v) if v.abs() <= 10_000 => Some(v),
             _ => {
-                d.bad(
-                    at,
-                    format!("a score of {} points is not a bridge score", q.numer()),
-                );
-                return;
+                return Err(format!(
+                    "a score of {} points is not a bridge score",
+                    q.numer()
+                ))
             }
         },
         Some(None) => {
-            d.bad(
-                at,
-                format!(
-                    "Score: expected NS points such as 420 or -50, found {:?}",
-                    score_ns.unwrap()
-                ),
-            );
-            return;
+            return Err(format!(
+                "Score: expected NS points such as 420 or -50, found {:?}",
+                score_ns.unwrap()
+            ))
         }
     };
     let play = Play {
@@ -506,17 +573,15 @@ fn row_event(d: &mut Draft, s: usize, c: &Cols, row: &[Cow<str>], t: Table, vul:
         declarer: "Declarer",
         tricks: "Result",
     };
-    match draft::play_at(
+    let play = draft::play_at(
         play,
         cell(c.contract),
         cell(c.declarer),
         tricks,
         vul,
         &LABELS,
-    ) {
-        Ok(play) => d.result(s, t, play, at),
-        Err(m) => d.bad(at, m),
-    }
+    )?;
+    Ok(draft::result_row(t, &play))
 }
 
 /// The artificial score of a row, if it has one: each side's, and the file's tokens.
