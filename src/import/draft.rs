@@ -141,14 +141,15 @@ impl Draft {
     }
 
     /// Declare pair `id` (or add what this place says of it: players where none were known).
-    /// The same id in another section, or with other players, is a problem.
+    /// The same id in another section, or with other players, is a problem. Its number (one
+    /// per id, for [`Draft::push_paired`]).
     pub fn pair<'p>(
         &mut self,
         id: &str,
         section: Option<&str>,
         players: impl Into<std::borrow::Cow<'p, [String]>>,
         at: &str,
-    ) {
+    ) -> u32 {
         let players: std::borrow::Cow<'p, [String]> = players.into();
         if let Some(&i) = self.pair_index.get(id) {
             let p = &self.pairs[i];
@@ -160,7 +161,7 @@ impl Draft {
                     p.at
                 );
                 self.fail(at, m);
-                return;
+                return i as u32;
             }
             if !players.is_empty() {
                 if p.players.is_empty() {
@@ -175,28 +176,26 @@ impl Draft {
                     self.fail(at, m);
                 }
             }
-            return;
+            return i as u32;
         }
-        self.pair_index.insert(id.to_string(), self.pairs.len());
+        let n = self.pairs.len();
+        self.pair_index.insert(id.to_string(), n);
         self.pairs.push(PairDraft {
             id: id.to_string(),
             section: section.map(str::to_string),
             players: players.into_owned(),
             at: at.to_string(),
         });
+        n as u32
     }
 
     /// Checks that a table is new: neither pair has played `board` already this session, and
     /// the two pairs differ. `false` (with the problem) otherwise.
     fn seat(&mut self, s: usize, t: &Table, at: &str) -> bool {
-        if t.ns == t.ew {
-            self.bad(at, format!("pair {} cannot play against itself", t.ns));
-            return false;
-        }
         let ss = &mut self.sessions[s];
-        let mut keys = [(0, 0); 2];
-        for (k, id) in keys.iter_mut().zip([&t.ns, &t.ew]) {
-            let n = match ss.seat_ids.get(id.as_str()) {
+        let mut numbers = [0; 2];
+        for (n, id) in numbers.iter_mut().zip([&t.ns, &t.ew]) {
+            *n = match ss.seat_ids.get(id.as_str()) {
                 Some(&n) => n,
                 None => {
                     let n = ss.seat_ids.len() as u32;
@@ -204,7 +203,20 @@ impl Draft {
                     n
                 }
             };
-            *k = (t.board, n);
+        }
+        self.seat_numbered(s, t, numbers, at)
+    }
+
+    /// [`Draft::seat`] with the two pairs' numbers (any numbering of the session's pair ids,
+    /// one number per id).
+    fn seat_numbered(&mut self, s: usize, t: &Table, numbers: [u32; 2], at: &str) -> bool {
+        if t.ns == t.ew {
+            self.bad(at, format!("pair {} cannot play against itself", t.ns));
+            return false;
+        }
+        let ss = &mut self.sessions[s];
+        let keys = numbers.map(|n| (t.board, n));
+        for (k, id) in keys.iter().zip([&t.ns, &t.ew]) {
             if let Some(&first) = ss.seats.get(k) {
                 let first = ss.events[first].1.clone();
                 let m = format!("pair {id} plays board {} twice (also at {first})", t.board);
@@ -237,6 +249,17 @@ impl Draft {
     /// another thread), added to session `s` if the table is new (`seat`).
     pub fn push(&mut self, s: usize, t: &Table, row: Row, at: String) {
         if !self.seat(s, t, &at) {
+            return;
+        }
+        let ss = &mut self.sessions[s];
+        ss.boards.insert(t.board);
+        ss.events.push((Ev::Row(row), at));
+    }
+
+    /// [`Draft::push`] of a table whose pairs' numbers [`Draft::pair`] gave (a reader uses
+    /// this or `push`, `result` and `artificial`, never both: the numberings differ).
+    pub fn push_paired(&mut self, s: usize, t: &Table, pairs: [u32; 2], row: Row, at: String) {
+        if !self.seat_numbered(s, t, pairs, &at) {
             return;
         }
         let ss = &mut self.sessions[s];

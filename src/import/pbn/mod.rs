@@ -36,12 +36,14 @@ pub(crate) fn read_parsed(bytes: &[u8], file: &str, req: &Request) -> Result<Par
     let mut d = Draft::new(file, req);
     let s = d.session();
     let mut first = first::First::default();
+    let span = tracing::info_span!("pbn_first").entered();
     lex::each(&text, |g| first.game(&g, &mut d)).map_err(|errors| {
         errors
             .into_iter()
             .map(|(l, m)| problem(l, m))
             .collect::<Vec<_>>()
     })?;
+    drop(span);
     first.championship(&mut d, s);
     let ids = Ids {
         prefix: first.prefix(),
@@ -54,7 +56,9 @@ pub(crate) fn read_parsed(bytes: &[u8], file: &str, req: &Request) -> Result<Par
         scoring: None,
         mp_columns: None,
     };
+    let span = tracing::info_span!("pbn_rows").entered();
     lex::each(&text, |g| st.game(&mut d, req, g)).expect("the file was read once already");
+    drop(span);
     // No [Scoring] anywhere, but matchpoint columns: a matchpoint session.
     if let (None, Some(line)) = (st.scoring, st.mp_columns) {
         let ss = d.session_mut(s);
@@ -62,6 +66,7 @@ pub(crate) fn read_parsed(bytes: &[u8], file: &str, req: &Request) -> Result<Par
         ss.options
             .insert("neuberg_small_field".into(), Value::from("off"));
     }
+    let _span = tracing::info_span!("pbn_finish").entered();
     d.finish(req)
 }
 
@@ -357,7 +362,16 @@ fn rows<'t>(
         let mut ops = Vec::with_capacity(rows.len());
         let mut synthetic = 0;
         for &(line, row) in rows {
-            row_ops(&mut ops, &mut synthetic, (line, row), t, &c, (board, vul), ids, names);
+            row_ops(
+                &mut ops,
+                &mut synthetic,
+                (line, row),
+                t,
+                &c,
+                (board, vul),
+                ids,
+                names,
+            );
         }
         ops
     };
@@ -371,10 +385,12 @@ fn rows<'t>(
             Op::Bad(at, m) => d.bad(&at, m),
             Op::Table(x) => {
                 let [pn, pe] = x.players;
-                d.pair(&x.table.ns, x.section, pn, &x.at);
-                d.pair(&x.table.ew, x.section, pe, &x.at);
+                let pairs = [
+                    d.pair(&x.table.ns, x.section, pn, &x.at),
+                    d.pair(&x.table.ew, x.section, pe, &x.at),
+                ];
                 match x.event {
-                    Ok(row) => d.push(s, &x.table, row, x.at),
+                    Ok(row) => d.push_paired(s, &x.table, pairs, row, x.at),
                     Err(m) => d.bad(&x.at, m),
                 }
             }
@@ -418,7 +434,11 @@ fn row_ops<'r>(
         },
     };
     if times > 1 && (c.ns.is_some() || c.ew.is_some()) {
-        ops.push(Op::Bad(at, "a row with pair numbers and a Multiplicity above 1 would seat the same pairs twice".into()));
+        ops.push(Op::Bad(
+            at,
+            "a row with pair numbers and a Multiplicity above 1 would seat the same pairs twice"
+                .into(),
+        ));
         return;
     }
     let section = cell(c.section);
@@ -436,7 +456,10 @@ fn row_ops<'r>(
             _ => match (cell(c.ns), cell(c.ew)) {
                 (Some(a), Some(b)) => (ids.id(section, a, "NS"), ids.id(section, b, "EW")),
                 _ => {
-                    ops.push(Op::Bad(at, "PairId_NS and PairId_EW must both be given".into()));
+                    ops.push(Op::Bad(
+                        at,
+                        "PairId_NS and PairId_EW must both be given".into(),
+                    ));
                     break;
                 }
             },
@@ -475,7 +498,7 @@ fn players_of<'r>(
     key: &mut String,
 ) -> Cow<'r, [String]> {
     let players = names_cell.map(draft::players).unwrap_or_default();
-    if !players.is_empty() {
+    if !players.is_empty() || names.is_empty() {
         return players.into();
     }
     let by_number = if ids.per_direction {
@@ -501,7 +524,11 @@ fn row_event(c: &Cols, row: &[Cow<str>], t: &Table, vul: Vul) -> Result<super::R
     let raw = |i: Option<usize>| i.map(|i| row[i].trim()).unwrap_or("-");
     let cell = |i: Option<usize>| given(raw(i));
     if let Some((ns, ew, token)) = artificial(c, row) {
-        return Ok(draft::artificial_row(t, &draft::art_score(&ns, &ew), &token));
+        return Ok(draft::artificial_row(
+            t,
+            &draft::art_score(&ns, &ew),
+            &token,
+        ));
     }
     let score_ns = match (cell(c.score_ns), cell(c.score_ew), cell(c.score)) {
         (Some(a), None, _) => Some(a.to_string()),
