@@ -5,7 +5,6 @@
 //! dropped: nothing of the rows is held.
 
 use std::borrow::Cow;
-use std::collections::HashMap;
 
 use serde_json::Value;
 
@@ -20,7 +19,7 @@ pub(super) struct First<'a> {
     date: Option<String>,
     site: Option<String>,
     /// Pair numbers (with `NS`/`EW` when the table says the direction) → players.
-    pub names: HashMap<String, Vec<String>>,
+    pub names: FxMap<String, Vec<String>>,
     /// Pair id as written → the first section it appears in, and whether it appears in
     /// another too.
     sections: FxMap<Cow<'a, str>, (Cow<'a, str>, bool)>,
