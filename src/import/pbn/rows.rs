@@ -41,6 +41,8 @@ fn given(t: &str) -> Option<&str> {
 
 /// What one row of a ScoreTable gives, made apart from the draft (rows are read in parallel,
 /// then added to the draft in the file's order, as one reading would add them).
+// Nearly every op is a table: boxing them would allocate once more per row.
+#[allow(clippy::large_enum_variant)]
 enum Op<'r> {
     /// A problem with the row (at, message): the row is skipped.
     Bad(String, String),
