@@ -10,9 +10,11 @@ use std::collections::{BTreeSet, HashMap};
 use serde_json::{json, Map, Value};
 
 use super::{Ev, Parsed, Problem, Request, Row};
-use crate::bridge::{ns_points, parse_contract, Bid, Seat, Vul};
-use crate::num::Q;
+
+mod tokens;
+use crate::bridge::{Seat, Vul};
 use crate::options::{Form, Options};
+pub(crate) use tokens::*;
 
 /// One pair as a file declares it.
 struct PairDraft {
@@ -141,14 +143,15 @@ impl Draft {
     }
 
     /// Declare pair `id` (or add what this place says of it: players where none were known).
-    /// The same id in another section, or with other players, is a problem.
+    /// The same id in another section, or with other players, is a problem. Its number (one
+    /// per id, for [`Draft::push_paired`]).
     pub fn pair<'p>(
         &mut self,
         id: &str,
         section: Option<&str>,
         players: impl Into<std::borrow::Cow<'p, [String]>>,
         at: &str,
-    ) {
+    ) -> u32 {
         let players: std::borrow::Cow<'p, [String]> = players.into();
         if let Some(&i) = self.pair_index.get(id) {
             let p = &self.pairs[i];
@@ -160,7 +163,7 @@ impl Draft {
                     p.at
                 );
                 self.fail(at, m);
-                return;
+                return i as u32;
             }
             if !players.is_empty() {
                 if p.players.is_empty() {
@@ -175,28 +178,26 @@ impl Draft {
                     self.fail(at, m);
                 }
             }
-            return;
+            return i as u32;
         }
-        self.pair_index.insert(id.to_string(), self.pairs.len());
+        let n = self.pairs.len();
+        self.pair_index.insert(id.to_string(), n);
         self.pairs.push(PairDraft {
             id: id.to_string(),
             section: section.map(str::to_string),
             players: players.into_owned(),
             at: at.to_string(),
         });
+        n as u32
     }
 
     /// Checks that a table is new: neither pair has played `board` already this session, and
     /// the two pairs differ. `false` (with the problem) otherwise.
     fn seat(&mut self, s: usize, t: &Table, at: &str) -> bool {
-        if t.ns == t.ew {
-            self.bad(at, format!("pair {} cannot play against itself", t.ns));
-            return false;
-        }
         let ss = &mut self.sessions[s];
-        let mut keys = [(0, 0); 2];
-        for (k, id) in keys.iter_mut().zip([&t.ns, &t.ew]) {
-            let n = match ss.seat_ids.get(id.as_str()) {
+        let mut numbers = [0; 2];
+        for (n, id) in numbers.iter_mut().zip([&t.ns, &t.ew]) {
+            *n = match ss.seat_ids.get(id.as_str()) {
                 Some(&n) => n,
                 None => {
                     let n = ss.seat_ids.len() as u32;
@@ -204,7 +205,20 @@ impl Draft {
                     n
                 }
             };
-            *k = (t.board, n);
+        }
+        self.seat_numbered(s, t, numbers, at)
+    }
+
+    /// [`Draft::seat`] with the two pairs' numbers (any numbering of the session's pair ids,
+    /// one number per id).
+    fn seat_numbered(&mut self, s: usize, t: &Table, numbers: [u32; 2], at: &str) -> bool {
+        if t.ns == t.ew {
+            self.bad(at, format!("pair {} cannot play against itself", t.ns));
+            return false;
+        }
+        let ss = &mut self.sessions[s];
+        let keys = numbers.map(|n| (t.board, n));
+        for (k, id) in keys.iter().zip([&t.ns, &t.ew]) {
             if let Some(&first) = ss.seats.get(k) {
                 let first = ss.events[first].1.clone();
                 let m = format!("pair {id} plays board {} twice (also at {first})", t.board);
@@ -222,60 +236,37 @@ impl Draft {
 
     /// A table's result.
     pub fn result(&mut self, s: usize, t: Table, play: Play, at: &str) {
-        if !self.seat(s, &t, at) {
-            return;
-        }
-        let mut r = Row::new(false);
-        if let Some(sec) = &t.section {
-            r.str("section", sec);
-        }
-        r.num("board", t.board.into());
-        if let Some(x) = t.round {
-            r.num("round", x.into());
-        }
-        if let Some(x) = t.table {
-            r.num("table", x.into());
-        }
-        r.str("ns", &t.ns).str("ew", &t.ew);
-        if let Some(c) = &play.contract {
-            r.str("contract", c);
-        }
-        if let Some(d) = &play.declarer {
-            r.str("declarer", d);
-        }
-        if let Some(x) = play.tricks {
-            r.num("tricks", x.into());
-        }
-        if let Some(x) = &play.result {
-            r.str("result", x);
-        }
-        if let Some(x) = play.score {
-            r.num("score", x.into());
-        }
-        if let Some(l) = &play.lead {
-            r.str("lead", l);
-        }
-        let ss = &mut self.sessions[s];
-        ss.boards.insert(t.board);
-        ss.events.push((Ev::Row(r), at.to_string()));
+        let row = result_row(&t, &play);
+        self.push(s, &t, row, at.to_string());
     }
 
     /// An artificial score at a table (no result): a `ruling`, law 12C, noting the file's
     /// token.
     pub fn artificial(&mut self, s: usize, t: Table, score: String, token: &str, at: &str) {
-        if !self.seat(s, &t, at) {
+        let row = artificial_row(&t, &score, token);
+        self.push(s, &t, row, at.to_string());
+    }
+
+    /// A table's event made by [`result_row`] or [`artificial_row`] (beforehand, perhaps on
+    /// another thread), added to session `s` if the table is new (`seat`).
+    pub fn push(&mut self, s: usize, t: &Table, row: Row, at: String) {
+        if !self.seat(s, t, &at) {
             return;
         }
-        let mut r = Row::new(true);
-        r.num("board", t.board.into())
-            .str("ns", &t.ns)
-            .str("ew", &t.ew)
-            .str("score", &score)
-            .str("law", "12C")
-            .str("note", &format!("imported: {token}"));
         let ss = &mut self.sessions[s];
         ss.boards.insert(t.board);
-        ss.events.push((Ev::Row(r), at.to_string()));
+        ss.events.push((Ev::Row(row), at));
+    }
+
+    /// [`Draft::push`] of a table whose pairs' numbers [`Draft::pair`] gave (a reader uses
+    /// this or `push`, `result` and `artificial`, never both: the numberings differ).
+    pub fn push_paired(&mut self, s: usize, t: &Table, pairs: [u32; 2], row: Row, at: String) {
+        if !self.seat_numbered(s, t, pairs, &at) {
+            return;
+        }
+        let ss = &mut self.sessions[s];
+        ss.boards.insert(t.board);
+        ss.events.push((Ev::Row(row), at));
     }
 
     /// A board's hand record (once a board; the same deal again is fine, another is a problem).
@@ -432,6 +423,54 @@ impl Draft {
     }
 }
 
+/// A table's `result` event (without its session), as [`Draft::result`] adds it.
+pub(crate) fn result_row(t: &Table, play: &Play) -> Row {
+    let mut r = Row::new(false);
+    if let Some(sec) = &t.section {
+        r.str("section", sec);
+    }
+    r.num("board", t.board.into());
+    if let Some(x) = t.round {
+        r.num("round", x.into());
+    }
+    if let Some(x) = t.table {
+        r.num("table", x.into());
+    }
+    r.str("ns", &t.ns).str("ew", &t.ew);
+    if let Some(c) = &play.contract {
+        r.str("contract", c);
+    }
+    if let Some(d) = &play.declarer {
+        r.str("declarer", d);
+    }
+    if let Some(x) = play.tricks {
+        r.num("tricks", x.into());
+    }
+    if let Some(x) = &play.result {
+        r.str("result", x);
+    }
+    if let Some(x) = play.score {
+        r.num("score", x.into());
+    }
+    if let Some(l) = &play.lead {
+        r.str("lead", l);
+    }
+    r
+}
+
+/// A table's artificial score as a `ruling` event (without its id and session), law 12C,
+/// noting the file's token, as [`Draft::artificial`] adds it.
+pub(crate) fn artificial_row(t: &Table, score: &str, token: &str) -> Row {
+    let mut r = Row::new(true);
+    r.num("board", t.board.into())
+        .str("ns", &t.ns)
+        .str("ew", &t.ew)
+        .str("score", score)
+        .str("law", "12C")
+        .str("note", &format!("imported: {token}"));
+    r
+}
+
 /// A session's form and options: the user's `--form` where given (the file's options are then
 /// kept only if the form is the file's), else the file's; `--options` merged over them and
 /// checked against the form.
@@ -518,271 +557,4 @@ pub(crate) fn per_direction<K: std::hash::Hash + Eq>(
         }
     }
     false
-}
-
-/// A contract as producers write it, in the log's spelling: `PO`, `Pass`, `AP` for passed out;
-/// `*`/`**` (Bridgewebs) or `x`/`xx` for doubled and redoubled; suit symbols and `NT`/`N`.
-pub(crate) fn contract(token: &str) -> Result<Bid, String> {
-    let t = token.trim();
-    let up = t.to_uppercase().replace(' ', "");
-    if matches!(
-        up.as_str(),
-        "PO" | "PASS" | "AP" | "P" | "ALLPASS" | "PASSED" | "0"
-    ) {
-        return Ok(Bid::Pass);
-    }
-    let stars = up.len() - up.trim_end_matches('*').len();
-    let mut c = up.trim_end_matches('*').to_string();
-    match stars {
-        0 => {}
-        1 => c.push('X'),
-        2 => c.push_str("XX"),
-        _ => {
-            return Err(format!(
-                "expected a contract such as \"4S\", \"3D*\" or \"PO\", found {t:?}"
-            ))
-        }
-    }
-    parse_contract(&c)
-}
-
-/// What a file calls the cells of a table's play, for messages (`Contract` in PBN, `contract`
-/// in a spreadsheet).
-pub(crate) struct PlayLabels {
-    pub contract: &'static str,
-    pub declarer: &'static str,
-    /// What to give when a contract has no tricks (`Result`; `tricks or result`).
-    pub tricks: &'static str,
-}
-
-/// A table's play from a file's cells, checked: a contract needs its declarer and the tricks
-/// (`tricks` reads them for the contract from the file's own cells; `Ok(None)` when it gives
-/// none), and a score given beside it must be what Law 77 gives (`vul`); a passed-out board
-/// scores 0; a table needs a contract or a score. `Err`: the message.
-pub(crate) fn play_at(
-    mut play: Play,
-    contract: Option<&str>,
-    declarer: Option<&str>,
-    tricks: impl FnOnce(&crate::bridge::Contract) -> Result<Option<u8>, String>,
-    vul: Vul,
-    labels: &PlayLabels,
-) -> Result<Play, String> {
-    let Some(ct) = contract else {
-        if play.score.is_none() {
-            return Err(
-                "neither a contract nor a score: nothing says what happened at this table".into(),
-            );
-        }
-        return Ok(play);
-    };
-    let bid = self::contract(ct).map_err(|m| format!("{}: {m}", labels.contract))?;
-    play.contract = Some(bid.to_string());
-    match bid {
-        Bid::Contract(c) => {
-            let by = match declarer.map(crate::bridge::parse_seat) {
-                Some(Ok(x)) => x,
-                Some(Err(m)) => return Err(format!("{}: {m}", labels.declarer)),
-                None => {
-                    return Err(format!(
-                        "{}: {ct} needs a declarer (N, E, S or W)",
-                        labels.declarer
-                    ))
-                }
-            };
-            play.declarer = Some(by.letter().to_string());
-            let taken = tricks(&c)?
-                .ok_or_else(|| format!("{}: {ct} needs the tricks taken", labels.tricks))?;
-            play.tricks = Some(taken);
-            if let Some(sc) = play.score {
-                check_score(bid, Some(by), taken, vul, sc)?;
-            }
-        }
-        Bid::Pass => {
-            if let Some(sc) = play.score.filter(|&x| x != 0) {
-                return Err(format!("the score {sc} contradicts a passed-out board (0)"));
-            }
-        }
-    }
-    Ok(play)
-}
-
-/// The NS points a file gives for a table checked against its contract, declarer and tricks:
-/// `Err` naming both when they differ.
-pub(crate) fn check_score(
-    bid: Bid,
-    declarer: Option<Seat>,
-    tricks: u8,
-    vul: Vul,
-    score: i32,
-) -> Result<(), String> {
-    let by = declarer.unwrap_or(Seat::N);
-    let expected = ns_points(bid, by, tricks, vul);
-    if expected == score {
-        return Ok(());
-    }
-    Err(format!(
-        "the score {score} (NS) contradicts {bid}{} with {tricks} tricks, which scores {expected} for NS (vulnerable: {})",
-        declarer.map(|d| format!(" by {d}")).unwrap_or_default(),
-        vul.as_str()
-    ))
-}
-
-/// One side's artificial score.
-#[derive(Clone, Debug, PartialEq)]
-pub(crate) enum Art {
-    /// `A+`, `A` or `A-`.
-    Named(&'static str),
-    /// A percentage.
-    Pct(Q),
-}
-
-impl Art {
-    /// The named averages files write as percentages (60, 50, 40) are the named artificial
-    /// scores (interface.md); any other percentage is itself.
-    pub fn from_pct(p: Q) -> Art {
-        if p == Q::int(60) {
-            Art::Named("A+")
-        } else if p == Q::int(50) {
-            Art::Named("A")
-        } else if p == Q::int(40) {
-            Art::Named("A-")
-        } else {
-            Art::Pct(p)
-        }
-    }
-
-    fn notation(&self) -> String {
-        match self {
-            Art::Named(n) => n.to_string(),
-            Art::Pct(p) => format!("{}%", decimal(*p)),
-        }
-    }
-}
-
-/// `NS/EW` in the adjusted-score notation.
-pub(crate) fn art_score(ns: &Art, ew: &Art) -> String {
-    format!("{}/{}", ns.notation(), ew.notation())
-}
-
-/// A rational as a decimal of at most 4 places (exact when it has no more).
-pub(crate) fn decimal(q: Q) -> String {
-    let x = q.to_f64();
-    let s = format!("{x:.4}");
-    let s = s.trim_end_matches('0').trim_end_matches('.');
-    s.to_string()
-}
-
-/// A named artificial score as producers write it in a score or result column: `A+`, `A-`,
-/// `A=`, `A` (Bridgewebs, Magic Contest), `Ave+`, `Av-`...; `None` for anything else.
-pub(crate) fn named_art(token: &str) -> Option<Art> {
-    let up = token.trim().to_ascii_uppercase();
-    let core = up
-        .strip_prefix("AVE")
-        .or_else(|| up.strip_prefix("AV"))
-        .or_else(|| up.strip_prefix('A'))?;
-    match core {
-        "+" => Some(Art::Named("A+")),
-        "-" => Some(Art::Named("A-")),
-        "=" | "" => Some(Art::Named("A")),
-        _ => None,
-    }
-}
-
-/// `A6040`: an artificial score of NS 60% and EW 40% (USEBIO's spelling, also in spreadsheets).
-pub(crate) fn split_art(token: &str) -> Option<(Art, Art)> {
-    let t = token.trim();
-    let d = t.strip_prefix('A').or_else(|| t.strip_prefix('a'))?;
-    if d.len() != 4 || !d.bytes().all(|b| b.is_ascii_digit()) {
-        return None;
-    }
-    let ns: i64 = d[..2].parse().ok()?;
-    let ew: i64 = d[2..].parse().ok()?;
-    Some((Art::from_pct(Q::int(ns)), Art::from_pct(Q::int(ew))))
-}
-
-/// A decimal number as a file writes it (`3.6`, `-20`, `"420"` already unquoted; a decimal
-/// comma is accepted).
-pub(crate) fn number(token: &str) -> Option<Q> {
-    let t = token.trim().replace(',', ".");
-    let t = t.strip_prefix('+').unwrap_or(&t);
-    if t.is_empty() || t.len() > 30 || t.contains('/') {
-        return None;
-    }
-    Q::parse(t)
-}
-
-/// Players' names as one cell writes them: `"Anna Nowak - Jan Kowalski"`, `&`, `/` or `+`
-/// between them; empty when the cell says nothing.
-pub(crate) fn players(cell: &str) -> Vec<String> {
-    let t = cell.trim();
-    if t.is_empty() || t == "-" || t == "?" {
-        return Vec::new();
-    }
-    for sep in [" - ", " & ", " / ", " + ", " and ", " – "] {
-        if t.contains(sep) {
-            return t
-                .split(sep)
-                .map(|s| s.trim().to_string())
-                .filter(|s| !s.is_empty())
-                .collect();
-        }
-    }
-    vec![t.to_string()]
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn contracts_as_producers_write_them() {
-        let c = |t: &str| contract(t).map(|b| b.to_string());
-        assert_eq!(c("PO").unwrap(), "PASS");
-        assert_eq!(c("3D*").unwrap(), "3DX");
-        assert_eq!(c("3D**").unwrap(), "3DXX");
-        assert_eq!(c("4Sx").unwrap(), "4SX");
-        assert_eq!(c("4sxx").unwrap(), "4SXX");
-        assert_eq!(c("3NT").unwrap(), "3NT");
-        assert!(c("8S").is_err());
-        assert!(c("3D***").is_err());
-    }
-
-    #[test]
-    fn scores_checked_by_law_77() {
-        let four_s = contract("4S").unwrap();
-        // 4S made with 10 tricks not vulnerable: 420 (Law 77 by hand: 120 + 300).
-        assert!(check_score(four_s, Some(Seat::N), 10, Vul::None, 420).is_ok());
-        assert!(check_score(four_s, Some(Seat::E), 10, Vul::None, -420).is_ok());
-        let e = check_score(four_s, Some(Seat::N), 9, Vul::None, 420).unwrap_err();
-        assert!(e.contains("-50"), "{e}");
-    }
-
-    #[test]
-    fn artificial_tokens() {
-        assert_eq!(named_art("A+"), Some(Art::Named("A+")));
-        assert_eq!(named_art("A="), Some(Art::Named("A")));
-        assert_eq!(named_art("A"), Some(Art::Named("A")));
-        assert_eq!(named_art("Ave-"), Some(Art::Named("A-")));
-        assert_eq!(named_art("420"), None);
-        assert_eq!(
-            split_art("A6040"),
-            Some((Art::Named("A+"), Art::Named("A-")))
-        );
-        let (ns, ew) = split_art("A7030").unwrap();
-        assert_eq!(art_score(&ns, &ew), "70%/30%");
-        assert_eq!(
-            art_score(&Art::from_pct(Q::int(60)), &Art::from_pct(Q::int(60))),
-            "A+/A+"
-        );
-    }
-
-    #[test]
-    fn names_split() {
-        assert_eq!(
-            players("Anna Nowak - Jan Kowalski"),
-            ["Anna Nowak", "Jan Kowalski"]
-        );
-        assert_eq!(players("A & B"), ["A", "B"]);
-        assert!(players("-").is_empty());
-    }
 }

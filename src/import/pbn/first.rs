@@ -4,7 +4,7 @@
 //! (numbers repeated across sections, NS and EW numbered each from 1). Each game is read and
 //! dropped: nothing of the rows is held.
 
-use std::collections::{BTreeMap, BTreeSet, HashMap};
+use std::borrow::Cow;
 
 use serde_json::Value;
 
@@ -14,20 +14,21 @@ use crate::import::draft::{self, Draft};
 
 /// What the first reading found.
 #[derive(Default)]
-pub(super) struct First {
+pub(super) struct First<'a> {
     event: Option<String>,
     date: Option<String>,
     site: Option<String>,
     /// Pair numbers (with `NS`/`EW` when the table says the direction) → players.
-    pub names: HashMap<String, Vec<String>>,
-    /// Pair id as written → the sections it appears in.
-    sections: BTreeMap<String, BTreeSet<String>>,
-    dirs: Directions,
+    pub names: FxMap<String, Vec<String>>,
+    /// Pair id as written → the first section it appears in, and whether it appears in
+    /// another too.
+    sections: FxMap<Cow<'a, str>, (Cow<'a, str>, bool)>,
+    dirs: Directions<'a>,
 }
 
-impl First {
+impl<'a> First<'a> {
     /// One game of the file.
-    pub fn game(&mut self, g: &lex::Game, d: &mut Draft) {
+    pub fn game(&mut self, g: &lex::Game<'a>, d: &mut Draft) {
         for (slot, name) in [
             (&mut self.event, "Event"),
             (&mut self.date, "Date"),
@@ -54,20 +55,20 @@ impl First {
                 if let Some(sec) = sec {
                     for c in [ns, ew].into_iter().flatten() {
                         if let (Some(x), Some(p)) = (row.get(sec), row.get(c)) {
-                            if let Some(known) = self.sections.get_mut(&**p) {
-                                if !known.contains(&**x) {
-                                    known.insert(x.to_string());
+                            match self.sections.get_mut(&**p) {
+                                Some((first, other)) => *other |= **first != **x,
+                                None => {
+                                    self.sections.insert(p.clone(), (x.clone(), false));
                                 }
-                            } else {
-                                self.sections.insert(p.to_string(), [x.to_string()].into());
                             }
                         }
                     }
                 }
                 if let (Some(ns), Some(ew)) = (ns, ew) {
                     if let (Some(a), Some(b)) = (row.get(ns), row.get(ew)) {
-                        let s = sec.and_then(|i| row.get(i)).map(|s| &**s).unwrap_or("");
-                        self.dirs.table(board, (s, a), (s, b));
+                        let s = sec.and_then(|i| row.get(i)).cloned().unwrap_or_default();
+                        self.dirs
+                            .table(board, (s.clone(), a.clone()), (s, b.clone()));
                     }
                 }
             }
@@ -101,7 +102,7 @@ impl First {
 
     /// Whether pair numbers repeat across sections.
     pub fn prefix(&self) -> bool {
-        self.sections.values().any(|s| s.len() > 1)
+        self.sections.values().any(|s| s.1)
     }
 
     /// Whether NS and EW pairs are numbered each from 1 (`draft::per_direction`).
@@ -148,32 +149,28 @@ impl First {
     }
 }
 
-/// `draft::per_direction` fed one table at a time: pair ids (section and number) are numbered
-/// as met, and what each (board, pair) sat is kept as numbers.
+/// `draft::per_direction` fed one table at a time: pairs (section and number, borrowed from
+/// the file's text) are numbered as met, and what each sat on each board kept by number.
 #[derive(Default)]
-struct Directions {
-    ids: FxMap<String, FxMap<String, u32>>,
-    next: u32,
-    /// (board, pair) → sat NS.
-    seen: FxMap<(u32, u32), bool>,
+struct Directions<'a> {
+    ids: FxMap<(Cow<'a, str>, Cow<'a, str>), u32>,
+    /// Each board's pairs by number: 1 when the pair sat NS, 2 when EW.
+    boards: FxMap<u32, Vec<u8>>,
     found: bool,
 }
 
-impl Directions {
-    fn id(&mut self, (sec, p): (&str, &str)) -> u32 {
-        if let Some(&n) = self.ids.get(sec).and_then(|m| m.get(p)) {
-            return n;
-        }
-        let n = self.next;
-        self.next += 1;
-        self.ids
-            .entry(sec.to_string())
-            .or_default()
-            .insert(p.to_string(), n);
-        n
+impl<'a> Directions<'a> {
+    fn id(&mut self, pair: (Cow<'a, str>, Cow<'a, str>)) -> usize {
+        let n = self.ids.len() as u32;
+        *self.ids.entry(pair).or_insert(n) as usize
     }
 
-    fn table(&mut self, board: u32, ns: (&str, &str), ew: (&str, &str)) {
+    fn table(
+        &mut self,
+        board: u32,
+        ns: (Cow<'a, str>, Cow<'a, str>),
+        ew: (Cow<'a, str>, Cow<'a, str>),
+    ) {
         if self.found {
             return;
         }
@@ -181,11 +178,14 @@ impl Directions {
             self.found = true;
             return;
         }
-        let (ns, ew) = (self.id(ns), self.id(ew));
-        if self.seen.insert((board, ns), true) == Some(false)
-            || self.seen.insert((board, ew), false) == Some(true)
-        {
-            self.found = true;
+        let (a, b) = (self.id(ns), self.id(ew));
+        let sat = self.boards.entry(board).or_default();
+        if sat.len() <= a.max(b) {
+            sat.resize(a.max(b) + 1, 0);
         }
+        sat[a] |= 1;
+        sat[b] |= 2;
+        // A pair on both sides of one board.
+        self.found = sat[a] == 3 || sat[b] == 3;
     }
 }

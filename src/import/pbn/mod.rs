@@ -8,15 +8,13 @@
 
 mod first;
 mod lex;
-
-use std::borrow::Cow;
+mod rows;
 
 use serde_json::{Map, Value};
 
-use super::draft::{self, Art, Draft, Play, Table};
+use super::draft::Draft;
 use super::{decode_text, Parsed, Problem, Read, Request};
 use crate::bridge::{parse_seat, vul_of, Vul};
-use crate::num::Q;
 
 /// Read a PBN file: the log's events of its one session.
 pub fn read(bytes: &[u8], file: &str, req: &Request) -> Result<Read, Vec<Problem>> {
@@ -27,6 +25,16 @@ pub fn read(bytes: &[u8], file: &str, req: &Request) -> Result<Read, Vec<Problem
 /// its million rows held whole): first what the whole file says (`first`: the championship,
 /// names, how numbers become ids; every lexical problem), then each game's rows.
 pub(crate) fn read_parsed(bytes: &[u8], file: &str, req: &Request) -> Result<Parsed, Vec<Problem>> {
+    read_chunked(bytes, file, req, rows::CHUNK)
+}
+
+/// [`read_parsed`], a ScoreTable's rows read apart in chunks of `chunk` rows.
+fn read_chunked(
+    bytes: &[u8],
+    file: &str,
+    req: &Request,
+    chunk: usize,
+) -> Result<Parsed, Vec<Problem>> {
     let (text, _latin1) = decode_text(bytes);
     let problem = |line: usize, message: String| Problem {
         file: file.to_string(),
@@ -36,12 +44,14 @@ pub(crate) fn read_parsed(bytes: &[u8], file: &str, req: &Request) -> Result<Par
     let mut d = Draft::new(file, req);
     let s = d.session();
     let mut first = first::First::default();
+    let span = tracing::info_span!("pbn_first").entered();
     lex::each(&text, |g| first.game(&g, &mut d)).map_err(|errors| {
         errors
             .into_iter()
             .map(|(l, m)| problem(l, m))
             .collect::<Vec<_>>()
     })?;
+    drop(span);
     first.championship(&mut d, s);
     let ids = Ids {
         prefix: first.prefix(),
@@ -53,8 +63,11 @@ pub(crate) fn read_parsed(bytes: &[u8], file: &str, req: &Request) -> Result<Par
         names: first.names,
         scoring: None,
         mp_columns: None,
+        chunk,
     };
+    let span = tracing::info_span!("pbn_rows").entered();
     lex::each(&text, |g| st.game(&mut d, req, g)).expect("the file was read once already");
+    drop(span);
     // No [Scoring] anywhere, but matchpoint columns: a matchpoint session.
     if let (None, Some(line)) = (st.scoring, st.mp_columns) {
         let ss = d.session_mut(s);
@@ -62,6 +75,7 @@ pub(crate) fn read_parsed(bytes: &[u8], file: &str, req: &Request) -> Result<Par
         ss.options
             .insert("neuberg_small_field".into(), Value::from("off"));
     }
+    let _span = tracing::info_span!("pbn_finish").entered();
     d.finish(req)
 }
 
@@ -69,11 +83,13 @@ pub(crate) fn read_parsed(bytes: &[u8], file: &str, req: &Request) -> Result<Par
 struct Games {
     s: usize,
     ids: Ids,
-    names: std::collections::HashMap<String, Vec<String>>,
+    names: crate::hash::FxMap<String, Vec<String>>,
     /// The first `[Scoring]` and its line.
     scoring: Option<(String, usize)>,
     /// The line of the first ScoreTable with matchpoint or percentage columns.
     mp_columns: Option<usize>,
+    /// Rows read apart in chunks of this many (`rows::CHUNK`).
+    chunk: usize,
 }
 
 impl Games {
@@ -165,20 +181,27 @@ impl Games {
         {
             self.mp_columns = Some(table.line);
         }
-        rows(d, s, table, board, vul, &self.ids, &self.names);
+        rows::rows(
+            d,
+            s,
+            table,
+            (board, vul),
+            (&self.ids, &self.names),
+            self.chunk,
+        );
     }
 }
 
 /// How a file's pair numbers become ids.
-struct Ids {
+pub(super) struct Ids {
     /// Numbers repeat across sections: the section goes before the number (`A12`).
-    prefix: bool,
+    pub prefix: bool,
     /// NS and EW pairs are numbered each from 1: the direction goes after it (`1NS`).
-    per_direction: bool,
+    pub per_direction: bool,
 }
 
 impl Ids {
-    fn id(&self, section: Option<&str>, raw: &str, dir: &str) -> String {
+    pub fn id(&self, section: Option<&str>, raw: &str, dir: &str) -> String {
         let mut id = match (section, self.prefix) {
             (Some(sec), true) => format!("{sec}{raw}"),
             _ => raw.to_string(),
@@ -257,336 +280,6 @@ pub fn scoring_tag(value: &str) -> Result<(&'static str, Map<String, Value>), St
         )),
         None => Err(format!("[Scoring \"{value}\"]: no scoring base (MP or IMP); give --form")),
     }
-}
-
-/// The columns a ScoreTable row is read by.
-struct Cols {
-    section: Option<usize>,
-    table: Option<usize>,
-    round: Option<usize>,
-    ns: Option<usize>,
-    ew: Option<usize>,
-    names_ns: Option<usize>,
-    names_ew: Option<usize>,
-    contract: Option<usize>,
-    declarer: Option<usize>,
-    result: Option<usize>,
-    score_ns: Option<usize>,
-    score_ew: Option<usize>,
-    score: Option<usize>,
-    mp: (Option<usize>, Option<usize>),
-    pct: (Option<usize>, Option<usize>),
-    imp: (Option<usize>, Option<usize>),
-    mult: Option<usize>,
-    lead: Option<usize>,
-}
-
-/// Whether a token says something: not empty, `-` (irrelevant) or `?` (unknown).
-fn given(t: &str) -> Option<&str> {
-    let t = t.trim();
-    (!t.is_empty() && t != "-" && t != "?").then_some(t)
-}
-
-/// A ScoreTable's rows as the session's results and artificial scores.
-fn rows(
-    d: &mut Draft,
-    s: usize,
-    t: &lex::TableTag,
-    board: u32,
-    vul: Vul,
-    ids: &Ids,
-    names: &std::collections::HashMap<String, Vec<String>>,
-) {
-    let c = Cols {
-        section: t.col("Section"),
-        table: t.col("Table"),
-        round: t.col("Round"),
-        ns: t.col("PairId_NS"),
-        ew: t.col("PairId_EW"),
-        names_ns: t.col("Names_NS"),
-        names_ew: t.col("Names_EW"),
-        contract: t.col("Contract"),
-        declarer: t.col("Declarer"),
-        result: t.col("Result"),
-        score_ns: t.col("Score_NS"),
-        score_ew: t.col("Score_EW"),
-        score: t.col("Score"),
-        mp: (t.col("MP_NS"), t.col("MP_EW")),
-        pct: (t.col("Percentage_NS"), t.col("Percentage_EW")),
-        imp: (t.col("IMP_NS"), t.col("IMP_EW")),
-        mult: t.col("Multiplicity"),
-        lead: t.col("Lead"),
-    };
-    if c.contract.is_none() && c.score_ns.is_none() && c.score_ew.is_none() && c.score.is_none() {
-        d.fail(
-            &format!("line {}", t.line),
-            "this ScoreTable has neither a Contract nor a Score_NS/Score_EW column",
-        );
-        return;
-    }
-    let mut synthetic = 0;
-    let mut key = String::new();
-    for (line, row) in t.rows() {
-        let at = format!("line {line}");
-        if row.len() != t.columns.len() {
-            d.bad(
-                &at,
-                format!(
-                    "this ScoreTable row has {} tokens for the {} columns of line {} (a name with spaces must be quoted)",
-                    row.len(),
-                    t.columns.len(),
-                    t.line
-                ),
-            );
-            continue;
-        }
-        let cell = |i: Option<usize>| i.map(|i| &*row[i]).and_then(given);
-        let times = match cell(c.mult) {
-            None => 1,
-            Some(m) => match m.parse::<u32>() {
-                Ok(n) if n <= 10_000 => n,
-                _ => {
-                    d.bad(
-                        &at,
-                        format!("Multiplicity: expected a whole number, found {m:?}"),
-                    );
-                    continue;
-                }
-            },
-        };
-        if times > 1 && (c.ns.is_some() || c.ew.is_some()) {
-            d.bad(&at, "a row with pair numbers and a Multiplicity above 1 would seat the same pairs twice");
-            continue;
-        }
-        let section = cell(c.section).map(str::to_string);
-        for _ in 0..times {
-            let (ns, ew) = match (c.ns, c.ew) {
-                (None, None) => {
-                    // A frequency table: each result is its own table of pairs made up for it.
-                    synthetic += 1;
-                    (
-                        format!("{board}-{synthetic}NS"),
-                        format!("{board}-{synthetic}EW"),
-                    )
-                }
-                _ => match (cell(c.ns), cell(c.ew)) {
-                    (Some(a), Some(b)) => (
-                        ids.id(section.as_deref(), a, "NS"),
-                        ids.id(section.as_deref(), b, "EW"),
-                    ),
-                    _ => {
-                        d.bad(&at, "PairId_NS and PairId_EW must both be given");
-                        break;
-                    }
-                },
-            };
-            for (pid, raw, names_col, dir) in [
-                (&ns, cell(c.ns), c.names_ns, "NS"),
-                (&ew, cell(c.ew), c.names_ew, "EW"),
-            ] {
-                let mut players: Cow<[String]> = cell(names_col)
-                    .map(draft::players)
-                    .unwrap_or_default()
-                    .into();
-                if players.is_empty() {
-                    // The TotalScoreTable's names: by number and direction, or by number when
-                    // the number alone names one pair.
-                    let by_number = if ids.per_direction {
-                        None
-                    } else {
-                        raw.and_then(|r| names.get(r))
-                    };
-                    let with_dir = raw.and_then(|r| {
-                        key.clear();
-                        key.push_str(r);
-                        key.push_str(dir);
-                        names.get(key.as_str())
-                    });
-                    if let Some(n) = with_dir.or(by_number) {
-                        players = Cow::Borrowed(n.as_slice());
-                    }
-                }
-                d.pair(pid, section.as_deref(), players, &at);
-            }
-            let table = Table {
-                section: section.clone(),
-                board,
-                round: cell(c.round).and_then(|r| r.parse().ok()),
-                table: cell(c.table).and_then(|r| r.parse().ok()),
-                ns,
-                ew,
-            };
-            row_event(d, s, &c, row, table, vul, &at);
-        }
-    }
-}
-
-/// One row: an artificial score (`^60`, `A+`, `A A A`...) as a ruling, else a result with its
-/// score checked against its contract.
-fn row_event(d: &mut Draft, s: usize, c: &Cols, row: &[Cow<str>], t: Table, vul: Vul, at: &str) {
-    let raw = |i: Option<usize>| i.map(|i| row[i].trim()).unwrap_or("-");
-    let cell = |i: Option<usize>| given(raw(i));
-    if let Some((ns, ew, token)) = artificial(c, row) {
-        d.artificial(s, t, draft::art_score(&ns, &ew), &token, at);
-        return;
-    }
-    let score_ns = match (cell(c.score_ns), cell(c.score_ew), cell(c.score)) {
-        (Some(a), None, _) => Some(a.to_string()),
-        (None, Some(b), _) => Some(format!("-{}", b.trim_start_matches('+'))),
-        (None, None, Some(x)) => Some(x.to_string()),
-        (None, None, None) => None,
-        (Some(a), Some(b), _) => {
-            // Some producers fill both; they must agree.
-            let (x, y) = (draft::number(a), draft::number(b));
-            if x.is_some() && x.map(|v| -v) == y {
-                Some(a.to_string())
-            } else {
-                d.bad(at, format!("Score_NS {a} and Score_EW {b} disagree"));
-                return;
-            }
-        }
-    };
-    // A passed-out board's score written as the pass itself (BridgeComposer writes `PASS` in
-    // Score_NS): 0 points, which the contract column, when given, must agree with.
-    let score_ns = score_ns.map(|x| {
-        if ["PASS", "PO", "AP", "P"].contains(&x.to_ascii_uppercase().as_str()) {
-            "0".to_string()
-        } else {
-            x
-        }
-    });
-    let score = match score_ns
-        .as_deref()
-        .map(|x| draft::number(x).filter(|q| q.is_integer()))
-    {
-        None => None,
-        Some(Some(q)) => match i32::try_from(q.numer()) {
-            Ok(v) if v.abs() <= 10_000 => Some(v),
-            _ => {
-                d.bad(
-                    at,
-                    format!("a score of {} points is not a bridge score", q.numer()),
-                );
-                return;
-            }
-        },
-        Some(None) => {
-            d.bad(
-                at,
-                format!(
-                    "Score: expected NS points such as 420 or -50, found {:?}",
-                    score_ns.unwrap()
-                ),
-            );
-            return;
-        }
-    };
-    let play = Play {
-        score,
-        lead: cell(c.lead).map(str::to_string),
-        ..Play::default()
-    };
-    // The Result column holds the tricks declarer took, or (some producers) `=`, `+1`, `-2`.
-    let result = cell(c.result);
-    let tricks = |contract: &crate::bridge::Contract| match result {
-        None => Ok(None),
-        Some(r) => match r.parse::<u8>() {
-            Ok(n) if n <= 13 => Ok(Some(n)),
-            _ => crate::bridge::parse_result_offset(r)
-                .ok()
-                .and_then(|o| contract.tricks_for_offset(o))
-                .map(Some)
-                .ok_or_else(|| {
-                    format!("Result: expected the tricks declarer took (0-13), found {r:?}")
-                }),
-        },
-    };
-    const LABELS: draft::PlayLabels = draft::PlayLabels {
-        contract: "Contract",
-        declarer: "Declarer",
-        tricks: "Result",
-    };
-    match draft::play_at(
-        play,
-        cell(c.contract),
-        cell(c.declarer),
-        tricks,
-        vul,
-        &LABELS,
-    ) {
-        Ok(play) => d.result(s, t, play, at),
-        Err(m) => d.bad(at, m),
-    }
-}
-
-/// The artificial score of a row, if it has one: each side's, and the file's tokens.
-/// `A+`/`A-`/`A=` or `^60` in the score columns (Magic Contest, the PBN spec), `A` in the
-/// contract (Bridgewebs' `A A A`), or a `^` in the percentage or matchpoint columns (the
-/// side's percentage; matchpoints are taken as a share of the two sides' sum, the board's top).
-fn artificial(c: &Cols, row: &[Cow<str>]) -> Option<(Art, Art, String)> {
-    let raw = |i: Option<usize>| i.map(|i| row[i].trim()).unwrap_or("-");
-    let caret = |i: Option<usize>| raw(i).strip_prefix('^').and_then(draft::number);
-    let art_in = |i: Option<usize>| {
-        let t = raw(i);
-        draft::named_art(t).or_else(|| {
-            t.strip_prefix('^')
-                .and_then(draft::number)
-                .map(Art::from_pct)
-        })
-    };
-    let contract_a = draft::named_art(raw(c.contract)).is_some();
-    let score_art = (art_in(c.score_ns), art_in(c.score_ew));
-    let pct = (caret(c.pct.0), caret(c.pct.1));
-    let mp = (caret(c.mp.0), caret(c.mp.1));
-    let any = contract_a
-        || score_art.0.is_some()
-        || score_art.1.is_some()
-        || pct.0.is_some()
-        || pct.1.is_some()
-        || mp.0.is_some()
-        || mp.1.is_some()
-        || raw(c.imp.0).starts_with('^')
-        || raw(c.imp.1).starts_with('^');
-    if !any {
-        return None;
-    }
-    let mut tokens: Vec<&str> = Vec::new();
-    for i in [
-        c.contract, c.declarer, c.result, c.score_ns, c.score_ew, c.mp.0, c.mp.1, c.pct.0, c.pct.1,
-        c.imp.0, c.imp.1,
-    ] {
-        let t = raw(i);
-        if i.is_some()
-            && t != "-"
-            && t != "?"
-            && (t.starts_with('^') || t.starts_with('A') || t.starts_with('a'))
-        {
-            tokens.push(t);
-        }
-    }
-    let token = tokens.join(" ");
-    // Each side from the first column that says: named or ^ score, then ^ percentage, then ^
-    // matchpoints over the two sides' sum.
-    let by_mp = |x: Option<Q>, other: Option<Q>| -> Option<Art> {
-        let (x, y) = (x?, other?);
-        let top = x + y;
-        (top > Q::ZERO).then(|| Art::from_pct(x * Q::int(100) / top))
-    };
-    let ns = score_art
-        .0
-        .clone()
-        .or(pct.0.map(Art::from_pct))
-        .or_else(|| by_mp(mp.0, mp.1));
-    let ew = score_art
-        .1
-        .clone()
-        .or(pct.1.map(Art::from_pct))
-        .or_else(|| by_mp(mp.1, mp.0));
-    // One side said, the other not: average-minus... no: the other side's own; unknown means
-    // average (Bridgewebs' `A A A` with nothing else is an average to both).
-    let ns = ns.unwrap_or(Art::Named("A"));
-    let ew = ew.unwrap_or(Art::Named("A"));
-    Some((ns, ew, token))
 }
 
 #[cfg(test)]

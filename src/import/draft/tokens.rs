@@ -1,0 +1,275 @@
+//! The token rules producers share, for every reader of a table's play: contracts such as
+//! `3D*` or `PO`, a play checked against its score (Law 77), artificial scores such as `^60`,
+//! `A+` or `A6040`, decimal numbers and players' names as cells write them.
+
+use crate::bridge::{ns_points, parse_contract, Bid, Seat, Vul};
+use crate::num::Q;
+
+use super::Play;
+
+/// A contract as producers write it, in the log's spelling: `PO`, `Pass`, `AP` for passed out;
+/// `*`/`**` (Bridgewebs) or `x`/`xx` for doubled and redoubled; suit symbols and `NT`/`N`.
+pub(crate) fn contract(token: &str) -> Result<Bid, String> {
+    let t = token.trim();
+    let up = t.to_uppercase().replace(' ', "");
+    if matches!(
+        up.as_str(),
+        "PO" | "PASS" | "AP" | "P" | "ALLPASS" | "PASSED" | "0"
+    ) {
+        return Ok(Bid::Pass);
+    }
+    let stars = up.len() - up.trim_end_matches('*').len();
+    let mut c = up.trim_end_matches('*').to_string();
+    match stars {
+        0 => {}
+        1 => c.push('X'),
+        2 => c.push_str("XX"),
+        _ => {
+            return Err(format!(
+                "expected a contract such as \"4S\", \"3D*\" or \"PO\", found {t:?}"
+            ))
+        }
+    }
+    parse_contract(&c)
+}
+
+/// What a file calls the cells of a table's play, for messages (`Contract` in PBN, `contract`
+/// in a spreadsheet).
+pub(crate) struct PlayLabels {
+    pub contract: &'static str,
+    pub declarer: &'static str,
+    /// What to give when a contract has no tricks (`Result`; `tricks or result`).
+    pub tricks: &'static str,
+}
+
+/// A table's play from a file's cells, checked: a contract needs its declarer and the tricks
+/// (`tricks` reads them for the contract from the file's own cells; `Ok(None)` when it gives
+/// none), and a score given beside it must be what Law 77 gives (`vul`); a passed-out board
+/// scores 0; a table needs a contract or a score. `Err`: the message.
+pub(crate) fn play_at(
+    mut play: Play,
+    contract: Option<&str>,
+    declarer: Option<&str>,
+    tricks: impl FnOnce(&crate::bridge::Contract) -> Result<Option<u8>, String>,
+    vul: Vul,
+    labels: &PlayLabels,
+) -> Result<Play, String> {
+    let Some(ct) = contract else {
+        if play.score.is_none() {
+            return Err(
+                "neither a contract nor a score: nothing says what happened at this table".into(),
+            );
+        }
+        return Ok(play);
+    };
+    let bid = self::contract(ct).map_err(|m| format!("{}: {m}", labels.contract))?;
+    play.contract = Some(bid.to_string());
+    match bid {
+        Bid::Contract(c) => {
+            let by = match declarer.map(crate::bridge::parse_seat) {
+                Some(Ok(x)) => x,
+                Some(Err(m)) => return Err(format!("{}: {m}", labels.declarer)),
+                None => {
+                    return Err(format!(
+                        "{}: {ct} needs a declarer (N, E, S or W)",
+                        labels.declarer
+                    ))
+                }
+            };
+            play.declarer = Some(by.letter().to_string());
+            let taken = tricks(&c)?
+                .ok_or_else(|| format!("{}: {ct} needs the tricks taken", labels.tricks))?;
+            play.tricks = Some(taken);
+            if let Some(sc) = play.score {
+                check_score(bid, Some(by), taken, vul, sc)?;
+            }
+        }
+        Bid::Pass => {
+            if let Some(sc) = play.score.filter(|&x| x != 0) {
+                return Err(format!("the score {sc} contradicts a passed-out board (0)"));
+            }
+        }
+    }
+    Ok(play)
+}
+
+/// The NS points a file gives for a table checked against its contract, declarer and tricks:
+/// `Err` naming both when they differ.
+pub(crate) fn check_score(
+    bid: Bid,
+    declarer: Option<Seat>,
+    tricks: u8,
+    vul: Vul,
+    score: i32,
+) -> Result<(), String> {
+    let by = declarer.unwrap_or(Seat::N);
+    let expected = ns_points(bid, by, tricks, vul);
+    if expected == score {
+        return Ok(());
+    }
+    Err(format!(
+        "the score {score} (NS) contradicts {bid}{} with {tricks} tricks, which scores {expected} for NS (vulnerable: {})",
+        declarer.map(|d| format!(" by {d}")).unwrap_or_default(),
+        vul.as_str()
+    ))
+}
+
+/// One side's artificial score.
+#[derive(Clone, Debug, PartialEq)]
+pub(crate) enum Art {
+    /// `A+`, `A` or `A-`.
+    Named(&'static str),
+    /// A percentage.
+    Pct(Q),
+}
+
+impl Art {
+    /// The named averages files write as percentages (60, 50, 40) are the named artificial
+    /// scores (interface.md); any other percentage is itself.
+    pub fn from_pct(p: Q) -> Art {
+        if p == Q::int(60) {
+            Art::Named("A+")
+        } else if p == Q::int(50) {
+            Art::Named("A")
+        } else if p == Q::int(40) {
+            Art::Named("A-")
+        } else {
+            Art::Pct(p)
+        }
+    }
+
+    fn notation(&self) -> String {
+        match self {
+            Art::Named(n) => n.to_string(),
+            Art::Pct(p) => format!("{}%", decimal(*p)),
+        }
+    }
+}
+
+/// `NS/EW` in the adjusted-score notation.
+pub(crate) fn art_score(ns: &Art, ew: &Art) -> String {
+    format!("{}/{}", ns.notation(), ew.notation())
+}
+
+/// A rational as a decimal of at most 4 places (exact when it has no more).
+pub(crate) fn decimal(q: Q) -> String {
+    let x = q.to_f64();
+    let s = format!("{x:.4}");
+    let s = s.trim_end_matches('0').trim_end_matches('.');
+    s.to_string()
+}
+
+/// A named artificial score as producers write it in a score or result column: `A+`, `A-`,
+/// `A=`, `A` (Bridgewebs, Magic Contest), `Ave+`, `Av-`...; `None` for anything else.
+pub(crate) fn named_art(token: &str) -> Option<Art> {
+    let up = token.trim().to_ascii_uppercase();
+    let core = up
+        .strip_prefix("AVE")
+        .or_else(|| up.strip_prefix("AV"))
+        .or_else(|| up.strip_prefix('A'))?;
+    match core {
+        "+" => Some(Art::Named("A+")),
+        "-" => Some(Art::Named("A-")),
+        "=" | "" => Some(Art::Named("A")),
+        _ => None,
+    }
+}
+
+/// `A6040`: an artificial score of NS 60% and EW 40% (USEBIO's spelling, also in spreadsheets).
+pub(crate) fn split_art(token: &str) -> Option<(Art, Art)> {
+    let t = token.trim();
+    let d = t.strip_prefix('A').or_else(|| t.strip_prefix('a'))?;
+    if d.len() != 4 || !d.bytes().all(|b| b.is_ascii_digit()) {
+        return None;
+    }
+    let ns: i64 = d[..2].parse().ok()?;
+    let ew: i64 = d[2..].parse().ok()?;
+    Some((Art::from_pct(Q::int(ns)), Art::from_pct(Q::int(ew))))
+}
+
+/// A decimal number as a file writes it (`3.6`, `-20`, `"420"` already unquoted; a decimal
+/// comma is accepted).
+pub(crate) fn number(token: &str) -> Option<Q> {
+    let t = token.trim().replace(',', ".");
+    let t = t.strip_prefix('+').unwrap_or(&t);
+    if t.is_empty() || t.len() > 30 || t.contains('/') {
+        return None;
+    }
+    Q::parse(t)
+}
+
+/// Players' names as one cell writes them: `"Anna Nowak - Jan Kowalski"`, `&`, `/` or `+`
+/// between them; empty when the cell says nothing.
+pub(crate) fn players(cell: &str) -> Vec<String> {
+    let t = cell.trim();
+    if t.is_empty() || t == "-" || t == "?" {
+        return Vec::new();
+    }
+    for sep in [" - ", " & ", " / ", " + ", " and ", " – "] {
+        if t.contains(sep) {
+            return t
+                .split(sep)
+                .map(|s| s.trim().to_string())
+                .filter(|s| !s.is_empty())
+                .collect();
+        }
+    }
+    vec![t.to_string()]
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn contracts_as_producers_write_them() {
+        let c = |t: &str| contract(t).map(|b| b.to_string());
+        assert_eq!(c("PO").unwrap(), "PASS");
+        assert_eq!(c("3D*").unwrap(), "3DX");
+        assert_eq!(c("3D**").unwrap(), "3DXX");
+        assert_eq!(c("4Sx").unwrap(), "4SX");
+        assert_eq!(c("4sxx").unwrap(), "4SXX");
+        assert_eq!(c("3NT").unwrap(), "3NT");
+        assert!(c("8S").is_err());
+        assert!(c("3D***").is_err());
+    }
+
+    #[test]
+    fn scores_checked_by_law_77() {
+        let four_s = contract("4S").unwrap();
+        // 4S made with 10 tricks not vulnerable: 420 (Law 77 by hand: 120 + 300).
+        assert!(check_score(four_s, Some(Seat::N), 10, Vul::None, 420).is_ok());
+        assert!(check_score(four_s, Some(Seat::E), 10, Vul::None, -420).is_ok());
+        let e = check_score(four_s, Some(Seat::N), 9, Vul::None, 420).unwrap_err();
+        assert!(e.contains("-50"), "{e}");
+    }
+
+    #[test]
+    fn artificial_tokens() {
+        assert_eq!(named_art("A+"), Some(Art::Named("A+")));
+        assert_eq!(named_art("A="), Some(Art::Named("A")));
+        assert_eq!(named_art("A"), Some(Art::Named("A")));
+        assert_eq!(named_art("Ave-"), Some(Art::Named("A-")));
+        assert_eq!(named_art("420"), None);
+        assert_eq!(
+            split_art("A6040"),
+            Some((Art::Named("A+"), Art::Named("A-")))
+        );
+        let (ns, ew) = split_art("A7030").unwrap();
+        assert_eq!(art_score(&ns, &ew), "70%/30%");
+        assert_eq!(
+            art_score(&Art::from_pct(Q::int(60)), &Art::from_pct(Q::int(60))),
+            "A+/A+"
+        );
+    }
+
+    #[test]
+    fn names_split() {
+        assert_eq!(
+            players("Anna Nowak - Jan Kowalski"),
+            ["Anna Nowak", "Jan Kowalski"]
+        );
+        assert_eq!(players("A & B"), ["A", "B"]);
+        assert!(players("-").is_empty());
+    }
+}
