@@ -115,11 +115,26 @@ fn from_the_index_to_a_team_its_matches_and_a_board_the_numbers_are_the_scored_o
         "T3 played the 98 boards of the round robin"
     );
     let mut running = 0.0;
+    let mut both_rooms = 0;
     for r in &card_rows {
         // board, opponents (and room), contract, points, score, running total, [ruling]
         let n: i32 = r[0].parse().unwrap();
         let v = scored[&("RR".to_string(), n, "T3".to_string())].0;
         shows(&r[4], v, &format!("T3 board {n} IMPs"));
+        // Both rooms' points from T3's seats (the open room's, then the other's): a board with
+        // no ruling is worth the IMPs of their sum.
+        let points: Vec<i32> = r[3]
+            .split_whitespace()
+            .filter_map(|x| x.parse().ok())
+            .collect();
+        if points.len() == 2 && r.get(6).is_none_or(|x| x.trim().is_empty()) {
+            assert_eq!(
+                f64::from(imps(points[0] + points[1])),
+                v,
+                "T3 board {n}: the rooms' points {points:?} and the IMPs shown"
+            );
+            both_rooms += 1;
+        }
         running += v;
         shows(
             &r[5],
@@ -127,6 +142,11 @@ fn from_the_index_to_a_team_its_matches_and_a_board_the_numbers_are_the_scored_o
             &format!("T3's running total after board {n}"),
         );
     }
+
+    assert!(
+        both_rooms >= 80,
+        "T3's card shows both rooms: {both_rooms} boards"
+    );
 
     // The round robin's matches: IMPs and VPs of every match as matches.parquet has them.
     assert!(index_links.contains(&"sessions/RR.html".to_string()));

@@ -6,7 +6,7 @@
 use std::collections::BTreeMap;
 
 use super::model::{fmt_f, who};
-use super::view::{CardRow, ParticipantView, Scorecard};
+use super::view::{CardRow, OtherRoom, ParticipantView, Scorecard};
 use crate::adjust::Side;
 use crate::explain::played_text;
 use crate::pipeline::Scored;
@@ -52,7 +52,32 @@ pub fn build(state: &State, scored: &Scored) -> Vec<ParticipantView> {
                 ruling: table
                     .and_then(|t| t.ruling(state))
                     .map(|r| format!("{} {}", r.ev.id, r.ev.score.normalised())),
+                other: None,
             };
+            // A team board: the other room, whose NS pair is the team that sat EW here; the
+            // team sits there the other way round.
+            let mut row = row;
+            if b.team.is_some() {
+                let other_ns = if ns == s.participant {
+                    s.opponent
+                } else {
+                    s.participant
+                };
+                let other = state
+                    .tables
+                    .get(&(b.session, b.board, other_ns))
+                    .filter(|o| o.room.is_some() && o.room != table.and_then(|t| t.room));
+                row.other = other.map(|o| OtherRoom {
+                    room: o.room.map_or("", |r| r.as_str()),
+                    contract: played_text(o),
+                    points: o.played.as_ref().map(|p| {
+                        signed(match s.side {
+                            Side::NS => -p.ns_points,
+                            Side::EW => p.ns_points,
+                        })
+                    }),
+                });
+            }
             rows.entry((s.participant, b.session))
                 .or_default()
                 .push((b.board, score, row));

@@ -347,6 +347,18 @@ pub struct CardRow {
     pub pct: Option<String>,
     pub running: String,
     pub ruling: Option<String>,
+    /// A team board: the match's other room, where the team sat the other way.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub other: Option<OtherRoom>,
+}
+
+/// The other room of a team board on a team's scorecard.
+#[derive(Clone, Debug, Serialize)]
+pub struct OtherRoom {
+    pub room: &'static str,
+    pub contract: String,
+    /// The result's points from the team's seat there, signed.
+    pub points: Option<String>,
 }
 
 /// A participant: id, whether a team, names, and its scorecards (one per session played).
