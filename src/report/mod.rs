@@ -6,6 +6,7 @@
 
 pub mod cards;
 pub mod cut;
+pub mod effects;
 pub mod model;
 pub mod sheets;
 pub mod view;
