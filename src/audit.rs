@@ -10,12 +10,14 @@ pub mod cache;
 mod cached;
 mod deltas;
 mod output;
+mod rescore;
 mod scope;
 pub mod whatif;
 
 use cached::*;
 pub use cached::{audit_cached, extend_cache};
 use deltas::*;
+pub use rescore::{changed_team_tables, rescore, Rescored};
 pub use output::{to_text, write_json};
 pub use scope::ruling_scope;
 use scope::*;
@@ -267,7 +269,7 @@ fn audit_inner(
     // session among them (its matches' points depend on all its boards).
     let touched = if incremental {
         touched_boards(events, &seqs, after_state).map(|mut keys| {
-            pipeline::whole_team_sessions(&mut keys, after_state.sessions.iter().map(|s| &s.def));
+            whole_team_sessions(&mut keys, after_state.sessions.iter().map(|s| &s.def));
             keys
         })
     } else {
@@ -309,7 +311,7 @@ fn audit_inner(
                     (&owned_partial, None)
                 }
             };
-            pipeline::rescore_with(after_state, after, board_ns, partial, &keys, false, scored)
+            rescore(after_state, after, board_ns, partial, &keys, false, scored)
                 .map_err(AuditError::Score)?
                 .map(|r| (partial, r, keys))
         }

@@ -6,8 +6,7 @@
 
 mod matches;
 
-use matches::*;
-pub use matches::{changed_team_tables, score_team_boards, whole_team_sessions};
+pub use matches::{score_matches, score_team_boards, TeamScope};
 
 use std::collections::BTreeMap;
 
@@ -19,27 +18,8 @@ use crate::num::Q;
 use crate::options::{Compare, MpArtificial, SdMethod};
 use crate::replay::{PId, State, Table};
 use crate::score::rooms::{self, TeamBoardIn};
-use crate::score::{stats::board_stats, BoardIn, BoardScore, BoardStats, Dist, SideScore, TableIn};
+use crate::score::{stats::board_stats, MatchResult, BoardIn, BoardScore, BoardStats, Dist, SideScore, TableIn};
 use crate::standings::{finish, Standing, Sums};
-
-/// A team match, scored (matches.parquet).
-#[derive(Clone, Debug, PartialEq)]
-pub struct MatchResult {
-    pub session: usize,
-    pub match_id: String,
-    pub home: PId,
-    pub away: PId,
-    /// Boards of the match as declared (B = 15·√boards), and boards scored.
-    pub boards: u32,
-    pub scored: u32,
-    /// Teams: each team's net signed IMPs (IMP penalties included); Patton: each team's signed
-    /// aggregate in points; BAM: none.
-    pub imp_home: Option<Q>,
-    pub imp_away: Option<Q>,
-    /// Teams: VPs; Patton: board points + aggregate points; BAM: board points.
-    pub vp_home: Q,
-    pub vp_away: Q,
-}
 
 /// Everything scored from one state.
 #[derive(Clone, Debug)]
@@ -50,7 +30,7 @@ pub struct Scored {
     /// N of each comparison group: (session, section or None) → tables.
     pub fields: BTreeMap<(usize, Option<String>), u32>,
     pub notices: Vec<Notice>,
-    /// What the standings were computed from (for `rescore`).
+    /// What the standings were computed from (boards can be taken out of them again).
     pub sums: Sums,
 }
 
@@ -279,14 +259,15 @@ pub fn score_board(b: &BoardIn) -> BoardScore {
     crate::score::score_board(b)
 }
 
-/// The pair-form boards of a scoring run, kept so that another replay of the same log (an audit)
-/// re-scores only the boards whose tables changed.
+/// A memo of a scoring run's pair-form boards, keyed by each board's input (its place, its
+/// field and its tables): a scoring of another replay of the same log takes from it every board
+/// whose input is unchanged.
 #[derive(Clone, Debug, Default)]
-pub struct Prepared {
+pub struct BoardMemo {
     boards: BTreeMap<(usize, Option<String>, u32, u32), (u32, Vec<TableIn>, BoardScore)>,
 }
 
-impl Prepared {
+impl BoardMemo {
     /// How many boards this run scored.
     pub fn len(&self) -> usize {
         self.boards.len()
@@ -307,9 +288,9 @@ pub fn score(state: &State) -> Result<Scored, ScoreError> {
 /// and how many boards were scored afresh.
 pub fn score_reusing(
     state: &State,
-    base: Option<&Prepared>,
+    base: Option<&BoardMemo>,
     keep: bool,
-) -> Result<(Scored, Option<Prepared>, usize), ScoreError> {
+) -> Result<(Scored, Option<BoardMemo>, usize), ScoreError> {
     let _span = tracing::info_span!("score").entered();
     // The parts of the stage as spans at -vv.
     let (tasks, fields) = tracing::debug_span!("tasks").in_scope(|| board_tasks(state))?;
@@ -350,7 +331,7 @@ pub fn score_reusing(
         }
         boards.push(b);
     }
-    let prepared = keep.then_some(Prepared { boards: kept });
+    let prepared = keep.then_some(BoardMemo { boards: kept });
     let mut boards = merge_fouled(boards);
     session_bounded(state, &mut boards);
     let (team_boards, matches, team_notices) = score_matches(state, TeamScope::All);
@@ -393,189 +374,6 @@ pub fn score_reusing(
         prepared,
         fresh,
     ))
-}
-
-/// What another replay of the log changes, when only some boards differ: the boards re-scored
-/// and the standings recomputed from them and every other board of `base`.
-#[derive(Clone, Debug)]
-pub struct Rescored {
-    /// The re-scored boards: the pair-form boards of `keys` that still have tables, in board
-    /// order, then the team boards of `team_boards`.
-    pub boards: Vec<BoardScore>,
-    /// The team boards (`(session, board)`) some table of which differs between the replays:
-    /// every other team board scores the same in both.
-    pub team_boards: std::collections::BTreeSet<(usize, u32)>,
-    pub standings: Vec<Standing>,
-    /// The standings' sums they were computed from, when asked for (the audit cache carries
-    /// them on).
-    pub sums: Option<crate::standings::Sums>,
-}
-
-/// Re-score only the boards `keys` (`(session id, board)`) of `partial`, a replay of the same
-/// log as `base_state` restricted to those boards (`ReplayScope::boards`), and recompute the
-/// standings with every other board taken from `base`. For a team session, `keys` must hold
-/// every board of it (`partial` and `base_state` replay all of them): the matches some table of
-/// which differs are scored in both and their points swapped in the session's standings. `None`
-/// when that would not give what a whole scoring gives: a team session not whole in `keys`, a
-/// fouled board, `mp_artificial: session_bounded` or a comparison group whose N changes among
-/// the boards; the caller then scores the replay whole.
-pub fn rescore(
-    base_state: &State,
-    base: &Scored,
-    partial: &State,
-    keys: &std::collections::BTreeSet<(String, u32)>,
-) -> Result<Option<Rescored>, ScoreError> {
-    rescore_with(base_state, base, None, partial, keys, false, None)
-}
-
-/// [`rescore`] of a base whose `boards` hold only the boards of `keys` (and whose `sums`,
-/// `standings` and `fields` are the whole scoring's): `board_ns` gives every pair-form board's
-/// number of tables in the base (the audit cache keeps them); `keep_sums`: also the new sums;
-/// `scored`: `partial`'s boards already scored with the base's N (taken when they are those
-/// boards, in order; scored here otherwise).
-pub fn rescore_with(
-    base_state: &State,
-    base: &Scored,
-    board_ns: Option<&[crate::audit::cache::BoardN]>,
-    partial: &State,
-    keys: &std::collections::BTreeSet<(String, u32)>,
-    keep_sums: bool,
-    scored: Option<&[BoardScore]>,
-) -> Result<Option<Rescored>, ScoreError> {
-    let _span = tracing::info_span!("rescore", boards = keys.len()).entered();
-    let sid = |st: &State, s: usize| st.sessions[s].def.id.clone();
-    // The team sessions among `keys` (numbered alike in both replays, checked below): their
-    // matches with a table that differs are re-scored, their points swapped in the sums.
-    let mut team: std::collections::BTreeSet<usize> = Default::default();
-    for (session, board) in keys {
-        for st in [base_state, partial] {
-            let Some(s) = st.session_index(session) else {
-                continue;
-            };
-            let def = &st.sessions[s].def;
-            if def.form.is_team() {
-                // (a match's points depend on every board of it)
-                if team.insert(s)
-                    && !def
-                        .boards
-                        .iter()
-                        .all(|b| keys.contains(&(session.clone(), *b)))
-                {
-                    return Ok(None);
-                }
-                continue;
-            }
-            if def.options.mp_artificial == MpArtificial::SessionBounded
-                || st.fouled.contains_key(&(s, *board))
-            {
-                return Ok(None);
-            }
-        }
-    }
-    let in_keys = |st: &State, b: &BoardScore| keys.contains(&(sid(st, b.session), b.board));
-    // Sessions are declared in the same order in both replays (a prefix of the log at most).
-    if partial.sessions.len() > base_state.sessions.len()
-        || partial
-            .sessions
-            .iter()
-            .zip(&base_state.sessions)
-            .any(|(a, b)| a.def.id != b.def.id)
-    {
-        return Ok(None);
-    }
-    let (mut tasks, _) = board_inputs(partial)?;
-    // Each comparison group's N over every board: the boards kept from `base` and the new ones.
-    let mut fields: BTreeMap<(usize, Option<String>), u32> = BTreeMap::new();
-    match board_ns {
-        None => {
-            for b in base.boards.iter().filter(|b| b.team.is_none()) {
-                if !in_keys(base_state, b) && b.session < partial.sessions.len() {
-                    let n = fields.entry((b.session, b.section.clone())).or_insert(0);
-                    *n = (*n).max((b.sides.len() / 2) as u32);
-                }
-            }
-        }
-        Some(ns) => {
-            for ((s, g, board), tables) in ns {
-                if *s < partial.sessions.len() && !keys.contains(&(sid(base_state, *s), *board)) {
-                    let n = fields.entry((*s, g.clone())).or_insert(0);
-                    *n = (*n).max(*tables);
-                }
-            }
-        }
-    }
-    for t in &tasks {
-        let n = fields.entry((t.session, t.section.clone())).or_insert(0);
-        *n = (*n).max(t.tables.len() as u32);
-    }
-    if fields.iter().any(|(g, n)| base.fields.get(g) != Some(n)) {
-        return Ok(None);
-    }
-    for t in &mut tasks {
-        t.field = fields[&(t.session, t.section.clone())];
-    }
-    let mut boards: Vec<BoardScore> = match scored.filter(|s| {
-        s.len() == tasks.len()
-            && s.iter().zip(&tasks).all(|(b, t)| {
-                (b.session, &b.section, b.board, b.field)
-                    == (t.session, &t.section, t.board, t.field)
-            })
-    }) {
-        Some(s) => s.to_vec(),
-        None => {
-            let _s = tracing::debug_span!("score").entered();
-            tasks.par_iter().map(score_board).collect()
-        }
-    };
-    // The standings' sums: the boards of `keys` taken out, their new versions put in.
-    let _s = tracing::debug_span!("sums").entered();
-    // (sums of sessions the replay does not have: a cache that is not this log's — forged,
-    // found by the audit_cache fuzz target — answered the long way)
-    if !base
-        .sums
-        .sessions_within(partial.sessions.len().min(base_state.sessions.len()))
-    {
-        return Ok(None);
-    }
-    let mut sums = base.sums.clone();
-    for b in base
-        .boards
-        .iter()
-        .filter(|b| b.team.is_none() && in_keys(base_state, b))
-    {
-        if !sums.remove_board(b) {
-            // (a board of `base` is always in its sums)
-            return Ok(None);
-        }
-    }
-    for b in &boards {
-        sums.add_board(partial, b);
-    }
-    let mut team_boards = std::collections::BTreeSet::new();
-    if !team.is_empty() {
-        let _t = tracing::debug_span!("teams", sessions = team.len()).entered();
-        let (changed_boards, changed_matches) = changed_team_tables(base_state, partial, &team);
-        let changed = TeamScope::Matches(&changed_matches);
-        let (_, new, _) = score_matches(partial, changed);
-        let (_, old, _) = score_matches(base_state, changed);
-        if !sums.swap_matches(&old, &new) {
-            // (sums beyond exact arithmetic: the sessions' groups made again from every match)
-            let (_, all, _) = score_matches(partial, TeamScope::Sessions(&team));
-            sums.replace_matches(&team, &all);
-        }
-        boards.extend(score_team_boards(partial, &changed_boards));
-        team_boards = changed_boards;
-    }
-    let mut notices = Vec::new();
-    let _f = tracing::debug_span!("finish").entered();
-    let kept = keep_sums.then(|| sums.clone());
-    let standings = finish(partial, sums, &fields, &mut notices);
-    Ok(Some(Rescored {
-        boards,
-        team_boards,
-        standings,
-        sums: kept,
-    }))
 }
 
 /// One `BoardScore` per board of a comparison group: the groups of a fouled board merged (C34:

@@ -142,7 +142,7 @@ pub struct Deal {
 pub struct State {
     pub championship: Championship,
     pub sessions: Vec<Session>,
-    /// Shared (an audit's replays of a few boards are seeded with another replay's).
+    /// Shared (replays of a few boards are seeded with another replay's).
     pub participants: std::sync::Arc<Vec<Participant>>,
     pub tables: crate::tables::Tables,
     pub rulings: Vec<RulingRecord>,
@@ -164,7 +164,7 @@ pub struct State {
 impl State {
     /// A state knowing only these participants, numbered in order: the base of a replay of a
     /// few boards of a log that names its participants only in its results, when they are known
-    /// from elsewhere (the audit cache; see [`replay_seeded`]).
+    /// from elsewhere (see [`replay_seeded`]).
     pub fn with_participants(participants: std::sync::Arc<Vec<Participant>>) -> State {
         let pids = participants
             .iter()
@@ -206,7 +206,7 @@ impl State {
     }
 }
 
-/// Replay options: how much of the log, and which events to leave out (for audits).
+/// Replay options: how much of the log, which events to leave out, which boards to replay.
 #[derive(Clone, Debug, Default)]
 pub struct ReplayScope {
     /// Apply only events with `seq <= upto`.
@@ -216,7 +216,7 @@ pub struct ReplayScope {
     /// Replay only these boards, `(session id, board)`: results, rulings, corrections,
     /// withdrawals and fouled-board events of other boards are left out, but every
     /// participant is still registered in the same order, so the `PId`s are those of a whole
-    /// replay (an audit re-scores the changed boards this way). Meant for a log already
+    /// replay. Meant for a log already
     /// replayed whole without errors.
     pub boards: Option<std::collections::BTreeSet<(String, u32)>>,
 }

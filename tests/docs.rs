@@ -595,12 +595,12 @@ fn the_name_check_refuses_a_name_the_code_does_not_have() {
     let sources = files_under(&root().join("src"));
     assert!(real_name("audit::cache", &sources));
     assert!(real_name("dd::solved", &sources));
-    assert!(real_name("pipeline::rescore_with", &sources));
+    assert!(real_name("audit::rescore", &sources));
     assert!(real_name("ReplayScope", &sources));
     assert!(real_name("standings::Sums", &sources));
     assert!(real_name("event::Envelope", &sources));
     assert!(!real_name("event::Envelop", &sources));
     assert!(!real_name("audit::cache::nothing_here", &sources));
-    assert!(!real_name("pipeline::rescore_wit", &sources));
+    assert!(!real_name("audit::rescore_wit", &sources));
     assert!(!real_name("NoSuchType", &sources));
 }

@@ -29,10 +29,12 @@
 mod builder;
 mod codec;
 mod files;
+mod tags;
 
 pub use builder::{body, CacheBuilder};
 use codec::*;
 pub use files::FileStat;
+pub use tags::{MatchIndex, MatchTags, Tagger, NO_MATCH};
 use files::*;
 pub(crate) use files::{hex, open_regular, read_regular, replace_file, replace_file_with};
 
@@ -86,80 +88,6 @@ pub struct LineRef {
 
 /// A pair-form board of the whole scoring: (session, comparison group, board) and its tables.
 pub type BoardN = ((usize, Option<String>, u32), u32);
-
-/// Which team match each line of a team board is of, so that an audit of a ruling in a team
-/// session reads the lines of the matches it changes and not those of every match of the
-/// session. A line is tagged with its match when that is known from the log without replaying
-/// it: a result names its match; a ruling or a correction is of its table's result's match; a
-/// withdrawal is of its ruling's. Any other line (a deal, a ruling that makes its own table) is
-/// of [`NO_MATCH`]: read with any match.
-#[derive(Clone, Debug, Default, PartialEq, bincode::Encode, bincode::Decode)]
-pub struct MatchTags {
-    /// (session id, match id) of each tag.
-    pub ids: Vec<(String, String)>,
-    /// Per board of `AuditCache::boards` (by index), the tags of its first lines; a line past
-    /// the end (or a board past the end) is of no known match.
-    pub lines: Vec<Vec<u32>>,
-}
-
-/// (session id, match id) → its tag in [`MatchTags::ids`].
-pub type MatchIndex = crate::hash::FxMap<(String, String), u32>;
-
-/// The tag of a line of no known match.
-pub const NO_MATCH: u32 = u32::MAX;
-
-impl MatchTags {
-    /// The tag of line `j` of board `i`.
-    pub fn get(&self, i: usize, j: usize) -> u32 {
-        self.lines
-            .get(i)
-            .and_then(|v| v.get(j))
-            .copied()
-            .unwrap_or(NO_MATCH)
-    }
-
-    /// Tag line `j` of board `i` (its lines before `j` tagged already, or of no match).
-    pub fn set(&mut self, i: usize, j: usize, tag: u32) {
-        if tag == NO_MATCH {
-            return;
-        }
-        if self.lines.len() <= i {
-            self.lines.resize_with(i + 1, Vec::new);
-        }
-        let v = &mut self.lines[i];
-        v.resize(j, NO_MATCH);
-        v.push(tag);
-    }
-
-    /// The tag of match `id` of `session`, a new one when no line had it yet; `index` holds the
-    /// tags by match, kept beside `ids` by the caller (see [`index`](Self::index)).
-    pub fn intern(&mut self, index: &mut MatchIndex, session: &str, id: &str) -> u32 {
-        let next = self.ids.len() as u32;
-        let key = (session.to_string(), id.to_string());
-        let t = *index.entry(key.clone()).or_insert(next);
-        if t == next {
-            self.ids.push(key);
-        }
-        t
-    }
-
-    /// The tags by match, for [`intern`](Self::intern).
-    pub fn index(&self) -> MatchIndex {
-        self.ids
-            .iter()
-            .enumerate()
-            .map(|(t, k)| (k.clone(), t as u32))
-            .collect()
-    }
-
-    /// The tag of a match, when some line has it.
-    pub fn find(&self, session: &str, id: &str) -> Option<u32> {
-        self.ids
-            .iter()
-            .position(|(s, m)| s == session && m == id)
-            .map(|p| p as u32)
-    }
-}
 
 /// What an audit keeps of a log's whole scoring (see the module's documentation).
 #[derive(Clone, Debug, Default)]

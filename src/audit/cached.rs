@@ -92,7 +92,7 @@ pub fn audit_cached(
         let mut keys: BTreeSet<(String, u32)> =
             which.iter().map(|&i| c.boards[i].0.clone()).collect();
         // (and every board the team sessions among them declare: as `audit_inner` asks)
-        pipeline::whole_team_sessions(&mut keys, session_defs(&sub));
+        whole_team_sessions(&mut keys, session_defs(&sub));
         // The earlier replay of the same boards made beside the later one (each is one thread's
         // work), seeded alike: `audit_inner` takes it when it touches these boards.
         let earlier_scope = match scopes(&sub, question, c.last_seq, true) {
@@ -294,7 +294,7 @@ pub fn extend_cache(bytes: &[u8], old: cache::AuditCache) -> Option<cache::Audit
         .collect();
     let mut rulings = old.rulings.clone();
     let mut matches = old.matches.clone();
-    let mut match_index = matches.index();
+    let mut tagger = cache::Tagger::after(&matches);
     let seed = State::with_participants(old.participants.clone());
     let known = |id: &str| seed.pid(id).is_some();
     let result_board = |boards: &[((String, u32), Vec<cache::LineRef>)], seq: usize| {
@@ -322,18 +322,14 @@ pub fn extend_cache(bytes: &[u8], old: cache::AuditCache) -> Option<cache::Audit
             boards.push((key, Vec::new()));
             boards.len() - 1
         });
-        // (a result's match, and a correction's: its result's; any other line is read with
-        // any match)
-        let tag = match &env.event {
-            Event::Result(r) => r.match_id.as_ref().map_or(cache::NO_MATCH, |m| {
-                matches.intern(&mut match_index, &r.session, m)
-            }),
-            Event::Correction(c) => boards[i]
+        // (the lines before these are known by their tags: a correction's result's)
+        let tag = tagger.tag(&mut matches, i, env, |m, result| {
+            let j = boards[i]
                 .1
-                .binary_search_by_key(&(c.result as u32), |r| r.seq)
-                .map_or(cache::NO_MATCH, |j| matches.get(i, j)),
-            _ => cache::NO_MATCH,
-        };
+                .binary_search_by_key(&(result as u32), |r| r.seq)
+                .ok()?;
+            Some(m.get(i, j))
+        });
         boards[i].1.push(cache::LineRef {
             offset: at as u64,
             len: u32::try_from(raw.len()).ok()?,
@@ -379,7 +375,7 @@ pub fn extend_cache(bytes: &[u8], old: cache::AuditCache) -> Option<cache::Audit
         is_asked[i] || tag == cache::NO_MATCH || changed.as_ref().is_none_or(|m| m.contains(&tag))
     })?;
     let mut before = crate::event::read::parse_lines(&before_lines).ok()?;
-    pipeline::whole_team_sessions(&mut keys, session_defs(&before));
+    whole_team_sessions(&mut keys, session_defs(&before));
     let before_state = replay_boards(&before, keys.clone(), &seed, &old)?;
     before.extend(parsed);
     let after_state = replay_boards(&before, keys.clone(), &seed, &old)?;
@@ -392,7 +388,7 @@ pub fn extend_cache(bytes: &[u8], old: cache::AuditCache) -> Option<cache::Audit
         notices: Vec::new(),
         sums: old.sums,
     };
-    let r = pipeline::rescore_with(
+    let r = rescore(
         &before_state,
         &base,
         Some(&old.board_ns),

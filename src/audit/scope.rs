@@ -130,7 +130,7 @@ pub(super) fn match_tags(a: &State, b: &State, tags: &cache::MatchTags) -> Optio
     let team: BTreeSet<usize> = (0..a.sessions.len())
         .filter(|&s| a.sessions[s].def.form.is_team())
         .collect();
-    let (_, matches) = pipeline::changed_team_tables(a, b, &team);
+    let (_, matches) = changed_team_tables(a, b, &team);
     matches
         .iter()
         .map(|(s, m)| tags.find(&a.sessions[*s].def.id, m))
@@ -241,3 +241,17 @@ pub(super) fn scopes(
         }
     }))
 }
+/// Every board of each team session among `keys` (`(session id, board)`) added to them, as
+/// `sessions` (the log's) declare them: a match's points depend on all its boards, so a team
+/// session is re-scored whole or not at all.
+pub fn whole_team_sessions<'d>(
+    keys: &mut std::collections::BTreeSet<(String, u32)>,
+    sessions: impl IntoIterator<Item = &'d crate::event::SessionDef>,
+) {
+    for def in sessions {
+        if def.form.is_team() && keys.iter().any(|(s, _)| *s == def.id) {
+            keys.extend(def.boards.iter().map(|&b| (def.id.clone(), b)));
+        }
+    }
+}
+

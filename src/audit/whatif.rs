@@ -9,7 +9,7 @@
 //!   which is here the *earlier* side; the boards the proposals are on (with, in a team session,
 //!   the matches they change) are read, replayed without and with them, and re-scored, and the
 //!   standings with the proposals are the cached ones with those boards swapped
-//!   (`pipeline::rescore_with`, as `audit::extend_cache` carries a cache across appended lines);
+//!   (`audit::rescore`, as `audit::extend_cache` carries a cache across appended lines);
 //! - the long way ([`whatif_events`]): the log with the proposals read and replayed whole and
 //!   audited `--as-of LAST` (`audit::audit`).
 //!
@@ -22,8 +22,9 @@
 use std::collections::BTreeSet;
 
 use super::{
-    board_deltas, cache, match_tags, replay_boards, rescoped, score_with_fields, session_defs,
-    standing_deltas, team_sessions_of, with_team_boards, Audit, AuditError, Question, Residue,
+    board_deltas, cache, match_tags, replay_boards, rescore, rescoped, score_with_fields, session_defs,
+    standing_deltas, team_sessions_of, whole_team_sessions, with_team_boards, Audit, AuditError,
+    Question, Residue,
     RulingNote,
 };
 use crate::event::append::Proposed;
@@ -242,7 +243,7 @@ pub fn whatif_cached(
             .map(|&i| c.boards[i].0.clone())
             .chain(unplayed.iter().cloned())
             .collect();
-        pipeline::whole_team_sessions(&mut keys, session_defs(&events));
+        whole_team_sessions(&mut keys, session_defs(&events));
         // The boards without the proposals (the log as it is) and with them, side by side.
         let before_scope = ReplayScope {
             upto: Some(c.last_seq),
@@ -288,7 +289,7 @@ pub fn whatif_cached(
         notices: Vec::new(),
         sums: std::mem::take(&mut c.sums),
     };
-    let r = pipeline::rescore_with(
+    let r = rescore(
         &before_state,
         &base,
         Some(&c.board_ns),

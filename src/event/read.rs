@@ -342,8 +342,8 @@ pub fn read_each_batched(bytes: &[u8], batch: usize, sink: &mut dyn EventSink) -
 }
 
 /// Parse chosen event lines of a log already read whole without errors, each exactly as
-/// [`read_each`] would: `(line, seq, raw bytes of the line)` in log order (the audit cache hands
-/// over the declarations and a few boards' lines this way). A line that does not parse, or is
+/// [`read_each`] would: `(line, seq, raw bytes of the line)` in log order (e.g. the
+/// declarations and a few boards' lines of a log whose lines are known by their offsets). A line that does not parse, or is
 /// not UTF-8, gives its errors: the bytes are not those the lines were chosen from.
 pub fn parse_lines(lines: &[(usize, usize, &[u8])]) -> Result<Vec<Envelope>, Vec<LogError>> {
     use rayon::prelude::*;

@@ -12,85 +12,9 @@ pub fn score_team_boards(
     score_matches(state, TeamScope::Boards(boards)).0
 }
 
-/// The team tables of the sessions `team` that differ between two replays of a log (numbered
-/// alike): their boards and their matches.
-pub fn changed_team_tables(
-    a: &State,
-    b: &State,
-    team: &std::collections::BTreeSet<usize>,
-) -> (
-    std::collections::BTreeSet<(usize, u32)>,
-    std::collections::BTreeSet<(usize, String)>,
-) {
-    let (mut boards, mut matches) = (
-        std::collections::BTreeSet::new(),
-        std::collections::BTreeSet::new(),
-    );
-    let mut mark = |t: &Table| {
-        boards.insert((t.session, t.board));
-        if let Some(m) = &t.match_id {
-            matches.insert((t.session, m.clone()));
-        }
-    };
-    fn of<'s>(
-        st: &'s State,
-        team: &std::collections::BTreeSet<usize>,
-    ) -> Vec<(&'s crate::replay::TableKey, &'s Table)> {
-        st.tables
-            .iter()
-            .filter(|(k, _)| team.contains(&k.0))
-            .collect()
-    }
-    let (x, y) = (of(a, team), of(b, team));
-    // (both in key order: merged)
-    let (mut i, mut j) = (0, 0);
-    while i < x.len() || j < y.len() {
-        match (x.get(i), y.get(j)) {
-            (Some((ka, ta)), Some((kb, tb))) if ka == kb => {
-                if ta.match_id != tb.match_id || ta.room != tb.room {
-                    mark(ta);
-                    mark(tb);
-                } else if table_in(a, ta) != table_in(b, tb) {
-                    mark(ta);
-                }
-                i += 1;
-                j += 1;
-            }
-            (Some((ka, ta)), Some((kb, _))) if ka < kb => {
-                mark(ta);
-                i += 1;
-            }
-            (Some((_, ta)), None) => {
-                mark(ta);
-                i += 1;
-            }
-            (_, Some((_, tb))) => {
-                mark(tb);
-                j += 1;
-            }
-            (None, None) => unreachable!(),
-        }
-    }
-    (boards, matches)
-}
-
-/// Every board of each team session among `keys` (`(session id, board)`) added to them, as
-/// `sessions` (the log's) declare them: a match's points depend on all its boards, so a team
-/// session is re-scored whole or not at all.
-pub fn whole_team_sessions<'d>(
-    keys: &mut std::collections::BTreeSet<(String, u32)>,
-    sessions: impl IntoIterator<Item = &'d crate::event::SessionDef>,
-) {
-    for def in sessions {
-        if def.form.is_team() && keys.iter().any(|(s, _)| *s == def.id) {
-            keys.extend(def.boards.iter().map(|&b| (def.id.clone(), b)));
-        }
-    }
-}
-
 /// Which team matches [`score_matches`] scores.
 #[derive(Clone, Copy)]
-pub(super) enum TeamScope<'a> {
+pub enum TeamScope<'a> {
     /// Every match of every team session.
     All,
     /// Every match of these sessions.
@@ -102,7 +26,7 @@ pub(super) enum TeamScope<'a> {
 }
 
 /// Score the team matches of `scope`: their boards in parallel, then the match totals and VPs.
-pub(super) fn score_matches(
+pub fn score_matches(
     state: &State,
     scope: TeamScope,
 ) -> (Vec<BoardScore>, Vec<MatchResult>, Vec<Notice>) {

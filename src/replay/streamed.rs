@@ -28,7 +28,7 @@ impl Streamed {
 /// Read, validate and replay a whole log from its bytes without keeping its events: the reader
 /// hands each parsed batch of `batch` lines to the replay (and each event to `witness`), so a
 /// million results never sit in memory as events next to the state they make (`check`,
-/// `score`, `append`, the first audit of a log).
+/// `score`, `append`).
 pub fn replay_streamed(bytes: &[u8], batch: usize, witness: Option<&mut dyn Witness>) -> Streamed {
     struct Sink<'s, 'w> {
         scope: &'s ReplayScope,

@@ -296,7 +296,7 @@ pub fn build_with(
             })
             .map(|b| board_view(state, b, dd.get(&(i, b.board)).copied(), lang, limits))
             .collect();
-        let sheet_shown = |m: &crate::pipeline::MatchResult| {
+        let sheet_shown = |m: &crate::score::MatchResult| {
             shown
                 .as_ref()
                 .is_none_or(|x| x.ids.contains(m.match_id.as_str()))

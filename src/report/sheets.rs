@@ -10,7 +10,8 @@ use super::model::fmt_f;
 use super::view::{AdjustedSide, AdjustedView, ComponentView, RoomLine, SheetRow};
 use crate::event::Room;
 use crate::explain::played_text;
-use crate::pipeline::{MatchResult, Scored};
+use crate::pipeline::Scored;
+use crate::score::MatchResult;
 use crate::replay::{PId, State};
 use crate::score::{BoardScore, Dist};
 

@@ -229,6 +229,25 @@ pub struct BoardStats {
     pub dispersion_mp: Option<Q>,
 }
 
+/// A team match, scored (matches.parquet).
+#[derive(Clone, Debug, PartialEq)]
+pub struct MatchResult {
+    pub session: usize,
+    pub match_id: String,
+    pub home: PId,
+    pub away: PId,
+    /// Boards of the match as declared (B = 15·√boards), and boards scored.
+    pub boards: u32,
+    pub scored: u32,
+    /// Teams: each team's net signed IMPs (IMP penalties included); Patton: each team's signed
+    /// aggregate in points; BAM: none.
+    pub imp_home: Option<Q>,
+    pub imp_away: Option<Q>,
+    /// Teams: VPs; Patton: board points + aggregate points; BAM: board points.
+    pub vp_home: Q,
+    pub vp_away: Q,
+}
+
 /// A board of one comparison group, scored.
 #[derive(Clone, Debug)]
 pub struct BoardScore {

@@ -3,9 +3,9 @@
 use super::*;
 
 /// What standings are computed from: each participant's sums (total, maximum, boards) in each
-/// comparison group, before factoring, penalties and ranking. Kept with a scoring run so that
-/// an audit can take a few boards out and put their other versions in
-/// (`pipeline::rescore`) instead of adding up every board again.
+/// comparison group, before factoring, penalties and ranking. Boards and matches can be taken
+/// out again (exactly, while the sums are exact), so that standings with a few boards changed
+/// are made without adding up every board again.
 #[derive(Clone, Debug, Default)]
 pub struct Sums {
     // (session, group) → participant → standing (put in participant order by `finish`).
@@ -65,7 +65,7 @@ impl Group {
 
 impl Sums {
     /// Add the match points of team matches.
-    pub fn add_matches(&mut self, matches: &[crate::pipeline::MatchResult]) {
+    pub fn add_matches(&mut self, matches: &[crate::score::MatchResult]) {
         // Team forms: the match points (VPs, Patton or BAM points) of each team's matches.
         for m in matches {
             let g = self.groups.entry((m.session, None)).or_default();
@@ -87,27 +87,17 @@ impl Sums {
         }
     }
 
-    /// The standings groups of the team sessions `sessions` made again from `matches` (their
-    /// matches, scored again).
-    pub fn replace_matches(
-        &mut self,
-        sessions: &std::collections::BTreeSet<usize>,
-        matches: &[crate::pipeline::MatchResult],
-    ) {
+    /// Take out the groups of the team sessions `sessions` (to add their matches up again).
+    pub fn drop_team_sessions(&mut self, sessions: &std::collections::BTreeSet<usize>) {
         self.groups
             .retain(|(s, g), _| !(g.is_none() && sessions.contains(s)));
-        self.add_matches(matches);
     }
 
-    /// Team matches scored again: each of `old` (as added before) taken out and each of `new`
-    /// put in; `false`, changing nothing, when a sum they touch is beyond exact arithmetic
-    /// (taking out and putting back would then be within rounding of adding up afresh, not
-    /// equal to it) or a match of `old` was never added.
-    pub fn swap_matches(
-        &mut self,
-        old: &[crate::pipeline::MatchResult],
-        new: &[crate::pipeline::MatchResult],
-    ) -> bool {
+    /// Take team matches added before out again: `false` when a sum they touch is beyond exact
+    /// arithmetic (taking out would then be within rounding of never adding, not equal to it) or
+    /// a match was never added — nothing changed when found before taking out; the sums of those
+    /// sessions are no longer to be used otherwise.
+    pub fn remove_matches(&mut self, old: &[crate::score::MatchResult]) -> bool {
         let exact = old.iter().all(|m| {
             self.groups.get(&(m.session, None)).is_some_and(|g| {
                 [m.home, m.away].iter().all(|&t| {
@@ -129,14 +119,12 @@ impl Sums {
             for (team, pts) in [(m.home, m.vp_home), (m.away, m.vp_away)] {
                 let e = g.get_mut(team).expect("checked");
                 e.total.add(-pts);
-                // (the caller makes the sessions' groups again on `false`)
                 let Some(n) = e.boards.checked_sub(m.scored) else {
                     return false;
                 };
                 e.boards = n;
             }
         }
-        self.add_matches(new);
         true
     }
 
@@ -180,8 +168,8 @@ impl Sums {
         }
     }
 
-    /// Every group's sums, groups in key order, participants in number order (the audit cache
-    /// stores them this way).
+    /// Every group's sums, groups in key order, participants in number order (for storing them:
+    /// [`from_groups`](Sums::from_groups) reads them back).
     pub fn to_groups(&self) -> Vec<((usize, Option<String>), Vec<&Standing>)> {
         self.groups
             .iter()

@@ -37,12 +37,7 @@ pub struct CacheBuilder {
     pub(super) newlines: u64,
     pub(super) len: u64,
     pub(super) matches: MatchTags,
-    /// (session id, match id) → tag; (board, NS) → its result's tag; result seq → tag; ruling
-    /// id → tag (team results and what refers to them only).
-    pub(super) match_index: MatchIndex,
-    pub(super) table_tag: crate::hash::FxMap<(usize, String), u32>,
-    pub(super) result_tag: crate::hash::FxMap<usize, u32>,
-    pub(super) ruling_tag: crate::hash::FxMap<String, u32>,
+    pub(super) tagger: Tagger,
 }
 
 impl crate::replay::Witness for CacheBuilder {
@@ -109,7 +104,7 @@ impl CacheBuilder {
             None => self.decl.push(r),
             Some(i) => {
                 self.boards[i].1.push(r);
-                let tag = self.tag(i, e);
+                let tag = self.tagger.tag(&mut self.matches, i, e, |_, _| None);
                 self.matches.set(i, self.boards[i].1.len() - 1, tag);
                 match &e.event {
                     Event::Result(_) => {
@@ -128,32 +123,6 @@ impl CacheBuilder {
             }
         }
         Some(())
-    }
-
-    /// The match tag of event `e`, on board `i` (see [`MatchTags`]).
-    pub(super) fn tag(&mut self, i: usize, e: &Envelope) -> u32 {
-        let known = |t: Option<&u32>| t.copied().unwrap_or(NO_MATCH);
-        match &e.event {
-            Event::Result(r) => {
-                let Some(m) = &r.match_id else {
-                    return NO_MATCH;
-                };
-                let t = self.matches.intern(&mut self.match_index, &r.session, m);
-                self.table_tag.insert((i, r.ns.clone()), t);
-                self.result_tag.insert(e.seq, t);
-                t
-            }
-            Event::Ruling(r) => {
-                let t = known(self.table_tag.get(&(i, r.ns.clone())));
-                if t != NO_MATCH {
-                    self.ruling_tag.insert(r.id.clone(), t);
-                }
-                t
-            }
-            Event::Correction(c) => known(self.result_tag.get(&c.result)),
-            Event::RulingWithdrawn { ruling } => known(self.ruling_tag.get(ruling)),
-            _ => NO_MATCH,
-        }
     }
 
     /// Where every line added is in the log's `bytes` (once every event is added).
