@@ -13,7 +13,8 @@ use std::time::Duration;
 use criterion::{criterion_group, criterion_main, BenchmarkId, Criterion, Throughput};
 use frekans::adjust::Component;
 use frekans::num::Q;
-use frekans::options::{Form, Options};
+use frekans::options::Options;
+use frekans::score::Form;
 use frekans::score::{self, BoardIn, Dist, TableIn};
 
 /// `n` tables of board 5 (a field's traveller); every 100th with a weighted ruling if `adjusted`.

@@ -29,7 +29,7 @@ pub use context::Context;
 pub use interchange::{
     export, export_bytes, import, synth, synth_summary, write_file_atomic, ImportRequest,
 };
-pub use publish::{publish, PublishReport, SITE_DIR};
+pub use publish::{publish, site, PublishReport, SITE_DIR};
 pub use whatif::{alternatives, read_proposals, whatif};
 
 /// Why a command failed: the log is invalid (exit 2), or something else (exit 1).

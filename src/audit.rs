@@ -14,11 +14,12 @@ mod rescore;
 mod scope;
 pub mod whatif;
 
+pub use crate::export::audit_rows::{BoardDelta, StandingDelta};
 use cached::*;
 pub use cached::{audit_cached, extend_cache};
 use deltas::*;
-pub use rescore::{changed_team_tables, rescore, Rescored};
 pub use output::{to_text, write_json};
+pub use rescore::{changed_team_tables, rescore, Rescored};
 pub use scope::ruling_scope;
 use scope::*;
 
@@ -41,46 +42,6 @@ pub enum Question {
     /// A what-if (`audit::whatif`): the log with these proposed events (as given) added at its
     /// end, against the log as it is.
     With(Vec<serde_json::Value>),
-}
-
-/// One participant of a standings group that changed. (Its names are shared: a big field's
-/// audit lists 200,000 of them, each participant twice, each session's name thousands of times.)
-#[derive(Clone, Debug, PartialEq)]
-pub struct StandingDelta {
-    pub session: Arc<str>,
-    pub section: Option<Arc<str>>,
-    pub participant: Arc<str>,
-    pub players: Arc<str>,
-    pub total_before: Option<f64>,
-    pub total_after: Option<f64>,
-    pub pct_before: Option<f64>,
-    pub pct_after: Option<f64>,
-    pub rank_before: Option<i32>,
-    pub rank_after: Option<i32>,
-    /// A team (a team session, or a team's overall standing), not a pair: for the readable
-    /// report's heading (not part of the JSON or Parquet).
-    pub team: bool,
-    /// `total_after − total_before`: the exact difference as a float when both totals are exact
-    /// (1.22, not the 1.2199999999999989 of subtracting their floats), else the floats'.
-    pub moved: Option<f64>,
-}
-
-impl StandingDelta {
-    pub fn delta(&self) -> Option<f64> {
-        self.moved
-    }
-}
-
-/// One participant's score on a board where a score changed.
-#[derive(Clone, Debug, PartialEq)]
-pub struct BoardDelta {
-    pub session: String,
-    pub section: Option<String>,
-    pub board: i32,
-    pub participant: String,
-    pub side: String,
-    pub score_before: Option<f64>,
-    pub score_after: Option<f64>,
 }
 
 /// The rulings an audit is about, for the readable report.

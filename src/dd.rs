@@ -365,7 +365,7 @@ pub mod solved {
         let mut h = Sha256::new();
         h.update(b"frekans solved deal 1\n");
         h.update(pbn.as_bytes());
-        crate::audit::cache::hex(&h.finalize())
+        crate::outfile::cache::hex(&h.finalize())
     }
 
     fn check(key: &str, rows: &str) -> String {
@@ -379,8 +379,11 @@ pub mod solved {
     pub fn get(dir: &Path, pbn: &str) -> Option<DdTable> {
         let key = key(pbn);
         // (only a regular file is opened: a FIFO planted there never blocks)
-        let text =
-            String::from_utf8(crate::audit::cache::read_regular(&dir.join(&key), 1 << 16)?).ok()?;
+        let text = String::from_utf8(crate::outfile::cache::read_regular(
+            &dir.join(&key),
+            1 << 16,
+        )?)
+        .ok()?;
         let (rows, sum) = text.strip_suffix('\n')?.rsplit_once(' ')?;
         if sum != check(&key, rows) {
             return None;
@@ -395,7 +398,7 @@ pub mod solved {
         let rows: Vec<String> = SEATS.iter().map(|&s| table.hex(s)).collect();
         let rows = rows.join(" ");
         let text = format!("{rows} {}\n", check(&key, &rows));
-        if let Err(e) = crate::audit::cache::replace_file(dir, &key, text.as_bytes()) {
+        if let Err(e) = crate::outfile::cache::replace_file(dir, &key, text.as_bytes()) {
             tracing::warn!("solved deal not kept in {}: {e}", dir.display());
         }
     }

@@ -10,9 +10,10 @@ use crate::adjust::Side;
 use crate::bridge::Bid;
 use crate::event::read::offset_text;
 use crate::num::Q;
-use crate::options::{Compare, Form};
+use crate::options::Compare;
 use crate::replay::{State, Table};
 use crate::score::mp::field_top;
+use crate::score::Form;
 use crate::score::{BoardScore, Factoring, Line, SideScore};
 
 /// A number as a director reads it: exact decimals, else the fraction and an approximation.

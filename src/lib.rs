@@ -32,5 +32,4 @@ pub mod score;
 pub mod site;
 pub mod standings;
 pub mod synth;
-pub mod tables;
 pub mod text;

@@ -272,7 +272,7 @@ fn run(cli: &Cli, ctx: &app::Context) -> Result<(), AppError> {
             no_cache,
         } => {
             let cache = cache_dir(*no_cache);
-            let r = frekans::site::run(log, out, lang, cache.as_deref())?;
+            let r = app::site(log, out, lang, cache.as_deref())?;
             if !cli.quiet {
                 let _ = writeln!(
                     stdout,

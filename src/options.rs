@@ -10,8 +10,6 @@ use serde_json::Value;
 
 use crate::num::Q;
 
-pub use crate::score::form::Form;
-
 /// How the comparison field of a session is formed (C1: default `section`).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Default)]
 pub enum Compare {
@@ -479,44 +477,9 @@ pub fn is_option(name: &str) -> bool {
     OPTIONS.iter().any(|(n, _)| *n == name)
 }
 
-impl Options {
-    /// Read the `options` object of a session of `form`; every problem is reported.
-    pub fn from_json(
-        form: Form,
-        obj: &serde_json::Map<String, Value>,
-    ) -> (Options, Vec<OptionError>) {
-        let mut o = Options::default();
-        let mut errors = Vec::new();
-        for (name, value) in obj {
-            match OPTIONS.iter().find(|(n, _)| n == name) {
-                None => errors.push(OptionError {
-                    option: name.clone(),
-                    message: format!("unknown option \"{name}\" (the session options are listed in docs/event-log.md)"),
-                }),
-                Some((_, set)) => {
-                    if !form.accepts(name) {
-                        let names: Vec<_> = Form::ALL
-                            .iter()
-                            .filter(|f| f.accepts(name))
-                            .map(|f| f.name())
-                            .collect();
-                        errors.push(OptionError {
-                            option: name.clone(),
-                            message: format!(
-                                "option \"{name}\" does not apply to form \"{}\" (it is an option of {})",
-                                form.name(),
-                                names.join(", ")
-                            ),
-                        });
-                    } else if let Err(m) = set(&mut o, value) {
-                        errors.push(OptionError {
-                            option: name.clone(),
-                            message: m,
-                        });
-                    }
-                }
-            }
-        }
-        (o, errors)
-    }
+/// Set option `name` of `o` from its JSON value: `None` when there is no such option, else
+/// what is wrong with the value.
+pub fn set_option(o: &mut Options, name: &str, value: &Value) -> Option<Result<(), String>> {
+    let (_, set) = OPTIONS.iter().find(|(n, _)| *n == name)?;
+    Some(set(o, value))
 }

@@ -33,6 +33,7 @@ const STALE: std::time::Duration = std::time::Duration::from_secs(24 * 3600);
 
 static COUNTER: AtomicU64 = AtomicU64::new(0);
 
+pub(crate) mod cache;
 mod incremental;
 pub use incremental::{Incremental, Published, MANIFEST};
 

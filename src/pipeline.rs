@@ -18,7 +18,9 @@ use crate::num::Q;
 use crate::options::{Compare, MpArtificial, SdMethod};
 use crate::replay::{PId, State, Table};
 use crate::score::rooms::{self, TeamBoardIn};
-use crate::score::{stats::board_stats, MatchResult, BoardIn, BoardScore, BoardStats, Dist, SideScore, TableIn};
+use crate::score::{
+    stats::board_stats, BoardIn, BoardScore, BoardStats, Dist, MatchResult, SideScore, TableIn,
+};
 use crate::standings::{finish, Standing, Sums};
 
 /// Everything scored from one state.

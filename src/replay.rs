@@ -7,6 +7,7 @@
 
 mod index;
 mod rulings;
+pub mod store;
 mod streamed;
 mod tables;
 
@@ -24,8 +25,7 @@ use crate::event::read::{check_play, offset_text};
 use crate::event::*;
 use crate::options::Compare;
 
-/// Index of a participant (pair or team) in `State::participants`.
-pub type PId = u32;
+pub use crate::score::PId;
 
 /// A table of a board: `(session index, board, NS participant)` (event-log.md).
 pub type TableKey = (usize, u32, PId);
@@ -144,7 +144,7 @@ pub struct State {
     pub sessions: Vec<Session>,
     /// Shared (replays of a few boards are seeded with another replay's).
     pub participants: std::sync::Arc<Vec<Participant>>,
-    pub tables: crate::tables::Tables,
+    pub tables: store::Tables,
     pub rulings: Vec<RulingRecord>,
     pub penalties: Vec<Penalty>,
     pub deals: BTreeMap<(usize, u32), Deal>,

@@ -230,7 +230,7 @@ impl Spec {
         // The options as the log's reader will take them: refused here, with its own messages,
         // rather than written into a log `check` refuses.
         if let Some(opts) = &self.options {
-            let (_, errors) = crate::options::Options::from_json(self.form.form(), opts);
+            let (_, errors) = self.form.form().read_options(opts);
             if !errors.is_empty() {
                 let e: Vec<String> = errors
                     .iter()

@@ -187,7 +187,7 @@ fn golden_fixtures() {
 /// and demo championship.
 #[test]
 fn dispersion_mp_only_at_matchpoints() {
-    use frekans::options::Form;
+    use frekans::score::Form;
     let mut logs: Vec<PathBuf> = fixture_dirs()
         .into_iter()
         .map(|d| d.join("events.jsonl"))

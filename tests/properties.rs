@@ -624,7 +624,7 @@ proptest! {
         adj.adjusted = true;
         adj.played = None;
         tables.push(adj);
-        let b = BoardIn { session: 0, section: None, board: 1, field: n as u32, form: frekans::options::Form::Mp, options: &opts, tables, part: 0 };
+        let b = BoardIn { session: 0, section: None, board: 1, field: n as u32, form: frekans::score::Form::Mp, options: &opts, tables, part: 0 };
         let bs = mp::score_board(&b);
         let score = |p: u32| bs.sides.iter().find(|s| s.participant == p).unwrap().score;
         let want_ns: Q = comps.iter().map(|&(w, x)| w * q(raw_ns(&others, x))).sum();

@@ -9,7 +9,8 @@
 use frekans::adjust::{ArtLabel, Component};
 use frekans::bridge::imp;
 use frekans::num::Q;
-use frekans::options::{Form, Options, XimpAdjustedMethod};
+use frekans::options::{Options, XimpAdjustedMethod};
+use frekans::score::Form;
 use frekans::score::{score_board, BoardIn, Dist, TableIn};
 use proptest::prelude::*;
 

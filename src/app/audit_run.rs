@@ -17,7 +17,7 @@ pub fn audit(
     let (a, key) = audit_keyed(bytes, q, cache, log.stat)?;
     log.record(cache, key);
     if let Some(dir) = out {
-        export::parquet::write_audit(dir, &a)?;
+        export::parquet::write_audit(dir, &a.standings, &a.boards)?;
     }
     Ok(a)
 }

@@ -1,4 +1,5 @@
-//! `frekans publish`, the director's nightly command: from one run (one read, one scoring, one
+//! `frekans site` (the results website from one run) and `frekans publish`, the director's
+//! nightly command: from one run (one read, one scoring, one
 //! double-dummy pass, the rulings audited once: [`super::run`]) the Parquet tables and the PDF
 //! bulletin, exactly as `bulletin` writes them, and under `site/` the results website, exactly
 //! as `site` writes it — into a directory rewritten only where its bytes change
@@ -7,6 +8,34 @@
 //! PDF; every other page keeps its file).
 
 use super::*;
+
+/// `frekans site LOG --out DIR [--lang en|pl]`: the run every output composes
+/// (`crate::app::run`: read, score, solve the deals double dummy with the solved-deals cache of
+/// `cache` and leave the log's audit cache there, as `bulletin`), the view model with its
+/// rulings audited, and the site written into `out` page by page, whole or not at all
+/// (`crate::outfile::DirWriter`).
+pub fn site(
+    log: &Path,
+    out: &Path,
+    lang: &str,
+    cache: Option<&Path>,
+) -> Result<crate::site::SiteReport, AppError> {
+    use run::Want;
+    let want = Want {
+        events: true,
+        dd: true,
+        head: false,
+    };
+    let r = run::run(log, want, cache)?;
+    let model = run::view(&r, lang, &run::Limits::SITE);
+    let mut w = crate::outfile::DirWriter::begin(out)?;
+    let report = crate::site::write(&r.state, &r.scored, &model, lang, &mut |name, bytes| {
+        w.put(name, bytes)
+    })
+    .map_err(AppError::Other)?;
+    w.finish()?;
+    Ok(report)
+}
 
 /// Where the website goes in publish's directory.
 pub const SITE_DIR: &str = "site";
@@ -45,9 +74,10 @@ pub fn publish(
     for (name, bytes) in files {
         w.put(&name, &bytes)?;
     }
-    let site = crate::site::write(&r, &model, lang, &mut |name, bytes| {
+    let site = crate::site::write(&r.state, &r.scored, &model, lang, &mut |name, bytes| {
         w.put(&format!("{SITE_DIR}/{name}"), bytes)
-    })?;
+    })
+    .map_err(AppError::Other)?;
     let published = {
         let _s = tracing::info_span!("publish_commit").entered();
         w.commit()?

@@ -29,7 +29,7 @@ pub fn whatif(
     let a = whatif_one(bytes, proposals, &mut c, now)?;
     log.record(cache, c.hashed);
     if let Some(dir) = out {
-        export::parquet::write_audit(dir, &a)?;
+        export::parquet::write_audit(dir, &a.standings, &a.boards)?;
     }
     Ok(a)
 }
@@ -181,7 +181,7 @@ pub fn alternatives(
     log.record(cache, c.hashed);
     let a = crate::audit::alternatives::Alternatives::new(audits);
     if let Some(dir) = out {
-        export::parquet::write_alternatives(dir, &a)?;
+        export::parquet::write_alternatives(dir, &a.named(), &a.rows)?;
     }
     Ok(a)
 }

@@ -7,29 +7,7 @@ use std::sync::Arc;
 
 use super::{Audit, Question, StandingDelta};
 
-/// One participant of a standings group under the log as it is and under each alternative.
-#[derive(Clone, Debug, PartialEq)]
-pub struct Row {
-    pub session: Arc<str>,
-    pub section: Option<Arc<str>>,
-    pub participant: Arc<str>,
-    pub players: Arc<str>,
-    pub team: bool,
-    pub total_before: Option<f64>,
-    pub pct_before: Option<f64>,
-    pub rank_before: Option<i32>,
-    /// Under each alternative, in the order given.
-    pub after: Vec<After>,
-}
-
-/// A participant's standing under one alternative.
-#[derive(Clone, Debug, PartialEq)]
-pub struct After {
-    pub total: Option<f64>,
-    pub pct: Option<f64>,
-    pub rank: Option<i32>,
-    pub delta: Option<f64>,
-}
+pub use crate::export::audit_rows::{After, AlternativeRow as Row};
 
 /// The alternatives' what-ifs and their standings side by side.
 #[derive(Clone, Debug, PartialEq)]
@@ -95,6 +73,19 @@ fn group(s: &StandingDelta) -> (bool, Arc<str>, Option<Arc<str>>) {
 }
 
 impl Alternatives {
+    /// Each alternative's ruling: its id and normalised adjusted score.
+    pub fn named(&self) -> Vec<(String, String)> {
+        self.audits
+            .iter()
+            .map(|x| {
+                x.rulings
+                    .first()
+                    .map(|r| (r.id.clone(), r.score.clone()))
+                    .unwrap_or_default()
+            })
+            .collect()
+    }
+
     /// The side-by-side table of the alternatives' what-ifs `audits`.
     pub fn new(audits: Vec<Audit>) -> Alternatives {
         type Key = ((bool, Arc<str>, Option<Arc<str>>), Arc<str>);

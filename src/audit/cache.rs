@@ -31,12 +31,14 @@ mod codec;
 mod files;
 mod tags;
 
+pub(crate) use crate::outfile::cache::{
+    hex, open_regular, read_regular, replace_file, replace_file_with,
+};
 pub use builder::{body, CacheBuilder};
 use codec::*;
 pub use files::FileStat;
-pub use tags::{MatchIndex, MatchTags, Tagger, NO_MATCH};
 use files::*;
-pub(crate) use files::{hex, open_regular, read_regular, replace_file, replace_file_with};
+pub use tags::{MatchIndex, MatchTags, Tagger, NO_MATCH};
 
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};

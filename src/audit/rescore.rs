@@ -196,14 +196,8 @@ pub fn changed_team_tables(
     a: &State,
     b: &State,
     team: &BTreeSet<usize>,
-) -> (
-    BTreeSet<(usize, u32)>,
-    BTreeSet<(usize, String)>,
-) {
-    let (mut boards, mut matches) = (
-        BTreeSet::new(),
-        BTreeSet::new(),
-    );
+) -> (BTreeSet<(usize, u32)>, BTreeSet<(usize, String)>) {
+    let (mut boards, mut matches) = (BTreeSet::new(), BTreeSet::new());
     let mut mark = |t: &Table| {
         boards.insert((t.session, t.board));
         if let Some(m) = &t.match_id {
@@ -251,4 +245,3 @@ pub fn changed_team_tables(
     }
     (boards, matches)
 }
-

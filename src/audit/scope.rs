@@ -254,4 +254,3 @@ pub fn whole_team_sessions<'d>(
         }
     }
 }
-

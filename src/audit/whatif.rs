@@ -22,10 +22,9 @@
 use std::collections::BTreeSet;
 
 use super::{
-    board_deltas, cache, match_tags, replay_boards, rescore, rescoped, score_with_fields, session_defs,
-    standing_deltas, team_sessions_of, whole_team_sessions, with_team_boards, Audit, AuditError,
-    Question, Residue,
-    RulingNote,
+    board_deltas, cache, match_tags, replay_boards, rescoped, rescore, score_with_fields,
+    session_defs, standing_deltas, team_sessions_of, whole_team_sessions, with_team_boards, Audit,
+    AuditError, Question, Residue, RulingNote,
 };
 use crate::event::append::Proposed;
 use crate::event::{Envelope, Event, OnBoard};

@@ -24,7 +24,8 @@ use crate::adjust::{parse_adjusted, Side, SubsequentDamage};
 use crate::bridge::{parse_contract, parse_result_offset, parse_seat, Bid, Vul};
 use crate::error::LogError;
 use crate::num::Q;
-use crate::options::{Compare, Form, Options};
+use crate::options::{Compare, Options};
+use crate::score::Form;
 
 /// The largest board number accepted.
 pub const MAX_BOARD: i64 = 9999;

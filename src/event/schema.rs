@@ -3,7 +3,9 @@
 use crate::adjust::{AdjustedScore, SubsequentDamage};
 use crate::bridge::{Bid, Seat, Vul};
 use crate::num::Q;
-use crate::options::{Compare, Form, Options};
+use crate::options::{Compare, Options};
+pub use crate::score::form::PenaltyUnit;
+use crate::score::Form;
 
 /// One event line with its envelope.
 #[derive(Clone, Debug)]
@@ -187,32 +189,6 @@ pub struct CorrectionEv {
     pub result_offset: Option<i8>,
     pub score: Option<i32>,
     pub lead: Option<String>,
-}
-
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub enum PenaltyUnit {
-    PctOfTop,
-    Mp,
-    Imp,
-    Vp,
-}
-
-impl PenaltyUnit {
-    pub const ALL: [(&'static str, PenaltyUnit); 4] = [
-        ("pct_of_top", PenaltyUnit::PctOfTop),
-        ("mp", PenaltyUnit::Mp),
-        ("imp", PenaltyUnit::Imp),
-        ("vp", PenaltyUnit::Vp),
-    ];
-
-    pub fn name(self) -> &'static str {
-        PenaltyUnit::ALL.iter().find(|(_, u)| *u == self).unwrap().0
-    }
-
-    /// The units a session of `form` accepts (C20).
-    pub fn allowed_for(form: Form) -> &'static [PenaltyUnit] {
-        form.spec().penalty_units
-    }
 }
 
 #[derive(Clone, Debug)]

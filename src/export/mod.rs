@@ -1,6 +1,7 @@
 //! Export: row types (`rows`) and Parquet files (`parquet`); the interchange formats (`results`,
 //! the scored championship as they see it, printed by `usebio` and `pbn`).
 
+pub mod audit_rows;
 pub mod parquet;
 pub mod pbn;
 pub mod results;

@@ -6,6 +6,7 @@ use std::path::Path;
 use anyhow::Result;
 use polars::prelude::*;
 
+use super::audit_rows::{AlternativeRow, BoardDelta, StandingDelta};
 use super::rows::Tables;
 use crate::pipeline::Scored;
 use crate::replay::State;
@@ -327,8 +328,7 @@ pub fn write_scored(out: &Path, state: &State, scored: &Scored, t: &Tables) -> R
 }
 
 /// `audit --out DIR`: audit_standings.parquet and audit_boards.parquet.
-pub fn write_audit(out: &Path, a: &crate::audit::Audit) -> Result<()> {
-    let st = &a.standings;
+pub fn write_audit(out: &Path, st: &[StandingDelta], b: &[BoardDelta]) -> Result<()> {
     let mut standings = frame!(st, {
         "session": |r| r.session.to_string(),
         "section": |r| r.section.as_deref().map(str::to_string),
@@ -342,7 +342,6 @@ pub fn write_audit(out: &Path, a: &crate::audit::Audit) -> Result<()> {
         "rank_after": |r| r.rank_after,
     })
     .map_err(anyhow::Error::new)?;
-    let b = &a.boards;
     let mut boards = frame!(b, {
         "session": |r| r.session.clone(),
         "section": |r| r.section.clone(),
@@ -368,22 +367,14 @@ pub fn write_audit(out: &Path, a: &crate::audit::Audit) -> Result<()> {
 
 /// `audit --alternatives FILE --out DIR`: audit_alternatives.parquet, one row per affected
 /// participant per standings group per alternative (`alternative`: its place in FILE, from 1;
-/// `ruling` and `score`: its ruling's id and adjusted score), with the standing before and
-/// under that alternative.
-pub fn write_alternatives(out: &Path, a: &crate::audit::alternatives::Alternatives) -> Result<()> {
-    // (the ruling of each alternative: id and normalised score)
-    let named: Vec<(String, String)> = a
-        .audits
-        .iter()
-        .map(|x| {
-            x.rulings
-                .first()
-                .map(|r| (r.id.clone(), r.score.clone()))
-                .unwrap_or_default()
-        })
-        .collect();
-    let long: Vec<(usize, &crate::audit::alternatives::Row)> = a
-        .rows
+/// `ruling` and `score`: `named`, its ruling's id and adjusted score), with the standing before
+/// and under that alternative.
+pub fn write_alternatives(
+    out: &Path,
+    named: &[(String, String)],
+    rows: &[AlternativeRow],
+) -> Result<()> {
+    let long: Vec<(usize, &AlternativeRow)> = rows
         .iter()
         .flat_map(|r| (0..r.after.len()).map(move |k| (k, r)))
         .collect();

@@ -8,9 +8,9 @@ use std::collections::BTreeMap;
 use crate::adjust::{AdjustedScore, ArtLabel, Part, Side};
 use crate::bridge::{Bid, Seat, Vul};
 use crate::num::Q;
-use crate::options::Form;
 use crate::pipeline::{group_of, Scored};
 use crate::replay::{PId, State};
+use crate::score::Form;
 
 /// One session, ready to print.
 pub struct SessionView<'s> {

@@ -16,8 +16,8 @@ use quick_xml::Writer;
 use super::results::{artificial_token, decimal, place, LineView, SessionView};
 use crate::adjust::format_points;
 use crate::bridge::Bid;
-use crate::options::Form;
 use crate::replay::State;
+use crate::score::Form;
 
 /// The prefix of a ruling USEBIO cannot say, in a traveller line's `NOTES`.
 pub const NOTES_PREFIX: &str = "frekans adjusted score: ";

@@ -13,7 +13,7 @@ use super::{Ev, Parsed, Problem, Request, Row};
 
 mod tokens;
 use crate::bridge::{Seat, Vul};
-use crate::options::{Form, Options};
+use crate::score::Form;
 pub(crate) use tokens::*;
 
 /// One pair as a file declares it.
@@ -511,7 +511,7 @@ fn resolve(
     for (k, v) in &req.options {
         options.insert(k.clone(), v.clone());
     }
-    let (_, errors) = Options::from_json(parsed, &options);
+    let (_, errors) = parsed.read_options(&options);
     if let Some(e) = errors.first() {
         let at = if req.options.contains_key(&e.option) {
             "--options".to_string()

@@ -19,7 +19,7 @@ use std::collections::{BTreeMap, BTreeSet};
 use serde_json::{json, Map, Value};
 
 use super::{Ev, Parsed, Problem, Read, Request, Row};
-use crate::options::{Form, Options};
+use crate::score::Form;
 use form::{boards_value, form_of, has_lines, iso_date, numbers_repeat, players};
 use tree::{Element, Tl, TlPath};
 
@@ -518,7 +518,7 @@ impl<'a> Cx<'a> {
         for (k, v) in &self.req.options {
             options.insert(k.clone(), v.clone());
         }
-        let (_, errs) = Options::from_json(form, &options);
+        let (_, errs) = form.read_options(&options);
         for e in errs {
             self.problem("--options", format!("{}: {}", e.option, e.message));
         }

@@ -11,8 +11,8 @@ use super::view::{AdjustedSide, AdjustedView, ComponentView, RoomLine, SheetRow}
 use crate::event::Room;
 use crate::explain::played_text;
 use crate::pipeline::Scored;
-use crate::score::MatchResult;
 use crate::replay::{PId, State};
+use crate::score::MatchResult;
 use crate::score::{BoardScore, Dist};
 
 /// The scored team boards, by (session, match, board).

@@ -1,7 +1,7 @@
 //! The `aggregate` form (total points): declared by the log's format, not scored by this
 //! version (a log with an aggregate session is refused when scored).
 
-use crate::event::PenaltyUnit;
+use super::form::PenaltyUnit;
 
 use super::form::{PairRules, Rules, Spec};
 

@@ -1,8 +1,8 @@
 //! The `bam` form, board-a-match (conventions C26): each board is worth 2, 1 or 0 board points
 //! to a team, and a match is the sum of its board points.
 
+use super::form::PenaltyUnit;
 use crate::error::Notice;
-use crate::event::PenaltyUnit;
 use crate::num::Q;
 
 use super::form::{MatchIn, MatchOut, Pbn, Rules, Spec, TeamRules, Usebio};

@@ -13,11 +13,11 @@ use crate::bridge::imp_of_q;
 use crate::num::Q;
 use crate::options::{ButlerTrim, DatumRound, DatumTie, Options, SdMethod};
 
+use super::form::PenaltyUnit;
 use super::form::{PairRules, Pbn, Rules, Spec, Usebio};
 use super::stats::board_stats;
 use super::ximp::artificial_imps;
 use super::*;
-use crate::event::PenaltyUnit;
 
 pub static FORM: Spec = Spec {
     name: "butler",

@@ -8,13 +8,39 @@
 
 use std::collections::BTreeSet;
 
-use crate::error::Notice;
-use crate::event::PenaltyUnit;
-use crate::num::Q;
-use crate::options::Options;
-use crate::replay::PId;
+use serde_json::Value;
 
-use super::{BoardIn, BoardScore};
+use super::{BoardIn, BoardScore, PId};
+use crate::error::Notice;
+use crate::num::Q;
+use crate::options::{OptionError, Options};
+
+/// What a `penalty` event's amount is in (C20): which a session takes is its form's.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum PenaltyUnit {
+    PctOfTop,
+    Mp,
+    Imp,
+    Vp,
+}
+
+impl PenaltyUnit {
+    pub const ALL: [(&'static str, PenaltyUnit); 4] = [
+        ("pct_of_top", PenaltyUnit::PctOfTop),
+        ("mp", PenaltyUnit::Mp),
+        ("imp", PenaltyUnit::Imp),
+        ("vp", PenaltyUnit::Vp),
+    ];
+
+    pub fn name(self) -> &'static str {
+        PenaltyUnit::ALL.iter().find(|(_, u)| *u == self).unwrap().0
+    }
+
+    /// The units a session of `form` accepts (C20).
+    pub fn allowed_for(form: Form) -> &'static [PenaltyUnit] {
+        form.spec().penalty_units
+    }
+}
 
 /// Whether a form's sessions are played by pairs or in team matches (two rooms).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -143,6 +169,40 @@ macro_rules! forms {
         }
 
         impl Form {
+    /// Read the `options` object of a session of this form; every problem is reported.
+    pub fn read_options(self, obj: &serde_json::Map<String, Value>) -> (Options, Vec<OptionError>) {
+        let mut o = Options::default();
+        let mut errors = Vec::new();
+        for (name, value) in obj {
+            if !crate::options::is_option(name) {
+                errors.push(OptionError {
+                    option: name.clone(),
+                    message: format!("unknown option \"{name}\" (the session options are listed in docs/event-log.md)"),
+                });
+            } else if !self.accepts(name) {
+                let names: Vec<_> = Form::ALL
+                    .iter()
+                    .filter(|f| f.accepts(name))
+                    .map(|f| f.name())
+                    .collect();
+                errors.push(OptionError {
+                    option: name.clone(),
+                    message: format!(
+                        "option \"{name}\" does not apply to form \"{}\" (it is an option of {})",
+                        self.name(),
+                        names.join(", ")
+                    ),
+                });
+            } else if let Some(Err(m)) = crate::options::set_option(&mut o, name, value) {
+                errors.push(OptionError {
+                    option: name.clone(),
+                    message: m,
+                });
+            }
+        }
+        (o, errors)
+    }
+
             /// Every form, in order.
             pub const ALL: &'static [Form] = &[$(Form::$variant),+];
 

@@ -23,7 +23,6 @@ use crate::adjust::{ArtLabel, Component, Part, Side};
 use crate::error::Notice;
 use crate::num::Q;
 use crate::options::Options;
-use crate::replay::PId;
 
 /// One side's part at a table, as scoring sees it.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -228,6 +227,10 @@ pub struct BoardStats {
     pub dispersion_imp: Option<Q>,
     pub dispersion_mp: Option<Q>,
 }
+
+/// A participant (pair or team) by its number: its index in the replay's
+/// `State::participants`.
+pub type PId = u32;
 
 /// A team match, scored (matches.parquet).
 #[derive(Clone, Debug, PartialEq)]

@@ -7,9 +7,9 @@
 //! factored (Neuberg, or the small-field table, C7–C8); artificial scores are P × 2(N − 1) (C9).
 //! A board costs O(n log n): the table is built by sorting, and each plain result is a lookup.
 
+use super::form::PenaltyUnit;
 use crate::adjust::Side;
 use crate::error::Notice;
-use crate::event::PenaltyUnit;
 use crate::num::Q;
 use crate::options::{MpAdjustedMethod, NeubergSmallField, Options, SplitCheck};
 

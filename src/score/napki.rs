@@ -14,10 +14,10 @@ use crate::bridge::imp_of_q;
 use crate::num::Q;
 use crate::options::{NapFormula, NapOutput, NapVariant, Options};
 
+use super::form::PenaltyUnit;
 use super::form::{PairRules, Rules, Spec};
 use super::stats::{board_stats_of, pooled};
 use super::*;
-use crate::event::PenaltyUnit;
 
 pub static FORM: Spec = Spec {
     name: "napki",

@@ -1,8 +1,8 @@
 //! The `patton` form (scoring-methods.md §5, conventions C24–C25): each board is worth 2, 1 or
 //! 0 board points, and a match adds the aggregate points of its teams' summed scores.
 
+use super::form::PenaltyUnit;
 use crate::error::Notice;
-use crate::event::PenaltyUnit;
 use crate::num::Q;
 use crate::options::{Options, Patton300};
 

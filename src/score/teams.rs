@@ -2,9 +2,9 @@
 //! adjusted-scores.md §3, conventions C17–C19): a board is IMPs, a match's IMPs less its IMP
 //! penalties are converted on the session's VP scale.
 
+use super::form::PenaltyUnit;
 use crate::bridge::imp;
 use crate::error::Notice;
-use crate::event::PenaltyUnit;
 use crate::num::Q;
 use crate::options::VpImpRounding;
 

@@ -14,10 +14,10 @@ use crate::bridge::imp::STEPS;
 use crate::num::Q;
 use crate::options::{XimpAdjustedMethod, XimpArtificial, XimpNormalize};
 
+use super::form::PenaltyUnit;
 use super::form::{PairRules, Pbn, Rules, Spec, Usebio};
 use super::stats::board_stats;
 use super::*;
-use crate::event::PenaltyUnit;
 
 pub static FORM: Spec = Spec {
     name: "ximp",

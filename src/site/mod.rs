@@ -18,10 +18,6 @@
 pub mod labels;
 pub mod pages;
 
-use std::path::Path;
-
-use crate::app::AppError;
-
 /// What `frekans site` wrote.
 pub struct SiteReport {
     pub pages: usize,
@@ -29,40 +25,17 @@ pub struct SiteReport {
     pub participants: usize,
 }
 
-/// `frekans site LOG --out DIR [--lang en|pl]`: the run every output composes
-/// (`crate::app::run`: read, score, solve the deals double dummy with the solved-deals cache of
-/// `cache` and leave the log's audit cache there, as `bulletin`), the view model with its
-/// rulings audited, and the site written into `out` page by page, whole or not at all
-/// (`crate::outfile::DirWriter`).
-pub fn run(
-    log: &Path,
-    out: &Path,
-    lang: &str,
-    cache: Option<&Path>,
-) -> Result<SiteReport, AppError> {
-    use crate::app::run::{self, Want};
-    let want = Want {
-        events: true,
-        dd: true,
-        head: false,
-    };
-    let r = run::run(log, want, cache)?;
-    let model = run::view(&r, lang, &run::Limits::SITE);
-    let mut w = crate::outfile::DirWriter::begin(out)?;
-    let report = write(&r, &model, lang, &mut |name, bytes| w.put(name, bytes))?;
-    w.finish()?;
-    Ok(report)
-}
-
-/// Render the site of a run whose view model is `model`, handing each file to `put` (its path
-/// under the site's directory, its bytes) as it is made (`frekans site`, `frekans publish`).
+/// Render the site of a scored championship whose view model is `model`, handing each file to
+/// `put` (its path under the site's directory, its bytes) as it is made (`frekans site`,
+/// `frekans publish`).
 pub fn write(
-    run: &crate::app::run::Run,
+    state: &crate::replay::State,
+    scored: &crate::pipeline::Scored,
     model: &crate::report::view::Bulletin,
     lang: &str,
     put: &mut dyn FnMut(&str, &[u8]) -> anyhow::Result<()>,
-) -> Result<SiteReport, AppError> {
-    let participants = crate::report::cards::build(&run.state, &run.scored);
+) -> anyhow::Result<SiteReport> {
+    let participants = crate::report::cards::build(state, scored);
     let mut files = 0;
     let boards = {
         let _s = tracing::info_span!("site").entered();
@@ -70,8 +43,7 @@ pub fn write(
         pages::render_each(model, &participants, lang, &mut |name, bytes| {
             files += 1;
             put(&name, &bytes)
-        })
-        .map_err(AppError::Other)?
+        })?
     };
     Ok(SiteReport {
         pages: files,

@@ -154,7 +154,8 @@ mod tests {
     const SESSION: &str = r#"{"type":"session","id":"RR","form":"teams","boards":"1-2"}"#;
     const OPEN: &str = r#"{"type":"result","session":"RR","match":"M1","room":"open","board":1,"ns":"T1","ew":"T2","contract":"2S","declarer":"W","tricks":7}"#;
     const CLOSED: &str = r#"{"type":"result","session":"RR","match":"M1","room":"closed","board":1,"ns":"T2","ew":"T1","contract":"2S","declarer":"E","tricks":9}"#;
-    const RULING: &str = r#"{"type":"ruling","id":"R1","session":"RR","board":1,"ns":"T2","score":"(-100)/(+620)"}"#;
+    const RULING: &str =
+        r#"{"type":"ruling","id":"R1","session":"RR","board":1,"ns":"T2","score":"(-100)/(+620)"}"#;
     const OTHER: &str = r#"{"type":"ruling","id":"R2","session":"RR","board":1,"ns":"T3","ew":"T4","score":"(-100)/(+620)"}"#;
     const WITHDRAWN: &str = r#"{"type":"ruling_withdrawn","ruling":"R1"}"#;
     const CORRECTED: &str = r#"{"type":"correction","result":2,"tricks":8}"#;

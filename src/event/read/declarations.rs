@@ -54,7 +54,7 @@ pub(super) fn session(f: &mut Fields, sessions: &mut Vec<(String, Form)>) -> Opt
     if let Some(v) = f.raw("options") {
         match (v, form) {
             (Value::Object(obj), Some(form)) => {
-                let (o, errs) = Options::from_json(form, obj);
+                let (o, errs) = form.read_options(obj);
                 options = o;
                 for e in errs {
                     f.error("options", format!("\"{}\": {}", e.option, e.message));

@@ -7,7 +7,7 @@ use serde_json::{json, Value};
 
 use super::tree::Element;
 use crate::import::Request;
-use crate::options::Form;
+use crate::score::Form;
 
 /// Whether a participant's number appears in two sections of a session.
 pub(super) fn numbers_repeat(session: &Element) -> bool {

@@ -8,7 +8,7 @@ use serde_json::{json, Map, Value};
 use super::tree::{Element, Tl};
 use super::{Cx, Line, Play};
 use crate::bridge::{ns_points, parse_contract, parse_seat, vul_of, Bid};
-use crate::options::Form;
+use crate::score::Form;
 
 impl Cx<'_> {
     /// One traveller line: contract, declarer and tricks, a bare score, or an artificial score.

@@ -7,8 +7,8 @@
 //! binary searches. Compared with a `BTreeMap`, no table is moved after it is written, no node
 //! overhead is paid, and an insertion is a push rather than a walk down a tree.
 
+use super::{Table, TableKey};
 use crate::hash::FxMap;
-use crate::replay::{Table, TableKey};
 
 #[derive(Clone, Debug, Default)]
 pub struct Tables {
