@@ -21,6 +21,7 @@ use crate::event::PenaltyUnit;
 
 pub static FORM: Spec = Spec {
     name: "butler",
+    title: "Butler",
     matchpoints: false,
     options: &[
         "sd_method",
