@@ -33,7 +33,7 @@ pub fn publish(
         dd: true,
         head: true,
     };
-    let r = run::run(path, want, ctx.cache())?;
+    let r = run::run(path, want, ctx.audit_cache())?;
     // The site's model, its rulings audited once; the bulletin's, cut shorter, takes their
     // effects from it (the site does not show the head the bulletin prints).
     let model = run::view(&r, lang, &run::Limits::SITE);

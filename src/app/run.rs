@@ -52,7 +52,7 @@ impl Drop for Joined {
 /// audit cache is left there (saved on another thread while the caller makes its outputs), as
 /// the first audit of the log would leave it, and solved deals are taken from and kept in its
 /// `dd/`.
-pub fn run(path: &Path, want: Want, cache: Option<&Path>) -> Result<Run, AppError> {
+pub fn run(path: &Path, want: Want, cache: Option<Store<'_>>) -> Result<Run, AppError> {
     let (log, bytes) = read_locked(path)?;
     let mut bytes = Some(bytes);
     let b = bytes.as_deref().expect("the log's bytes");
@@ -84,13 +84,15 @@ pub fn run(path: &Path, want: Want, cache: Option<&Path>) -> Result<Run, AppErro
     crate::progress::release_freed_memory();
     crate::progress::memory("scoring");
     let cache_job = Joined(match (cache, key) {
-        (Some(dir), Some(key)) => {
+        (Some(store), Some(key)) => {
             let c = match bytes.take() {
                 Some(b) => crate::audit::cache::AuditCache::build(&b, &events, &state, &scored),
                 None => builder.and_then(|b| b.finish(&state, &scored)),
             };
-            let dir = dir.to_path_buf();
-            Some(std::thread::spawn(move || leave_cache(&dir, &key, c, &log)))
+            let (dir, build) = (store.dir.to_path_buf(), store.build.to_string());
+            Some(std::thread::spawn(move || {
+                leave_cache(Store::new(&dir, &build), &key, c, &log)
+            }))
         }
         _ => None,
     });
@@ -98,7 +100,7 @@ pub fn run(path: &Path, want: Want, cache: Option<&Path>) -> Result<Run, AppErro
     let deals = if want.dd {
         let _p =
             crate::progress::stage(&format!("double-dummy solving {} deals", state.deals.len()));
-        Some(double_dummy(&state, cache)?)
+        Some(double_dummy(&state, cache.map(|s| s.dir))?)
     } else {
         None
     };

@@ -8,7 +8,7 @@ use anyhow::Context;
 
 use super::{
     cache_key, export, invalid, keep_cache, kept_cache, load_bytes, pipeline, stream, AppError,
-    MappedLog, ReplayScope,
+    MappedLog, ReplayScope, Store,
 };
 
 /// `frekans audit --with`: the standings with the proposed events `proposals` (JSON texts)
@@ -20,7 +20,7 @@ pub fn whatif(
     path: &Path,
     proposals: &[String],
     out: Option<&Path>,
-    cache: Option<&Path>,
+    cache: Option<Store<'_>>,
     now: &str,
 ) -> Result<crate::audit::Audit, AppError> {
     let log = MappedLog::open(path)?;
@@ -44,17 +44,17 @@ struct WhatIfCache {
 impl WhatIfCache {
     fn of(
         bytes: &[u8],
-        cache: Option<&Path>,
+        cache: Option<Store<'_>>,
         stat: Option<crate::audit::cache::FileStat>,
     ) -> WhatIfCache {
-        let Some(dir) = cache else {
+        let Some(store) = cache else {
             return WhatIfCache {
                 cache: None,
                 hashed: None,
             };
         };
-        let (key, hashed) = cache_key(bytes, dir, stat);
-        let mut c = kept_cache(bytes, dir, &key, stat);
+        let (key, hashed) = cache_key(bytes, store.dir, stat);
+        let mut c = kept_cache(bytes, store, &key, stat);
         if c.is_none() {
             // The first audit of these bytes: the log read, replayed and scored as `score` does,
             // its cache made and kept (an invalid log makes none: the whole log with the
@@ -62,7 +62,7 @@ impl WhatIfCache {
             if let Ok((l, Some(b))) = stream(bytes, true) {
                 if let Ok(scored) = pipeline::score(&l.state) {
                     c = b.finish(&l.state, &scored);
-                    keep_cache(dir, &key, c.as_ref());
+                    keep_cache(store, &key, c.as_ref());
                 }
             }
             crate::progress::release_freed_memory();
@@ -166,7 +166,7 @@ pub fn alternatives(
     path: &Path,
     alternatives: &[(String, String)],
     out: Option<&Path>,
-    cache: Option<&Path>,
+    cache: Option<Store<'_>>,
     now: &str,
 ) -> Result<crate::audit::alternatives::Alternatives, AppError> {
     let log = MappedLog::open(path)?;

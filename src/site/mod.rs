@@ -38,7 +38,7 @@ pub fn run(
     log: &Path,
     out: &Path,
     lang: &str,
-    cache: Option<&Path>,
+    cache: Option<crate::audit::cache::Store<'_>>,
 ) -> Result<SiteReport, AppError> {
     use crate::app::run::{self, Want};
     let want = Want {
