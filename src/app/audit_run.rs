@@ -97,7 +97,7 @@ pub(super) fn audit_keyed(
     cache: Option<Store<'_>>,
     stat: Option<crate::audit::cache::FileStat>,
 ) -> Result<(crate::audit::Audit, Option<String>), AppError> {
-    use crate::audit::{cache::AuditCache, AuditError, Question};
+    use crate::audit::{AuditError, Question};
     let err = |e: AuditError| match e {
         AuditError::BadQuestion(m) => AppError::BadRequest(m),
         AuditError::Score(e) => AppError::Other(anyhow::Error::new(e)),
@@ -122,55 +122,46 @@ pub(super) fn audit_keyed(
             tracing::info!("audit: the cache cannot answer this question; reading the whole log");
         } else if !asks_most(bytes, q) {
             // The first audit of these bytes: the log read, replayed and scored as `score` does
-            // (streamed, no event kept), its cache made on the way, saved on another thread
-            // while the question is answered from it, as from a cache read back.
+            // (the stages of `run::run`: streamed, no event kept), its cache made on the way,
+            // saved on another thread while the question is answered from it, as from a cache
+            // read back.
             have_cache = true;
-            let (l, b) = stream(bytes, true).map_err(invalid)?;
-            let scored = pipeline::score(&l.state)?;
-            let made = b.and_then(|b| b.finish(&l.state, &scored));
-            drop((scored, l));
+            let mut replayed = run::replay_log(bytes, false, true)?;
+            let scored = run::score_log(&replayed.state)?;
+            let made = replayed.audit_cache(None, &scored);
+            drop((scored, replayed));
             crate::progress::release_freed_memory();
-            match made {
-                None => {
-                    keep_cache(store, key, None);
+            let saving = run::keep_beside(store, key.clone(), made.clone(), None);
+            if let Some(c) = made {
+                let a = crate::audit::audit_cached(bytes, c, q);
+                drop(saving);
+                if let Some(a) = a.map_err(err)? {
+                    tracing::info!("audit: answered from the cache it made");
+                    return Ok((a, hashed_key));
                 }
-                Some(c) => {
-                    let kept = c.clone();
-                    let (d, b, k) = (
-                        store.dir.to_path_buf(),
-                        store.build.to_string(),
-                        key.clone(),
-                    );
-                    let saving =
-                        std::thread::spawn(move || keep_cache(Store::new(&d, &b), &k, Some(&kept)));
-                    let a = crate::audit::audit_cached(bytes, c, q);
-                    let _ = saving.join();
-                    if let Some(a) = a.map_err(err)? {
-                        tracing::info!("audit: answered from the cache it made");
-                        return Ok((a, hashed_key));
-                    }
-                    tracing::info!(
-                        "audit: the cache cannot answer this question; reading the whole log"
-                    );
-                }
+                tracing::info!(
+                    "audit: the cache cannot answer this question; reading the whole log"
+                );
             }
         }
     }
-    let l = load_bytes(bytes, &ReplayScope::default())?;
+    // The long way: the same stages with every event kept (the audit replays them again
+    // without the ruling, or to another point).
+    let mut replayed = run::replay_log(bytes, true, false)?;
     match dir_key {
         Some((store, key)) => {
             // The later side of `--ruling` and `--as-of` is the whole log: scored once, for the
             // audit and for the cache the next audit reads.
-            let scored = pipeline::score(&l.state)?;
+            let scored = run::score_log(&replayed.state)?;
             if !have_cache {
-                let made = AuditCache::build(bytes, &l.events, &l.state, &scored);
+                let made = replayed.audit_cache(Some(bytes), &scored);
                 keep_cache(store, &key, made.as_ref());
             }
-            crate::audit::audit_scored(&l.events, &l.state, &scored, q)
+            crate::audit::audit_scored(&replayed.events, &replayed.state, &scored, q)
                 .map_err(err)
                 .map(|a| (a, hashed_key))
         }
-        None => crate::audit::audit(&l.events, &l.state, q)
+        None => crate::audit::audit(&replayed.events, &replayed.state, q)
             .map_err(err)
             .map(|a| (a, None)),
     }
