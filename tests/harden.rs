@@ -577,7 +577,7 @@ fn first_cache(log: &Path, dir: &Path) -> (PathBuf, Vec<u8>) {
     frekans::app::audit_bytes(
         &bytes,
         &frekans::audit::Question::AsOf(0),
-        Some(frekans::audit::cache::Store::new(dir, "test")),
+        Some(common::test_store(dir)),
     )
     .unwrap();
     let p = dir.join(format!("{}.audit", frekans::audit::cache::log_key(&bytes)));
@@ -604,8 +604,7 @@ fn an_altered_cache_never_panics() {
         let (_, orig) = first_cache(&log, t.path());
         let (_, _, mut qs, last) = common::replayed(&bytes, rel);
         qs.push(Question::AsOf(last / 2));
-        let c = AuditCache::load(frekans::audit::cache::Store::new(t.path(), "test"), &key)
-            .expect("the cache as made");
+        let c = AuditCache::load(common::test_store(t.path()), &key).expect("the cache as made");
         assert_eq!(c.why_not(), None, "{rel}: the cache as made");
         let step = (orig.len() / 1500).max(1);
         let mut decoded = 0;
