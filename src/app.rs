@@ -5,7 +5,7 @@ use std::path::Path;
 
 use anyhow::Context as _;
 
-use crate::audit::cache::CacheBuilder;
+use crate::audit::cache::{CacheBuilder, Store};
 use crate::error::{InvalidLog, LogError, Notice};
 use crate::event::{read_log, Envelope};
 use crate::export;
@@ -353,7 +353,7 @@ pub fn score(
     path: &Path,
     out: &Path,
     dd: bool,
-    cache: Option<&Path>,
+    cache: Option<Store<'_>>,
 ) -> Result<ScoreReport, AppError> {
     // Streamed: no event is kept once replayed, and the log's bytes are freed before scoring.
     let want = run::Want {
@@ -559,7 +559,7 @@ pub fn bulletin(
         dd: true,
         head: true,
     };
-    let r = run::run(path, want, ctx.cache())?;
+    let r = run::run(path, want, ctx.audit_cache())?;
     let model = run::view(&r, lang, &run::Limits::BULLETIN);
     let files = run::bulletin_files(&r, &model, &ctx.typst)?;
     export::parquet::write_dir(out, files)?;

@@ -335,7 +335,7 @@ pub struct SynthArgs {
     #[arg(long, default_value_t = 12, value_name = "N")]
     pub tables: u32,
     /// Scoring form of every session.
-    #[arg(long, default_value = "mp", value_parser = ["mp", "ximp", "butler", "napki", "teams"])]
+    #[arg(long, default_value = "mp", value_parser = synth_forms())]
     pub form: String,
     /// Compare each section on its own, or the whole field together.
     #[arg(long, default_value = "section", value_parser = ["section", "field"])]
@@ -425,8 +425,8 @@ pub struct ImportArgs {
     /// Read every file as this format (default: recognised from its content).
     #[arg(long, value_parser = ["pbn", "usebio", "csv", "bws"])]
     pub format: Option<String>,
-    /// The scoring form where the file does not say it (mp, ximp, butler, napki, teams, ...).
-    #[arg(long, value_name = "FORM")]
+    // (the forms listed from score::form)
+    #[arg(long, value_name = "FORM", help = import_form_help())]
     pub form: Option<String>,
     /// Compare each section on its own, or the whole field together.
     #[arg(long, value_parser = ["section", "field"])]
@@ -455,4 +455,15 @@ pub struct Render {
     /// `score --no-cache`).
     #[arg(long)]
     pub no_cache: bool,
+}
+
+/// The forms `synth --form` takes: those synth writes (`synth::SynthForm`), by their names.
+fn synth_forms() -> clap::builder::PossibleValuesParser {
+    clap::builder::PossibleValuesParser::new(frekans::synth::SynthForm::ALL.map(|f| f.name()))
+}
+
+/// The help of `import --form`: every form, from the one list (`score::form`).
+fn import_form_help() -> String {
+    let forms = frekans::score::Form::listed(|_| true, frekans::score::Form::name, "or");
+    format!("The scoring form where the file does not say it ({forms})")
 }

@@ -95,9 +95,8 @@ fn main() -> ExitCode {
 }
 
 fn run(cli: &Cli, ctx: &app::Context) -> Result<(), AppError> {
-    // The audit cache's directory (`FREKANS_AUDIT_CACHE`, else the user's cache directory),
-    // unless `--no-cache`.
-    let cache_dir = |no_cache: bool| ctx.cache.clone().filter(|_| !no_cache);
+    // Each command's context: the audit cache's directory (`FREKANS_AUDIT_CACHE`, else the
+    // user's cache directory) unless `--no-cache`, the `--typst` program.
     let mut stdout = std::io::stdout().lock();
     match &cli.command {
         Command::Score {
@@ -107,8 +106,8 @@ fn run(cli: &Cli, ctx: &app::Context) -> Result<(), AppError> {
             dd,
             no_cache,
         } => {
-            let cache = cache_dir(*no_cache);
-            let report = app::score(log, out, *dd, cache.as_deref())?;
+            let ctx = ctx.for_command(*no_cache, None);
+            let report = app::score(log, out, *dd, ctx.audit_cache())?;
             if !cli.quiet {
                 let _ = write!(stdout, "{}", esc(&app::summary(&report, *top)));
                 let _ = writeln!(stdout, "\nwrote the Parquet tables to {}", out.display());
@@ -129,11 +128,11 @@ fn run(cli: &Cli, ctx: &app::Context) -> Result<(), AppError> {
             out,
             no_cache,
         } => {
-            let cache = cache_dir(*no_cache);
-            let now = ctx.at();
+            let ctx = ctx.for_command(*no_cache, None);
+            let (cache, now) = (ctx.audit_cache(), ctx.at());
             if let Some(file) = alternatives {
                 let alts = app::read_proposals(file)?;
-                let a = app::alternatives(log, &alts, out.as_deref(), cache.as_deref(), &now)?;
+                let a = app::alternatives(log, &alts, out.as_deref(), cache, &now)?;
                 if format == "json" {
                     let text = frekans::audit::alternatives::to_json(&a).to_string();
                     let _ = writeln!(stdout, "{}", frekans::text::escape_json_text(&text));
@@ -152,7 +151,7 @@ fn run(cli: &Cli, ctx: &app::Context) -> Result<(), AppError> {
                 None => with.clone(),
             };
             let a = if !proposals.is_empty() || with_file.is_some() {
-                app::whatif(log, &proposals, out.as_deref(), cache.as_deref(), &now)?
+                app::whatif(log, &proposals, out.as_deref(), cache, &now)?
             } else {
                 let question = match (ruling, as_of, between) {
                     (Some(r), _, _) => frekans::audit::Question::Ruling(r.clone()),
@@ -164,7 +163,7 @@ fn run(cli: &Cli, ctx: &app::Context) -> Result<(), AppError> {
                     ));
                     }
                 };
-                app::audit(log, &question, out.as_deref(), cache.as_deref())?
+                app::audit(log, &question, out.as_deref(), cache)?
             };
             let _span = tracing::info_span!("print").entered();
             if format == "json" {
@@ -218,8 +217,8 @@ fn run(cli: &Cli, ctx: &app::Context) -> Result<(), AppError> {
                 );
                 let _ = stdout.flush();
             }
-            if let Some(dir) = ctx.cache() {
-                app::cache_appended(dir, r);
+            if let Some(store) = ctx.audit_cache() {
+                app::cache_appended(store, r);
             }
         }
         Command::Repair { log } => {
@@ -271,8 +270,8 @@ fn run(cli: &Cli, ctx: &app::Context) -> Result<(), AppError> {
             lang,
             no_cache,
         } => {
-            let cache = cache_dir(*no_cache);
-            let r = app::site(log, out, lang, cache.as_deref())?;
+            let ctx = ctx.for_command(*no_cache, None);
+            let r = app::site(log, out, lang, ctx.audit_cache())?;
             if !cli.quiet {
                 let _ = writeln!(
                     stdout,

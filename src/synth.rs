@@ -27,6 +27,7 @@ use std::io::{self, Write};
 
 use crate::adjust::notation::format_points;
 use crate::bridge::{ns_points, vul_of, Bid, Contract, Doubling, Seat, Strain};
+use crate::score::Form;
 
 // ---------------------------------------------------------------------------------------------
 // The PRNG
@@ -85,7 +86,8 @@ pub enum SynthForm {
 }
 
 impl SynthForm {
-    const ALL: [SynthForm; 5] = [
+    /// The forms synth writes, in `score::form`'s order.
+    pub const ALL: [SynthForm; 5] = [
         SynthForm::Mp,
         SynthForm::Ximp,
         SynthForm::Butler,
@@ -95,7 +97,6 @@ impl SynthForm {
 
     /// The form it is.
     pub fn form(self) -> crate::score::Form {
-        use crate::score::Form;
         match self {
             SynthForm::Mp => Form::Mp,
             SynthForm::Ximp => Form::Ximp,
@@ -115,6 +116,29 @@ impl SynthForm {
 
     fn is_team(self) -> bool {
         self.form().is_team()
+    }
+
+    /// Whether salliere (the peer of `scripts/compare_salliere.sh`) scores it: salliere's pairs
+    /// forms are matchpoints and cross-IMPs.
+    pub fn salliere(self) -> bool {
+        match self {
+            SynthForm::Mp | SynthForm::Ximp => true,
+            SynthForm::Butler | SynthForm::Napki | SynthForm::Teams => false,
+        }
+    }
+
+    /// The synth forms `keep` accepts, each said by `say`, as English text ("mp or ximp").
+    fn listed(
+        keep: impl Fn(SynthForm) -> bool,
+        say: fn(Form) -> &'static str,
+        last: &str,
+    ) -> String {
+        let words: Vec<&str> = SynthForm::ALL
+            .into_iter()
+            .filter(|&f| keep(f))
+            .map(|f| say(f.form()))
+            .collect();
+        crate::score::form::words_listed(&words, last)
     }
 }
 
@@ -239,13 +263,19 @@ impl Spec {
                 return Err(format!("--options: {}", e.join("; ")));
             }
         }
-        if format == OutFormat::Usebio && self.form.form().spec().usebio.is_none() {
-            return Err("USEBIO has no napki scoring: use --form mp, ximp, butler or teams with --format usebio".into());
+        let usebio = |f: SynthForm| f.form().spec().usebio.is_some();
+        if format == OutFormat::Usebio && !usebio(self.form) {
+            return Err(format!(
+                "USEBIO has no {} scoring: use --form {} with --format usebio",
+                self.form.name(),
+                SynthForm::listed(usebio, Form::name, "or")
+            ));
         }
         if format == OutFormat::Salliere {
-            if !matches!(self.form, SynthForm::Mp | SynthForm::Ximp) {
+            if !self.form.salliere() {
                 return Err(format!(
-                    "salliere scores pairs at matchpoints or cross-IMPs; --form {} has no salliere form",
+                    "salliere scores pairs at {}; --form {} has no salliere form",
+                    SynthForm::listed(SynthForm::salliere, Form::title, "or"),
                     self.form.name()
                 ));
             }

@@ -21,8 +21,8 @@ fn first_caches(prefix: &[u8], whole: &[u8]) -> (AuditCache, AuditCache) {
     let q0 = Question::AsOf(0);
     let cache = |bytes: &[u8], tag: &str| {
         let dir = temp_dir(tag);
-        frekans::app::audit_bytes(bytes, &q0, Some(&dir)).unwrap();
-        let c = AuditCache::load(&dir, &log_key(bytes)).unwrap();
+        frekans::app::audit_bytes(bytes, &q0, Some(common::test_store(&dir))).unwrap();
+        let c = AuditCache::load(common::test_store(&dir), &log_key(bytes)).unwrap();
         let _ = std::fs::remove_dir_all(&dir);
         c
     };
@@ -47,13 +47,14 @@ fn cached_audits_equal_the_long_way() {
     for log in common::audited_logs() {
         let bytes = std::fs::read(&log).unwrap();
         let key = log_key(&bytes);
-        assert!(AuditCache::load(&dir, &key).is_none());
+        assert!(AuditCache::load(common::test_store(&dir), &key).is_none());
         for (n, q) in questions(&bytes).into_iter().enumerate() {
             let long = frekans::app::audit_bytes(&bytes, &q, None).unwrap();
             // The first question makes the cache; every later one may read it.
-            let via = frekans::app::audit_bytes(&bytes, &q, Some(&dir)).unwrap();
+            let via =
+                frekans::app::audit_bytes(&bytes, &q, Some(common::test_store(&dir))).unwrap();
             assert_eq!(via, long, "{} {q:?} (cache {})", log.display(), n > 0);
-            let cache = AuditCache::load(&dir, &key)
+            let cache = AuditCache::load(common::test_store(&dir), &key)
                 .unwrap_or_else(|| panic!("{}: no cache after an audit", log.display()));
             if let Some(a) = frekans::audit::audit_cached(&bytes, cache, &q).unwrap() {
                 assert_eq!(a, long, "{} {q:?}: from the cache", log.display());
@@ -99,8 +100,8 @@ fn only_cache_file(dir: &Path) -> PathBuf {
 fn a_cache_serves_only_its_own_bytes() {
     let dir = temp_dir("audit-cache-key");
     let (bytes, q) = small();
-    frekans::app::audit_bytes(&bytes, &q, Some(&dir)).unwrap();
-    assert!(AuditCache::load(&dir, &log_key(&bytes)).is_some());
+    frekans::app::audit_bytes(&bytes, &q, Some(common::test_store(&dir))).unwrap();
+    assert!(AuditCache::load(common::test_store(&dir), &log_key(&bytes)).is_some());
     // The same text with one character of a note changed, and with one more line.
     let text = String::from_utf8(bytes.clone()).unwrap();
     let edited = text.replacen("\"TD\"", "\"Td\"", 1);
@@ -109,8 +110,8 @@ fn a_cache_serves_only_its_own_bytes() {
     appended.extend_from_slice(b"// a comment appended\n");
     for other in [edited.as_bytes(), &appended[..]] {
         assert_ne!(log_key(other), log_key(&bytes));
-        assert!(AuditCache::load(&dir, &log_key(other)).is_none());
-        let a = frekans::app::audit_bytes(other, &q, Some(&dir)).unwrap();
+        assert!(AuditCache::load(common::test_store(&dir), &log_key(other)).is_none());
+        let a = frekans::app::audit_bytes(other, &q, Some(common::test_store(&dir))).unwrap();
         assert_eq!(a, frekans::app::audit_bytes(other, &q, None).unwrap());
     }
     let _ = std::fs::remove_dir_all(&dir);
@@ -123,7 +124,7 @@ fn a_damaged_cache_is_not_used() {
     let dir = temp_dir("audit-cache-damage");
     let (bytes, q) = small();
     let want = frekans::app::audit_bytes(&bytes, &q, None).unwrap();
-    frekans::app::audit_bytes(&bytes, &q, Some(&dir)).unwrap();
+    frekans::app::audit_bytes(&bytes, &q, Some(common::test_store(&dir))).unwrap();
     let file = only_cache_file(&dir);
     let good = std::fs::read(&file).unwrap();
     let key = log_key(&bytes);
@@ -142,8 +143,12 @@ fn a_damaged_cache_is_not_used() {
     }
     for d in damaged {
         std::fs::write(&file, &d).unwrap();
-        assert!(AuditCache::load(&dir, &key).is_none(), "{} bytes", d.len());
-        let a = frekans::app::audit_bytes(&bytes, &q, Some(&dir)).unwrap();
+        assert!(
+            AuditCache::load(common::test_store(&dir), &key).is_none(),
+            "{} bytes",
+            d.len()
+        );
+        let a = frekans::app::audit_bytes(&bytes, &q, Some(common::test_store(&dir))).unwrap();
         assert_eq!(a, want);
     }
     let _ = std::fs::remove_dir_all(&dir);
@@ -154,9 +159,10 @@ fn a_damaged_cache_is_not_used() {
 fn bad_questions_from_the_cache() {
     let dir = temp_dir("audit-cache-bad");
     let (bytes, q) = small();
-    frekans::app::audit_bytes(&bytes, &q, Some(&dir)).unwrap();
+    frekans::app::audit_bytes(&bytes, &q, Some(common::test_store(&dir))).unwrap();
     for q in [Question::Ruling("R99".into()), Question::AsOf(100_000)] {
-        let with = frekans::app::audit_bytes(&bytes, &q, Some(&dir)).unwrap_err();
+        let with =
+            frekans::app::audit_bytes(&bytes, &q, Some(common::test_store(&dir))).unwrap_err();
         let without = frekans::app::audit_bytes(&bytes, &q, None).unwrap_err();
         assert_eq!(with.to_string(), without.to_string());
         assert!(
@@ -175,7 +181,7 @@ fn old_cache_files_are_pruned() {
     let text = String::from_utf8(bytes).unwrap();
     for i in 0..frekans::audit::cache::KEEP + 3 {
         let log = format!("{text}// version {i}\n");
-        frekans::app::audit_bytes(log.as_bytes(), &q, Some(&dir)).unwrap();
+        frekans::app::audit_bytes(log.as_bytes(), &q, Some(common::test_store(&dir))).unwrap();
     }
     let n = std::fs::read_dir(&dir).unwrap().count();
     assert_eq!(n, frekans::audit::cache::KEEP);
@@ -199,7 +205,7 @@ fn stale_temporary_files_are_removed() {
         .set_modified(hour_ago)
         .unwrap();
     let (bytes, q) = small();
-    frekans::app::audit_bytes(&bytes, &q, Some(&dir)).unwrap();
+    frekans::app::audit_bytes(&bytes, &q, Some(common::test_store(&dir))).unwrap();
     assert!(!stale.exists(), "a stale temporary file was left");
     assert!(fresh.exists(), "a fresh temporary file was removed");
     let _ = std::fs::remove_dir_all(&dir);
@@ -363,8 +369,13 @@ fn a_cache_is_carried_across_appended_lines() {
     let prefix: String = lines[..1673].concat();
     let upto: String = lines[..1674].concat();
     let a = temp_dir("carry-decl");
-    frekans::app::audit_bytes(prefix.as_bytes(), &Question::AsOf(0), Some(&a)).unwrap();
-    let old = AuditCache::load(&a, &log_key(prefix.as_bytes())).unwrap();
+    frekans::app::audit_bytes(
+        prefix.as_bytes(),
+        &Question::AsOf(0),
+        Some(common::test_store(&a)),
+    )
+    .unwrap();
+    let old = AuditCache::load(common::test_store(&a), &log_key(prefix.as_bytes())).unwrap();
     assert!(lines[1673].contains("\"penalty\""));
     assert!(frekans::audit::extend_cache(upto.as_bytes(), old).is_none());
     let _ = std::fs::remove_dir_all(&a);
@@ -435,9 +446,14 @@ fn score_leaves_the_cache_the_first_audit_would() {
         let key = log_key(&bytes);
         let (by_audit, by_score) = (dir.join(format!("audit{n}")), dir.join(format!("score{n}")));
         let (_, _, _, last) = common::replayed(&bytes, "log");
-        frekans::app::audit_bytes(&bytes, &Question::AsOf(last), Some(&by_audit)).unwrap();
+        frekans::app::audit_bytes(
+            &bytes,
+            &Question::AsOf(last),
+            Some(common::test_store(&by_audit)),
+        )
+        .unwrap();
         let out = dir.join(format!("out{n}"));
-        frekans::app::score(&log, &out, false, Some(&by_score)).unwrap();
+        frekans::app::score(&log, &out, false, Some(common::test_store(&by_score))).unwrap();
         let file = format!("{key}.audit");
         let expected = std::fs::read(by_audit.join(&file)).unwrap();
         assert_eq!(
@@ -455,7 +471,7 @@ fn score_leaves_the_cache_the_first_audit_would() {
             b.place(&bytes);
             b.finish(&l.state, &scored)
                 .unwrap()
-                .save(&other, &key)
+                .save(common::test_store(&other), &key)
                 .unwrap();
             assert_eq!(
                 std::fs::read(other.join(&file)).unwrap(),
@@ -586,9 +602,10 @@ fn synthetic_logs_full_of_rulings_answer_from_the_cache_as_the_long_way() {
         let (mut rulings, mut from_cache) = (0, 0);
         for q in questions(&bytes) {
             let long = frekans::app::audit_bytes(&bytes, &q, None).unwrap();
-            let via = frekans::app::audit_bytes(&bytes, &q, Some(&dir)).unwrap();
+            let via =
+                frekans::app::audit_bytes(&bytes, &q, Some(common::test_store(&dir))).unwrap();
             assert_eq!(via, long, "{what} {q:?}");
-            let cache = AuditCache::load(&dir, &key).unwrap();
+            let cache = AuditCache::load(common::test_store(&dir), &key).unwrap();
             let cached = frekans::audit::audit_cached(&bytes, cache, &q).unwrap();
             if matches!(q, Question::Ruling(_)) {
                 rulings += 1;

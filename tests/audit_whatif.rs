@@ -213,7 +213,8 @@ fn whatif_is_the_audit_of_the_log_with_the_events_appended() {
             asked += 1;
             let expected = appended(t.path(), bytes, &texts);
             let long = frekans::app::whatif(&log, &texts, None, None, NOW);
-            let via = frekans::app::whatif(&log, &texts, None, Some(&cache), NOW);
+            let via =
+                frekans::app::whatif(&log, &texts, None, Some(common::test_store(&cache)), NOW);
             let copy = match expected {
                 Err(errors) => {
                     refused += 1;
@@ -257,7 +258,7 @@ fn whatif_is_the_audit_of_the_log_with_the_events_appended() {
             // Answered from the cache (but for what it cannot: fouled boards, penalties of a
             // team session).
             let c = frekans::audit::cache::AuditCache::load(
-                &cache,
+                common::test_store(&cache),
                 &frekans::audit::cache::log_key(bytes),
             )
             .expect("the log's cache");

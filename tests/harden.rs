@@ -574,7 +574,12 @@ fn a_fifo_in_the_cache_never_blocks_an_audit() {
 /// The first audit's cache of `log` in `dir`: its path and bytes.
 fn first_cache(log: &Path, dir: &Path) -> (PathBuf, Vec<u8>) {
     let bytes = std::fs::read(log).unwrap();
-    frekans::app::audit_bytes(&bytes, &frekans::audit::Question::AsOf(0), Some(dir)).unwrap();
+    frekans::app::audit_bytes(
+        &bytes,
+        &frekans::audit::Question::AsOf(0),
+        Some(common::test_store(dir)),
+    )
+    .unwrap();
     let p = dir.join(format!("{}.audit", frekans::audit::cache::log_key(&bytes)));
     let b = std::fs::read(&p).unwrap();
     (p, b)
@@ -599,7 +604,7 @@ fn an_altered_cache_never_panics() {
         let (_, orig) = first_cache(&log, t.path());
         let (_, _, mut qs, last) = common::replayed(&bytes, rel);
         qs.push(Question::AsOf(last / 2));
-        let c = AuditCache::load(t.path(), &key).expect("the cache as made");
+        let c = AuditCache::load(common::test_store(t.path()), &key).expect("the cache as made");
         assert_eq!(c.why_not(), None, "{rel}: the cache as made");
         let step = (orig.len() / 1500).max(1);
         let mut decoded = 0;
@@ -615,7 +620,7 @@ fn an_altered_cache_never_panics() {
                     eprintln!("{rel} byte {i} -> {}", m[i]);
                 }
                 let r = std::panic::catch_unwind(|| {
-                    let Some(c) = AuditCache::from_bytes(&m, &key) else {
+                    let Some(c) = AuditCache::from_bytes(&m, &key, "test") else {
                         return false;
                     };
                     for q in &qs {

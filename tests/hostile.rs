@@ -23,6 +23,11 @@ use frekans::adjust::{parse_adjusted, parse_score};
 use frekans::event::read_log;
 use frekans::replay::{replay, ReplayScope};
 
+/// The audit cache directory `dir` as the tests' build keeps it.
+fn test_store(dir: &std::path::Path) -> frekans::audit::cache::Store<'_> {
+    frekans::audit::cache::Store::new(dir, "test")
+}
+
 // ---------------------------------------------------------------------------------------------
 // Helpers
 // ---------------------------------------------------------------------------------------------
@@ -880,7 +885,7 @@ fn fuzz_regressions_audit_cache() {
             .unwrap();
     let dir = TempFile::new("audit-cache");
     std::fs::create_dir_all(&dir.0).unwrap();
-    frekans::app::audit_bytes(&log, &Question::AsOf(0), Some(&dir.0)).unwrap();
+    frekans::app::audit_bytes(&log, &Question::AsOf(0), Some(test_store(&dir.0))).unwrap();
     let key = frekans::audit::cache::log_key(&log);
     let file = std::fs::read(dir.0.join(format!("{key}.audit")));
     let _ = std::fs::remove_dir_all(&dir.0);
@@ -914,7 +919,7 @@ fn fuzz_regressions_audit_cache() {
                 _ => data.to_vec(),
             };
             AuditCache::reseal(&mut bytes);
-            if let Some(c) = AuditCache::from_bytes(&bytes, &key) {
+            if let Some(c) = AuditCache::from_bytes(&bytes, &key, "test") {
                 for q in &questions {
                     let _ = frekans::audit::audit_cached(&log, c.clone(), q);
                 }

@@ -314,6 +314,26 @@ fn salliere_refuses_what_it_cannot_score() {
     }
 }
 
+/// The refusals name the forms each format can hold, from the forms' own list: USEBIO 1.2 has
+/// matchpoints, cross-IMPs, Butler and teams (not napki); salliere matchpoints and cross-IMPs.
+#[test]
+fn refusals_name_the_forms_a_format_holds() {
+    let napki = Spec {
+        sessions: 1,
+        rulings: 0.0,
+        corrections: 0.0,
+        ..small(SynthForm::Napki)
+    };
+    assert_eq!(
+        napki.validate(OutFormat::Usebio).unwrap_err(),
+        "USEBIO has no napki scoring: use --form mp, ximp, butler or teams with --format usebio"
+    );
+    assert_eq!(
+        napki.validate(OutFormat::Salliere).unwrap_err(),
+        "salliere scores pairs at matchpoints or cross-IMPs; --form napki has no salliere form"
+    );
+}
+
 // ---------------------------------------------------------------------------------------------
 // The command line
 // ---------------------------------------------------------------------------------------------

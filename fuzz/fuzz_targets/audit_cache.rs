@@ -29,7 +29,8 @@ fn base() -> &'static Base {
         let dir = std::env::temp_dir().join(format!("frekans-fuzz-audit-cache-{}", std::process::id()));
         let _ = std::fs::remove_dir_all(&dir);
         std::fs::create_dir_all(&dir).unwrap();
-        frekans::app::audit_bytes(LOG, &Question::AsOf(0), Some(&dir)).unwrap();
+        let store = frekans::audit::cache::Store::new(&dir, "fuzz");
+        frekans::app::audit_bytes(LOG, &Question::AsOf(0), Some(store)).unwrap();
         let key = frekans::audit::cache::log_key(LOG);
         let file = std::fs::read(dir.join(format!("{key}.audit"))).unwrap();
         let _ = std::fs::remove_dir_all(&dir);
@@ -65,7 +66,7 @@ fuzz_target!(|data: &[u8]| {
         _ => data.to_vec(),
     };
     AuditCache::reseal(&mut bytes);
-    if let Some(c) = AuditCache::from_bytes(&bytes, &b.key) {
+    if let Some(c) = AuditCache::from_bytes(&bytes, &b.key, "fuzz") {
         for q in &b.questions {
             let _ = frekans::audit::audit_cached(LOG, c.clone(), q);
         }

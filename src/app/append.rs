@@ -28,18 +28,18 @@ pub(super) fn read_locked(path: &Path) -> Result<(LockedLog, Vec<u8>), AppError>
 /// it was read, so that the next audit need not hash it. A cache not written is a warning,
 /// never an error: the audit answers the long way.
 pub(super) fn leave_cache(
-    dir: &Path,
+    store: Store,
     key: &str,
     cache: Option<crate::audit::cache::AuditCache>,
     log: &LockedLog,
 ) {
     use crate::audit::cache::FileStat;
-    if !keep_cache(dir, key, cache.as_ref()) {
+    if !keep_cache(store, key, cache.as_ref()) {
         return;
     }
     // (any write to the file since it was read changed its status: its change time)
     if let Some(s) = log.stat.filter(|&s| FileStat::of(&log.file) == Some(s)) {
-        s.record(dir, key, super::context::clock());
+        s.record(store.dir, key, super::context::clock());
     }
 }
 
@@ -47,7 +47,7 @@ pub(super) fn leave_cache(
 /// the log whose key is `key`; `false`, with a warning, when it is not kept (never an error:
 /// the next audit answers the long way).
 pub(super) fn keep_cache(
-    dir: &Path,
+    store: Store,
     key: &str,
     cache: Option<&crate::audit::cache::AuditCache>,
 ) -> bool {
@@ -56,10 +56,10 @@ pub(super) fn keep_cache(
         tracing::warn!("audit cache not kept: a line could not be placed");
         return false;
     };
-    match c.save(dir, key) {
+    match c.save(store, key) {
         Ok(()) => true,
         Err(e) => {
-            tracing::warn!("audit cache not written to {}: {e}", dir.display());
+            tracing::warn!("audit cache not written to {}: {e}", store.dir.display());
             false
         }
     }
@@ -91,7 +91,7 @@ pub fn append(
     ctx: &super::context::Context,
 ) -> Result<AppendedLog, AppError> {
     use crate::event::append::{append_checked, AppendError};
-    let cache = ctx.cache();
+    let cache = ctx.audit_cache();
     let r = append_checked(path, event, &ctx.at(), ctx.max_log_bytes, |all| {
         let Some(dir) = cache else {
             return stream(all, false).map(|_| None);
@@ -125,14 +125,14 @@ pub fn append(
 
 /// The audit cache of `all` (a log and one new line) carried on from that of the log before the
 /// line, when `dir` has it and it can be carried (see `audit::extend_cache`).
-pub(super) fn carry_cache(dir: &Path, all: &[u8]) -> Option<crate::audit::cache::AuditCache> {
+pub(super) fn carry_cache(store: Store, all: &[u8]) -> Option<crate::audit::cache::AuditCache> {
     let _s = tracing::info_span!("carry").entered();
     // (the log before the new line: up to the newline that ends its last line)
     let before = match memchr::memrchr(b'\n', all.strip_suffix(b"\n")?) {
         Some(i) => &all[..=i],
         None => return None,
     };
-    let old = crate::audit::cache::AuditCache::load(dir, &crate::audit::cache::log_key(before))?;
+    let old = crate::audit::cache::AuditCache::load(store, &crate::audit::cache::log_key(before))?;
     crate::audit::extend_cache(all, old)
 }
 
@@ -140,13 +140,13 @@ pub(super) fn carry_cache(dir: &Path, all: &[u8]) -> Option<crate::audit::cache:
 /// audit of the event just appended answers from it. Saved after the event is written and
 /// acknowledged (made then too, unless carried on); a cache not made is a warning, never an
 /// error.
-pub fn cache_appended(dir: &Path, log: AppendedLog) {
+pub fn cache_appended(store: Store, log: AppendedLog) {
     let Some((key, kept)) = log.kept else {
         return;
     };
     let (state, b) = match kept {
         Kept::Carried(c) => {
-            keep_cache(dir, &key, Some(&c));
+            keep_cache(store, &key, Some(&c));
             return;
         }
         Kept::Made(state, b) => (state, b),
@@ -158,5 +158,5 @@ pub fn cache_appended(dir: &Path, log: AppendedLog) {
             return;
         }
     };
-    keep_cache(dir, &key, b.finish(&state, &scored).as_ref());
+    keep_cache(store, &key, b.finish(&state, &scored).as_ref());
 }

@@ -10,7 +10,7 @@ pub fn audit(
     path: &Path,
     q: &crate::audit::Question,
     out: Option<&Path>,
-    cache: Option<&Path>,
+    cache: Option<Store<'_>>,
 ) -> Result<crate::audit::Audit, AppError> {
     let log = MappedLog::open(path)?;
     let bytes = log.bytes();
@@ -70,10 +70,10 @@ impl MappedLog {
 
     /// The log's key recorded under its status, when it did not change while it was read: the
     /// next audit need not hash it.
-    pub(super) fn record(&self, cache: Option<&Path>, key: Option<String>) {
-        if let (Some(dir), Some(key), Some(s)) = (cache, key, self.stat) {
+    pub(super) fn record(&self, cache: Option<Store>, key: Option<String>) {
+        if let (Some(store), Some(key), Some(s)) = (cache, key, self.stat) {
             if crate::audit::cache::FileStat::of(&self.file) == Some(s) {
-                s.record(dir, &key, super::context::clock());
+                s.record(store.dir, &key, super::context::clock());
             }
         }
     }
@@ -83,7 +83,7 @@ impl MappedLog {
 pub fn audit_bytes(
     bytes: &[u8],
     q: &crate::audit::Question,
-    cache: Option<&Path>,
+    cache: Option<Store<'_>>,
 ) -> Result<crate::audit::Audit, AppError> {
     audit_keyed(bytes, q, cache, None).map(|(a, _)| a)
 }
@@ -94,25 +94,26 @@ pub fn audit_bytes(
 pub(super) fn audit_keyed(
     bytes: &[u8],
     q: &crate::audit::Question,
-    cache: Option<&Path>,
+    cache: Option<Store<'_>>,
     stat: Option<crate::audit::cache::FileStat>,
 ) -> Result<(crate::audit::Audit, Option<String>), AppError> {
-    use crate::audit::{cache::AuditCache, AuditError, Question};
+    use crate::audit::{AuditError, Question};
     let err = |e: AuditError| match e {
         AuditError::BadQuestion(m) => AppError::BadRequest(m),
         AuditError::Score(e) => AppError::Other(anyhow::Error::new(e)),
     };
     let cacheable = matches!(q, Question::Ruling(_) | Question::AsOf(_));
     let (dir_key, hashed_key) = match cache {
-        Some(dir) if cacheable => {
-            let (key, hashed) = cache_key(bytes, dir, stat);
-            (Some((dir, key)), hashed)
+        Some(store) if cacheable => {
+            let (key, hashed) = cache_key(bytes, store.dir, stat);
+            (Some((store, key)), hashed)
         }
         _ => (None, None),
     };
     let mut have_cache = false;
-    if let Some((dir, key)) = &dir_key {
-        if let Some(c) = kept_cache(bytes, dir, key, stat) {
+    if let Some((store, key)) = &dir_key {
+        let store = *store;
+        if let Some(c) = kept_cache(bytes, store, key, stat) {
             have_cache = true;
             if let Some(a) = crate::audit::audit_cached(bytes, c, q).map_err(err)? {
                 tracing::info!("audit: answered from the audit cache");
@@ -121,61 +122,57 @@ pub(super) fn audit_keyed(
             tracing::info!("audit: the cache cannot answer this question; reading the whole log");
         } else if !asks_most(bytes, q) {
             // The first audit of these bytes: the log read, replayed and scored as `score` does
-            // (streamed, no event kept), its cache made on the way, saved on another thread
-            // while the question is answered from it, as from a cache read back.
+            // (the stages of `run::run`: streamed, no event kept), its cache made on the way,
+            // saved on another thread while the question is answered from it, as from a cache
+            // read back.
             have_cache = true;
-            let (l, b) = stream(bytes, true).map_err(invalid)?;
-            let scored = pipeline::score(&l.state)?;
-            let made = b.and_then(|b| b.finish(&l.state, &scored));
-            drop((scored, l));
+            let mut replayed = run::replay_log(bytes, false, true)?;
+            let scored = run::score_log(&replayed.state)?;
+            let made = replayed.audit_cache(None, &scored);
+            drop((scored, replayed));
             crate::progress::release_freed_memory();
-            match made {
-                None => {
-                    keep_cache(dir, key, None);
+            let saving = run::keep_beside(store, key.clone(), made.clone(), None);
+            if let Some(c) = made {
+                let a = crate::audit::audit_cached(bytes, c, q);
+                drop(saving);
+                if let Some(a) = a.map_err(err)? {
+                    tracing::info!("audit: answered from the cache it made");
+                    return Ok((a, hashed_key));
                 }
-                Some(c) => {
-                    let kept = c.clone();
-                    let (d, k) = (dir.to_path_buf(), key.clone());
-                    let saving = std::thread::spawn(move || keep_cache(&d, &k, Some(&kept)));
-                    let a = crate::audit::audit_cached(bytes, c, q);
-                    let _ = saving.join();
-                    if let Some(a) = a.map_err(err)? {
-                        tracing::info!("audit: answered from the cache it made");
-                        return Ok((a, hashed_key));
-                    }
-                    tracing::info!(
-                        "audit: the cache cannot answer this question; reading the whole log"
-                    );
-                }
+                tracing::info!(
+                    "audit: the cache cannot answer this question; reading the whole log"
+                );
             }
         }
     }
-    let l = load_bytes(bytes, &ReplayScope::default())?;
+    // The long way: the same stages with every event kept (the audit replays them again
+    // without the ruling, or to another point).
+    let mut replayed = run::replay_log(bytes, true, false)?;
     match dir_key {
-        Some((dir, key)) => {
+        Some((store, key)) => {
             // The later side of `--ruling` and `--as-of` is the whole log: scored once, for the
             // audit and for the cache the next audit reads.
-            let scored = pipeline::score(&l.state)?;
+            let scored = run::score_log(&replayed.state)?;
             if !have_cache {
-                let made = AuditCache::build(bytes, &l.events, &l.state, &scored);
-                keep_cache(dir, &key, made.as_ref());
+                let made = replayed.audit_cache(Some(bytes), &scored);
+                keep_cache(store, &key, made.as_ref());
             }
-            crate::audit::audit_scored(&l.events, &l.state, &scored, q)
+            crate::audit::audit_scored(&replayed.events, &replayed.state, &scored, q)
                 .map_err(err)
                 .map(|a| (a, hashed_key))
         }
-        None => crate::audit::audit(&l.events, &l.state, q)
+        None => crate::audit::audit(&replayed.events, &replayed.state, q)
             .map_err(err)
             .map(|a| (a, None)),
     }
 }
 
-/// The audit cache of the log `bytes` (of key `key`, its file of status `stat`) in `dir`: the
+/// The audit cache of the log `bytes` (of key `key`, its file of status `stat`) in `store`: the
 /// one kept for these bytes, or, for a log with lines appended since its last audit, that
 /// audit's cache carried on (and kept for these bytes); `None` when there is neither.
 pub(super) fn kept_cache(
     bytes: &[u8],
-    dir: &Path,
+    store: Store,
     key: &str,
     stat: Option<crate::audit::cache::FileStat>,
 ) -> Option<crate::audit::cache::AuditCache> {
@@ -183,23 +180,23 @@ pub(super) fn kept_cache(
     let c = {
         let _s = tracing::info_span!("cache").entered();
         // (a cache of another length is another log's: a status file edited to name it)
-        AuditCache::load(dir, key).filter(|c| c.fits(bytes))
+        AuditCache::load(store, key).filter(|c| c.fits(bytes))
     };
     if c.is_some() {
         return c;
     }
     // A log with lines appended since its last audit: that audit's cache, carried on.
     let s = stat?;
-    let (old_key, old_size) = s.previous(dir)?;
+    let (old_key, old_size) = s.previous(store.dir)?;
     let old_size = usize::try_from(old_size).ok()?;
     if old_size >= bytes.len() || crate::audit::cache::log_key(&bytes[..old_size]) != old_key {
         return None;
     }
     let _s = tracing::info_span!("extend").entered();
-    let old = AuditCache::load(dir, &old_key).filter(|c| c.fits(&bytes[..old_size]))?;
+    let old = AuditCache::load(store, &old_key).filter(|c| c.fits(&bytes[..old_size]))?;
     let new = crate::audit::extend_cache(bytes, old)?;
     tracing::info!("audit: the cache of the log before its last lines, carried on");
-    keep_cache(dir, key, Some(&new));
+    keep_cache(store, key, Some(&new));
     Some(new)
 }
 

@@ -23,6 +23,10 @@ pub struct Context {
     pub typst: Typst,
     /// The largest log read ([`crate::limits::MAX_LOG_BYTES`], or `FREKANS_MAX_LOG_MIB` MiB).
     pub max_log_bytes: u64,
+    /// The build of the running program, which the audit caches it writes and reads are of
+    /// (`audit::cache::Store`): its executable's size and modification time (empty where they
+    /// cannot be read).
+    pub build: String,
 }
 
 pub use crate::report::Typst;
@@ -34,16 +38,19 @@ impl Context {
     /// The context of this process: the system clock now, the process's environment.
     pub fn from_process(no_cache: bool, typst_flag: Option<&Path>) -> Context {
         let env = |k: &str| std::env::var_os(k);
-        Context::from_env(
+        let mut c = Context::from_env(
             &env,
             SystemTime::now(),
             std::env::temp_dir(),
             no_cache,
             typst_flag,
-        )
+        );
+        c.build = running_build();
+        c
     }
 
-    /// The context given the environment `env`, the time `now` and the temporary directory.
+    /// The context given the environment `env`, the time `now` and the temporary directory (the
+    /// build left empty).
     pub fn from_env(
         env: Env,
         now: SystemTime,
@@ -74,6 +81,7 @@ impl Context {
                 tmp,
             },
             max_log_bytes,
+            build: String::new(),
         }
     }
 
@@ -104,6 +112,13 @@ impl Context {
         self.cache.as_deref()
     }
 
+    /// The audit cache's directory as this build keeps it, if any.
+    pub fn audit_cache(&self) -> Option<crate::audit::cache::Store<'_>> {
+        self.cache
+            .as_deref()
+            .map(|dir| crate::audit::cache::Store::new(dir, &self.build))
+    }
+
     /// Set up the machine as the context says: the worker threads and the progress bars.
     pub fn install(&self) -> Result<(), String> {
         crate::progress::enable(self.progress);
@@ -128,6 +143,22 @@ fn max_log_bytes(env: Env) -> u64 {
 /// a context (a library caller's `load`).
 pub(crate) fn log_limit() -> u64 {
     max_log_bytes(&|k| std::env::var_os(k))
+}
+
+/// The running program's build: its executable's size and modification time, as
+/// `SIZE:NANOSECONDS` (empty where they cannot be read).
+fn running_build() -> String {
+    match std::env::current_exe().and_then(std::fs::metadata) {
+        Ok(m) => {
+            let t = m
+                .modified()
+                .ok()
+                .and_then(|t| t.duration_since(std::time::UNIX_EPOCH).ok())
+                .map_or(0, |d| d.as_nanos());
+            format!("{}:{t}", m.len())
+        }
+        Err(_) => String::new(),
+    }
 }
 
 /// The system clock: read here (and by [`Context::from_process`]) only.

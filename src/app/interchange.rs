@@ -1,6 +1,7 @@
 //! Files in and out: synthetic championships, USEBIO and PBN export, and import of other programs' results into a new log or an existing one.
 
 use super::*;
+use crate::score::Form;
 
 /// `frekans synth`: the championship of `spec` written to `out` (whole or not at all: written
 /// beside it, then renamed) or to standard output; with `OutFormat::Salliere` the boards go to
@@ -174,16 +175,16 @@ pub fn export_bytes(log: &[u8], format: &str, session: Option<&str>) -> Result<V
     let scored = pipeline::score(state)?;
     let sessions = export::results::sessions(state, &scored, only);
     for s in &sessions {
-        let spec = s.form.spec();
-        let said = match format {
-            "usebio" => spec.usebio.is_some(),
-            _ => spec.pbn.is_some(),
+        let said = |f: Form| match format {
+            "usebio" => f.spec().usebio.is_some(),
+            _ => f.spec().pbn.is_some(),
         };
-        if !said {
+        if !said(s.form) {
             return Err(AppError::BadRequest(format!(
-                "invalid export request: session {} is scored {}, which {format} cannot say (it holds matchpoints, cross-IMPs, Butler, teams and board-a-match); export the other sessions with --session",
+                "invalid export request: session {} is scored {}, which {format} cannot say (it holds {}); export the other sessions with --session",
                 s.id,
-                s.form.name()
+                s.form.name(),
+                Form::listed(said, Form::title, "and")
             )));
         }
     }

@@ -18,7 +18,7 @@ pub fn site(
     log: &Path,
     out: &Path,
     lang: &str,
-    cache: Option<&Path>,
+    cache: Option<crate::audit::cache::Store<'_>>,
 ) -> Result<crate::site::SiteReport, AppError> {
     use run::Want;
     let want = Want {
@@ -62,7 +62,7 @@ pub fn publish(
         dd: true,
         head: true,
     };
-    let r = run::run(path, want, ctx.cache())?;
+    let r = run::run(path, want, ctx.audit_cache())?;
     // The site's model, its rulings audited once; the bulletin's, cut shorter, takes their
     // effects from it (the site does not show the head the bulletin prints).
     let model = run::view(&r, lang, &run::Limits::SITE);

@@ -37,7 +37,7 @@ pub struct Run {
 
 /// A thread joined however its owner ends (errors included: no cache file is left
 /// half-written).
-struct Joined(Option<std::thread::JoinHandle<()>>);
+pub(super) struct Joined(Option<std::thread::JoinHandle<()>>);
 
 impl Drop for Joined {
     fn drop(&mut self) {
@@ -47,24 +47,91 @@ impl Drop for Joined {
     }
 }
 
+/// A log's bytes validated and replayed whole: its state, its events when they were kept, and,
+/// when it was streamed with an index, the audit cache's index of its lines.
+pub(super) struct Replayed {
+    pub(super) state: State,
+    pub(super) events: Vec<Envelope>,
+    index: Option<CacheBuilder>,
+}
+
+/// The replay stage: the log's bytes `b` read, validated and replayed, its events kept when
+/// `events`; otherwise streamed (no event kept once replayed), with `index` the audit cache's
+/// index of its lines made on the way.
+pub(super) fn replay_log(b: &[u8], events: bool, index: bool) -> Result<Replayed, AppError> {
+    if events {
+        let l = load_bytes(b, &ReplayScope::default())?;
+        return Ok(Replayed {
+            state: l.state,
+            events: l.events,
+            index: None,
+        });
+    }
+    let (r, index) = stream(b, index).map_err(invalid)?;
+    crate::progress::memory("reading and replaying");
+    Ok(Replayed {
+        state: r.state,
+        events: Vec::new(),
+        index,
+    })
+}
+
+/// The scoring stage: every board and standing of a replay.
+pub(super) fn score_log(state: &State) -> Result<Scored, AppError> {
+    Ok(pipeline::score(state)?)
+}
+
+impl Replayed {
+    /// The audit cache of this replay scored into `scored`: made from its index, or, when its
+    /// events were kept, from them and the log's `bytes`; `None` when there is neither or an
+    /// event's line cannot be placed.
+    pub(super) fn audit_cache(
+        &mut self,
+        bytes: Option<&[u8]>,
+        scored: &Scored,
+    ) -> Option<crate::audit::cache::AuditCache> {
+        match (self.index.take(), bytes) {
+            (Some(index), _) => index.finish(&self.state, scored),
+            (None, Some(b)) => {
+                crate::audit::cache::AuditCache::build(b, &self.events, &self.state, scored)
+            }
+            (None, None) => None,
+        }
+    }
+}
+
+/// Keep `cache` as the audit cache of the log of key `key` in `store`, on another thread
+/// (joined when the handle is dropped); with the log's file `log`, also its key under the
+/// file's status ([`leave_cache`]).
+pub(super) fn keep_beside(
+    store: Store,
+    key: String,
+    cache: Option<crate::audit::cache::AuditCache>,
+    log: Option<LockedLog>,
+) -> Joined {
+    let (dir, build) = (store.dir.to_path_buf(), store.build.to_string());
+    Joined(Some(std::thread::spawn(move || {
+        let store = Store::new(&dir, &build);
+        match &log {
+            Some(log) => leave_cache(store, &key, cache, log),
+            None => {
+                keep_cache(store, &key, cache.as_ref());
+            }
+        }
+    })))
+}
+
 /// Read the log at `path` under its shared lock, validate and replay it (streamed unless
 /// `want.events`), score it, and solve its deals when asked. With a cache directory, the log's
 /// audit cache is left there (saved on another thread while the caller makes its outputs), as
 /// the first audit of the log would leave it, and solved deals are taken from and kept in its
 /// `dd/`.
-pub fn run(path: &Path, want: Want, cache: Option<&Path>) -> Result<Run, AppError> {
+pub fn run(path: &Path, want: Want, cache: Option<Store<'_>>) -> Result<Run, AppError> {
     let (log, bytes) = read_locked(path)?;
     let mut bytes = Some(bytes);
     let b = bytes.as_deref().expect("the log's bytes");
     // The audit cache's index of the log's lines is made on the way when it is streamed.
-    let (state, events, builder) = if want.events {
-        let l = load_bytes(b, &ReplayScope::default())?;
-        (l.state, l.events, None)
-    } else {
-        let (r, builder) = stream(b, cache.is_some()).map_err(invalid)?;
-        crate::progress::memory("reading and replaying");
-        (r.state, Vec::new(), builder)
-    };
+    let mut replayed = replay_log(b, want.events, cache.is_some())?;
     let head = if want.head {
         Some(crate::integrity::head(b).map_err(AppError::BadRequest)?)
     } else {
@@ -80,25 +147,22 @@ pub fn run(path: &Path, want: Want, cache: Option<&Path>) -> Result<Run, AppErro
         crate::progress::release_freed_memory();
         crate::progress::memory("freeing the log's bytes");
     }
-    let scored = pipeline::score(&state)?;
+    let scored = score_log(&replayed.state)?;
     crate::progress::release_freed_memory();
     crate::progress::memory("scoring");
-    let cache_job = Joined(match (cache, key) {
-        (Some(dir), Some(key)) => {
-            let c = match bytes.take() {
-                Some(b) => crate::audit::cache::AuditCache::build(&b, &events, &state, &scored),
-                None => builder.and_then(|b| b.finish(&state, &scored)),
-            };
-            let dir = dir.to_path_buf();
-            Some(std::thread::spawn(move || leave_cache(&dir, &key, c, &log)))
+    let cache_job = match (cache, key) {
+        (Some(store), Some(key)) => {
+            let c = replayed.audit_cache(bytes.take().as_deref(), &scored);
+            keep_beside(store, key, c, Some(log))
         }
-        _ => None,
-    });
+        _ => Joined(None),
+    };
     drop(bytes);
+    let Replayed { state, events, .. } = replayed;
     let deals = if want.dd {
         let _p =
             crate::progress::stage(&format!("double-dummy solving {} deals", state.deals.len()));
-        Some(double_dummy(&state, cache)?)
+        Some(double_dummy(&state, cache.map(|s| s.dir))?)
     } else {
         None
     };

@@ -6,10 +6,7 @@ use std::path::Path;
 
 use anyhow::Context;
 
-use super::{
-    cache_key, export, invalid, keep_cache, kept_cache, load_bytes, pipeline, stream, AppError,
-    MappedLog, ReplayScope,
-};
+use super::{cache_key, export, invalid, keep_cache, kept_cache, run, AppError, MappedLog, Store};
 
 /// `frekans audit --with`: the standings with the proposed events `proposals` (JSON texts)
 /// added at the end of the log, against the log as it is; nothing is written to the log, and
@@ -20,7 +17,7 @@ pub fn whatif(
     path: &Path,
     proposals: &[String],
     out: Option<&Path>,
-    cache: Option<&Path>,
+    cache: Option<Store<'_>>,
     now: &str,
 ) -> Result<crate::audit::Audit, AppError> {
     let log = MappedLog::open(path)?;
@@ -44,25 +41,26 @@ struct WhatIfCache {
 impl WhatIfCache {
     fn of(
         bytes: &[u8],
-        cache: Option<&Path>,
+        cache: Option<Store<'_>>,
         stat: Option<crate::audit::cache::FileStat>,
     ) -> WhatIfCache {
-        let Some(dir) = cache else {
+        let Some(store) = cache else {
             return WhatIfCache {
                 cache: None,
                 hashed: None,
             };
         };
-        let (key, hashed) = cache_key(bytes, dir, stat);
-        let mut c = kept_cache(bytes, dir, &key, stat);
+        let (key, hashed) = cache_key(bytes, store.dir, stat);
+        let mut c = kept_cache(bytes, store, &key, stat);
         if c.is_none() {
-            // The first audit of these bytes: the log read, replayed and scored as `score` does,
-            // its cache made and kept (an invalid log makes none: the whole log with the
-            // proposals is then validated, as `append` would, and says what is wrong).
-            if let Ok((l, Some(b))) = stream(bytes, true) {
-                if let Ok(scored) = pipeline::score(&l.state) {
-                    c = b.finish(&l.state, &scored);
-                    keep_cache(dir, &key, c.as_ref());
+            // The first audit of these bytes: the log read, replayed and scored as `score` does
+            // (the stages of `run::run`), its cache made and kept (an invalid log makes none:
+            // the whole log with the proposals is then validated, as `append` would, and says
+            // what is wrong).
+            if let Ok(mut r) = run::replay_log(bytes, false, true) {
+                if let Ok(scored) = run::score_log(&r.state) {
+                    c = r.audit_cache(None, &scored);
+                    keep_cache(store, &key, c.as_ref());
                 }
             }
             crate::progress::release_freed_memory();
@@ -111,7 +109,7 @@ fn whatif_one(
     crate::replay::replay_streamed(&all, crate::event::read::BATCH, None)
         .into_valid()
         .map_err(invalid)?;
-    let l = load_bytes(&all, &ReplayScope::default())?;
+    let l = run::replay_log(&all, true, false)?;
     whatif::whatif_events(&l.events, &l.state, &p).map_err(audit_error)
 }
 
@@ -166,7 +164,7 @@ pub fn alternatives(
     path: &Path,
     alternatives: &[(String, String)],
     out: Option<&Path>,
-    cache: Option<&Path>,
+    cache: Option<Store<'_>>,
     now: &str,
 ) -> Result<crate::audit::alternatives::Alternatives, AppError> {
     let log = MappedLog::open(path)?;

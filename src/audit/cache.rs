@@ -54,25 +54,26 @@ pub const KEEP: usize = 8;
 
 const MAGIC: &[u8; 16] = b"frekans-audit\0\0\x02";
 
-/// What the cache's numbers are only valid with: the program that computed them, down to its
-/// build (the executable's size and modification time: a rebuilt frekans, whose scoring may
-/// have changed under the same version, never reads an older build's cache).
-fn program() -> String {
-    static BUILD: std::sync::OnceLock<String> = std::sync::OnceLock::new();
-    let build = BUILD.get_or_init(|| {
-        let m = std::env::current_exe().and_then(std::fs::metadata);
-        match m {
-            Ok(m) => {
-                let t = m
-                    .modified()
-                    .ok()
-                    .and_then(|t| t.duration_since(std::time::UNIX_EPOCH).ok())
-                    .map_or(0, |d| d.as_nanos());
-                format!("{}:{t}", m.len())
-            }
-            Err(_) => String::new(),
-        }
-    });
+/// A directory of audit caches as one build of the program keeps it. A cache's numbers are only
+/// valid with the program that computed them, down to its build: `build` is written in every
+/// file, and a file of another build is not read (a rebuilt frekans, whose scoring may have
+/// changed under the same version, never reads an older build's cache). The build is told by
+/// `app::Context` (the executable's size and modification time): nothing here asks the system
+/// which program runs.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Store<'a> {
+    pub dir: &'a Path,
+    pub build: &'a str,
+}
+
+impl<'a> Store<'a> {
+    pub fn new(dir: &'a Path, build: &'a str) -> Store<'a> {
+        Store { dir, build }
+    }
+}
+
+/// What a cache file says wrote it: the version, the file's format and the build.
+fn program(build: &str) -> String {
     format!(
         "frekans {} audit cache 7 build {build}",
         env!("CARGO_PKG_VERSION")
@@ -160,17 +161,17 @@ impl AuditCache {
         b.finish(state, scored)
     }
 
-    /// The cache of the log whose key is `key`, when `dir` has a whole one written by this
-    /// program; `None` otherwise (a damaged or foreign file is not an error: the audit is then
-    /// answered the long way and the file written again).
-    pub fn load(dir: &Path, key: &str) -> Option<AuditCache> {
-        let path = file_of(dir, key);
+    /// The cache of the log whose key is `key`, when the store's directory has a whole one
+    /// written by its build; `None` otherwise (a damaged or foreign file is not an error: the
+    /// audit is then answered the long way and the file written again).
+    pub fn load(store: Store, key: &str) -> Option<AuditCache> {
+        let path = file_of(store.dir, key);
         let file = open_regular(&path)?;
         // SAFETY: read-only; a cache file is only ever replaced whole (renamed into place), never
         // written in place, so the mapped bytes do not change; they are checked by their digest.
         let map = unsafe { memmap2::Mmap::map(&file) }.ok()?;
         let _s = tracing::debug_span!("decode").entered();
-        let c = decode(&map, key);
+        let c = decode(&map, key, &program(store.build));
         if let Some(why) = c.as_ref().and_then(AuditCache::why_not) {
             tracing::info!(file = %path.display(), "audit cache inconsistent ({why})");
         }
@@ -181,15 +182,16 @@ impl AuditCache {
         c
     }
 
-    /// Write the cache of the log `key` into `dir` (a temporary file renamed into place), and
-    /// remove all but the newest [`KEEP`] cache files there.
-    pub fn save(&self, dir: &Path, key: &str) -> std::io::Result<()> {
+    /// Write the cache of the log `key` into the store (a temporary file renamed into place),
+    /// and remove all but the newest [`KEEP`] cache files there.
+    pub fn save(&self, store: Store, key: &str) -> std::io::Result<()> {
+        let (dir, program) = (store.dir, program(store.build));
         let path = file_of(dir, key);
         let name = path
             .file_name()
             .expect("a cache file's name")
             .to_string_lossy();
-        replace_file_with(dir, &name, |f| encode_to(self, key, f))?;
+        replace_file_with(dir, &name, |f| encode_to(self, key, &program, f))?;
         prune(dir, &path);
         Ok(())
     }
@@ -328,15 +330,15 @@ impl AuditCache {
     }
 
     /// A cache file's bytes decoded for the log of key `key`, as [`load`](Self::load) does
-    /// (`None` for anything not whole, not this program's, or not consistent); for the fuzz
-    /// target of the decoder.
-    pub fn from_bytes(bytes: &[u8], key: &str) -> Option<AuditCache> {
-        decode(bytes, key).filter(AuditCache::consistent)
+    /// for a store of `build` (`None` for anything not whole, not that build's, or not
+    /// consistent); for the fuzz target of the decoder.
+    pub fn from_bytes(bytes: &[u8], key: &str, build: &str) -> Option<AuditCache> {
+        decode(bytes, key, &program(build)).filter(AuditCache::consistent)
     }
 
-    /// The bytes [`save`](Self::save) writes for the log of key `key`.
-    pub fn to_bytes(&self, key: &str) -> Vec<u8> {
-        encode(self, key)
+    /// The bytes [`save`](Self::save) writes for the log of key `key` into a store of `build`.
+    pub fn to_bytes(&self, key: &str, build: &str) -> Vec<u8> {
+        encode(self, key, &program(build))
     }
 
     /// `bytes` (a cache file's, altered) with their checksum made right again: what a forger

@@ -485,8 +485,10 @@ fn resolve(
         (None, None) => {
             return Err((
                 "file".into(),
-                "the file does not say how it is scored: give --form (mp, ximp, butler, ...)"
-                    .into(),
+                format!(
+                    "the file does not say how it is scored: give --form ({})",
+                    Form::listed(|_| true, Form::name, "or")
+                ),
             ))
         }
     };

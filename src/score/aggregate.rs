@@ -7,6 +7,7 @@ use super::form::{PairRules, Rules, Spec};
 
 pub static FORM: Spec = Spec {
     name: "aggregate",
+    title: "aggregate",
     matchpoints: false,
     options: &[],
     penalty_units: &[PenaltyUnit::Imp],

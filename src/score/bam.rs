@@ -10,6 +10,7 @@ use super::rooms::{artificial_board_points, board_points};
 
 pub static FORM: Spec = Spec {
     name: "bam",
+    title: "board-a-match",
     matchpoints: false,
     options: &[],
     penalty_units: &[PenaltyUnit::Mp],

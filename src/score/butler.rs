@@ -21,6 +21,7 @@ use super::*;
 
 pub static FORM: Spec = Spec {
     name: "butler",
+    title: "Butler",
     matchpoints: false,
     options: &[
         "sd_method",

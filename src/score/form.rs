@@ -53,6 +53,8 @@ pub enum Kind {
 pub struct Spec {
     /// Its name in the log's `session.form`.
     pub name: &'static str,
+    /// How messages call it in words ("matchpoints", "cross-IMPs", "board-a-match"...).
+    pub title: &'static str,
     /// Scores are matchpoints: they have a top and a percentage, lines are factored (C7).
     pub matchpoints: bool,
     /// The session options it accepts (what each means is said in `options.rs`).
@@ -270,9 +272,39 @@ impl Form {
         }
     }
 
+    /// The forms `keep` accepts, each said by `say` (its name, its title...), as English text:
+    /// "mp, ximp, butler or teams" with `last` "or". Every message that names forms takes them
+    /// from here, so that a new form is in each.
+    pub fn listed(
+        keep: impl Fn(Form) -> bool,
+        say: fn(Form) -> &'static str,
+        last: &str,
+    ) -> String {
+        let words: Vec<&str> = Form::ALL
+            .iter()
+            .copied()
+            .filter(|&f| keep(f))
+            .map(say)
+            .collect();
+        words_listed(&words, last)
+    }
+
+    pub fn title(self) -> &'static str {
+        self.spec().title
+    }
+
     /// Whether a session of this form takes the option `name`.
     pub fn accepts(self, option: &str) -> bool {
         self.spec().options.contains(&option)
+    }
+}
+
+/// `words` as English text: "a, b, c or d" with `last` "or" (one word alone; none: empty).
+pub fn words_listed(words: &[&str], last: &str) -> String {
+    match words {
+        [] => String::new(),
+        [one] => one.to_string(),
+        [init @ .., end] => format!("{} {last} {end}", init.join(", ")),
     }
 }
 
@@ -300,6 +332,25 @@ mod tests {
                 );
             }
         }
+    }
+
+    #[test]
+    fn lists_in_words() {
+        assert_eq!(words_listed(&[], "or"), "");
+        assert_eq!(words_listed(&["mp"], "or"), "mp");
+        assert_eq!(
+            words_listed(&["mp", "ximp", "teams"], "and"),
+            "mp, ximp and teams"
+        );
+        // Every form, in the list's order.
+        assert_eq!(
+            Form::listed(|_| true, Form::name, "or"),
+            "mp, ximp, butler, napki, teams, patton, bam or aggregate"
+        );
+        assert_eq!(
+            Form::listed(|f| f.is_mp(), Form::title, "or"),
+            "matchpoints"
+        );
     }
 
     #[test]

@@ -19,6 +19,7 @@ use super::*;
 
 pub static FORM: Spec = Spec {
     name: "mp",
+    title: "matchpoints",
     matchpoints: true,
     options: &[
         "mp_adjusted_method",

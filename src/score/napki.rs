@@ -21,6 +21,7 @@ use super::*;
 
 pub static FORM: Spec = Spec {
     name: "napki",
+    title: "napki",
     matchpoints: false,
     options: &[
         "sd_method",

@@ -11,6 +11,7 @@ use super::rooms::{artificial_board_points, board_points};
 
 pub static FORM: Spec = Spec {
     name: "patton",
+    title: "Patton",
     matchpoints: false,
     options: &["patton_board_draw_margin", "patton_300", "patton_aggregate"],
     penalty_units: &[PenaltyUnit::Vp],

@@ -13,6 +13,7 @@ use super::ximp::artificial_imps;
 
 pub static FORM: Spec = Spec {
     name: "teams",
+    title: "teams",
     matchpoints: false,
     options: &["vp_scale", "vp_imp_rounding", "ko_average_split"],
     penalty_units: &[PenaltyUnit::Imp, PenaltyUnit::Vp],

@@ -21,6 +21,7 @@ use super::*;
 
 pub static FORM: Spec = Spec {
     name: "ximp",
+    title: "cross-IMPs",
     matchpoints: false,
     options: &[
         "sd_method",

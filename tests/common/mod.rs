@@ -8,6 +8,11 @@ pub mod scratch;
 
 use std::path::{Path, PathBuf};
 
+/// The audit cache directory `dir` as the tests' build keeps it (`audit::cache::Store`).
+pub fn test_store(dir: &Path) -> frekans::audit::cache::Store<'_> {
+    frekans::audit::cache::Store::new(dir, "test")
+}
+
 /// The repository root.
 pub fn root() -> &'static Path {
     Path::new(env!("CARGO_MANIFEST_DIR"))

@@ -142,23 +142,28 @@ struct LinesIn {
 //   0: last seq, participants, sessions, fields, boards' N, rulings
 //   1: the sums     2: the standings     3: each board's lines, the other lines
 
-pub(super) fn encode(c: &AuditCache, key: &str) -> Vec<u8> {
+pub(super) fn encode(c: &AuditCache, key: &str, program: &str) -> Vec<u8> {
     let mut out = std::io::Cursor::new(Vec::new());
-    encode_to(c, key, &mut out).expect("writing to memory does not fail");
+    encode_to(c, key, program, &mut out).expect("writing to memory does not fail");
     out.into_inner()
 }
 
-/// Write the cache file of `c` for the log `key` to `w` (at its start): each part streamed
+/// Write the cache file of `c` for the log `key`, by `program`, to `w` (at its start): each part streamed
 /// through a small buffer, the parts' lengths filled in once known, and the checksum of what
 /// was written read back from `w` (XXH3 of 70 MB from the page cache: a few milliseconds).
-pub(super) fn encode_to<W>(c: &AuditCache, key: &str, w: &mut W) -> std::io::Result<()>
+pub(super) fn encode_to<W>(
+    c: &AuditCache,
+    key: &str,
+    program: &str,
+    w: &mut W,
+) -> std::io::Result<()>
 where
     W: std::io::Read + std::io::Write + std::io::Seek,
 {
     use std::io::SeekFrom;
     let mut head = Enc::new(w);
     std::io::Write::write_all(&mut head, MAGIC)?;
-    head.put(&(program(), key))?;
+    head.put(&(program, key))?;
     let lens_at = head.finish()?;
     w.write_all(&[0u8; 32])?;
     let mut lens = [0u64; 4];
@@ -213,12 +218,13 @@ pub(super) fn checksum(body: &[u8]) -> [u8; 16] {
     xxhash_rust::xxh3::xxh3_128(body).to_le_bytes()
 }
 
-pub(super) fn decode(bytes: &[u8], key: &str) -> Option<AuditCache> {
+/// The cache file `bytes` of the log `key`, when `program` wrote it.
+pub(super) fn decode(bytes: &[u8], key: &str, program: &str) -> Option<AuditCache> {
     let (body, digest) = bytes.split_at(bytes.len().checked_sub(16)?);
     let rest = body.strip_prefix(MAGIC.as_slice())?;
     let ((program_of, key_of), n): ((&str, &str), usize) =
         bincode::borrow_decode_from_slice(rest, CONFIG).ok()?;
-    if program_of != program() || key_of != key {
+    if program_of != program || key_of != key {
         return None;
     }
     let mut rest = rest.get(n..)?;

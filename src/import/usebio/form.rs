@@ -111,7 +111,8 @@ pub(super) fn form_of(ev: &Element, req: &Request) -> Result<(Form, bool), Strin
     if let Some(f) = &req.form {
         return Form::parse(f).map(|f| (f, knockout)).ok_or_else(|| {
             format!(
-                "--form {f:?}: expected a form of event-log.md (mp, ximp, butler, teams, bam...)"
+                "--form {f:?}: expected a form of event-log.md ({})",
+                Form::listed(|_| true, Form::name, "or")
             )
         });
     }
