@@ -52,11 +52,10 @@ impl Row {
 
     /// Adds `,"key":n`.
     pub fn num(&mut self, key: &str, n: i64) -> &mut Row {
-        use std::fmt::Write as _;
         self.tail.push_str(",\"");
         self.tail.push_str(key);
         self.tail.push_str("\":");
-        write!(self.tail, "{n}").expect("a String takes any text");
+        self.tail.push_str(itoa::Buffer::new().format(n));
         self
     }
 
@@ -86,9 +85,11 @@ impl Row {
 
     /// The event's compact text, `seq` and `at` as `event::append` writes them.
     fn canonical(&self, seq: usize, now: &str) -> String {
-        use std::fmt::Write as _;
         let mut out = String::with_capacity(self.tail.len() + 96);
-        write!(out, "{{\"type\":\"{}\",\"seq\":{seq}", self.kind()).expect("a String");
+        out.push_str("{\"type\":\"");
+        out.push_str(self.kind());
+        out.push_str("\",\"seq\":");
+        out.push_str(itoa::Buffer::new().format(seq));
         if let Some(id) = &self.id {
             out.push_str(",\"id\":");
             json_str(&mut out, id);
