@@ -152,7 +152,12 @@ pub fn create_tmp_dir(parent: &Path, what: &str) -> Result<PathBuf> {
 pub fn create_tmp_file(parent: &Path, what: &str) -> Result<(PathBuf, fs::File)> {
     for _ in 0..64 {
         let p = parent.join(tmp_name(what));
-        match fs::OpenOptions::new().write(true).create_new(true).open(&p) {
+        match fs::OpenOptions::new()
+            .read(true)
+            .write(true)
+            .create_new(true)
+            .open(&p)
+        {
             Ok(f) => {
                 clean_stale(parent, &p);
                 return Ok((p, f));

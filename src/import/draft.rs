@@ -21,6 +21,8 @@ struct PairDraft {
     id: String,
     section: Option<String>,
     players: Vec<String>,
+    /// The names its players were copied from ([`Draft::pair_named`]; 0: none).
+    from: usize,
     at: String,
 }
 
@@ -152,7 +154,20 @@ impl Draft {
         players: impl Into<std::borrow::Cow<'p, [String]>>,
         at: &str,
     ) -> u32 {
-        let players: std::borrow::Cow<'p, [String]> = players.into();
+        self.pair_named(id, section, players.into(), 0, at)
+    }
+
+    /// [`Draft::pair`] of players that are, when `from` is not 0, the names kept at address
+    /// `from` by the reader for the whole of its reading and never changed (a pair declared
+    /// again with the very same names needs no comparison of them).
+    pub fn pair_named(
+        &mut self,
+        id: &str,
+        section: Option<&str>,
+        players: std::borrow::Cow<'_, [String]>,
+        from: usize,
+        at: &str,
+    ) -> u32 {
         if let Some(&i) = self.pair_index.get(id) {
             let p = &self.pairs[i];
             if section.is_some() && p.section.as_deref() != section {
@@ -168,6 +183,9 @@ impl Draft {
             if !players.is_empty() {
                 if p.players.is_empty() {
                     self.pairs[i].players = players.into_owned();
+                    self.pairs[i].from = from;
+                } else if from != 0 && p.from == from {
+                    // (the same names)
                 } else if *p.players != *players {
                     let m = format!(
                         "pair {id} is {} here but {} at {}",
@@ -186,6 +204,7 @@ impl Draft {
             id: id.to_string(),
             section: section.map(str::to_string),
             players: players.into_owned(),
+            from,
             at: at.to_string(),
         });
         n as u32
@@ -218,18 +237,26 @@ impl Draft {
         }
         let ss = &mut self.sessions[s];
         let keys = numbers.map(|n| (t.board, n));
-        for (k, id) in keys.iter().zip([&t.ns, &t.ew]) {
-            if let Some(&first) = ss.seats.get(k) {
-                let first = ss.events[first].1.clone();
-                let m = format!("pair {id} plays board {} twice (also at {first})", t.board);
-                self.bad(at, m);
-                return false;
+        // (the event the caller adds next) Both seats taken at once; a seat found taken is
+        // given back, with the other's when it was taken here.
+        let next = ss.events.len();
+        let mut taken = None;
+        for (j, k) in keys.iter().enumerate() {
+            if let Some(first) = ss.seats.insert(*k, next) {
+                ss.seats.insert(*k, first);
+                if j == 1 {
+                    ss.seats.remove(&keys[0]);
+                }
+                taken = Some((j, first));
+                break;
             }
         }
-        // (the event the caller adds next)
-        let next = ss.events.len();
-        for k in keys {
-            ss.seats.insert(k, next);
+        if let Some((j, first)) = taken {
+            let first = ss.events[first].1.clone();
+            let id = [&t.ns, &t.ew][j];
+            let m = format!("pair {id} plays board {} twice (also at {first})", t.board);
+            self.bad(at, m);
+            return false;
         }
         true
     }

@@ -52,11 +52,10 @@ impl Row {
 
     /// Adds `,"key":n`.
     pub fn num(&mut self, key: &str, n: i64) -> &mut Row {
-        use std::fmt::Write as _;
         self.tail.push_str(",\"");
         self.tail.push_str(key);
         self.tail.push_str("\":");
-        write!(self.tail, "{n}").expect("a String takes any text");
+        self.tail.push_str(itoa::Buffer::new().format(n));
         self
     }
 
@@ -86,9 +85,11 @@ impl Row {
 
     /// The event's compact text, `seq` and `at` as `event::append` writes them.
     fn canonical(&self, seq: usize, now: &str) -> String {
-        use std::fmt::Write as _;
         let mut out = String::with_capacity(self.tail.len() + 96);
-        write!(out, "{{\"type\":\"{}\",\"seq\":{seq}", self.kind()).expect("a String");
+        out.push_str("{\"type\":\"");
+        out.push_str(self.kind());
+        out.push_str("\",\"seq\":");
+        out.push_str(itoa::Buffer::new().format(seq));
         if let Some(id) = &self.id {
             out.push_str(",\"id\":");
             json_str(&mut out, id);
@@ -159,6 +160,14 @@ impl Ev {
     }
 }
 
+/// Why sealing stopped: an event the log cannot hold (its index, the field and what was
+/// expected), or the sink's error.
+#[derive(Debug)]
+pub enum SealError {
+    Event(usize, &'static str, String),
+    Io(std::io::Error),
+}
+
 /// The lines of `events` sealed one after another as the events after a log of `before`
 /// events whose chain ends at `prev` (`event::append::seal_all` for these events): the text to
 /// write, each line ending in a newline. The texts are made in parallel batches, then chained
@@ -169,9 +178,37 @@ pub fn seal_all(
     prev: Option<&str>,
     now: &str,
 ) -> Result<String, (usize, &'static str, String)> {
-    use rayon::prelude::*;
-    const BATCH: usize = 16 * 1024;
     let mut out = String::new();
+    let r = seal_to(events, before, prev, now, |batch: String| {
+        if out.is_empty() {
+            // (the first batch's lines tell the size of all)
+            let per = batch.len() / BATCH.min(events.len()).max(1) + 1;
+            out.reserve(per * events.len() + batch.len());
+        }
+        out.push_str(&batch);
+        Ok(())
+    });
+    match r {
+        Ok(()) => Ok(out),
+        Err(SealError::Event(i, f, m)) => Err((i, f, m)),
+        Err(SealError::Io(e)) => unreachable!("a String takes any text: {e}"),
+    }
+}
+
+/// Events sealed per batch.
+const BATCH: usize = 16 * 1024;
+
+/// [`seal_all`] handing the text to `sink` a batch of lines at a time, in order (a million
+/// events' text is never held whole here). The batches' texts are made in parallel, then
+/// chained in order; the sink may write one batch while the next is made.
+pub fn seal_to(
+    events: &[Ev],
+    before: usize,
+    prev: Option<&str>,
+    now: &str,
+    mut sink: impl FnMut(String) -> std::io::Result<()>,
+) -> Result<(), SealError> {
+    use rayon::prelude::*;
     let mut prev: Vec<u8> = prev.unwrap_or(chain::GENESIS).as_bytes().to_vec();
     for (b, batch) in events.chunks(BATCH).enumerate() {
         let first = b * BATCH;
@@ -184,19 +221,22 @@ pub fn seal_all(
                 match e {
                     Ev::Row(r) => Ok(r.canonical(seq, now)),
                     Ev::Json(Value::Object(m)) => {
-                        canonical_text(m, seq, now).map_err(|(f, m)| (i, f, m))
+                        canonical_text(m, seq, now).map_err(|(f, m)| SealError::Event(i, f, m))
                     }
-                    Ev::Json(_) => Err((i, "type", "expected a JSON object".to_string())),
+                    Ev::Json(_) => Err(SealError::Event(
+                        i,
+                        "type",
+                        "expected a JSON object".to_string(),
+                    )),
                 }
             })
             .collect::<Result<_, _>>()?;
-        if b == 0 {
-            let per = texts.iter().map(|t| t.len() + 80).sum::<usize>() / texts.len().max(1);
-            out.reserve(per * events.len());
-        }
+        let mut out = String::with_capacity(texts.iter().map(|t| t.len() + 80).sum());
         push_chained(&mut out, &mut prev, &texts);
+        drop(texts);
+        sink(out).map_err(SealError::Io)?;
     }
-    Ok(out)
+    Ok(())
 }
 
 #[cfg(test)]

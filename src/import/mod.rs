@@ -57,6 +57,7 @@ pub mod csv;
 mod draft;
 mod ev;
 mod merge;
+mod newlog;
 pub mod pbn;
 mod run;
 pub mod usebio;

@@ -10,6 +10,8 @@ use std::path::{Path, PathBuf};
 
 use serde_json::{Map, Value};
 
+use super::ev::SealError;
+use super::newlog::{CommitError, NewLog};
 use super::{csv, detect, merge, read_as, Existing, Format, Input, Merged, Problem, Request};
 use crate::error::LogError;
 use crate::event::append::{append_events, AppendError};
@@ -156,16 +158,42 @@ pub fn import_new(files: &[PathBuf], out: &Path, opts: &Options) -> Result<Impor
         .in_scope(|| merge(inputs, &Existing::default()))
         .map_err(ImportError::Invalid)?;
     let _seal = tracing::info_span!("seal").entered();
-    let text = super::ev::seal_all(&merged.events, 0, None, &opts.now).map_err(|(i, f, m)| {
+    let sealed = |(i, f, m): (usize, &str, String)| {
         let (file, at) = merged.origins.get(i).expect("an origin per event");
         ImportError::Invalid(vec![problem(&file, &at, format!("field \"{f}\": {m}"))])
-    })?;
-    // The lines are written: the events themselves are not needed while the log is checked.
-    let events = std::mem::take(&mut merged.events).len();
-    drop(_seal);
-    let notices = validate(text.as_bytes())
-        .map_err(|e| ImportError::Invalid(at_origins(e, 1, &merged, &out_name)))?;
-    write_new(out, text.as_bytes())?;
+    };
+    let events = merged.events.len();
+    let notices = match NewLog::create(out) {
+        // Sealed straight into the new log's temporary, then checked where it lies.
+        Ok(mut new) => {
+            match new.seal(&merged.events, &opts.now) {
+                Ok(()) => {}
+                Err(SealError::Event(i, f, m)) => return Err(sealed((i, f, m))),
+                Err(SealError::Io(e)) => return Err(cannot_write(out, e)),
+            }
+            // The lines are written: the events themselves are not needed while the log is
+            // checked.
+            merged.events = Vec::new();
+            drop(_seal);
+            let notices = new
+                .check(validate)
+                .map_err(|e| cannot_write(out, e))?
+                .map_err(|e| ImportError::Invalid(at_origins(e, 1, &merged, &out_name)))?;
+            commit(new, out)?;
+            notices
+        }
+        // No temporary beside it: the text is made in memory and checked, and the write
+        // reports why it cannot be made (after any problem of the files).
+        Err(_) => {
+            let text = super::ev::seal_all(&merged.events, 0, None, &opts.now).map_err(sealed)?;
+            merged.events = Vec::new();
+            drop(_seal);
+            let notices = validate(text.as_bytes())
+                .map_err(|e| ImportError::Invalid(at_origins(e, 1, &merged, &out_name)))?;
+            write_new(out, text.as_bytes())?;
+            notices
+        }
+    };
     Ok(Imported {
         events,
         first_seq: 1,
@@ -187,51 +215,30 @@ fn summary(m: &Merged, formats: &[Format]) -> Vec<(String, Format, Vec<String>)>
 /// Writes `bytes` as the new file `out`: beside it first, synced, then linked into place (which
 /// fails if `out` appeared meanwhile: nothing is replaced), the directory synced.
 fn write_new(out: &Path, bytes: &[u8]) -> Result<(), ImportError> {
-    use std::io::Write;
-    let dir = out
-        .parent()
-        .filter(|p| !p.as_os_str().is_empty())
-        .unwrap_or(Path::new("."));
-    let name = out
-        .file_name()
-        .map(|n| n.to_string_lossy().to_string())
-        .unwrap_or_else(|| "log".into());
-    // A unique temporary, created exclusively (never through a planted name or symlink).
-    let (tmp, mut f) = crate::outfile::create_tmp_file(dir, &name).map_err(|e| {
+    let mut new = NewLog::create(out).map_err(|e| {
         ImportError::Io(anyhow::anyhow!(
             "cannot write beside {}: {e:#}",
             out.display()
         ))
     })?;
-    let written = (|| -> std::io::Result<()> {
-        f.write_all(bytes)?;
-        f.sync_all()?;
-        match std::fs::hard_link(&tmp, out) {
-            Ok(()) => Ok(()),
-            Err(e) if e.kind() == std::io::ErrorKind::AlreadyExists => Err(e),
-            // (a file system without hard links)
-            Err(_) if !out.exists() => std::fs::rename(&tmp, out),
-            Err(e) => Err(e),
-        }
-    })();
-    let _ = std::fs::remove_file(&tmp);
-    match written {
-        Ok(()) => {
-            if let Ok(d) = std::fs::File::open(dir) {
-                let _ = d.sync_all();
-            }
-            Ok(())
-        }
-        Err(e) if e.kind() == std::io::ErrorKind::AlreadyExists => {
-            Err(ImportError::Invalid(vec![problem(
-                &out.display().to_string(),
-                "file",
-                "already exists: import writes a new log and never replaces a file",
-            )]))
-        }
-        Err(e) => Err(ImportError::Io(
-            anyhow::Error::new(e).context(format!("cannot write {}", out.display())),
-        )),
+    new.write_all(bytes).map_err(|e| cannot_write(out, e))?;
+    commit(new, out)
+}
+
+fn cannot_write(out: &Path, e: std::io::Error) -> ImportError {
+    ImportError::Io(anyhow::Error::new(e).context(format!("cannot write {}", out.display())))
+}
+
+/// The new log linked into place as `out`.
+fn commit(new: NewLog, out: &Path) -> Result<(), ImportError> {
+    match new.commit(out) {
+        Ok(()) => Ok(()),
+        Err(CommitError::Exists) => Err(ImportError::Invalid(vec![problem(
+            &out.display().to_string(),
+            "file",
+            "already exists: import writes a new log and never replaces a file",
+        )])),
+        Err(CommitError::Io(e)) => Err(cannot_write(out, e)),
     }
 }
 

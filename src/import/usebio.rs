@@ -575,39 +575,16 @@ impl<'a> Cx<'a> {
                 json!({"type": "deal", "session": sid, "board": board, "pbn": pbn}),
             ));
         }
+        // Each table's event made apart (in parallel: a million lines), added in the lines'
+        // order.
+        let rows: Vec<Option<Row>> = {
+            use rayon::prelude::*;
+            lines.par_iter().map(|l| result_row(l, &sid)).collect()
+        };
         let mut rulings = Vec::new();
         self.events.reserve(lines.len());
-        for l in lines {
-            if let Some(play) = &l.play {
-                // (the text of the object `type`, `session`, `section`, `board`, `ns`, `ew`,
-                // `match`, `room`, then the play's fields)
-                let mut r = Row::new(false);
-                r.session.clone_from(&sid);
-                if let Some(s) = &l.section {
-                    r.str("section", s);
-                }
-                r.num("board", l.board.into())
-                    .str("ns", l.ns)
-                    .str("ew", l.ew);
-                if let Some((m, room)) = &l.team {
-                    r.str("match", &format!("M{m}")).str("room", room);
-                }
-                match play {
-                    Play::Pass => {
-                        r.str("contract", "PASS");
-                    }
-                    Play::Contract(b, d, t) => {
-                        r.str("contract", &b.to_string())
-                            .str("declarer", d.letter().encode_utf8(&mut [0; 4]))
-                            .num("tricks", (*t).into());
-                    }
-                    Play::Score(s) => {
-                        r.num("score", (*s).into());
-                    }
-                }
-                if let Some(lead) = l.lead {
-                    r.str("lead", lead);
-                }
+        for (l, row) in lines.into_iter().zip(rows) {
+            if let Some(r) = row {
                 self.events.push(Ev::Row(r));
             }
             if let Some((score, token, law)) = l.artificial {
@@ -772,6 +749,40 @@ impl<'a> Cx<'a> {
         }
         id
     }
+}
+
+/// A traveller line's `result` event (session `sid`), when something was played or scored:
+/// `type`, `session`, `section`, `board`, `ns`, `ew`, `match`, `room`, then the play's fields.
+fn result_row(l: &Line, sid: &str) -> Option<Row> {
+    let play = l.play.as_ref()?;
+    let mut r = Row::new(false);
+    r.session.push_str(sid);
+    if let Some(s) = &l.section {
+        r.str("section", s);
+    }
+    r.num("board", l.board.into())
+        .str("ns", l.ns)
+        .str("ew", l.ew);
+    if let Some((m, room)) = &l.team {
+        r.str("match", &format!("M{m}")).str("room", room);
+    }
+    match play {
+        Play::Pass => {
+            r.str("contract", "PASS");
+        }
+        Play::Contract(b, d, t) => {
+            r.str("contract", &b.to_string())
+                .str("declarer", d.letter().encode_utf8(&mut [0; 4]))
+                .num("tricks", (*t).into());
+        }
+        Play::Score(s) => {
+            r.num("score", (*s).into());
+        }
+    }
+    if let Some(lead) = l.lead {
+        r.str("lead", lead);
+    }
+    Some(r)
 }
 
 #[cfg(test)]

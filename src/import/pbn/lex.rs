@@ -81,8 +81,96 @@ pub fn tokens(line: &str) -> Result<Vec<Cow<'_, str>>, String> {
     tokens_into(line, &mut out).map(|()| out)
 }
 
-/// [`tokens`] appended to `out`.
+/// An ASCII byte that `char::is_whitespace` calls whitespace.
+#[inline]
+fn ascii_space(c: u8) -> bool {
+    matches!(c, b'\t' | b'\n' | 0x0B | 0x0C | b'\r' | b' ')
+}
+
+/// [`tokens`] appended to `out`: read a byte at a time (a character at a time where a byte
+/// is not ASCII), whitespace as `char::is_whitespace` says.
 fn tokens_into<'a>(line: &'a str, out: &mut Vec<Cow<'a, str>>) -> Result<(), String> {
+    let b = line.as_bytes();
+    // Whether the character at `i` is whitespace, and its length.
+    let space = |i: usize| -> (bool, usize) {
+        match b[i] {
+            c if c < 0x80 => (ascii_space(c), 1),
+            _ => {
+                let c = line[i..].chars().next().expect("a character starts here");
+                (c.is_whitespace(), c.len_utf8())
+            }
+        }
+    };
+    let unclosed = || format!("a quoted token is not closed: {line:?}");
+    let mut i = 0;
+    while i < b.len() {
+        let (ws, n) = space(i);
+        if ws {
+            i += n;
+            continue;
+        }
+        if b[i] == b'"' {
+            // Borrowed until an escape is met; then the text so far is copied.
+            let from = i + 1;
+            let mut owned: Option<String> = None;
+            let mut j = from;
+            loop {
+                let Some(k) = b[j..].iter().position(|&c| c == b'"' || c == b'\\') else {
+                    return Err(unclosed());
+                };
+                let p = j + k;
+                if let Some(s) = owned.as_mut() {
+                    s.push_str(&line[j..p]);
+                }
+                if b[p] == b'"' {
+                    out.push(match owned {
+                        Some(s) => Cow::Owned(s),
+                        None => Cow::Borrowed(&line[from..p]),
+                    });
+                    i = p + 1;
+                    break;
+                }
+                let s = owned.get_or_insert_with(|| line[from..p].to_string());
+                match line[p + 1..].chars().next() {
+                    Some(e @ ('"' | '\\')) => {
+                        s.push(e);
+                        j = p + 2;
+                    }
+                    Some(o) => {
+                        s.push('\\');
+                        s.push(o);
+                        j = p + 1 + o.len_utf8();
+                    }
+                    None => return Err(unclosed()),
+                }
+            }
+        } else {
+            let start = i;
+            while i < b.len() {
+                let c = b[i];
+                if c < 0x80 {
+                    if ascii_space(c) {
+                        break;
+                    }
+                    i += 1;
+                    continue;
+                }
+                let (ws, n) = space(i);
+                if ws {
+                    break;
+                }
+                i += n;
+            }
+            out.push(Cow::Borrowed(&line[start..i]));
+        }
+    }
+    Ok(())
+}
+
+/// The tokenizer [`tokens_into`] replaced, a character at a time: the reference its tests
+/// compare it with.
+#[cfg(test)]
+fn tokens_by_char<'a>(line: &'a str, out: &mut Vec<Cow<'a, str>>) -> Result<(), String> {
     let mut chars = line.char_indices().peekable();
     while let Some(&(start, c)) = chars.peek() {
         if c.is_whitespace() {
@@ -390,5 +478,18 @@ mod tests {
     fn bad_tag_named_with_its_line() {
         let e = lex("[Board \"1\"]\n[Deal \"N:...\"\n").unwrap_err();
         assert_eq!(e[0].0, 2);
+    }
+
+    proptest::proptest! {
+        /// Read a byte at a time, a row's tokens (and its errors) are those of the reading a
+        /// character at a time: quotes, escapes, ASCII and other whitespace, other scripts.
+        #[test]
+        fn tokens_as_by_characters(line in "[ a\"\\\\\t\u{a0}\u{2003}ż1-]{0,24}") {
+            let mut by_byte = Vec::new();
+            let a = tokens_into(&line, &mut by_byte).map(|()| by_byte);
+            let mut by_char = Vec::new();
+            let b = tokens_by_char(&line, &mut by_char).map(|()| by_char);
+            proptest::prop_assert_eq!(a, b);
+        }
     }
 }

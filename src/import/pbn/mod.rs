@@ -56,6 +56,10 @@ fn read_chunked(
     let ids = Ids {
         prefix: first.prefix(),
         per_direction: first.per_direction(),
+        names_by_direction: first
+            .names
+            .keys()
+            .any(|k| k.ends_with("NS") || k.ends_with("EW")),
     };
     let mut st = Games {
         s,
@@ -198,6 +202,9 @@ pub(super) struct Ids {
     pub prefix: bool,
     /// NS and EW pairs are numbered each from 1: the direction goes after it (`1NS`).
     pub per_direction: bool,
+    /// Some TotalScoreTable name is keyed by a number and a direction (`1NS`): only then is
+    /// a pair's name looked up by its number and direction.
+    pub names_by_direction: bool,
 }
 
 impl Ids {

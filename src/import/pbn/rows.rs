@@ -123,24 +123,53 @@ pub(super) fn rows<'t>(
         }
         ops
     };
-    let chunks: Vec<Vec<Op>> = if all.len() > chunk {
-        all.par_chunks(chunk).map(read).collect()
-    } else {
-        vec![read(&all)]
+    let read_window = |rows: &[(usize, &'t [Cow<'t, str>])]| -> Vec<Vec<Op<'t>>> {
+        if rows.len() > chunk {
+            rows.par_chunks(chunk).map(read).collect()
+        } else {
+            vec![read(rows)]
+        }
     };
-    for op in chunks.into_iter().flatten() {
-        match op {
-            Op::Bad(at, m) => d.bad(&at, m),
-            Op::Table(x) => {
-                let [pn, pe] = x.players;
-                let pairs = [
-                    d.pair(&x.table.ns, x.section, pn, &x.at),
-                    d.pair(&x.table.ew, x.section, pe, &x.at),
-                ];
-                match x.event {
-                    Ok(row) => d.push_paired(s, &x.table, pairs, row, x.at),
-                    Err(m) => d.bad(&x.at, m),
+    // A window's ops are added to the draft (in order) while the next window's rows are read.
+    let mut windows = all.chunks(chunk.saturating_mul(WINDOW));
+    let mut pending = windows.next().map(read_window);
+    while let Some(ops) = pending {
+        let next = windows.next();
+        let ((), read_next) = rayon::join(
+            || {
+                for op in ops.into_iter().flatten() {
+                    add(d, s, op);
                 }
+            },
+            || next.map(read_window),
+        );
+        pending = read_next;
+    }
+}
+
+/// Chunks of a window: read in parallel, the window's ops added to the draft while the next
+/// window is read.
+const WINDOW: usize = 4;
+
+/// One row's op added to the draft: its pairs declared, then its table seated.
+fn add(d: &mut Draft, s: usize, op: Op) {
+    match op {
+        Op::Bad(at, m) => d.bad(&at, m),
+        Op::Table(x) => {
+            let [pn, pe] = x.players;
+            let from = |p: &Cow<[String]>| match p {
+                // (names of the TotalScoreTables, kept for the whole reading)
+                Cow::Borrowed(n) => n.as_ptr() as usize,
+                Cow::Owned(_) => 0,
+            };
+            let (fn_, fe) = (from(&pn), from(&pe));
+            let pairs = [
+                d.pair_named(&x.table.ns, x.section, pn, fn_, &x.at),
+                d.pair_named(&x.table.ew, x.section, pe, fe, &x.at),
+            ];
+            match x.event {
+                Ok(row) => d.push_paired(s, &x.table, pairs, row, x.at),
+                Err(m) => d.bad(&x.at, m),
             }
         }
     }
@@ -254,7 +283,7 @@ fn players_of<'r>(
     } else {
         raw.and_then(|r| names.get(r))
     };
-    let with_dir = raw.and_then(|r| {
+    let with_dir = raw.filter(|_| ids.names_by_direction).and_then(|r| {
         key.clear();
         key.push_str(r);
         key.push_str(dir);

@@ -552,3 +552,53 @@ fn a_wrong_root_is_refused_at_its_name() {
         );
     }
 }
+
+/// A board of 1,000 traveller lines (their events made in parallel): the results come in the
+/// lines' order, each with its own line's pairs and score, then the adjusted scores' rulings
+/// in the lines' order. Pairs 2k-1 and 2k sit at line k, which scores 10·k (NS); every 97th
+/// line is an A6040.
+#[test]
+fn many_lines_keep_their_order() {
+    let mut x = String::from(
+        r#"<USEBIO Version="1.2"><EVENT EVENT_TYPE="MP_PAIRS"><BOARD><BOARD_NUMBER>1</BOARD_NUMBER>"#,
+    );
+    for k in 1..=1000 {
+        let score = if k % 97 == 0 {
+            "A6040".to_string()
+        } else {
+            (10 * k).to_string()
+        };
+        x.push_str(&format!(
+            "<TRAVELLER_LINE><NS_PAIR_NUMBER>{}</NS_PAIR_NUMBER><EW_PAIR_NUMBER>{}</EW_PAIR_NUMBER><SCORE>{score}</SCORE></TRAVELLER_LINE>",
+            2 * k - 1,
+            2 * k
+        ));
+    }
+    x.push_str("</BOARD></EVENT></USEBIO>");
+    let ev = ok(x.as_bytes());
+    let results = of_type(&ev, "result");
+    let played: Vec<i64> = (1..=1000).filter(|k| k % 97 != 0).collect();
+    assert_eq!(results.len(), played.len());
+    for (r, k) in results.iter().zip(&played) {
+        assert_eq!(
+            (&r["ns"], &r["ew"], &r["score"]),
+            (
+                &json!((2 * k - 1).to_string()),
+                &json!((2 * k).to_string()),
+                &json!(10 * k)
+            ),
+            "{r}"
+        );
+    }
+    let rulings = of_type(&ev, "ruling");
+    let adjusted: Vec<String> = (1..=1000)
+        .filter(|k| k % 97 == 0)
+        .map(|k| (2 * k - 1).to_string())
+        .collect();
+    let ns: Vec<&str> = rulings.iter().map(|r| r["ns"].as_str().unwrap()).collect();
+    assert_eq!(ns, adjusted);
+    // The results before the rulings, as one reading adds them.
+    let first_ruling = ev.iter().position(|e| e["type"] == "ruling").unwrap();
+    let last_result = ev.iter().rposition(|e| e["type"] == "result").unwrap();
+    assert!(last_result < first_ruling);
+}
