@@ -13,9 +13,12 @@
 //! every score in a ruling agree with what `check` and `score` compute. Rulings are spread over
 //! every kind the log knows ([`RulingKind`]); corrections change a table's tricks by one.
 
+mod forms;
 mod model;
 mod rulings;
 mod write;
+
+pub use forms::SynthForm;
 
 pub use model::board_points;
 use model::*;
@@ -73,74 +76,6 @@ impl Rng {
 // ---------------------------------------------------------------------------------------------
 // What to generate
 // ---------------------------------------------------------------------------------------------
-
-/// The scoring form of every session: the forms synth writes (what each is, is its
-/// [`Form`](crate::score::Form)'s).
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum SynthForm {
-    Mp,
-    Ximp,
-    Butler,
-    Napki,
-    Teams,
-}
-
-impl SynthForm {
-    /// The forms synth writes, in `score::form`'s order.
-    pub const ALL: [SynthForm; 5] = [
-        SynthForm::Mp,
-        SynthForm::Ximp,
-        SynthForm::Butler,
-        SynthForm::Napki,
-        SynthForm::Teams,
-    ];
-
-    /// The form it is.
-    pub fn form(self) -> crate::score::Form {
-        match self {
-            SynthForm::Mp => Form::Mp,
-            SynthForm::Ximp => Form::Ximp,
-            SynthForm::Butler => Form::Butler,
-            SynthForm::Napki => Form::Napki,
-            SynthForm::Teams => Form::Teams,
-        }
-    }
-
-    pub fn parse(s: &str) -> Option<SynthForm> {
-        SynthForm::ALL.into_iter().find(|f| f.name() == s)
-    }
-
-    pub fn name(self) -> &'static str {
-        self.form().name()
-    }
-
-    fn is_team(self) -> bool {
-        self.form().is_team()
-    }
-
-    /// Whether salliere (the peer of `scripts/compare_salliere.sh`) scores it: salliere's pairs
-    /// forms are matchpoints and cross-IMPs.
-    pub fn salliere(self) -> bool {
-        match self {
-            SynthForm::Mp | SynthForm::Ximp => true,
-            SynthForm::Butler | SynthForm::Napki | SynthForm::Teams => false,
-        }
-    }
-
-    /// The synth forms `keep` accepts, each said by `say`, as English text ("mp or ximp").
-    fn listed(
-        keep: impl Fn(SynthForm) -> bool,
-        say: fn(Form) -> &'static str,
-        last: &str,
-    ) -> String {
-        let words: Vec<&str> = SynthForm::ALL
-            .into_iter()
-            .filter(|&f| keep(f))
-            .map(|f| say(f.form()))
-            .collect();
-        crate::score::form::words_listed(&words, last)
-    }
-}
 
 /// What `synth` writes.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
