@@ -61,11 +61,11 @@ impl SynthForm {
         say: fn(Form) -> &'static str,
         last: &str,
     ) -> String {
-        let words: Vec<&str> = SynthForm::ALL
-            .into_iter()
-            .filter(|&f| keep(f))
-            .map(|f| say(f.form()))
-            .collect();
-        crate::score::form::words_listed(&words, last)
+        // (in the one list's order, which `ALL` keeps)
+        Form::listed(
+            |f| SynthForm::ALL.into_iter().any(|s| s.form() == f && keep(s)),
+            say,
+            last,
+        )
     }
 }
