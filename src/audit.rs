@@ -66,36 +66,43 @@ pub struct Audit {
     /// How it was answered: only the touched boards re-scored (`true`), or both replays
     /// scored whole.
     pub incremental: bool,
-    /// What the answer was made from, when that is big (an audit from the cache: the cached
-    /// standings and the replayed boards of a million-result log). Freed with the answer, not
-    /// while it is made: the command line, whose process ends after printing it, never frees
-    /// it. Not part of the answer: clones and comparisons ignore it.
+}
+
+/// An audit answered from the audit cache, with what it was made from: at a million results
+/// the cached standings and the replayed boards are hundreds of megabytes. They are freed with
+/// the answer, not while it is made; the command line, whose process ends after printing the
+/// answer, forgets it instead (`main`).
+pub struct Answer {
+    pub audit: Audit,
     pub residue: Residue,
 }
 
-/// See [`Audit::residue`].
-#[derive(Default)]
-pub struct Residue(Option<Box<dyn std::any::Any + Send + Sync>>);
+/// What an [`Answer`] was made from (not part of the answer).
+pub struct Residue {
+    /// Held only to be freed (or forgotten) with the answer.
+    _held: Box<dyn std::any::Any + Send + Sync>,
+}
 
-impl Clone for Residue {
-    fn clone(&self) -> Self {
-        Residue(None)
+impl Residue {
+    pub(crate) fn new(made_from: impl std::any::Any + Send + Sync) -> Residue {
+        Residue {
+            _held: Box::new(made_from),
+        }
+    }
+
+    /// Nothing kept.
+    pub fn none() -> Residue {
+        Residue::new(())
     }
 }
 
-impl PartialEq for Residue {
-    fn eq(&self, _: &Self) -> bool {
-        true
-    }
-}
-
-impl std::fmt::Debug for Residue {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.write_str(if self.0.is_some() {
-            "Residue(..)"
-        } else {
-            "Residue"
-        })
+impl Answer {
+    /// An answer made from nothing worth keeping.
+    pub fn of(audit: Audit) -> Answer {
+        Answer {
+            audit,
+            residue: Residue::none(),
+        }
     }
 }
 
@@ -359,6 +366,5 @@ fn audit_inner(
         boards,
         rulings,
         incremental: answered_incrementally,
-        residue: Residue::default(),
     }))
 }

@@ -150,7 +150,7 @@ fn run(cli: &Cli, ctx: &app::Context) -> Result<(), AppError> {
                 Some(f) => app::read_proposals(f)?.into_iter().map(|p| p.0).collect(),
                 None => with.clone(),
             };
-            let a = if !proposals.is_empty() || with_file.is_some() {
+            let answer = if !proposals.is_empty() || with_file.is_some() {
                 app::whatif(log, &proposals, out.as_deref(), cache, &now)?
             } else {
                 let question = match (ruling, as_of, between) {
@@ -166,17 +166,19 @@ fn run(cli: &Cli, ctx: &app::Context) -> Result<(), AppError> {
                 app::audit(log, &question, out.as_deref(), cache)?
             };
             let _span = tracing::info_span!("print").entered();
+            let a = &answer.audit;
             if format == "json" {
                 // (through the escaping of hidden characters serde_json leaves as they are)
                 let mut buf = Vec::new();
-                let _ = frekans::audit::write_json(&a, &mut buf);
+                let _ = frekans::audit::write_json(a, &mut buf);
                 let text = String::from_utf8_lossy(&buf);
                 let _ = stdout.write_all(frekans::text::escape_json_text(&text).as_bytes());
             } else {
-                let _ = write!(stdout, "{}", esc(&frekans::audit::to_text(&a)));
+                let _ = write!(stdout, "{}", esc(&frekans::audit::to_text(a)));
             }
-            // The process ends here: a big field's 300,000 deltas need not be freed one by one.
-            std::mem::forget(a);
+            // The process ends here: a big field's 300,000 deltas, and what an answer from the
+            // cache was made from, need not be freed one by one.
+            std::mem::forget(answer);
         }
         Command::Append {
             log,

@@ -11,13 +11,13 @@ pub fn audit(
     q: &crate::audit::Question,
     out: Option<&Path>,
     cache: Option<Store<'_>>,
-) -> Result<crate::audit::Audit, AppError> {
+) -> Result<crate::audit::Answer, AppError> {
     let log = MappedLog::open(path)?;
     let bytes = log.bytes();
     let (a, key) = audit_keyed(bytes, q, cache, log.stat)?;
     log.record(cache, key);
     if let Some(dir) = out {
-        export::parquet::write_audit(dir, &a.standings, &a.boards)?;
+        export::parquet::write_audit(dir, &a.audit.standings, &a.audit.boards)?;
     }
     Ok(a)
 }
@@ -85,7 +85,7 @@ pub fn audit_bytes(
     q: &crate::audit::Question,
     cache: Option<Store<'_>>,
 ) -> Result<crate::audit::Audit, AppError> {
-    audit_keyed(bytes, q, cache, None).map(|(a, _)| a)
+    audit_keyed(bytes, q, cache, None).map(|(a, _)| a.audit)
 }
 
 /// [`audit_bytes`] of a log file of status `stat` (its key taken from the cache directory
@@ -96,7 +96,7 @@ pub(super) fn audit_keyed(
     q: &crate::audit::Question,
     cache: Option<Store<'_>>,
     stat: Option<crate::audit::cache::FileStat>,
-) -> Result<(crate::audit::Audit, Option<String>), AppError> {
+) -> Result<(crate::audit::Answer, Option<String>), AppError> {
     use crate::audit::{AuditError, Question};
     let err = |e: AuditError| match e {
         AuditError::BadQuestion(m) => AppError::BadRequest(m),
@@ -159,11 +159,11 @@ pub(super) fn audit_keyed(
             }
             crate::audit::audit_scored(&replayed.events, &replayed.state, &scored, q)
                 .map_err(err)
-                .map(|a| (a, hashed_key))
+                .map(|a| (crate::audit::Answer::of(a), hashed_key))
         }
         None => crate::audit::audit(&replayed.events, &replayed.state, q)
             .map_err(err)
-            .map(|a| (a, None)),
+            .map(|a| (crate::audit::Answer::of(a), None)),
     }
 }
 

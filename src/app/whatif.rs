@@ -19,14 +19,14 @@ pub fn whatif(
     out: Option<&Path>,
     cache: Option<Store<'_>>,
     now: &str,
-) -> Result<crate::audit::Audit, AppError> {
+) -> Result<crate::audit::Answer, AppError> {
     let log = MappedLog::open(path)?;
     let bytes = log.bytes();
     let mut c = WhatIfCache::of(bytes, cache, log.stat);
     let a = whatif_one(bytes, proposals, &mut c, now)?;
     log.record(cache, c.hashed);
     if let Some(dir) = out {
-        export::parquet::write_audit(dir, &a.standings, &a.boards)?;
+        export::parquet::write_audit(dir, &a.audit.standings, &a.audit.boards)?;
     }
     Ok(a)
 }
@@ -75,7 +75,7 @@ fn whatif_one(
     proposals: &[String],
     c: &mut WhatIfCache,
     now: &str,
-) -> Result<crate::audit::Audit, AppError> {
+) -> Result<crate::audit::Answer, AppError> {
     use crate::audit::whatif::{self, Cached};
     let texts: Vec<&str> = proposals.iter().map(String::as_str).collect();
     if texts.is_empty() {
@@ -110,7 +110,9 @@ fn whatif_one(
         .into_valid()
         .map_err(invalid)?;
     let l = run::replay_log(&all, true, false)?;
-    whatif::whatif_events(&l.events, &l.state, &p).map_err(audit_error)
+    whatif::whatif_events(&l.events, &l.state, &p)
+        .map(crate::audit::Answer::of)
+        .map_err(audit_error)
 }
 
 fn audit_error(e: crate::audit::AuditError) -> AppError {

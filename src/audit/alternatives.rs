@@ -56,10 +56,11 @@ pub fn same_table(alternatives: &[(String, String)]) -> Result<(), String> {
 /// What an alternative's what-if keeps once made: its question, standings and rulings (the
 /// side-by-side table shows places and totals; `--with` its ruling shows its boards). At a
 /// million results each what-if's boards and replays are hundreds of megabytes.
-pub fn keep(mut a: Audit) -> Audit {
-    a.boards = Vec::new();
-    a.residue = super::Residue::default();
-    a
+pub fn keep(a: super::Answer) -> Audit {
+    Audit {
+        boards: Vec::new(),
+        ..a.audit
+    }
 }
 
 /// A standings group's key for ordering: sessions by id, then section; overall last.

@@ -6,7 +6,7 @@ pub fn audit_cached(
     bytes: &[u8],
     c: cache::AuditCache,
     question: &Question,
-) -> Result<Option<Audit>, AuditError> {
+) -> Result<Option<Answer>, AuditError> {
     // (a cache of another length is not this log's: answered the long way)
     if !c.fits(bytes) {
         return Ok(None);
@@ -197,9 +197,9 @@ pub fn audit_cached(
     // What a million-result log's audit was made from (the cached standings, the replayed
     // boards) goes with the answer: its holder frees it when the answer is done with.
     answer.map(|a| {
-        a.map(|mut a| {
-            a.residue = Residue(Some(Box::new((scored, state, sub, board_ns, earlier))));
-            a
+        a.map(|audit| Answer {
+            audit,
+            residue: Residue::new((scored, state, sub, board_ns, earlier)),
         })
     })
 }

@@ -23,8 +23,8 @@ use std::collections::BTreeSet;
 
 use super::{
     board_deltas, cache, match_tags, replay_boards, rescoped, rescore, score_with_fields,
-    session_defs, standing_deltas, team_sessions_of, whole_team_sessions, with_team_boards, Audit,
-    AuditError, Question, Residue, RulingNote,
+    session_defs, standing_deltas, team_sessions_of, whole_team_sessions, with_team_boards, Answer,
+    Audit, AuditError, Question, Residue, RulingNote,
 };
 use crate::event::append::Proposed;
 use crate::event::{Envelope, Event, OnBoard};
@@ -84,7 +84,7 @@ pub fn whatif_events(events: &[Envelope], full: &State, p: &Proposed) -> Result<
 
 /// What [`whatif_cached`] made of a what-if.
 pub enum Cached {
-    Answer(Audit),
+    Answer(Answer),
     /// The proposals' boards replayed with them found something wrong, or the proposals name
     /// something beyond them: the caller validates the whole log with them as `append` does.
     Validate,
@@ -342,19 +342,15 @@ pub fn whatif_cached(
     };
     give_back(c, standings, fields, sums);
     let rulings = proposed_rulings(&after_state, p.first_seq);
-    Ok(Cached::Answer(Audit {
-        question: question(p),
-        standings: deltas,
-        boards,
-        rulings,
-        incremental: true,
-        residue: Residue(Some(Box::new((
-            before_state,
-            after_state,
-            r,
-            before_boards,
-            events,
-        )))),
+    Ok(Cached::Answer(Answer {
+        audit: Audit {
+            question: question(p),
+            standings: deltas,
+            boards,
+            rulings,
+            incremental: true,
+        },
+        residue: Residue::new((before_state, after_state, r, before_boards, events)),
     }))
 }
 
