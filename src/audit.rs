@@ -251,11 +251,14 @@ fn audit_inner(
     {
         return Ok(None);
     }
-    // What a whole re-scoring would reuse is kept only when one is expected.
+    // The later side scored whole: the given scoring when it is the whole log's (the earlier
+    // side is then scored whole without reusing it when it cannot be re-scored in part: that
+    // costs no more than scoring the whole log again to keep what to reuse); otherwise scored
+    // now, keeping what a whole re-scoring of the earlier side would reuse when one is expected.
     let whole_log = after_scope.upto.is_none() && after_scope.skip.is_empty();
     let owned_after;
     let (after, prepared): (&Scored, _) = match scored_full {
-        Some(sc) if whole_log && touched.is_some() => (sc, None),
+        Some(sc) if whole_log => (sc, None),
         _ => {
             let (sc, prepared, _) = pipeline::score_reusing(after_state, None, touched.is_none())
                 .map_err(AuditError::Score)?;

@@ -145,26 +145,24 @@ pub(super) fn audit_keyed(
             }
         }
     }
-    // The long way: the same stages with every event kept (the audit replays them again
-    // without the ruling, or to another point).
+    // The long way: the stages of `run::run` with every event kept (the audit replays them
+    // again without the ruling, or to another point); the later side of `--ruling` and
+    // `--as-of` is the whole log, scored once, for the audit and for the cache the next audit
+    // reads.
     let mut replayed = run::replay_log(bytes, true, false)?;
-    match dir_key {
-        Some((store, key)) => {
-            // The later side of `--ruling` and `--as-of` is the whole log: scored once, for the
-            // audit and for the cache the next audit reads.
-            let scored = run::score_log(&replayed.state)?;
-            if !have_cache {
-                let made = replayed.audit_cache(Some(bytes), &scored);
-                keep_cache(store, &key, made.as_ref());
-            }
-            crate::audit::audit_scored(&replayed.events, &replayed.state, &scored, q)
-                .map_err(err)
-                .map(|a| (crate::audit::Answer::of(a), hashed_key))
-        }
-        None => crate::audit::audit(&replayed.events, &replayed.state, q)
+    if !cacheable {
+        return crate::audit::audit(&replayed.events, &replayed.state, q)
             .map_err(err)
-            .map(|a| (crate::audit::Answer::of(a), None)),
+            .map(|a| (crate::audit::Answer::of(a), None));
     }
+    let scored = run::score_log(&replayed.state)?;
+    if let Some((store, key)) = dir_key.filter(|_| !have_cache) {
+        let made = replayed.audit_cache(Some(bytes), &scored);
+        keep_cache(store, &key, made.as_ref());
+    }
+    crate::audit::audit_scored(&replayed.events, &replayed.state, &scored, q)
+        .map_err(err)
+        .map(|a| (crate::audit::Answer::of(a), hashed_key))
 }
 
 /// The audit cache of the log `bytes` (of key `key`, its file of status `stat`) in `store`: the
