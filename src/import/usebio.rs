@@ -39,7 +39,9 @@ pub(crate) fn read_parsed(bytes: &[u8], file: &str, req: &Request) -> Result<Par
         }]
     };
     let text = tree::decode(bytes).map_err(|e| fail(e.at, e.message))?;
-    let root = tree::parse(&text).map_err(|e| fail(e.at, e.message))?;
+    let root = tracing::info_span!("usebio_tree")
+        .in_scope(|| tree::parse(&text))
+        .map_err(|e| fail(e.at, e.message))?;
     let mut cx = Cx {
         file,
         req,
