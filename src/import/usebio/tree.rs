@@ -44,6 +44,14 @@ pub const FIELDS: [&str; 11] = [
     "EW_MATCH_POINTS",
 ];
 
+#[test]
+fn fields_are_numbered_as_listed() {
+    for (i, f) in FIELDS.iter().enumerate() {
+        assert_eq!(field(f), Some(i));
+    }
+    assert_eq!(field("BOARD_NUMBER"), None);
+}
+
 /// One `TRAVELLER_LINE`: its index among its parent's lines and, for each of [`FIELDS`], the
 /// trimmed text of its first child of that name in the parent's `line_text` (start, end);
 /// `(0, 0)` when there is none or it is empty.
@@ -96,20 +104,42 @@ impl std::fmt::Display for TlPath<'_> {
     }
 }
 
-/// The elements that repeat under their parent: their paths carry an index.
-const REPEATED: &[&str] = &[
-    "SESSION",
-    "SECTION",
-    "PAIR",
-    "TEAM",
-    "PLAYER",
-    "BOARD",
-    "TRAVELLER_LINE",
-    "MATCH",
-    "HANDSET",
-    "HAND",
-    "PARTICIPANTS",
-];
+/// Whether `name` is of the elements that repeat under their parent: their paths carry an
+/// index. (A `match`, not a list searched: asked of every element of the file.)
+fn repeated(name: &str) -> bool {
+    matches!(
+        name,
+        "SESSION"
+            | "SECTION"
+            | "PAIR"
+            | "TEAM"
+            | "PLAYER"
+            | "BOARD"
+            | "TRAVELLER_LINE"
+            | "MATCH"
+            | "HANDSET"
+            | "HAND"
+            | "PARTICIPANTS"
+    )
+}
+
+/// Which of [`FIELDS`] `name` is (asked of every child of a traveller line).
+fn field(name: &str) -> Option<usize> {
+    Some(match name {
+        "NS_PAIR_NUMBER" => 0,
+        "EW_PAIR_NUMBER" => 1,
+        "CONTRACT" => 2,
+        "PLAYED_BY" => 3,
+        "TRICKS" => 4,
+        "SCORE" => 5,
+        "NOTES" => 6,
+        "LEAD" => 7,
+        "DIRECTION" => 8,
+        "NS_MATCH_POINTS" => 9,
+        "EW_MATCH_POINTS" => 10,
+        _ => return None,
+    })
+}
 
 impl Element {
     pub fn attr(&self, name: &str) -> Option<&str> {
@@ -428,7 +458,7 @@ impl Builder {
                 ));
             }
         }
-        let index = if REPEATED.contains(&name) {
+        let index = if repeated(name) {
             let siblings = stack.last_mut().expect("root").counts();
             Some(match siblings.iter_mut().find(|(k, _)| *k == name) {
                 Some((_, n)) => {
@@ -485,7 +515,7 @@ impl Builder {
             }
             parent => {
                 let field = match parent {
-                    Frame::Line(..) => FIELDS.iter().position(|f| *f == name),
+                    Frame::Line(..) => field(name),
                     _ => None,
                 };
                 // (a field's name is FIELDS' own: no copy for a million lines)
@@ -578,7 +608,7 @@ fn push_text(stack: &mut [Frame], s: &str) {
 fn leaf(mut el: Element, root: bool) -> Element {
     if el.children.is_empty()
         && el.lines.is_empty()
-        && !REPEATED.contains(&el.name.as_str())
+        && !repeated(&el.name)
         && !root
         && el.name != "EVENT"
     {
