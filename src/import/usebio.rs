@@ -13,6 +13,7 @@
 mod form;
 mod line;
 mod tree;
+mod twice;
 
 use std::collections::{BTreeMap, BTreeSet};
 
@@ -38,7 +39,9 @@ pub(crate) fn read_parsed(bytes: &[u8], file: &str, req: &Request) -> Result<Par
         }]
     };
     let text = tree::decode(bytes).map_err(|e| fail(e.at, e.message))?;
-    let root = tree::parse(&text).map_err(|e| fail(e.at, e.message))?;
+    let root = tracing::info_span!("usebio_tree")
+        .in_scope(|| tree::parse(&text))
+        .map_err(|e| fail(e.at, e.message))?;
     let mut cx = Cx {
         file,
         req,
@@ -108,7 +111,7 @@ struct Line<'t> {
     play: Option<Play>,
     lead: Option<&'t str>,
     /// The adjusted score: (its `score` or `subsequent_damage` field, the file's token, law).
-    artificial: Option<(Map<String, Value>, String, String)>,
+    artificial: Option<Box<(Map<String, Value>, String, String)>>,
     path: TlPath<'t>,
     /// Teams: the match (its number: `M1` is 1) and room.
     team: Option<(usize, &'static str)>,
@@ -139,16 +142,6 @@ impl<'s> Resolver<'s> {
             .or_else(|| self.ids.get(&(None, n)))
             .map(String::as_str)
     }
-}
-
-/// Which table of a board a participant sits at, for "played twice": a pair at any table, a
-/// team in one room of a match, or a team sitting NS or EW.
-#[derive(Clone, Copy, PartialEq, Eq, Hash)]
-enum Seat {
-    Pair,
-    Room(usize, &'static str),
-    Ns,
-    Ew,
 }
 
 impl<'a> Cx<'a> {
@@ -377,7 +370,16 @@ impl<'a> Cx<'a> {
         let declared = !numbers.is_empty();
 
         // Traveller lines.
-        let mut lines: Vec<Line> = Vec::new();
+        let mut lines: Vec<Line> = Vec::with_capacity(
+            units
+                .iter()
+                .flat_map(|(_, u)| {
+                    u.all("BOARD")
+                        .chain(u.all("MATCH").flat_map(|m| m.all("BOARD")))
+                })
+                .map(|b| b.lines.len())
+                .sum(),
+        );
         let mut matches: Vec<Value> = Vec::new();
         for (section, u) in &units {
             let resolve = Resolver {
@@ -433,67 +435,14 @@ impl<'a> Cx<'a> {
             }
         }
         // A board twice at one table, or a pair at two tables of one board.
-        let mut tables: crate::hash::FxMap<(u32, &str, Seat), TlPath> = Default::default();
-        tables.reserve(lines.len() * 2);
-        let mut keep = Vec::with_capacity(lines.len());
-        for l in lines {
-            if l.ns == l.ew {
-                self.line_problem(
-                    l.path.to_string(),
-                    format!(
-                        "{} on both sides; expected two different participants",
-                        l.ns
-                    ),
-                );
-                continue;
+        let lines = self.played_once(lines);
+        // (a board's lines follow one another: each run's board inserted once)
+        let mut boards: BTreeSet<u32> = BTreeSet::new();
+        for (i, l) in lines.iter().enumerate() {
+            if i == 0 || lines[i - 1].board != l.board {
+                boards.insert(l.board);
             }
-            // Pairs: each pair once per board, whichever side; teams: each room once.
-            let keys: [Option<(u32, &str, Seat)>; 3] = match &l.team {
-                // (a team sits NS once a board, and EW once: the log's table is its NS)
-                Some((m, r)) => [
-                    Some((l.board, "", Seat::Room(*m, r))),
-                    Some((l.board, l.ns, Seat::Ns)),
-                    Some((l.board, l.ew, Seat::Ew)),
-                ],
-                None => [
-                    Some((l.board, l.ns, Seat::Pair)),
-                    Some((l.board, l.ew, Seat::Pair)),
-                    None,
-                ],
-            };
-            if let Some((k, first)) = keys
-                .iter()
-                .flatten()
-                .find_map(|k| tables.get(k).map(|f| (k, *f)))
-            {
-                let msg = match k.2 {
-                    Seat::Ns | Seat::Ew => {
-                        format!(
-                            "board {} played twice by team {} sitting {} (first at {first})",
-                            l.board,
-                            k.1,
-                            if k.2 == Seat::Ns { "NS" } else { "EW" }
-                        )
-                    }
-                    Seat::Room(m, r) => format!(
-                        "board {} twice in the {r} room of match M{m} (first at {first})",
-                        l.board
-                    ),
-                    Seat::Pair => format!(
-                        "board {} played twice by pair {} (first at {first})",
-                        l.board, k.1
-                    ),
-                };
-                self.line_problem(l.path.to_string(), msg);
-                continue;
-            }
-            for k in keys.into_iter().flatten() {
-                tables.insert(k, l.path);
-            }
-            keep.push(l);
         }
-        let lines = keep;
-        let mut boards: BTreeSet<u32> = lines.iter().map(|l| l.board).collect();
         if boards.is_empty() {
             self.problem(
                 el.path.clone(),
@@ -587,7 +536,7 @@ impl<'a> Cx<'a> {
             if let Some(r) = row {
                 self.events.push(Ev::Row(r));
             }
-            if let Some((score, token, law)) = l.artificial {
+            if let Some((score, token, law)) = l.artificial.map(|a| *a) {
                 self.rulings += 1;
                 let mut r = Map::new();
                 r.insert("type".into(), json!("ruling"));

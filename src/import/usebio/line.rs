@@ -73,7 +73,7 @@ impl Cx<'_> {
                     Some(s) => {
                         let mut m = Map::new();
                         m.insert("score".into(), json!(s));
-                        artificial = Some((m, t.to_string(), "12C".to_string()))
+                        artificial = Some(Box::new((m, t.to_string(), "12C".to_string())))
                     }
                     None => {
                         self.line_problem(
@@ -99,7 +99,7 @@ impl Cx<'_> {
         // A ruling USEBIO cannot say, as frekans's export writes it in NOTES.
         if let Some(n) = tl.text_of("NOTES") {
             match notes_ruling(n) {
-                Some(Ok(r)) if artificial.is_none() => artificial = Some(r),
+                Some(Ok(r)) if artificial.is_none() => artificial = Some(Box::new(r)),
                 None | Some(Ok(_)) => {}
                 Some(Err(m)) => {
                     self.line_problem(tl.path_of("NOTES"), m);
@@ -186,7 +186,13 @@ impl Cx<'_> {
         if let Some(c) = &self.req.compare {
             return c.clone();
         }
-        let sections: BTreeSet<Option<&str>> = lines.iter().map(|l| l.section).collect();
+        // (a unit's lines follow one another, and a board's within it: each run counted once)
+        let mut sections: BTreeSet<Option<&str>> = BTreeSet::new();
+        for (i, l) in lines.iter().enumerate() {
+            if i == 0 || lines[i - 1].section != l.section {
+                sections.insert(l.section);
+            }
+        }
         if sections.len() <= 1 {
             return "section".into();
         }
@@ -194,11 +200,17 @@ impl Cx<'_> {
             return "field".into();
         }
         // Tables on each board, in the field and in its biggest section.
-        let mut field: BTreeMap<u32, u32> = BTreeMap::new();
-        let mut by_section: BTreeMap<(u32, Option<&str>), u32> = BTreeMap::new();
-        for l in lines {
-            *field.entry(l.board).or_default() += 1;
-            *by_section.entry((l.board, l.section)).or_default() += 1;
+        let mut field: crate::hash::FxMap<u32, u32> = Default::default();
+        let mut by_section: crate::hash::FxMap<(u32, Option<&str>), u32> = Default::default();
+        let mut run = 0;
+        for (i, l) in lines.iter().enumerate() {
+            run += 1;
+            let next = lines.get(i + 1);
+            if next.is_none_or(|n| (n.board, n.section) != (l.board, l.section)) {
+                *field.entry(l.board).or_default() += run;
+                *by_section.entry((l.board, l.section)).or_default() += run;
+                run = 0;
+            }
         }
         let field_top = field
             .values()
@@ -208,17 +220,25 @@ impl Cx<'_> {
             .values()
             .max()
             .map_or(0, |n| 2 * (n.saturating_sub(1)));
-        let mut top_seen: f64 = 0.0;
-        for (_, u) in units {
-            for b in u.all("BOARD") {
-                for tl in b.lines() {
-                    let mp = |n: &str| tl.text_of(n).and_then(|t| t.parse::<f64>().ok());
-                    if let (Some(a), Some(b)) = (mp("NS_MATCH_POINTS"), mp("EW_MATCH_POINTS")) {
-                        top_seen = top_seen.max(a + b);
+        // The top the file's matchpoints show (each board's lines read apart, in parallel; the
+        // largest sum whatever the order).
+        let boards: Vec<&Element> = units.iter().flat_map(|(_, u)| u.all("BOARD")).collect();
+        let top_seen: f64 = {
+            use rayon::prelude::*;
+            boards
+                .par_iter()
+                .map(|b| {
+                    let mut top: f64 = 0.0;
+                    for tl in b.lines() {
+                        let mp = |n: &str| tl.text_of(n).and_then(|t| t.parse::<f64>().ok());
+                        if let (Some(a), Some(b)) = (mp("NS_MATCH_POINTS"), mp("EW_MATCH_POINTS")) {
+                            top = top.max(a + b);
+                        }
                     }
-                }
-            }
-        }
+                    top
+                })
+                .reduce(|| 0.0, f64::max)
+        };
         if top_seen > section_top as f64 + 0.01 && (top_seen - field_top as f64).abs() < 0.51 {
             "field".into()
         } else if top_seen > 0.0 {

@@ -7,8 +7,10 @@
 
 use std::borrow::Cow;
 
-use quick_xml::events::Event;
+use quick_xml::events::{BytesStart, Event};
 use quick_xml::Reader;
+
+mod split;
 
 /// One element: its name, attributes, trimmed text and children, in document order.
 #[derive(Debug, Default)]
@@ -41,6 +43,14 @@ pub const FIELDS: [&str; 11] = [
     "NS_MATCH_POINTS",
     "EW_MATCH_POINTS",
 ];
+
+#[test]
+fn fields_are_numbered_as_listed() {
+    for (i, f) in FIELDS.iter().enumerate() {
+        assert_eq!(field(f), Some(i));
+    }
+    assert_eq!(field("BOARD_NUMBER"), None);
+}
 
 /// One `TRAVELLER_LINE`: its index among its parent's lines and, for each of [`FIELDS`], the
 /// trimmed text of its first child of that name in the parent's `line_text` (start, end);
@@ -94,20 +104,42 @@ impl std::fmt::Display for TlPath<'_> {
     }
 }
 
-/// The elements that repeat under their parent: their paths carry an index.
-const REPEATED: &[&str] = &[
-    "SESSION",
-    "SECTION",
-    "PAIR",
-    "TEAM",
-    "PLAYER",
-    "BOARD",
-    "TRAVELLER_LINE",
-    "MATCH",
-    "HANDSET",
-    "HAND",
-    "PARTICIPANTS",
-];
+/// Whether `name` is of the elements that repeat under their parent: their paths carry an
+/// index. (A `match`, not a list searched: asked of every element of the file.)
+fn repeated(name: &str) -> bool {
+    matches!(
+        name,
+        "SESSION"
+            | "SECTION"
+            | "PAIR"
+            | "TEAM"
+            | "PLAYER"
+            | "BOARD"
+            | "TRAVELLER_LINE"
+            | "MATCH"
+            | "HANDSET"
+            | "HAND"
+            | "PARTICIPANTS"
+    )
+}
+
+/// Which of [`FIELDS`] `name` is (asked of every child of a traveller line).
+fn field(name: &str) -> Option<usize> {
+    Some(match name {
+        "NS_PAIR_NUMBER" => 0,
+        "EW_PAIR_NUMBER" => 1,
+        "CONTRACT" => 2,
+        "PLAYED_BY" => 3,
+        "TRICKS" => 4,
+        "SCORE" => 5,
+        "NOTES" => 6,
+        "LEAD" => 7,
+        "DIRECTION" => 8,
+        "NS_MATCH_POINTS" => 9,
+        "EW_MATCH_POINTS" => 10,
+        _ => return None,
+    })
+}
 
 impl Element {
     pub fn attr(&self, name: &str) -> Option<&str> {
@@ -280,183 +312,54 @@ fn open_path(stack: &[Frame]) -> (String, String) {
 /// traveller lines (the bulk of a file: a million of them in a big championship) are not
 /// elements of the tree but each a [`Traveller`] of its `BOARD`: the texts the reader reads,
 /// in one buffer per board.
+///
+/// A big file's `SECTION`s are read apart, in parallel ([`split`]); whatever that way cannot
+/// read as the one reading would, the file is read again the one way, which says what is wrong.
 pub fn parse(text: &str) -> Result<Element, TreeError> {
+    if let Some(root) = split::parse(text) {
+        return Ok(root);
+    }
+    parse_with(text, &mut |_, _| None)
+}
+
+/// What [`parse_with`] asks before each event, given where the next markup's `<` is (or the
+/// next text starts): `None` to read on, or the place of a `<` to read on from (the elements
+/// before it added to the builder by the step itself).
+type Jump<'t> = dyn FnMut(usize, &mut Builder) -> Option<usize> + 't;
+
+/// [`parse`] the one way, `jump` asked before each event.
+fn parse_with(text: &str, jump: &mut Jump) -> Result<Element, TreeError> {
     let mut r = Reader::from_str(text);
-    let mut stack: Vec<Frame> = vec![Frame::El(Element::default(), Vec::new())];
+    let mut b = Builder {
+        stack: vec![Frame::El(Element::default(), Vec::new())],
+        offset: 0,
+    };
     let line = |pos: u64| line_of(text.as_bytes(), pos as usize);
     loop {
+        let rest = text.len() - r.get_ref().len();
+        // (after a text, its `<` has been read)
+        let lt = if rest > 0 && text.as_bytes()[rest - 1] == b'<' {
+            rest - 1
+        } else {
+            rest
+        };
+        if let Some(to) = jump(lt, &mut b) {
+            // (the same state: before a `<`, or just after it)
+            *r.get_mut() = &text.as_bytes()[to + (rest - lt)..];
+        }
         let pos = r.buffer_position();
         let ev = r.read_event().map_err(|e| TreeError {
             at: format!("line {}", line(r.error_position())),
             message: format!("not well-formed XML: {e}"),
         })?;
-        match ev {
-            ev @ (Event::Start(_) | Event::Empty(_)) => {
-                let (s, empty) = match ev {
-                    Event::Start(s) => (s, false),
-                    Event::Empty(s) => (s, true),
-                    _ => unreachable!(),
-                };
-                let qname = s.name();
-                let name_cow = String::from_utf8_lossy(qname.as_ref());
-                let name: &str = &name_cow;
-                // (`<>` or `<` then a space: found by the usebio fuzz target, which such an
-                // element, without a path, reached as a problem with no place)
-                // (and `<\0/>`: a name starts with a letter, `_` or `:`)
-                if !name
-                    .chars()
-                    .next()
-                    .is_some_and(|c| c.is_alphabetic() || c == '_' || c == ':')
-                {
-                    return Err(TreeError {
-                        at: format!("line {}", line(pos)),
-                        message: "an element without a name (`<` not followed by one): not well-formed XML".into(),
-                    });
-                }
-                // The attributes are checked whatever the element; kept for the tree's.
-                let keep = matches!(stack.last(), Some(Frame::El(..)));
-                let mut attrs = Vec::new();
-                for a in s.attributes() {
-                    let a = a.map_err(|e| TreeError {
-                        at: format!("line {}", line(pos)),
-                        message: format!("bad attribute in <{name}>: {e}"),
-                    })?;
-                    let v = a.unescape_value().map_err(|e| TreeError {
-                        at: format!("line {}", line(pos)),
-                        message: format!("bad attribute value in <{name}>: {e}"),
-                    })?;
-                    if keep {
-                        attrs.push((
-                            String::from_utf8_lossy(a.key.as_ref()).into_owned(),
-                            v.into_owned(),
-                        ));
-                    }
-                }
-                let index = if REPEATED.contains(&name) {
-                    let siblings = stack.last_mut().expect("root").counts();
-                    Some(match siblings.iter_mut().find(|(k, _)| *k == name) {
-                        Some((_, n)) => {
-                            *n += 1;
-                            *n
-                        }
-                        None => {
-                            siblings.push((name.to_string(), 1));
-                            1
-                        }
-                    })
-                } else {
-                    None
-                };
-                let depth = stack.len();
-                let start = match &stack[..] {
-                    [.., Frame::El(el, _), Frame::Line(..)] => el.line_text.len(),
-                    _ => 0,
-                };
-                let frame = match stack.last().expect("root") {
-                    Frame::El(..) if name == "TRAVELLER_LINE" && depth > 1 => Frame::Line(
-                        Traveller {
-                            n: index.unwrap_or(1) as u32,
-                            fields: [(0, 0); FIELDS.len()],
-                        },
-                        0,
-                        Vec::new(),
-                    ),
-                    Frame::El(parent, _) => {
-                        let path_name = match index {
-                            Some(n) => format!("{name}[{n}]"),
-                            None => name.to_string(),
-                        };
-                        let path = if parent.path.is_empty() {
-                            path_name
-                        } else {
-                            format!("{}/{path_name}", parent.path)
-                        };
-                        if depth == 1 && !parent.children.is_empty() {
-                            return Err(TreeError {
-                                at: format!("line {}", line(pos)),
-                                message: "a second root element (expected one USEBIO element)"
-                                    .into(),
-                            });
-                        }
-                        Frame::El(
-                            Element {
-                                name: name.to_string(),
-                                attrs,
-                                path,
-                                ..Default::default()
-                            },
-                            Vec::new(),
-                        )
-                    }
-                    parent => {
-                        let field = match parent {
-                            Frame::Line(..) => FIELDS.iter().position(|f| *f == name),
-                            _ => None,
-                        };
-                        // (a field's name is FIELDS' own: no copy for a million lines)
-                        let name: Cow<'static, str> = match field {
-                            Some(f) => Cow::Borrowed(FIELDS[f]),
-                            None => Cow::Owned(name.to_string()),
-                        };
-                        Frame::Inner {
-                            path_name: match index {
-                                Some(n) => Cow::Owned(format!("{name}[{n}]")),
-                                None => name.clone(),
-                            },
-                            name,
-                            field,
-                            start,
-                            counts: Vec::new(),
-                        }
-                    }
-                };
-                stack.push(frame);
-                if empty {
-                    close(&mut stack).map_err(|message| TreeError {
-                        at: format!("line {}", line(pos)),
-                        message,
-                    })?;
-                }
-            }
-            Event::End(_) => {
-                close(&mut stack).map_err(|message| TreeError {
-                    at: format!("line {}", line(pos)),
-                    message,
-                })?;
-            }
-            Event::Text(t) => {
-                let s = t.decode().map_err(|e| TreeError {
-                    at: format!("line {}", line(pos)),
-                    message: format!("bad text: {e}"),
-                })?;
-                push_text(&mut stack, &s);
-            }
-            Event::CData(t) => {
-                let s = t.decode().map_err(|e| TreeError {
-                    at: format!("line {}", line(pos)),
-                    message: format!("bad CDATA: {e}"),
-                })?;
-                push_text(&mut stack, &s);
-            }
-            Event::GeneralRef(g) => {
-                let name = g.decode().map_err(|e| TreeError {
-                    at: format!("line {}", line(pos)),
-                    message: format!("bad reference: {e}"),
-                })?;
-                let s = quick_xml::escape::unescape(&format!("&{name};"))
-                    .map_err(|e| TreeError {
-                        at: format!("line {}", line(pos)),
-                        message: format!("unknown entity &{name};: {e}"),
-                    })?
-                    .into_owned();
-                push_text(&mut stack, &s);
-            }
-            Event::Eof => break,
-            _ => {}
+        if let Event::Eof = ev {
+            break;
         }
+        b.apply(ev, &|| format!("line {}", line(pos)))?;
     }
+    let stack = &mut b.stack;
     if stack.len() > 1 {
-        let (path, name) = open_path(&stack);
+        let (path, name) = open_path(stack);
         return Err(TreeError {
             at: path,
             message: format!("the file ends inside <{name}> (truncated? expected </{name}>)"),
@@ -471,12 +374,178 @@ pub fn parse(text: &str) -> Result<Element, TreeError> {
     })
 }
 
+/// The open elements while the file is read: a stack whose first frame is the document (or,
+/// for a part read apart, the element the part's elements are children of), `offset` frames
+/// below it in the whole file.
+struct Builder {
+    stack: Vec<Frame>,
+    offset: usize,
+}
+
+impl Builder {
+    /// One event of the file (not its end) added to the tree; `at` is its place.
+    fn apply(&mut self, ev: Event, at: &dyn Fn() -> String) -> Result<(), TreeError> {
+        let err = |message: String| TreeError { at: at(), message };
+        match ev {
+            ev @ (Event::Start(_) | Event::Empty(_)) => {
+                let (s, empty) = match ev {
+                    Event::Start(s) => (s, false),
+                    Event::Empty(s) => (s, true),
+                    _ => unreachable!(),
+                };
+                self.start(&s, at)?;
+                if empty {
+                    close(&mut self.stack, self.offset).map_err(err)?;
+                }
+            }
+            Event::End(_) => close(&mut self.stack, self.offset).map_err(err)?,
+            Event::Text(t) => {
+                let s = t.decode().map_err(|e| err(format!("bad text: {e}")))?;
+                push_text(&mut self.stack, &s);
+            }
+            Event::CData(t) => {
+                let s = t.decode().map_err(|e| err(format!("bad CDATA: {e}")))?;
+                push_text(&mut self.stack, &s);
+            }
+            Event::GeneralRef(g) => {
+                let name = g.decode().map_err(|e| err(format!("bad reference: {e}")))?;
+                let s = quick_xml::escape::unescape(&format!("&{name};"))
+                    .map_err(|e| err(format!("unknown entity &{name};: {e}")))?
+                    .into_owned();
+                push_text(&mut self.stack, &s);
+            }
+            _ => {}
+        }
+        Ok(())
+    }
+
+    /// An element opened.
+    fn start(&mut self, s: &BytesStart, at: &dyn Fn() -> String) -> Result<(), TreeError> {
+        let stack = &mut self.stack;
+        let qname = s.name();
+        let name_cow = String::from_utf8_lossy(qname.as_ref());
+        let name: &str = &name_cow;
+        // (`<>` or `<` then a space: found by the usebio fuzz target, which such an
+        // element, without a path, reached as a problem with no place)
+        // (and `<\0/>`: a name starts with a letter, `_` or `:`)
+        if !name
+            .chars()
+            .next()
+            .is_some_and(|c| c.is_alphabetic() || c == '_' || c == ':')
+        {
+            return Err(TreeError {
+                at: at(),
+                message: "an element without a name (`<` not followed by one): not well-formed XML"
+                    .into(),
+            });
+        }
+        // The attributes are checked whatever the element; kept for the tree's.
+        let keep = matches!(stack.last(), Some(Frame::El(..)));
+        let mut attrs = Vec::new();
+        for a in s.attributes() {
+            let a = a.map_err(|e| TreeError {
+                at: at(),
+                message: format!("bad attribute in <{name}>: {e}"),
+            })?;
+            let v = a.unescape_value().map_err(|e| TreeError {
+                at: at(),
+                message: format!("bad attribute value in <{name}>: {e}"),
+            })?;
+            if keep {
+                attrs.push((
+                    String::from_utf8_lossy(a.key.as_ref()).into_owned(),
+                    v.into_owned(),
+                ));
+            }
+        }
+        let index = if repeated(name) {
+            let siblings = stack.last_mut().expect("root").counts();
+            Some(match siblings.iter_mut().find(|(k, _)| *k == name) {
+                Some((_, n)) => {
+                    *n += 1;
+                    *n
+                }
+                None => {
+                    siblings.push((name.to_string(), 1));
+                    1
+                }
+            })
+        } else {
+            None
+        };
+        let depth = self.offset + stack.len();
+        let start = match &stack[..] {
+            [.., Frame::El(el, _), Frame::Line(..)] => el.line_text.len(),
+            _ => 0,
+        };
+        let frame = match stack.last().expect("root") {
+            Frame::El(..) if name == "TRAVELLER_LINE" && depth > 1 => Frame::Line(
+                Traveller {
+                    n: index.unwrap_or(1) as u32,
+                    fields: [(0, 0); FIELDS.len()],
+                },
+                0,
+                Vec::new(),
+            ),
+            Frame::El(parent, _) => {
+                let path_name = match index {
+                    Some(n) => format!("{name}[{n}]"),
+                    None => name.to_string(),
+                };
+                let path = if parent.path.is_empty() {
+                    path_name
+                } else {
+                    format!("{}/{path_name}", parent.path)
+                };
+                if depth == 1 && !parent.children.is_empty() {
+                    return Err(TreeError {
+                        at: at(),
+                        message: "a second root element (expected one USEBIO element)".into(),
+                    });
+                }
+                Frame::El(
+                    Element {
+                        name: name.to_string(),
+                        attrs,
+                        path,
+                        ..Default::default()
+                    },
+                    Vec::new(),
+                )
+            }
+            parent => {
+                let field = match parent {
+                    Frame::Line(..) => field(name),
+                    _ => None,
+                };
+                // (a field's name is FIELDS' own: no copy for a million lines)
+                let name: Cow<'static, str> = match field {
+                    Some(f) => Cow::Borrowed(FIELDS[f]),
+                    None => Cow::Owned(name.to_string()),
+                };
+                Frame::Inner {
+                    path_name: match index {
+                        Some(n) => Cow::Owned(format!("{name}[{n}]")),
+                        None => name.clone(),
+                    },
+                    name,
+                    field,
+                    start,
+                    counts: Vec::new(),
+                }
+            }
+        };
+        stack.push(frame);
+        Ok(())
+    }
+}
+
 /// The innermost open element closed: an element added to its parent's children, a traveller
 /// line to its parent's lines, a field's text to its line (the first of a name only, as
 /// `Element::child` reads the first).
-fn close(stack: &mut Vec<Frame>) -> Result<(), String> {
+fn close(stack: &mut Vec<Frame>, offset: usize) -> Result<(), String> {
     let frame = stack.pop().expect("quick-xml checks end names");
-    let root = stack.len() == 1;
+    let root = offset + stack.len() == 1;
     match (frame, stack.as_mut_slice()) {
         (Frame::El(el, _), [.., Frame::El(parent, _)]) => parent.children.push(leaf(el, root)),
         (Frame::Line(t, _, _), [.., Frame::El(parent, _)]) => parent.lines.push(t),
@@ -539,7 +608,7 @@ fn push_text(stack: &mut [Frame], s: &str) {
 fn leaf(mut el: Element, root: bool) -> Element {
     if el.children.is_empty()
         && el.lines.is_empty()
-        && !REPEATED.contains(&el.name.as_str())
+        && !repeated(&el.name)
         && !root
         && el.name != "EVENT"
     {
