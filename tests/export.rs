@@ -89,7 +89,7 @@ fn standings_sums_do_not_depend_on_threads() {
                 .build()
                 .unwrap();
             pool.install(|| {
-                let sums = frekans::standings::sums(&l.state, &scored.boards, &scored.matches);
+                let sums = frekans::standings::sums(&l.state, &scored.pair_boards, &scored.matches);
                 let mut notices = Vec::new();
                 let st = frekans::standings::finish(&l.state, sums, &scored.fields, &mut notices);
                 (st, notices)
