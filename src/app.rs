@@ -10,8 +10,8 @@ use crate::error::{InvalidLog, LogError, Notice};
 use crate::event::{read_log, Envelope};
 use crate::export;
 use crate::pipeline::{self, Scored};
-use crate::replay::{replay, ReplayScope, State};
-use crate::score::BoardScore;
+use crate::replay::{replay, Kind, ReplayScope, State};
+use crate::score::{BoardScore, TeamBoardScore};
 
 mod append;
 mod audit_run;
@@ -383,7 +383,7 @@ pub fn score(
 pub fn summary(r: &ScoreReport, lines_per_group: usize) -> String {
     let st = &r.state;
     let mut out = String::new();
-    let boards = r.scored.boards.len();
+    let boards = r.scored.board_count();
     let _ = writeln!(
         out,
         "scored {} sessions, {} boards (per comparison group), {} results, {} rulings in force",
@@ -524,17 +524,26 @@ pub fn explain(
     // Score everything (the session's standings re-value artificial scores under
     // `mp_artificial: session_bounded`), then show the board.
     let scored = pipeline::score(st)?;
-    let boards: Vec<&BoardScore> = scored
-        .boards
-        .iter()
-        .filter(|b| b.session == s && b.board == board)
-        .collect();
-    if boards.is_empty() {
+    let this = |b: &BoardScore| b.session == s && b.board == board;
+    let text = match st.sessions[s].kind {
+        Kind::Pairs => {
+            let boards: Vec<&BoardScore> = scored.pair_boards.iter().filter(|b| this(b)).collect();
+            (!boards.is_empty()).then(|| crate::explain::pair_boards(st, &boards, section))
+        }
+        Kind::Teams => {
+            let boards: Vec<&TeamBoardScore> = scored
+                .team_boards
+                .iter()
+                .filter(|t| this(&t.score))
+                .collect();
+            (!boards.is_empty()).then(|| crate::explain::team_boards(st, &boards))
+        }
+    };
+    let Some(text) = text else {
         return Err(AppError::BadRequest(format!(
             "board {board} of session \"{session}\" has no results"
         )));
-    }
-    let text = crate::explain::explain(st, &boards, section);
+    };
     let text = if text.is_empty() { text } else { head + &text };
     if text.is_empty() {
         return Err(AppError::BadRequest(format!(

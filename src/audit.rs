@@ -29,8 +29,8 @@ use std::sync::Arc;
 use crate::event::{Envelope, Event, OnBoard};
 use crate::num::Q;
 use crate::pipeline::{self, ScoreError, Scored};
-use crate::replay::{replay, ReplayScope, State};
-use crate::score::BoardScore;
+use crate::replay::{replay, Kind, ReplayScope, State};
+use crate::score::{BoardScore, TeamBoardScore};
 use crate::standings::Standing;
 
 /// What an audit compares.
@@ -296,12 +296,19 @@ fn audit_inner(
     let (boards, standings) = match incremental {
         Some((partial, r, keys)) => {
             tracing::info!(
-                rescored = r.boards.len(),
-                of = after.boards.len(),
+                rescored = r.pair_boards.len() + r.team_boards.len(),
+                of = after.board_count(),
                 "audit: boards re-scored for the other replay"
             );
-            let after_boards = rescoped(after_state, &after.boards, &r.team_boards, &keys);
-            let before_boards = rescoped(partial, &r.boards, &r.team_boards, &keys);
+            let changed = &r.changed_team_boards;
+            let after_boards = rescoped(
+                after_state,
+                &after.pair_boards,
+                &after.team_boards,
+                changed,
+                &keys,
+            );
+            let before_boards = rescoped(partial, &r.pair_boards, &r.team_boards, changed, &keys);
             // (each has long sequential stretches: the two run side by side)
             rayon::join(
                 || board_deltas(partial, &before_boards, after_state, &after_boards),
@@ -318,16 +325,16 @@ fn audit_inner(
                     .map_err(AuditError::Score)?;
             tracing::info!(
                 rescored = fresh,
-                of = after.boards.len(),
+                of = after.board_count(),
                 "audit: boards re-scored for the other replay (whole replay)"
             );
             rayon::join(
                 || {
                     board_deltas(
                         &before_state,
-                        &before.boards.iter().collect::<Vec<_>>(),
+                        &Boards::all(&before),
                         after_state,
-                        &after.boards.iter().collect::<Vec<_>>(),
+                        &Boards::all(after),
                     )
                 },
                 || {

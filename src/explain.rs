@@ -14,7 +14,7 @@ use crate::options::Compare;
 use crate::replay::{State, Table};
 use crate::score::mp::field_top;
 use crate::score::Form;
-use crate::score::{BoardScore, Factoring, Line, SideScore};
+use crate::score::{BoardScore, Factoring, Line, SideScore, TeamBoardScore};
 
 /// A number as a director reads it: exact decimals, else the fraction and an approximation.
 pub fn show(q: Q) -> String {
@@ -147,13 +147,8 @@ fn factoring_text(f: &Factoring) -> String {
 }
 
 /// A team board: both rooms, each team's arithmetic for every component, the knockout average.
-fn explain_team(
-    state: &State,
-    b: &BoardScore,
-    m: &str,
-    tb: &crate::score::rooms::TeamBoard,
-    out: &mut String,
-) {
+fn explain_team(state: &State, team: &TeamBoardScore, out: &mut String) {
+    let (b, m, tb) = (&team.score, team.match_id.as_str(), &team.rooms);
     let s = &state.sessions[b.session].def;
     let Some(mt) = state.matches.get(&(b.session, m.to_string())) else {
         return;
@@ -288,14 +283,19 @@ fn explain_team(
     );
 }
 
-/// Explain board `board` of session `session` (every comparison group, or only `section`).
-pub fn explain(state: &State, boards: &[&BoardScore], section: Option<&str>) -> String {
+/// Explain a board of a team session: each match's that played it.
+pub fn team_boards(state: &State, boards: &[&TeamBoardScore]) -> String {
+    let mut out = String::new();
+    for t in boards {
+        explain_team(state, t, &mut out);
+    }
+    out
+}
+
+/// Explain a board of a pair session: each comparison group's, or only `section`'s.
+pub fn pair_boards(state: &State, boards: &[&BoardScore], section: Option<&str>) -> String {
     let mut out = String::new();
     for b in boards {
-        if let Some((m, tb)) = &b.team {
-            explain_team(state, b, m, tb, &mut out);
-            continue;
-        }
         if let (Some(want), Some(have)) = (section, &b.section) {
             if want != have {
                 continue;

@@ -20,13 +20,17 @@ use crate::replay::{PId, State, Table};
 use crate::score::rooms::{self, TeamBoardIn};
 use crate::score::{
     stats::board_stats, BoardIn, BoardScore, BoardStats, Dist, MatchResult, SideScore, TableIn,
+    TeamBoardScore,
 };
 use crate::standings::{finish, Standing, Sums};
 
-/// Everything scored from one state.
+/// Everything scored from one state: each kind of session's boards in their own type.
 #[derive(Clone, Debug)]
 pub struct Scored {
-    pub boards: Vec<BoardScore>,
+    /// The boards of the pair sessions, in (session, comparison group, board) order.
+    pub pair_boards: Vec<BoardScore>,
+    /// The boards of the team matches, in (session, match, board) order.
+    pub team_boards: Vec<TeamBoardScore>,
     pub matches: Vec<MatchResult>,
     pub standings: Vec<Standing>,
     /// N of each comparison group: (session, section or None) → tables.
@@ -34,6 +38,21 @@ pub struct Scored {
     pub notices: Vec<Notice>,
     /// What the standings were computed from (boards can be taken out of them again).
     pub sums: Sums,
+}
+
+impl Scored {
+    /// Every board's scores, whatever its kind: the pair boards, then the team boards' (the
+    /// order of every table of rows).
+    pub fn boards(&self) -> impl Iterator<Item = &BoardScore> + Clone + '_ {
+        self.pair_boards
+            .iter()
+            .chain(self.team_boards.iter().map(|t| &t.score))
+    }
+
+    /// How many boards [`Scored::boards`] gives.
+    pub fn board_count(&self) -> usize {
+        self.pair_boards.len() + self.team_boards.len()
+    }
 }
 
 /// Scoring could not be done (a form not implemented yet).
@@ -337,13 +356,9 @@ pub fn score_reusing(
     let mut boards = merge_fouled(boards);
     session_bounded(state, &mut boards);
     let (team_boards, matches, team_notices) = score_matches(state, TeamScope::All);
-    boards.extend(team_boards);
     let mut notices = state.notices.clone();
     notices.extend(team_notices);
     for b in &boards {
-        if b.team.is_some() {
-            continue;
-        }
         let tables = b.sides.len() / 2;
         if (tables as u32) < b.field && state.sessions[b.session].def.form.is_mp() {
             let s = &state.sessions[b.session].def;
@@ -366,7 +381,8 @@ pub fn score_reusing(
         .in_scope(|| finish(state, sums.clone(), &fields, &mut notices));
     Ok((
         Scored {
-            boards,
+            pair_boards: boards,
+            team_boards,
             matches,
             standings,
             fields,

@@ -25,7 +25,7 @@ use crate::event::read::{check_play, offset_text};
 use crate::event::*;
 use crate::options::Compare;
 
-pub use crate::score::PId;
+pub use crate::score::{Kind, PId};
 
 /// A table of a board: `(session index, board, NS participant)` (event-log.md).
 pub type TableKey = (usize, u32, PId);
@@ -44,6 +44,9 @@ pub struct Participant {
 pub struct Session {
     pub def: SessionDef,
     pub line: usize,
+    /// Whether its boards are played by pairs or in team matches: its form's kind, resolved
+    /// once when the session is declared; what differs by kind matches on it.
+    pub kind: Kind,
 }
 
 /// The result played at a table, after corrections.
@@ -520,6 +523,7 @@ impl Replayer {
                 self.st.sessions.push(Session {
                     def: def.clone(),
                     line,
+                    kind: def.form.kind(),
                 });
             }
             Event::Pair(p) => self.declare(

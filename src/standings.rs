@@ -17,7 +17,7 @@ use crate::event::PenaltyUnit;
 use crate::hash::FxMap;
 use crate::num::{Total, Q};
 use crate::options::Compare;
-use crate::replay::{PId, State};
+use crate::replay::{Kind, PId, State};
 use crate::score::mp::field_top;
 use crate::score::BoardScore;
 
@@ -245,7 +245,7 @@ fn concat(parts: Vec<Vec<Standing>>) -> Vec<Standing> {
     out
 }
 
-/// The sums of the scored boards and matches.
+/// The sums of the scored pair boards and team matches.
 ///
 /// In parallel over participants: each worker adds up the sides of its share of the participants
 /// over every board in board order. A participant's sum is then the same additions in the same
@@ -259,7 +259,7 @@ pub fn sums<'b>(
     use rayon::prelude::*;
     let mut s = Sums::default();
     s.add_matches(matches);
-    let boards: Vec<&BoardScore> = boards.into_iter().filter(|b| b.team.is_none()).collect();
+    let boards: Vec<&BoardScore> = boards.into_iter().collect();
     let shares = rayon::current_num_threads().max(1);
     if shares == 1 {
         for b in boards {
@@ -289,7 +289,7 @@ pub fn sums<'b>(
     s
 }
 
-/// Standings of every session and overall, from the scored boards.
+/// Standings of every session and overall, from the scored pair boards and team matches.
 pub fn standings<'b>(
     state: &State,
     boards: impl IntoIterator<Item = &'b BoardScore>,
@@ -324,8 +324,11 @@ pub fn finish(
     // to the most boards anyone in its group played, before penalties (below). (MP forms do this
     // through the percentage.)
     for ((s, section), members) in groups.iter_mut() {
-        if state.sessions[*s].def.form.is_mp() || state.sessions[*s].def.form.is_team() {
-            continue;
+        let session = &state.sessions[*s];
+        match session.kind {
+            Kind::Pairs if !session.def.form.is_mp() => {}
+            // (a team's total is its match points)
+            Kind::Pairs | Kind::Teams => continue,
         }
         let most = members.iter().map(|m| m.boards).max().unwrap_or(0);
         for m in members.iter_mut() {
@@ -348,11 +351,12 @@ pub fn finish(
         }
     }
     for p in &state.penalties {
-        let session = &state.sessions[p.session].def;
-        if session.form.is_team() && p.ev.unit == PenaltyUnit::Imp {
+        let session = &state.sessions[p.session];
+        if let (Kind::Teams, PenaltyUnit::Imp) = (session.kind, p.ev.unit) {
             // Taken off the match IMPs before the VP conversion (C18, C20).
             continue;
         }
+        let session = &session.def;
         let group = groups.iter_mut().find(|((s, _), members)| {
             *s == p.session
                 && members

@@ -89,7 +89,7 @@ fn standings_sums_do_not_depend_on_threads() {
                 .build()
                 .unwrap();
             pool.install(|| {
-                let sums = frekans::standings::sums(&l.state, &scored.boards, &scored.matches);
+                let sums = frekans::standings::sums(&l.state, &scored.pair_boards, &scored.matches);
                 let mut notices = Vec::new();
                 let st = frekans::standings::finish(&l.state, sums, &scored.fields, &mut notices);
                 (st, notices)
@@ -105,4 +105,78 @@ fn standings_sums_do_not_depend_on_threads() {
             );
         }
     });
+}
+
+/// A log of both kinds: each kind's boards in its own type, whatever order the sessions are
+/// declared in, and every board's rows (`Scored::boards`) with the pair boards first, as
+/// scores.parquet has always listed them. Values by hand: the team board is 420 in the open room
+/// against −50 in the closed one, 470 points = 10 IMPs to the home team (the WBF scale's
+/// 430–490 band); the two-table MP board gives the better NS score the top, 2(N − 1) = 2.
+#[test]
+fn pairs_and_team_boards_are_kept_apart_pairs_first() {
+    let log = r#"{"type": "session", "id": "T", "form": "teams", "boards": "1"}
+{"type": "session", "id": "P", "form": "mp", "boards": "1", "compare": "field"}
+{"type": "team", "id": "H", "players": ["a", "b", "c", "d"]}
+{"type": "team", "id": "V", "players": ["e", "f", "g", "h"]}
+{"type": "match", "session": "T", "id": "M1", "home": "H", "away": "V", "boards": "1"}
+{"type": "pair", "id": "1", "players": ["i", "j"]}
+{"type": "pair", "id": "101", "players": ["k", "l"]}
+{"type": "pair", "id": "2", "players": ["m", "n"]}
+{"type": "pair", "id": "102", "players": ["o", "p"]}
+{"type": "result", "session": "T", "match": "M1", "room": "open", "board": 1, "ns": "H", "ew": "V", "score": 420}
+{"type": "result", "session": "T", "match": "M1", "room": "closed", "board": 1, "ns": "V", "ew": "H", "score": -50}
+{"type": "result", "session": "P", "board": 1, "table": 1, "ns": "1", "ew": "101", "score": 420}
+{"type": "result", "session": "P", "board": 1, "table": 2, "ns": "2", "ew": "102", "score": -50}
+"#;
+    let l = frekans::app::load_bytes(log.as_bytes(), &Default::default()).unwrap();
+    let st = &l.state;
+    use frekans::replay::Kind;
+    let kinds: Vec<Kind> = st.sessions.iter().map(|s| s.kind).collect();
+    assert_eq!(kinds, [Kind::Teams, Kind::Pairs]);
+    let scored = frekans::pipeline::score(st).unwrap();
+    let (t, p) = (0, 1);
+    assert_eq!(scored.pair_boards.len(), 1);
+    assert_eq!(scored.pair_boards[0].session, p);
+    assert_eq!(scored.team_boards.len(), 1);
+    let tb = &scored.team_boards[0];
+    assert_eq!((tb.score.session, tb.match_id.as_str()), (t, "M1"));
+    let q = frekans::num::Q::int;
+    assert_eq!((tb.rooms.home, tb.rooms.away), (q(10), q(-10)));
+    assert!(tb.export_stats);
+    let sessions: Vec<usize> = scored.boards().map(|b| b.session).collect();
+    assert_eq!(sessions, [p, t]);
+    assert_eq!(scored.board_count(), 2);
+    let scores: Vec<(usize, frekans::num::Q)> = scored
+        .boards()
+        .flat_map(|b| b.sides.iter().map(move |s| (b.session, s.score)))
+        .collect();
+    assert_eq!(
+        scores,
+        [
+            (p, q(2)),
+            (p, q(0)),
+            (p, q(0)),
+            (p, q(2)),
+            (t, q(10)),
+            (t, q(-10))
+        ]
+    );
+    // scores.parquet lists them so.
+    let t = rows::build(st, &scored);
+    let listed: Vec<(&str, &str)> = t
+        .scores
+        .iter()
+        .map(|r| (r.session.as_str(), r.participant.as_str()))
+        .collect();
+    assert_eq!(
+        listed,
+        [
+            ("P", "1"),
+            ("P", "101"),
+            ("P", "2"),
+            ("P", "102"),
+            ("T", "H"),
+            ("T", "V")
+        ]
+    );
 }

@@ -108,7 +108,7 @@ fn outcome(log: &[u8], session: &str) -> Outcome {
     let si = state.session_index(session).unwrap();
     let scored = frekans::pipeline::score(state).unwrap();
     let mut sides = BTreeMap::new();
-    for b in scored.boards.iter().filter(|b| b.session == si) {
+    for b in scored.boards().filter(|b| b.session == si) {
         for s in &b.sides {
             let side = format!("{:?}", s.side);
             sides.insert(

@@ -771,7 +771,7 @@ proptest! {
         let st = &r.state;
         // Totals and tops from the boards, per (session, participant).
         let mut sums: BTreeMap<(usize, u32), (Q, Q, u32)> = BTreeMap::new();
-        for b in &r.scored.boards {
+        for b in &r.scored.pair_boards {
             for s in &b.sides {
                 let e = sums.entry((b.session, s.participant)).or_insert((Q::ZERO, Q::ZERO, 0));
                 e.0 += s.score;

@@ -113,8 +113,12 @@ fn scores_rows_and_parquet_do_not_depend_on_threads() {
             let what = format!("{form:?}, {threads} threads");
             // (BoardScore has no PartialEq: its printed form, every field, is compared.)
             assert!(
-                format!("{:?}", s.boards) == format!("{:?}", one.boards),
-                "{what}: boards"
+                format!("{:?}", s.pair_boards) == format!("{:?}", one.pair_boards),
+                "{what}: pair boards"
+            );
+            assert!(
+                format!("{:?}", s.team_boards) == format!("{:?}", one.team_boards),
+                "{what}: team boards"
             );
             assert!(s.standings == one.standings, "{what}: standings");
             assert!(s.matches == one.matches, "{what}: matches");

@@ -129,26 +129,22 @@ pub fn audit_cached(
         .filter_map(|&i| {
             let (id, b) = &c.boards[i].0;
             let s = state.session_index(id)?;
-            state.sessions[s].def.form.is_team().then_some((s, *b))
+            (state.sessions[s].kind == Kind::Teams).then_some((s, *b))
         })
         .collect();
     // The boards' scores in the whole log: each scored with its comparison group's N there.
     // (and the earlier replay's boards beside them: each board is one thread's work)
-    let (boards, earlier) = {
+    let ((pair_boards, team_boards), earlier) = {
         let _span = tracing::info_span!("score", boards = which.len()).entered();
         let (later, earlier_scored) = rayon::join(
             || {
                 let pairs = score_with_fields(&state, &c.fields);
-                if team.is_empty() {
-                    return pairs;
-                }
-                let teams = pipeline::score_team_boards(&state, &team);
-                pairs.map(|p| {
-                    p.map(|mut p| {
-                        p.extend(teams);
-                        p
-                    })
-                })
+                let teams = if team.is_empty() {
+                    Vec::new()
+                } else {
+                    pipeline::score_team_boards(&state, &team)
+                };
+                pairs.map(|p| p.map(|p| (p, teams)))
             },
             || {
                 earlier
@@ -174,7 +170,8 @@ pub fn audit_cached(
         ..
     } = c;
     let scored = Scored {
-        boards,
+        pair_boards,
+        team_boards,
         matches: Vec::new(),
         standings,
         fields,
@@ -381,7 +378,8 @@ pub fn extend_cache(bytes: &[u8], old: cache::AuditCache) -> Option<cache::Audit
     let after_state = replay_boards(&before, keys.clone(), &seed, &old)?;
     let old_scores = score_with_fields(&before_state, &old.fields).ok()??;
     let base = Scored {
-        boards: old_scores,
+        pair_boards: old_scores,
+        team_boards: Vec::new(),
         matches: Vec::new(),
         standings: old.standings,
         fields: old.fields,
@@ -412,7 +410,7 @@ pub fn extend_cache(bytes: &[u8], old: cache::AuditCache) -> Option<cache::Audit
         .into_iter()
         .filter(|((s, _, b), _)| !in_keys(*s, *b))
         .collect();
-    board_ns.extend(r.boards.iter().filter(|b| b.team.is_none()).map(|b| {
+    board_ns.extend(r.pair_boards.iter().map(|b| {
         (
             (b.session, b.section.clone(), b.board),
             (b.sides.len() / 2) as u32,

@@ -9,31 +9,39 @@ use super::*;
 /// (`export::rows::score_view`: the section is the participant's own in a field comparison).
 pub(super) fn board_deltas(
     before_state: &State,
-    before: &[&BoardScore],
+    before: &Boards,
     after_state: &State,
-    after: &[&BoardScore],
+    after: &Boards,
 ) -> Vec<BoardDelta> {
     use rayon::prelude::*;
     let _span = tracing::debug_span!("board_deltas").entered();
     type Key<'a> = (&'a str, Option<&'a str>, u32, Option<&'a str>);
-    fn index<'a>(st: &'a State, boards: &[&'a BoardScore]) -> BTreeMap<Key<'a>, Vec<usize>> {
+    let (before, after) = (before.each(), after.each());
+    fn index<'a>(
+        st: &'a State,
+        boards: &[(&'a BoardScore, Option<&'a str>)],
+    ) -> BTreeMap<Key<'a>, Vec<usize>> {
         let mut m: BTreeMap<Key<'a>, Vec<usize>> = BTreeMap::new();
-        for (i, b) in boards.iter().enumerate() {
+        for (i, (b, match_id)) in boards.iter().enumerate() {
             let key = (
                 st.sessions[b.session].def.id.as_str(),
                 b.section.as_deref(),
                 b.board,
-                b.team.as_ref().map(|t| t.0.as_str()),
+                *match_id,
             );
             m.entry(key).or_default().push(i);
         }
         m
     }
-    let (bi, ai) = (index(before_state, before), index(after_state, after));
-    fn sides<'a>(st: &'a State, boards: &[&'a BoardScore], ix: &[usize]) -> Vec<(&'a str, Q)> {
+    let (bi, ai) = (index(before_state, &before), index(after_state, &after));
+    fn sides<'a>(
+        st: &'a State,
+        boards: &[(&'a BoardScore, Option<&'a str>)],
+        ix: &[usize],
+    ) -> Vec<(&'a str, Q)> {
         let mut v: Vec<(&str, Q)> = ix
             .iter()
-            .flat_map(|&i| boards[i].sides.iter())
+            .flat_map(|&i| boards[i].0.sides.iter())
             .map(|s| (st.participant(s.participant).id.as_str(), s.score))
             .collect();
         v.par_sort_unstable();
@@ -51,16 +59,16 @@ pub(super) fn board_deltas(
     for k in keys {
         let (b, a) = (bi.get(k), ai.get(k));
         if let (Some(b), Some(a)) = (b, a) {
-            if sides(before_state, before, b) == sides(after_state, after, a) {
+            if sides(before_state, &before, b) == sides(after_state, &after, a) {
                 continue;
             }
         }
         for (st, boards, ix, out) in [
-            (before_state, before, b, &mut rb),
-            (after_state, after, a, &mut ra),
+            (before_state, &before, b, &mut rb),
+            (after_state, &after, a, &mut ra),
         ] {
             for &i in ix.into_iter().flatten() {
-                crate::export::rows::each_score(st, boards[i], |v| {
+                crate::export::rows::each_score(st, boards[i].0, |v| {
                     let (n, v) = (v.names, v.values);
                     out.push((
                         ((n.session, n.section, n.board), n.participant),
@@ -387,7 +395,8 @@ pub(super) fn standing_deltas(
                 rank_before: b.map(|x| x.rank as i32),
                 rank_after: a.map(|x| x.rank as i32),
                 team: st.participant(r.participant).team
-                    || r.session.is_some_and(|i| st.sessions[i].def.form.is_team()),
+                    || r.session
+                        .is_some_and(|i| st.sessions[i].kind == Kind::Teams),
                 moved: match (b, a) {
                     (Some(b), Some(a)) => {
                         Some(d.map_or_else(|| a.total.to_f64() - b.total.to_f64(), Q::to_f64))
@@ -484,23 +493,52 @@ pub(super) fn standing_deltas(
         .collect()
 }
 
-/// The boards of `boards` (of the replay `st`) that re-scoring the boards `keys` (session id,
-/// board) may have changed: those boards, and the team boards `team_boards` (a team board's
+/// The scored boards of one replay an audit compares, each kind in its own type.
+#[derive(Default)]
+pub(super) struct Boards<'b> {
+    pub pairs: Vec<&'b BoardScore>,
+    pub teams: Vec<&'b TeamBoardScore>,
+}
+
+impl<'b> Boards<'b> {
+    /// Every board of a scoring.
+    pub fn all(s: &'b Scored) -> Boards<'b> {
+        Boards {
+            pairs: s.pair_boards.iter().collect(),
+            teams: s.team_boards.iter().collect(),
+        }
+    }
+
+    /// Each board with its match (a pair board has none), the pair boards first: a board of
+    /// one replay is the same board of the other when its session id, section, number and
+    /// match are.
+    fn each(&self) -> Vec<(&'b BoardScore, Option<&'b str>)> {
+        let teams = self
+            .teams
+            .iter()
+            .map(|t| (&t.score, Some(t.match_id.as_str())));
+        self.pairs.iter().map(|&b| (b, None)).chain(teams).collect()
+    }
+}
+
+/// The boards of one replay (`st`) that re-scoring the boards `keys` (session id, board) may
+/// have changed: the pair boards of `keys`, and the team boards `team_boards` (a team board's
 /// scores depend on its own tables alone).
 pub(super) fn rescoped<'b>(
     st: &State,
-    boards: impl IntoIterator<Item = &'b BoardScore>,
+    pairs: impl IntoIterator<Item = &'b BoardScore>,
+    teams: impl IntoIterator<Item = &'b TeamBoardScore>,
     team_boards: &BTreeSet<(usize, u32)>,
     keys: &BTreeSet<(String, u32)>,
-) -> Vec<&'b BoardScore> {
-    boards
-        .into_iter()
-        .filter(|b| {
-            if b.team.is_some() {
-                team_boards.contains(&(b.session, b.board))
-            } else {
-                keys.contains(&(st.sessions[b.session].def.id.clone(), b.board))
-            }
-        })
-        .collect()
+) -> Boards<'b> {
+    Boards {
+        pairs: pairs
+            .into_iter()
+            .filter(|b| keys.contains(&(st.sessions[b.session].def.id.clone(), b.board)))
+            .collect(),
+        teams: teams
+            .into_iter()
+            .filter(|t| team_boards.contains(&(t.score.session, t.score.board)))
+            .collect(),
+    }
 }

@@ -8,20 +8,21 @@ use super::cache;
 use crate::options::MpArtificial;
 use crate::pipeline::{board_inputs, score_board, score_matches, score_team_boards, table_in};
 use crate::pipeline::{ScoreError, Scored, TeamScope};
-use crate::replay::{State, Table};
-use crate::score::BoardScore;
+use crate::replay::{Kind, State, Table};
+use crate::score::{BoardScore, TeamBoardScore};
 use crate::standings::{finish, Standing};
 
 /// What another replay of the log changes, when only some boards differ: the boards re-scored
 /// and the standings recomputed from them and every other board of `base`.
 #[derive(Clone, Debug)]
 pub struct Rescored {
-    /// The re-scored boards: the pair-form boards of `keys` that still have tables, in board
-    /// order, then the team boards of `team_boards`.
-    pub boards: Vec<BoardScore>,
+    /// The re-scored pair boards: those of `keys` that still have tables, in board order.
+    pub pair_boards: Vec<BoardScore>,
+    /// The re-scored team boards: those of `changed_team_boards`, match by match.
+    pub team_boards: Vec<TeamBoardScore>,
     /// The team boards (`(session, board)`) some table of which differs between the replays:
     /// every other team board scores the same in both.
-    pub team_boards: BTreeSet<(usize, u32)>,
+    pub changed_team_boards: BTreeSet<(usize, u32)>,
     pub standings: Vec<Standing>,
     /// The standings' sums they were computed from, when asked for (the audit cache carries
     /// them on).
@@ -62,21 +63,21 @@ pub fn rescore(
                 continue;
             };
             let def = &st.sessions[s].def;
-            if def.form.is_team() {
+            let whole = match st.sessions[s].kind {
                 // (a match's points depend on every board of it)
-                if team.insert(s)
-                    && !def
-                        .boards
-                        .iter()
-                        .all(|b| keys.contains(&(session.clone(), *b)))
-                {
-                    return Ok(None);
+                Kind::Teams => {
+                    !team.insert(s)
+                        || def
+                            .boards
+                            .iter()
+                            .all(|b| keys.contains(&(session.clone(), *b)))
                 }
-                continue;
-            }
-            if def.options.mp_artificial == MpArtificial::SessionBounded
-                || st.fouled.contains_key(&(s, *board))
-            {
+                Kind::Pairs => {
+                    def.options.mp_artificial != MpArtificial::SessionBounded
+                        && !st.fouled.contains_key(&(s, *board))
+                }
+            };
+            if !whole {
                 return Ok(None);
             }
         }
@@ -97,7 +98,7 @@ pub fn rescore(
     let mut fields: BTreeMap<(usize, Option<String>), u32> = BTreeMap::new();
     match board_ns {
         None => {
-            for b in base.boards.iter().filter(|b| b.team.is_none()) {
+            for b in &base.pair_boards {
                 if !in_keys(base_state, b) && b.session < partial.sessions.len() {
                     let n = fields.entry((b.session, b.section.clone())).or_insert(0);
                     *n = (*n).max((b.sides.len() / 2) as u32);
@@ -123,7 +124,7 @@ pub fn rescore(
     for t in &mut tasks {
         t.field = fields[&(t.session, t.section.clone())];
     }
-    let mut boards: Vec<BoardScore> = match scored.filter(|s| {
+    let pair_boards: Vec<BoardScore> = match scored.filter(|s| {
         s.len() == tasks.len()
             && s.iter().zip(&tasks).all(|(b, t)| {
                 (b.session, &b.section, b.board, b.field)
@@ -147,20 +148,16 @@ pub fn rescore(
         return Ok(None);
     }
     let mut sums = base.sums.clone();
-    for b in base
-        .boards
-        .iter()
-        .filter(|b| b.team.is_none() && in_keys(base_state, b))
-    {
+    for b in base.pair_boards.iter().filter(|b| in_keys(base_state, b)) {
         if !sums.remove_board(b) {
             // (a board of `base` is always in its sums)
             return Ok(None);
         }
     }
-    for b in &boards {
+    for b in &pair_boards {
         sums.add_board(partial, b);
     }
-    let mut team_boards = BTreeSet::new();
+    let (mut team_boards, mut changed_team_boards) = (Vec::new(), BTreeSet::new());
     if !team.is_empty() {
         let _t = tracing::debug_span!("teams", sessions = team.len()).entered();
         let (changed_boards, changed_matches) = changed_team_tables(base_state, partial, &team);
@@ -175,16 +172,17 @@ pub fn rescore(
             sums.drop_team_sessions(&team);
             sums.add_matches(&all);
         }
-        boards.extend(score_team_boards(partial, &changed_boards));
-        team_boards = changed_boards;
+        team_boards = score_team_boards(partial, &changed_boards);
+        changed_team_boards = changed_boards;
     }
     let mut notices = Vec::new();
     let _f = tracing::debug_span!("finish").entered();
     let kept = keep_sums.then(|| sums.clone());
     let standings = finish(partial, sums, &fields, &mut notices);
     Ok(Some(Rescored {
-        boards,
+        pair_boards,
         team_boards,
+        changed_team_boards,
         standings,
         sums: kept,
     }))

@@ -281,7 +281,8 @@ pub fn whatif_cached(
         }
     };
     let base = Scored {
-        boards: before_scores,
+        pair_boards: before_scores,
+        team_boards: Vec::new(),
         matches: Vec::new(),
         standings: std::mem::take(&mut c.standings),
         fields: std::mem::take(&mut c.fields),
@@ -298,7 +299,7 @@ pub fn whatif_cached(
         None,
     );
     let Scored {
-        boards: before_boards,
+        pair_boards: before_boards,
         standings,
         fields,
         sums,
@@ -321,18 +322,14 @@ pub fn whatif_cached(
         }
     };
     // The team boards some table of which differs, as they stand in the log.
-    let before_team = if r.team_boards.is_empty() {
+    let changed = &r.changed_team_boards;
+    let before_team = if changed.is_empty() {
         Vec::new()
     } else {
-        pipeline::score_team_boards(&before_state, &r.team_boards)
+        pipeline::score_team_boards(&before_state, changed)
     };
-    let earlier = rescoped(
-        &before_state,
-        before_boards.iter().chain(&before_team),
-        &r.team_boards,
-        &keys,
-    );
-    let later = rescoped(&after_state, &r.boards, &r.team_boards, &keys);
+    let earlier = rescoped(&before_state, &before_boards, &before_team, changed, &keys);
+    let later = rescoped(&after_state, &r.pair_boards, &r.team_boards, changed, &keys);
     let (boards, deltas) = {
         let _s = tracing::info_span!("compare").entered();
         rayon::join(

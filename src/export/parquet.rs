@@ -143,8 +143,7 @@ pub fn write_dir(out: &Path, files: Vec<(String, Vec<u8>)>) -> Result<()> {
 /// The sides of every board, board after board: the rows of scores.parquet.
 fn score_sides(scored: &Scored) -> impl Iterator<Item = (&BoardScore, &SideScore)> + '_ {
     scored
-        .boards
-        .iter()
+        .boards()
         .flat_map(|b| b.sides.iter().map(move |s| (b, s)))
 }
 
@@ -254,7 +253,7 @@ pub const ROW_GROUP: usize = 512 * 512;
 /// rows at most, [`ROW_GROUP`] there), so the bytes are the same, whatever the number of
 /// threads (with one, the next row group is built after the current one is written).
 pub fn scores_bytes(state: &State, scored: &Scored, row_group: usize) -> PolarsResult<Vec<u8>> {
-    let n: usize = scored.boards.iter().map(|b| b.sides.len()).sum();
+    let n: usize = scored.boards().map(|b| b.sides.len()).sum();
     let mut sides = score_sides(scored);
     let mut next_sides = |len: usize| -> Vec<_> { sides.by_ref().take(len).collect() };
     let mut groups = row_groups(n, row_group).into_iter();

@@ -8,7 +8,7 @@ use std::fmt::Write as _;
 
 use super::results::{decimal, LineView, SessionView};
 use crate::bridge::{dealer_of, vul_of, Bid};
-use crate::replay::State;
+use crate::replay::{Kind, State};
 
 /// A PBN string: quoted, with `"` and `\` escaped, line breaks as spaces.
 fn quoted(s: &str) -> String {
@@ -76,10 +76,9 @@ pub fn write(state: &State, sessions: &[SessionView]) -> Result<Vec<u8>, String>
             tag(&mut out, "Declarer", "");
             tag(&mut out, "Contract", "");
             tag(&mut out, "Result", "");
-            if s.form.is_team() {
-                team_table(&mut out, s, b, unit);
-            } else {
-                pair_table(&mut out, s, b, unit);
+            match s.kind {
+                Kind::Pairs => pair_table(&mut out, s, b, unit),
+                Kind::Teams => team_table(&mut out, s, b, unit),
             }
             if i == 0 {
                 total_table(&mut out, s, total);

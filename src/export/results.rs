@@ -9,7 +9,7 @@ use crate::adjust::{AdjustedScore, ArtLabel, Part, Side};
 use crate::bridge::{Bid, Seat, Vul};
 use crate::num::Q;
 use crate::pipeline::{group_of, Scored};
-use crate::replay::{PId, State};
+use crate::replay::{Kind, PId, State};
 use crate::score::Form;
 
 /// One session, ready to print.
@@ -17,6 +17,8 @@ pub struct SessionView<'s> {
     pub id: &'s str,
     pub name: Option<&'s str>,
     pub form: Form,
+    /// Pairs (`lines`) or teams (`matches`): the session's kind.
+    pub kind: Kind,
     pub index: usize,
     /// Participants in standings order of their group (section, then rank).
     pub participants: Vec<ParticipantView<'s>>,
@@ -132,12 +134,15 @@ pub fn sessions<'s>(
     let mut side_scores: BTreeMap<SideKey, (Q, Option<Q>)> = BTreeMap::new();
     let mut team_boards: BTreeMap<(usize, &str, u32), (Q, Q)> = BTreeMap::new();
     let mut datum = BTreeMap::new();
-    for b in &scored.boards {
-        if only.is_some_and(|o| o != b.session) {
-            continue;
+    for t in &scored.team_boards {
+        let b = &t.score;
+        if only.is_none_or(|o| o == b.session) {
+            let points = (t.rooms.home, t.rooms.away);
+            team_boards.insert((b.session, t.match_id.as_str(), b.board), points);
         }
-        if let Some((m, tb)) = &b.team {
-            team_boards.insert((b.session, m.as_str(), b.board), (tb.home, tb.away));
+    }
+    for b in &scored.pair_boards {
+        if only.is_some_and(|o| o != b.session) {
             continue;
         }
         for s in &b.sides {
@@ -230,52 +235,55 @@ pub fn sessions<'s>(
         }
         participants.sort_by(|a, b| (a.section, a.rank, a.id).cmp(&(b.section, b.rank, b.id)));
         let mut matches = Vec::new();
-        if form.is_team() {
-            let mut by_match: BTreeMap<&str, BTreeMap<u32, Vec<LineView>>> = BTreeMap::new();
-            let mut rest = Vec::new();
-            for (l, (_, t)) in lines
-                .into_iter()
-                .zip(state.tables.iter().filter(|(k, _)| k.0 == si))
-            {
-                match t.match_id.as_deref() {
-                    Some(m) => by_match
-                        .entry(m)
-                        .or_default()
-                        .entry(l.board)
-                        .or_default()
-                        .push(l),
-                    None => rest.push(l),
+        match sess.kind {
+            Kind::Pairs => {}
+            Kind::Teams => {
+                let mut by_match: BTreeMap<&str, BTreeMap<u32, Vec<LineView>>> = BTreeMap::new();
+                let mut rest = Vec::new();
+                for (l, (_, t)) in lines
+                    .into_iter()
+                    .zip(state.tables.iter().filter(|(k, _)| k.0 == si))
+                {
+                    match t.match_id.as_deref() {
+                        Some(m) => by_match
+                            .entry(m)
+                            .or_default()
+                            .entry(l.board)
+                            .or_default()
+                            .push(l),
+                        None => rest.push(l),
+                    }
                 }
-            }
-            lines = rest;
-            for ((_, mid), m) in state.matches.range((si, String::new())..) {
-                if m.session != si {
-                    break;
+                lines = rest;
+                for ((_, mid), m) in state.matches.range((si, String::new())..) {
+                    if m.session != si {
+                        break;
+                    }
+                    let r = scored
+                        .matches
+                        .iter()
+                        .find(|r| r.session == si && r.match_id == *mid);
+                    let mut boards = Vec::new();
+                    for (b, mut tables) in by_match.remove(mid.as_str()).unwrap_or_default() {
+                        tables.sort_by_key(|l| !l.open);
+                        let (h, a) = team_boards
+                            .get(&(si, mid.as_str(), b))
+                            .copied()
+                            .unwrap_or((Q::ZERO, Q::ZERO));
+                        boards.push((b, h, a, tables));
+                    }
+                    matches.push(MatchView {
+                        id: mid,
+                        home: &state.participant(m.home).id,
+                        away: &state.participant(m.away).id,
+                        knockout: m.def.knockout,
+                        imp_home: r.and_then(|r| r.imp_home),
+                        imp_away: r.and_then(|r| r.imp_away),
+                        vp_home: r.map_or(Q::ZERO, |r| r.vp_home),
+                        vp_away: r.map_or(Q::ZERO, |r| r.vp_away),
+                        boards,
+                    });
                 }
-                let r = scored
-                    .matches
-                    .iter()
-                    .find(|r| r.session == si && r.match_id == *mid);
-                let mut boards = Vec::new();
-                for (b, mut tables) in by_match.remove(mid.as_str()).unwrap_or_default() {
-                    tables.sort_by_key(|l| !l.open);
-                    let (h, a) = team_boards
-                        .get(&(si, mid.as_str(), b))
-                        .copied()
-                        .unwrap_or((Q::ZERO, Q::ZERO));
-                    boards.push((b, h, a, tables));
-                }
-                matches.push(MatchView {
-                    id: mid,
-                    home: &state.participant(m.home).id,
-                    away: &state.participant(m.away).id,
-                    knockout: m.def.knockout,
-                    imp_home: r.and_then(|r| r.imp_home),
-                    imp_away: r.and_then(|r| r.imp_away),
-                    vp_home: r.map_or(Q::ZERO, |r| r.vp_home),
-                    vp_away: r.map_or(Q::ZERO, |r| r.vp_away),
-                    boards,
-                });
             }
         }
         lines.sort_by(|a, b| (a.board, a.section, a.ns).cmp(&(b.board, b.section, b.ns)));
@@ -291,6 +299,7 @@ pub fn sessions<'s>(
             id: &sess.def.id,
             name: sess.def.name.as_deref(),
             form,
+            kind: sess.kind,
             index: si,
             participants,
             lines,

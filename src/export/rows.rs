@@ -4,7 +4,7 @@
 use crate::adjust::Side;
 use crate::num::Q;
 use crate::pipeline::Scored;
-use crate::replay::{RulingStatus, State};
+use crate::replay::{Kind, RulingStatus, State};
 use crate::score::{BoardScore, SideScore};
 use crate::standings::Standing;
 
@@ -328,7 +328,7 @@ pub fn build_with(state: &State, scored: &Scored, with_scores: bool) -> Tables {
     t.standings = standings;
     t.rulings = rulings;
     let pid = |p| state.participant(p).id.clone();
-    if state.sessions.iter().any(|s| s.def.form.is_team()) {
+    if state.sessions.iter().any(|s| s.kind == Kind::Teams) {
         t.matches = Some(
             scored
                 .matches
@@ -354,7 +354,14 @@ pub fn build_with(state: &State, scored: &Scored, with_scores: bool) -> Tables {
 /// The rows of every board: scores (when asked), frequencies and statistics.
 fn board_tables(state: &State, scored: &Scored, with_scores: bool) -> Tables {
     let mut t = Tables::default();
-    for b in &scored.boards {
+    // A pair board has its own row of boards.parquet; the team boards of one number share one.
+    let boards = (scored.pair_boards.iter().map(|b| (b, true))).chain(
+        scored
+            .team_boards
+            .iter()
+            .map(|t| (&t.score, t.export_stats)),
+    );
+    for (b, stats_row) in boards {
         let session = state.sessions[b.session].def.id.clone();
         if with_scores {
             score_rows(state, b, &mut t.scores);
@@ -372,7 +379,7 @@ fn board_tables(state: &State, scored: &Scored, with_scores: bool) -> Tables {
                 group: r.group.map(|g| g as i32),
             });
         }
-        if !b.export_stats {
+        if !stats_row {
             continue;
         }
         let st = &b.stats;

@@ -16,7 +16,7 @@ use quick_xml::Writer;
 use super::results::{artificial_token, decimal, place, LineView, SessionView};
 use crate::adjust::format_points;
 use crate::bridge::Bid;
-use crate::replay::State;
+use crate::replay::{Kind, State};
 use crate::score::Form;
 
 /// The prefix of a ruling USEBIO cannot say, in a traveller line's `NOTES`.
@@ -110,64 +110,67 @@ fn usebio_date(d: &str) -> String {
 fn session(w: &mut W, s: &SessionView) -> R {
     let name = s.id.to_string();
     open(w, "SESSION", &[("SESSION_ID", name.as_str())])?;
-    if s.form.is_team() {
-        participants(w, s, None)?;
-        for m in &s.matches {
-            open(w, "MATCH", &[])?;
-            leaf(w, "TEAM", m.home)?;
-            leaf(w, "OPPOSING_TEAM", m.away)?;
-            if let (Some(a), Some(b)) = (m.boards.first(), m.boards.last()) {
-                leaf(w, "START_BOARD_NUMBER", &a.0.to_string())?;
-                leaf(w, "END_BOARD_NUMBER", &b.0.to_string())?;
-            }
-            leaf(w, "TEAM_SCORE", &decimal(m.vp_home.to_f64(), 2))?;
-            leaf(w, "OPPOSING_TEAM_SCORE", &decimal(m.vp_away.to_f64(), 2))?;
-            for (b, home, away, tables) in &m.boards {
-                open(w, "BOARD", &[])?;
-                leaf(w, "BOARD_NUMBER", &b.to_string())?;
-                if s.form.spec().usebio.as_ref().is_some_and(|u| u.team_points) {
-                    leaf(w, "TEAM_POINTS", &decimal(home.to_f64(), 2))?;
-                    leaf(w, "OPPOSING_TEAM_POINTS", &decimal(away.to_f64(), 2))?;
-                } else {
-                    leaf(w, "IMPS", &decimal(home.to_f64(), 2))?;
+    match s.kind {
+        Kind::Teams => {
+            participants(w, s, None)?;
+            for m in &s.matches {
+                open(w, "MATCH", &[])?;
+                leaf(w, "TEAM", m.home)?;
+                leaf(w, "OPPOSING_TEAM", m.away)?;
+                if let (Some(a), Some(b)) = (m.boards.first(), m.boards.last()) {
+                    leaf(w, "START_BOARD_NUMBER", &a.0.to_string())?;
+                    leaf(w, "END_BOARD_NUMBER", &b.0.to_string())?;
                 }
-                for l in tables {
-                    line(w, s.form, l, Some(if l.open { "NS" } else { "EW" }))?;
-                }
-                close(w, "BOARD")?;
-            }
-            close(w, "MATCH")?;
-        }
-    } else {
-        let mut sections: Vec<Option<&str>> = s.lines.iter().map(|l| l.section).collect();
-        sections.extend(s.participants.iter().map(|p| p.section));
-        sections.sort();
-        sections.dedup();
-        for sec in sections {
-            if let Some(id) = sec {
-                open(w, "SECTION", &[("SECTION_ID", id)])?;
-            }
-            participants(w, s, Some(sec))?;
-            let mut board = None;
-            for l in s.lines.iter().filter(|l| l.section == sec) {
-                if board != Some(l.board) {
-                    if board.is_some() {
-                        close(w, "BOARD")?;
-                    }
-                    board = Some(l.board);
+                leaf(w, "TEAM_SCORE", &decimal(m.vp_home.to_f64(), 2))?;
+                leaf(w, "OPPOSING_TEAM_SCORE", &decimal(m.vp_away.to_f64(), 2))?;
+                for (b, home, away, tables) in &m.boards {
                     open(w, "BOARD", &[])?;
-                    leaf(w, "BOARD_NUMBER", &l.board.to_string())?;
-                    if let Some(d) = s.datum.get(&(l.board, l.group.clone())) {
-                        leaf(w, "BOARD_AVERAGE", &decimal(d.to_f64(), 2))?;
+                    leaf(w, "BOARD_NUMBER", &b.to_string())?;
+                    if s.form.spec().usebio.as_ref().is_some_and(|u| u.team_points) {
+                        leaf(w, "TEAM_POINTS", &decimal(home.to_f64(), 2))?;
+                        leaf(w, "OPPOSING_TEAM_POINTS", &decimal(away.to_f64(), 2))?;
+                    } else {
+                        leaf(w, "IMPS", &decimal(home.to_f64(), 2))?;
                     }
+                    for l in tables {
+                        line(w, s.form, l, Some(if l.open { "NS" } else { "EW" }))?;
+                    }
+                    close(w, "BOARD")?;
                 }
-                line(w, s.form, l, None)?;
+                close(w, "MATCH")?;
             }
-            if board.is_some() {
-                close(w, "BOARD")?;
-            }
-            if sec.is_some() {
-                close(w, "SECTION")?;
+        }
+        Kind::Pairs => {
+            let mut sections: Vec<Option<&str>> = s.lines.iter().map(|l| l.section).collect();
+            sections.extend(s.participants.iter().map(|p| p.section));
+            sections.sort();
+            sections.dedup();
+            for sec in sections {
+                if let Some(id) = sec {
+                    open(w, "SECTION", &[("SECTION_ID", id)])?;
+                }
+                participants(w, s, Some(sec))?;
+                let mut board = None;
+                for l in s.lines.iter().filter(|l| l.section == sec) {
+                    if board != Some(l.board) {
+                        if board.is_some() {
+                            close(w, "BOARD")?;
+                        }
+                        board = Some(l.board);
+                        open(w, "BOARD", &[])?;
+                        leaf(w, "BOARD_NUMBER", &l.board.to_string())?;
+                        if let Some(d) = s.datum.get(&(l.board, l.group.clone())) {
+                            leaf(w, "BOARD_AVERAGE", &decimal(d.to_f64(), 2))?;
+                        }
+                    }
+                    line(w, s.form, l, None)?;
+                }
+                if board.is_some() {
+                    close(w, "BOARD")?;
+                }
+                if sec.is_some() {
+                    close(w, "SECTION")?;
+                }
             }
         }
     }
@@ -183,37 +186,39 @@ fn participants(w: &mut W, s: &SessionView, section: Option<Option<&str>>) -> R 
         .iter()
         .filter(|p| section.is_none_or(|sec| p.section == sec))
     {
-        if s.form.is_team() {
-            open(
+        match s.kind {
+            Kind::Pairs => {
+                open(w, "PAIR", &[])?;
+                leaf(w, "PAIR_NUMBER", p.id)?;
+            }
+            Kind::Teams => open(
                 w,
                 "TEAM",
                 &[("TEAM_ID", p.id), ("TEAM_NAME", p.name.unwrap_or_default())],
-            )?;
-        } else {
-            open(w, "PAIR", &[])?;
-            leaf(w, "PAIR_NUMBER", p.id)?;
+            )?,
         }
         leaf(w, "TOTAL_SCORE", &decimal(p.total, 2))?;
         if let Some(pct) = p.pct {
             leaf(w, "PERCENTAGE", &decimal(pct, 2))?;
         }
         leaf(w, "PLACE", &place(p.rank, p.rank_to))?;
-        if !s.form.is_team() {
-            leaf(w, "BOARDS_PLAYED", &p.boards.to_string())?;
-        }
-        if s.form.is_team() {
-            // A team's players go two by two in PAIRs (`T1-1`, `T1-2`...), as team files hold
-            // them.
-            for (k, two) in p.players.chunks(2).enumerate() {
-                open(w, "PAIR", &[])?;
-                leaf(w, "PAIR_NUMBER", &format!("{}-{}", p.id, k + 1))?;
-                players(w, two)?;
+        match s.kind {
+            Kind::Pairs => {
+                leaf(w, "BOARDS_PLAYED", &p.boards.to_string())?;
+                players(w, p.players)?;
                 close(w, "PAIR")?;
             }
-            close(w, "TEAM")?;
-        } else {
-            players(w, p.players)?;
-            close(w, "PAIR")?;
+            Kind::Teams => {
+                // A team's players go two by two in PAIRs (`T1-1`, `T1-2`...), as team files
+                // hold them.
+                for (k, two) in p.players.chunks(2).enumerate() {
+                    open(w, "PAIR", &[])?;
+                    leaf(w, "PAIR_NUMBER", &format!("{}-{}", p.id, k + 1))?;
+                    players(w, two)?;
+                    close(w, "PAIR")?;
+                }
+                close(w, "TEAM")?;
+            }
         }
     }
     close(w, "PARTICIPANTS")

@@ -1,6 +1,7 @@
 //! Team sessions scored: each match's boards and their totals, IMP penalties taken off, the match finished by its form (`score::form::TeamRules::finish`), and which matches a change touches.
 
 use super::*;
+use crate::replay::Kind;
 
 /// The team boards `boards` (`(session, board)`) of `state` scored, in every match, as
 /// [`score`] scores them (a team board's score depends on its two tables alone; the matches'
@@ -8,7 +9,7 @@ use super::*;
 pub fn score_team_boards(
     state: &State,
     boards: &std::collections::BTreeSet<(usize, u32)>,
-) -> Vec<BoardScore> {
+) -> Vec<TeamBoardScore> {
     score_matches(state, TeamScope::Boards(boards)).0
 }
 
@@ -29,11 +30,11 @@ pub enum TeamScope<'a> {
 pub fn score_matches(
     state: &State,
     scope: TeamScope,
-) -> (Vec<BoardScore>, Vec<MatchResult>, Vec<Notice>) {
+) -> (Vec<TeamBoardScore>, Vec<MatchResult>, Vec<Notice>) {
     let mut notices = Vec::new();
     // No team session and no match: nothing below would find anything (and a pairs log of a
     // million tables is not walked for it).
-    if state.matches.is_empty() && !state.sessions.iter().any(|s| s.def.form.is_team()) {
+    if state.matches.is_empty() && !state.sessions.iter().any(|s| s.kind == Kind::Teams) {
         return (Vec::new(), Vec::new(), notices);
     }
     // (a map of the matches asked for by borrowed ids: no id copied per table)
@@ -53,7 +54,7 @@ pub fn score_matches(
         .tables
         .values_vec()
         .into_iter()
-        .filter(|t| state.sessions[t.session].def.form.is_team())
+        .filter(|t| state.sessions[t.session].kind == Kind::Teams)
         .filter_map(|t| Some((t.session, t.match_id.as_deref()?, t.board, t.room?, t)))
         .filter(|&(s, m, b, _, _)| in_scope(s, m, b))
         .collect();
@@ -93,7 +94,7 @@ pub fn score_matches(
         .collect();
     // Each board of each match scored with its two sides (in parallel), or the notice of a
     // board played in one room; with the board's part of its match's totals.
-    type Made = Result<(BoardScore, [Q; 4]), Notice>;
+    type Made = Result<(TeamBoardScore, [Q; 4]), Notice>;
     let mut made: Vec<Made> = runs
         .par_iter()
         .map(|run| {
@@ -154,22 +155,25 @@ pub fn score_matches(
                 tb.away_calc.aggregate,
             ];
             Ok((
-                BoardScore {
-                    session: s,
-                    section: None,
-                    board: b,
-                    field: 2,
-                    sides: vec![
-                        side(home, away, tb.home, true),
-                        side(away, home, tb.away, false),
-                    ],
-                    freq: Vec::new(),
-                    stats: stats[&(s, b)].clone(),
-                    datum: None,
-                    notices: Vec::new(),
-                    facts: Vec::new(),
-                    text: Vec::new(),
-                    team: Some((m.to_string(), tb)),
+                TeamBoardScore {
+                    score: BoardScore {
+                        session: s,
+                        section: None,
+                        board: b,
+                        field: 2,
+                        sides: vec![
+                            side(home, away, tb.home, true),
+                            side(away, home, tb.away, false),
+                        ],
+                        freq: Vec::new(),
+                        stats: stats[&(s, b)].clone(),
+                        datum: None,
+                        notices: Vec::new(),
+                        facts: Vec::new(),
+                        text: Vec::new(),
+                    },
+                    match_id: m.to_string(),
+                    rooms: tb,
                     export_stats: false,
                 },
                 part,
@@ -185,7 +189,7 @@ pub fn score_matches(
         match b {
             Err(n) => notices.push(n.clone()),
             Ok((b, part)) => {
-                b.export_stats = stats_given.insert((b.session, b.board));
+                b.export_stats = stats_given.insert((b.score.session, b.score.board));
                 let (s, m, ..) = team[run[0]];
                 let e = per_match.entry((s, m)).or_insert((0, [Q::ZERO; 4]));
                 e.0 += 1;
@@ -197,7 +201,7 @@ pub fn score_matches(
     }
     drop(runs);
     // (the boards taken out of `made` in its own allocation)
-    let boards: Vec<BoardScore> = made
+    let boards: Vec<TeamBoardScore> = made
         .into_iter()
         .filter_map(|r| r.ok())
         .map(|r| r.0)

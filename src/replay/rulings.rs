@@ -53,32 +53,33 @@ impl Replayer {
                     return;
                 };
                 // C2: in team forms the table is in the match between the two teams.
-                let (match_id, room) = if self.st.sessions[s].def.form.is_team() {
-                    let found = self
-                        .pair_matches
-                        .get(&(s, ns.min(ew), ns.max(ew)))
-                        .into_iter()
-                        .flatten()
-                        .filter_map(|id| self.st.matches.get(&(s, id.clone())))
-                        .filter(|m| m.def.boards.binary_search(&r.board).is_ok())
-                        .min_by(|a, b| a.def.id.cmp(&b.def.id));
-                    match found {
-                        Some(m) => (
-                            Some(m.def.id.clone()),
-                            Some(if m.home == ns {
-                                Room::Open
-                            } else {
-                                Room::Closed
-                            }),
-                        ),
-                        None => {
-                            let ew_id = r.ew.clone().unwrap_or_default();
-                            self.err(line, "ns", format!("no match of session \"{}\" between \"{}\" and \"{ew_id}\" has board {}", r.session, r.ns, r.board));
-                            return;
+                let (match_id, room) = match self.st.sessions[s].kind {
+                    Kind::Pairs => (None, None),
+                    Kind::Teams => {
+                        let found = self
+                            .pair_matches
+                            .get(&(s, ns.min(ew), ns.max(ew)))
+                            .into_iter()
+                            .flatten()
+                            .filter_map(|id| self.st.matches.get(&(s, id.clone())))
+                            .filter(|m| m.def.boards.binary_search(&r.board).is_ok())
+                            .min_by(|a, b| a.def.id.cmp(&b.def.id));
+                        match found {
+                            Some(m) => (
+                                Some(m.def.id.clone()),
+                                Some(if m.home == ns {
+                                    Room::Open
+                                } else {
+                                    Room::Closed
+                                }),
+                            ),
+                            None => {
+                                let ew_id = r.ew.clone().unwrap_or_default();
+                                self.err(line, "ns", format!("no match of session \"{}\" between \"{}\" and \"{ew_id}\" has board {}", r.session, r.ns, r.board));
+                                return;
+                            }
                         }
                     }
-                } else {
-                    (None, None)
                 };
                 if !self.seat_pairs(line, s, r.board, ns, ew, key) {
                     return;

@@ -9,9 +9,12 @@ impl Replayer {
         let Some(s) = self.session(line, &fe.session) else {
             return;
         };
-        if self.st.sessions[s].def.form.is_team() {
-            self.err(line, "session", "a fouled board in a team session goes to Law 86B2 (cancel the board, or artificial or assigned scores): record `ruling` events for it instead (conventions C35)");
-            return;
+        match self.st.sessions[s].kind {
+            Kind::Pairs => {}
+            Kind::Teams => {
+                self.err(line, "session", "a fouled board in a team session goes to Law 86B2 (cancel the board, or artificial or assigned scores): record `ruling` events for it instead (conventions C35)");
+                return;
+            }
         }
         if !self.board_in_session(line, s, fe.board) {
             return;
@@ -59,23 +62,26 @@ impl Replayer {
         let Some(s) = self.session(line, &m.session) else {
             return;
         };
-        let def = &self.st.sessions[s].def;
-        if !def.form.is_team() {
-            let (id, form) = (def.id.clone(), def.form.name());
-            let teams: Vec<&str> = crate::score::Form::ALL
-                .iter()
-                .filter(|f| f.is_team())
-                .map(|f| f.name())
-                .collect();
-            self.err(
-                line,
-                "session",
-                format!(
-                    "session \"{id}\" has form \"{form}\"; matches belong to team forms ({})",
-                    teams.join(", ")
-                ),
-            );
-            return;
+        let Session { def, kind, .. } = &self.st.sessions[s];
+        match kind {
+            Kind::Teams => {}
+            Kind::Pairs => {
+                let (id, form) = (def.id.clone(), def.form.name());
+                let teams: Vec<&str> = crate::score::Form::ALL
+                    .iter()
+                    .filter(|f| f.kind() == Kind::Teams)
+                    .map(|f| f.name())
+                    .collect();
+                self.err(
+                    line,
+                    "session",
+                    format!(
+                        "session \"{id}\" has form \"{form}\"; matches belong to team forms ({})",
+                        teams.join(", ")
+                    ),
+                );
+                return;
+            }
         }
         if self.st.matches.contains_key(&(s, m.id.clone())) {
             self.err(
@@ -182,10 +188,9 @@ impl Replayer {
 
     /// The seat keys of `plays` for a session: (NS, EW).
     pub(super) fn seats(&self, s: usize) -> (u8, u8) {
-        if self.st.sessions[s].def.form.is_team() {
-            (1, 2)
-        } else {
-            (0, 0)
+        match self.st.sessions[s].kind {
+            Kind::Teams => (1, 2),
+            Kind::Pairs => (0, 0),
         }
     }
 
@@ -199,20 +204,22 @@ impl Replayer {
         ns: PId,
         ew: PId,
     ) -> Option<Option<String>> {
-        let team = self.st.sessions[s].def.form.is_team();
-        if !team {
-            if r.match_id.is_some() || r.room.is_some() {
-                let field = if r.match_id.is_some() {
-                    "match"
-                } else {
-                    "room"
-                };
-                let sid = &self.st.sessions[s].def.id;
-                let msg = format!("session \"{sid}\" is a pairs session; \"match\" and \"room\" belong to team forms");
-                self.err(line, field, msg);
-                return None;
+        match self.st.sessions[s].kind {
+            Kind::Teams => {}
+            Kind::Pairs => {
+                if r.match_id.is_some() || r.room.is_some() {
+                    let field = if r.match_id.is_some() {
+                        "match"
+                    } else {
+                        "room"
+                    };
+                    let sid = &self.st.sessions[s].def.id;
+                    let msg = format!("session \"{sid}\" is a pairs session; \"match\" and \"room\" belong to team forms");
+                    self.err(line, field, msg);
+                    return None;
+                }
+                return Some(None);
             }
-            return Some(None);
         }
         let sid = self.st.sessions[s].def.id.clone();
         let Some(mid) = &r.match_id else {

@@ -10,77 +10,49 @@ use super::view::{CardRow, OtherRoom, ParticipantView, Scorecard};
 use crate::adjust::Side;
 use crate::explain::played_text;
 use crate::pipeline::Scored;
-use crate::replay::{PId, State};
+use crate::replay::{PId, State, Table};
+use crate::score::{BoardScore, SideScore};
 
 /// Every participant of the log, in log order, with a scorecard for each session it played.
 pub fn build(state: &State, scored: &Scored) -> Vec<ParticipantView> {
     // (participant, session) -> rows with their board number, unsorted.
     let mut rows: BTreeMap<(PId, usize), Vec<(u32, f64, CardRow)>> = BTreeMap::new();
-    for b in &scored.boards {
+    let mut add = |b: &BoardScore, s: &SideScore, row: CardRow| {
+        rows.entry((s.participant, b.session))
+            .or_default()
+            .push((b.board, s.score.to_f64(), row));
+    };
+    for b in &scored.pair_boards {
         for s in &b.sides {
-            let ns = match s.side {
-                Side::NS => s.participant,
-                Side::EW => s.opponent,
+            add(b, s, card_row(state, b, s).0);
+        }
+    }
+    // A team board: the other room, whose NS pair is the team that sat EW here; the team sits
+    // there the other way round.
+    for t in &scored.team_boards {
+        let b = &t.score;
+        for s in &b.sides {
+            let (mut row, ns, table) = card_row(state, b, s);
+            let other_ns = if ns == s.participant {
+                s.opponent
+            } else {
+                s.participant
             };
-            let table = state.tables.get(&(b.session, b.board, ns));
-            let score = s.score.to_f64();
-            let pct = s
-                .top
-                .map(|t| t.to_f64())
-                .filter(|t| *t > 0.0)
-                .map(|t| format!("{:.2}", score * 100.0 / t));
-            let row = CardRow {
-                board: b.board,
-                section: b.section.clone(),
-                side: match s.side {
-                    Side::NS => "NS",
-                    Side::EW => "EW",
-                },
-                opponent: state.participant(s.opponent).id.clone(),
-                room: table.and_then(|t| t.room.map(|r| r.as_str())),
-                contract: table.map(played_text).unwrap_or_default(),
-                // The table result's points from this side's seat (EW's are NS's negated).
-                points: table.and_then(|t| t.played.as_ref()).map(|p| {
+            let other = state
+                .tables
+                .get(&(b.session, b.board, other_ns))
+                .filter(|o| o.room.is_some() && o.room != table.and_then(|t| t.room));
+            row.other = other.map(|o| OtherRoom {
+                room: o.room.map_or("", |r| r.as_str()),
+                contract: played_text(o),
+                points: o.played.as_ref().map(|p| {
                     signed(match s.side {
-                        Side::NS => p.ns_points,
-                        Side::EW => -p.ns_points,
+                        Side::NS => -p.ns_points,
+                        Side::EW => p.ns_points,
                     })
                 }),
-                score: fmt_f(score),
-                pct,
-                running: String::new(),
-                ruling: table
-                    .and_then(|t| t.ruling(state))
-                    .map(|r| format!("{} {}", r.ev.id, r.ev.score.normalised())),
-                other: None,
-            };
-            // A team board: the other room, whose NS pair is the team that sat EW here; the
-            // team sits there the other way round.
-            let mut row = row;
-            if b.team.is_some() {
-                let other_ns = if ns == s.participant {
-                    s.opponent
-                } else {
-                    s.participant
-                };
-                let other = state
-                    .tables
-                    .get(&(b.session, b.board, other_ns))
-                    .filter(|o| o.room.is_some() && o.room != table.and_then(|t| t.room));
-                row.other = other.map(|o| OtherRoom {
-                    room: o.room.map_or("", |r| r.as_str()),
-                    contract: played_text(o),
-                    points: o.played.as_ref().map(|p| {
-                        signed(match s.side {
-                            Side::NS => -p.ns_points,
-                            Side::EW => p.ns_points,
-                        })
-                    }),
-                });
-            }
-            rows.entry((s.participant, b.session))
-                .or_default()
-                .push((b.board, score, row));
+            });
+            add(b, s, row);
         }
     }
     let mut cards: BTreeMap<PId, Vec<Scorecard>> = BTreeMap::new();
@@ -118,6 +90,52 @@ pub fn build(state: &State, scored: &Scored) -> Vec<ParticipantView> {
             }
         })
         .collect()
+}
+
+/// A side's row of its scorecard (without the other room), its table's NS participant and the
+/// table.
+fn card_row<'s>(
+    state: &'s State,
+    b: &BoardScore,
+    s: &SideScore,
+) -> (CardRow, PId, Option<&'s Table>) {
+    let ns = match s.side {
+        Side::NS => s.participant,
+        Side::EW => s.opponent,
+    };
+    let table = state.tables.get(&(b.session, b.board, ns));
+    let score = s.score.to_f64();
+    let pct = s
+        .top
+        .map(|t| t.to_f64())
+        .filter(|t| *t > 0.0)
+        .map(|t| format!("{:.2}", score * 100.0 / t));
+    let row = CardRow {
+        board: b.board,
+        section: b.section.clone(),
+        side: match s.side {
+            Side::NS => "NS",
+            Side::EW => "EW",
+        },
+        opponent: state.participant(s.opponent).id.clone(),
+        room: table.and_then(|t| t.room.map(|r| r.as_str())),
+        contract: table.map(played_text).unwrap_or_default(),
+        // The table result's points from this side's seat (EW's are NS's negated).
+        points: table.and_then(|t| t.played.as_ref()).map(|p| {
+            signed(match s.side {
+                Side::NS => p.ns_points,
+                Side::EW => -p.ns_points,
+            })
+        }),
+        score: fmt_f(score),
+        pct,
+        running: String::new(),
+        ruling: table
+            .and_then(|t| t.ruling(state))
+            .map(|r| format!("{} {}", r.ev.id, r.ev.score.normalised())),
+        other: None,
+    };
+    (row, ns, table)
 }
 
 fn signed(p: i32) -> String {

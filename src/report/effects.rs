@@ -31,7 +31,7 @@ pub fn add_ruling_effects(
     };
     // The tables of each (session, board): what an audit of a ruling on it re-scores.
     let mut tables: crate::hash::FxMap<(&str, u32), u64> = Default::default();
-    for b in &scored.boards {
+    for b in scored.boards() {
         let id = state.sessions[b.session].def.id.as_str();
         *tables.entry((id, b.board)).or_default() += b.sides.len() as u64 / 2;
     }

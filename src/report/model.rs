@@ -17,8 +17,8 @@ use crate::dd::BoardDd;
 use crate::explain::played_text;
 use crate::num::Q;
 use crate::pipeline::Scored;
-use crate::replay::{RulingStatus, State};
-use crate::score::Line;
+use crate::replay::{Kind, RulingStatus, State};
+use crate::score::{BoardScore, Line, TeamBoardScore};
 
 /// Labels in the bulletin's language.
 pub fn labels(lang: &str) -> BTreeMap<&'static str, &'static str> {
@@ -285,17 +285,33 @@ pub fn build_with(
         // Cut match sheets (`Limits::sheets`): the boards of the matches shown, and of each
         // board number its first match (its deal is shown whatever matches played it).
         let shown = super::sheets::shown(scored, i, limits.sheets);
-        let mut numbers = std::collections::BTreeSet::new();
-        let boards = scored
-            .boards
-            .iter()
-            .filter(|b| b.session == i)
-            .filter(|b| match (&shown, &b.team) {
-                (Some(x), Some((m, _))) => numbers.insert(b.board) || x.ids.contains(m.as_str()),
-                _ => true,
-            })
-            .map(|b| board_view(state, b, dd.get(&(i, b.board)).copied(), lang, limits))
-            .collect();
+        let view = |b: Board| {
+            let n = b.score().board;
+            board_view(state, b, dd.get(&(i, n)).copied(), lang, limits)
+        };
+        let boards = match sess.kind {
+            Kind::Pairs => scored
+                .pair_boards
+                .iter()
+                .filter(|b| b.session == i)
+                .map(|b| view(Board::Pairs(b)))
+                .collect(),
+            Kind::Teams => {
+                let mut numbers = std::collections::BTreeSet::new();
+                scored
+                    .team_boards
+                    .iter()
+                    .filter(|t| t.score.session == i)
+                    .filter(|t| match &shown {
+                        Some(x) => {
+                            numbers.insert(t.score.board) || x.ids.contains(t.match_id.as_str())
+                        }
+                        None => true,
+                    })
+                    .map(|t| view(Board::Teams(t)))
+                    .collect()
+            }
+        };
         let sheet_shown = |m: &crate::score::MatchResult| {
             shown
                 .as_ref()
@@ -329,8 +345,11 @@ pub fn build_with(
             id: def.id.clone(),
             name: def.name.clone(),
             form: def.form.name(),
-            teams: def.form.is_team(),
-            charts: running_charts(state, scored, i),
+            teams: sess.kind == Kind::Teams,
+            charts: match sess.kind {
+                Kind::Pairs => running_charts(state, scored, i),
+                Kind::Teams => Vec::new(),
+            },
             standings,
             boards,
             matches,
@@ -398,6 +417,23 @@ pub fn build_with(
     }
 }
 
+/// A scored board of either kind, for [`board_view`].
+#[derive(Clone, Copy)]
+enum Board<'a> {
+    Pairs(&'a BoardScore),
+    Teams(&'a TeamBoardScore),
+}
+
+impl<'a> Board<'a> {
+    /// What every scored board has.
+    fn score(self) -> &'a BoardScore {
+        match self {
+            Board::Pairs(b) => b,
+            Board::Teams(t) => &t.score,
+        }
+    }
+}
+
 /// One scored board: deal, double dummy, traveller, frequency table, statistics, adjustments.
 /// A traveller of more than `2 × limits.traveller` tables shows its top and bottom
 /// `limits.traveller` results played (by NS points, best first), and only those lines are
@@ -405,11 +441,12 @@ pub fn build_with(
 /// first `limits.adjusted` adjusted scores are shown.
 fn board_view(
     state: &State,
-    b: &crate::score::BoardScore,
+    board: Board,
     dd: Option<&BoardDd>,
     lang: &str,
     limits: &Limits,
 ) -> BoardView {
+    let b = board.score();
     let i = b.session;
     let pid = |p| state.participant(p);
     let (dealer, vul) = state.dealer_vul(i, b.board);
@@ -420,18 +457,22 @@ fn board_view(
     // Every table: its NS points (none when not played) and where its sides are.
     let mut order: Vec<(i32, usize)> = Vec::new();
     let mut adjusted = Vec::new();
-    let mut adjusted_total = 0;
-    // A team board's adjusted scores are its rooms' (`sheets::team_adjusted`): its sides are
-    // the two teams, whose table is the open room's only.
-    if b.team.is_some() {
-        adjusted_total = super::sheets::team_adjusted(state, b, limits.adjusted, &mut adjusted);
-    }
+    // A pair board's adjusted scores are its tables' rulings (below); a team board's its
+    // rooms' (`sheets::team_adjusted`): its sides are the two teams, whose table is the open
+    // room's only.
+    let (mut adjusted_total, pairs) = match board {
+        Board::Pairs(_) => (0, true),
+        Board::Teams(t) => {
+            let n = super::sheets::team_adjusted(state, t, limits.adjusted, &mut adjusted);
+            (n, false)
+        }
+    };
     for (k, pair) in b.sides.chunks(2).enumerate() {
         let (ns, ew) = (&pair[0], &pair[1]);
         let Some(t) = state.tables.get(&(i, b.board, ns.participant)) else {
             continue;
         };
-        if let Some(r) = t.ruling(state).filter(|_| b.team.is_none()) {
+        if let Some(r) = t.ruling(state).filter(|_| pairs) {
             adjusted_total += 1;
             if adjusted.len() < limits.adjusted {
                 adjusted.push(AdjustedView {
@@ -511,7 +552,10 @@ fn board_view(
     BoardView {
         board: b.board,
         section: b.section.clone(),
-        match_id: b.team.as_ref().map(|t| t.0.clone()),
+        match_id: match board {
+            Board::Pairs(_) => None,
+            Board::Teams(t) => Some(t.match_id.clone()),
+        },
         dealer: dealer.letter().to_string(),
         vul: vul.as_str(),
         deal,
@@ -624,9 +668,6 @@ fn distribution(b: &crate::score::BoardScore, played: &[i32]) -> Option<Distribu
 /// boards (percentage at matchpoints, total otherwise): the six best of the final standings.
 fn running_charts(state: &State, scored: &Scored, session: usize) -> Vec<Chart> {
     let def = &state.sessions[session].def;
-    if def.form.is_team() {
-        return Vec::new();
-    }
     let is_mp = def.form.is_mp();
     let mut out = Vec::new();
     let mut groups: BTreeMap<Option<String>, Vec<&crate::standings::Standing>> = BTreeMap::new();
@@ -648,12 +689,11 @@ fn running_charts(state: &State, scored: &Scored, session: usize) -> Vec<Chart> 
         if leaders.is_empty() {
             continue;
         }
-        let boards: Vec<&crate::score::BoardScore> = scored
-            .boards
+        let boards: Vec<&BoardScore> = scored
+            .pair_boards
             .iter()
             .filter(|b| {
                 b.session == session
-                    && b.team.is_none()
                     && (def.compare == crate::options::Compare::Field || b.section == section)
             })
             .collect();

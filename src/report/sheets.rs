@@ -13,21 +13,17 @@ use crate::explain::played_text;
 use crate::pipeline::Scored;
 use crate::replay::{PId, State};
 use crate::score::MatchResult;
-use crate::score::{BoardScore, Dist};
+use crate::score::{Dist, TeamBoardScore};
 
 /// The scored team boards, by (session, match, board).
-pub type ByMatch<'a> = BTreeMap<(usize, &'a str, u32), &'a BoardScore>;
+pub type ByMatch<'a> = BTreeMap<(usize, &'a str, u32), &'a TeamBoardScore>;
 
 /// Index the scored team boards by (session, match, board).
 pub fn by_match(scored: &Scored) -> ByMatch<'_> {
     scored
-        .boards
+        .team_boards
         .iter()
-        .filter_map(|b| {
-            b.team
-                .as_ref()
-                .map(|(m, _)| ((b.session, m.as_str(), b.board), b))
-        })
+        .map(|t| ((t.score.session, t.match_id.as_str(), t.score.board), t))
         .collect()
 }
 
@@ -99,10 +95,9 @@ pub fn sheet(state: &State, boards: &ByMatch, m: &MatchResult) -> Sheet {
         // Open room: home sits NS; closed room: away sits NS.
         let open = room(state, s, b, m.home, &m.match_id, Room::Open);
         let closed = room(state, s, b, m.away, &m.match_id, Room::Closed);
-        let scored = boards.get(&(s, m.match_id.as_str(), b)).and_then(|bs| {
-            let tb = &bs.team.as_ref()?.1;
-            Some((tb.home.to_f64(), tb.away.to_f64()))
-        });
+        let scored = boards
+            .get(&(s, m.match_id.as_str(), b))
+            .map(|t| (t.rooms.home.to_f64(), t.rooms.away.to_f64()));
         if let Some((h, a)) = scored {
             run_home += h;
             run_away += a;
@@ -161,13 +156,11 @@ fn room(state: &State, s: usize, b: u32, ns: PId, m: &str, r: Room) -> Option<Ro
 /// percentage), and its score the team's on the board (IMPs, or board points).
 pub fn team_adjusted(
     state: &State,
-    b: &BoardScore,
+    team: &TeamBoardScore,
     limit: usize,
     out: &mut Vec<AdjustedView>,
 ) -> usize {
-    let Some((m, tb)) = &b.team else {
-        return 0;
-    };
+    let (b, m, tb) = (&team.score, &team.match_id, &team.rooms);
     let Some(mt) = state.matches.get(&(b.session, m.clone())) else {
         return 0;
     };

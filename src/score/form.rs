@@ -239,6 +239,8 @@ impl Form {
         self.spec().name
     }
 
+    /// Pairs or teams: what a session of it is played by (`replay::Session::kind`, resolved
+    /// once when the session is declared).
     pub fn kind(self) -> Kind {
         match self.spec().rules {
             Rules::Pairs(_) => Kind::Pairs,
@@ -246,14 +248,15 @@ impl Form {
         }
     }
 
+    /// Whether it is a team form, for code that asks only that (the importers); what differs
+    /// by kind matches on [`Form::kind`].
+    pub fn is_team(self) -> bool {
+        self.kind() == Kind::Teams
+    }
+
     /// Forms scored in matchpoints (scores have a top and a percentage).
     pub fn is_mp(self) -> bool {
         self.spec().matchpoints
-    }
-
-    /// Team forms: boards are played in matches, in two rooms.
-    pub fn is_team(self) -> bool {
-        self.kind() == Kind::Teams
     }
 
     /// A pairs form's rules.
@@ -358,7 +361,7 @@ mod tests {
         // scoring-methods.md: matches of two rooms for teams, Patton and board-a-match.
         let teams: Vec<&str> = Form::ALL
             .iter()
-            .filter(|f| f.is_team())
+            .filter(|f| f.kind() == Kind::Teams)
             .map(|f| f.name())
             .collect();
         assert_eq!(teams, ["teams", "patton", "bam"]);

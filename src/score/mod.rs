@@ -3,7 +3,8 @@
 //! Scoring knows nothing of files, Parquet or Typst. Its input is a `BoardIn` (the tables of one
 //! board in one comparison group, each side's distribution already resolved from the rulings in
 //! force) and its output a `BoardScore` (each side's score, the frequency tables, the board's
-//! statistics). All arithmetic is exact (`Q`).
+//! statistics); a board of a team match is scored from its two rooms (`rooms`) into a
+//! `TeamBoardScore`. All arithmetic is exact (`Q`).
 
 pub mod aggregate;
 pub mod bam;
@@ -269,10 +270,18 @@ pub struct BoardScore {
     pub facts: Vec<(&'static str, Q)>,
     /// Lines of the form's arithmetic for `explain` (what trimming removed, ...).
     pub text: Vec<String>,
-    /// Team forms: the match, and each team's arithmetic.
-    pub team: Option<(String, rooms::TeamBoard)>,
-    /// Whether `stats` is this board's row of boards.parquet (team boards of one number share
-    /// one row, pooled over the session, C16).
+}
+
+/// A board of a team match, scored: what every scored board has (`score`: the two teams'
+/// sides, home NS and away EW, and the board's statistics pooled over the session, C16), its
+/// match, and each team's arithmetic.
+#[derive(Clone, Debug)]
+pub struct TeamBoardScore {
+    pub score: BoardScore,
+    pub match_id: String,
+    pub rooms: rooms::TeamBoard,
+    /// Whether `score.stats` is this board's row of boards.parquet (the team boards of one
+    /// number share one row, pooled over the session, C16: the first match's carries it).
     pub export_stats: bool,
 }
 
@@ -322,8 +331,6 @@ impl BoardScore {
             notices: Vec::new(),
             facts: Vec::new(),
             text: Vec::new(),
-            team: None,
-            export_stats: true,
         }
     }
 }

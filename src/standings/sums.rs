@@ -128,7 +128,7 @@ impl Sums {
         true
     }
 
-    /// Add a pair-form board (team boards count through their matches).
+    /// Add a pair board (team boards count through their matches).
     pub fn add_board(&mut self, state: &State, b: &BoardScore) {
         self.add_board_of(state, b, |_| true);
     }
@@ -140,9 +140,6 @@ impl Sums {
         b: &BoardScore,
         mine: impl Fn(PId) -> bool,
     ) {
-        if b.team.is_some() {
-            return;
-        }
         let is_mp = state.sessions[b.session].def.form.is_mp();
         let g = self
             .groups
@@ -220,9 +217,6 @@ impl Sums {
     /// board's scores taken off in floats, as adding up the other boards would, within rounding.
     /// `false` when the board was never added (its group or one of its sides is not there).
     pub fn remove_board(&mut self, b: &BoardScore) -> bool {
-        if b.team.is_some() {
-            return true;
-        }
         let Some(g) = self.groups.get_mut(&(b.session, b.section.clone())) else {
             return false;
         };

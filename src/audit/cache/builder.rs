@@ -163,9 +163,8 @@ impl CacheBuilder {
             return None;
         }
         let board_ns = scored
-            .boards
+            .pair_boards
             .iter()
-            .filter(|b| b.team.is_none())
             .map(|b| {
                 (
                     (b.session, b.section.clone(), b.board),
@@ -183,7 +182,7 @@ impl CacheBuilder {
             teams: state
                 .sessions
                 .iter()
-                .map(|s| s.def.form.is_team())
+                .map(|s| s.kind == Kind::Teams)
                 .collect(),
             fields: scored.fields.clone(),
             board_ns,
