@@ -229,6 +229,16 @@ fn strict<'a>(
     Ok(text)
 }
 
+/// Where a reader that has read `text` up to `at` stands: before its next tag's `<` (after a
+/// text, that `<` has been read).
+fn before_tag(text: &[u8], at: usize) -> usize {
+    if at > 0 && text[at - 1] == b'<' {
+        at - 1
+    } else {
+        at
+    }
+}
+
 fn line_of(bytes: &[u8], at: usize) -> usize {
     bytes[..at.min(bytes.len())]
         .iter()
@@ -337,12 +347,7 @@ fn parse_with(text: &str, jump: &mut Jump) -> Result<Element, TreeError> {
     let line = |pos: u64| line_of(text.as_bytes(), pos as usize);
     loop {
         let rest = text.len() - r.get_ref().len();
-        // (after a text, its `<` has been read)
-        let lt = if rest > 0 && text.as_bytes()[rest - 1] == b'<' {
-            rest - 1
-        } else {
-            rest
-        };
+        let lt = before_tag(text.as_bytes(), rest);
         if let Some(to) = jump(lt, &mut b) {
             // (the same state: before a `<`, or just after it)
             *r.get_mut() = &text.as_bytes()[to + (rest - lt)..];

@@ -195,12 +195,7 @@ fn part(
     let mut stop = None;
     let nowhere = String::new;
     loop {
-        let rest = piece.len() - r.get_ref().len();
-        let lt = if rest > 0 && piece.as_bytes()[rest - 1] == b'<' {
-            rest - 1
-        } else {
-            rest
-        };
+        let lt = super::before_tag(piece.as_bytes(), piece.len() - r.get_ref().len());
         let ev = r.read_event().ok()?;
         if b.stack.len() == 1 {
             match &ev {
