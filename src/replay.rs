@@ -12,7 +12,7 @@ mod streamed;
 mod tables;
 
 use index::*;
-pub use streamed::{replay_streamed, Streamed};
+pub use streamed::{replay_sealed, replay_streamed, Streamed};
 
 use std::collections::BTreeMap;
 

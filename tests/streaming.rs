@@ -191,3 +191,49 @@ fn the_hash_chain_is_verified_across_batches() {
         "{e:?}"
     );
 }
+
+/// The reading of a log `import` has just sealed itself (`replay_sealed`) skips only the hash
+/// chain: on a log with its chain broken and a result of a pair never declared, the sealed
+/// reading reports the pair (as `check` does, same words) and not the chain, and replays the
+/// same state as the full reading.
+#[test]
+fn a_sealed_reading_skips_the_chain_only() {
+    use frekans::event::chain::{canonical, link, GENESIS};
+    let plain = [
+        "{\"type\":\"session\",\"id\":\"S1\",\"form\":\"mp\",\"boards\":\"1-2\"}",
+        "{\"type\":\"pair\",\"id\":\"1\",\"players\":[\"A\",\"B\"]}",
+        "{\"type\":\"pair\",\"id\":\"2\",\"players\":[\"C\",\"D\"]}",
+        "{\"type\":\"result\",\"session\":\"S1\",\"board\":1,\"ns\":\"1\",\"ew\":\"2\",\"contract\":\"4S\",\"declarer\":\"N\",\"result\":\"=\"}",
+        "{\"type\":\"result\",\"session\":\"S1\",\"board\":2,\"ns\":\"1\",\"ew\":\"9\",\"contract\":\"3NT\",\"declarer\":\"S\",\"result\":\"+1\"}",
+    ];
+    let mut lines = Vec::new();
+    let mut prev = GENESIS.to_string();
+    for l in plain {
+        let serde_json::Value::Object(mut map) = serde_json::from_str(l).unwrap() else {
+            unreachable!()
+        };
+        let h = link(&prev, &canonical(&map));
+        map.insert("hash".into(), serde_json::Value::String(h.clone()));
+        lines.push(serde_json::to_string(&map).unwrap());
+        prev = h;
+    }
+    // The chain broken at line 4 (its result altered after it was hashed).
+    lines[3] = lines[3].replace("\"result\":\"=\"", "\"result\":\"+1\"");
+    let log = lines.join("\n") + "\n";
+    let msgs = |r: &frekans::replay::Streamed| -> Vec<String> {
+        r.errors.iter().map(|e| e.to_string()).collect()
+    };
+    let full = frekans::replay::replay_streamed(log.as_bytes(), 2, None);
+    let sealed = frekans::replay::replay_sealed(log.as_bytes(), 2);
+    let (full_msgs, sealed_msgs) = (msgs(&full), msgs(&sealed));
+    assert_eq!(full_msgs.len(), 2, "{full_msgs:?}");
+    assert!(
+        full_msgs[0].starts_with("line 4: field \"hash\""),
+        "{full_msgs:?}"
+    );
+    assert!(full_msgs[1].starts_with("line 5:"), "{full_msgs:?}");
+    assert_eq!(sealed_msgs, full_msgs[1..].to_vec());
+    assert_eq!(sealed.events, full.events);
+    assert_eq!(format!("{:?}", sealed.state), format!("{:?}", full.state));
+    assert_eq!(sealed.head, None);
+}

@@ -8,5 +8,5 @@ pub mod read;
 pub mod repair;
 pub mod schema;
 
-pub use read::{read_each, read_each_batched, read_log, EventSink, ReadLog, ReadSummary};
+pub use read::{read_each, read_each_batched, read_log, Chain, EventSink, ReadLog, ReadSummary};
 pub use schema::*;

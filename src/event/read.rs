@@ -102,12 +102,28 @@ pub const BATCH: usize = 16 * 1024;
 /// `result` lines by a typed fast path that accepts only what the full field-by-field reader
 /// would accept, falling back to it otherwise.
 pub fn read_each(bytes: &[u8], sink: &mut dyn EventSink) -> ReadSummary {
-    read_each_batched(bytes, BATCH, sink)
+    read_each_batched(bytes, BATCH, Chain::Verify, sink)
+}
+
+/// Whether the reader follows the log's hash chain.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Chain {
+    /// Every link checked (any log read from disk).
+    Verify,
+    /// Not checked: the bytes are a new log this process has just sealed itself
+    /// (`frekans import --out`), each link made from the very line it follows; the head is
+    /// then not known ([`ReadSummary::head`] is `None`). Everything else is checked as ever.
+    Sealed,
 }
 
 /// [`read_each`] with `batch` lines parsed per parallel batch (tests cross batch boundaries
 /// with small batches; the result is the same for every batch size).
-pub fn read_each_batched(bytes: &[u8], batch: usize, sink: &mut dyn EventSink) -> ReadSummary {
+pub fn read_each_batched(
+    bytes: &[u8],
+    batch: usize,
+    chain: Chain,
+    sink: &mut dyn EventSink,
+) -> ReadSummary {
     use rayon::prelude::*;
     let batch = batch.max(1);
     // A byte-order mark (some Windows editors write one) is not part of the first event.
@@ -186,7 +202,7 @@ pub fn read_each_batched(bytes: &[u8], batch: usize, sink: &mut dyn EventSink) -
             }
         }
     }
-    {
+    if chain == Chain::Verify {
         let _s = tracing::info_span!("chain").entered();
         let (mut chain_errors, head) = verify_chain(&lines);
         out.head = head;

@@ -1,6 +1,7 @@
 //! Replay streamed from the log's bytes, batch by batch as the reader parses them, with an optional witness of each event.
 
 use super::*;
+use crate::event::Chain;
 
 /// What [`replay_streamed`] gives.
 pub struct Streamed {
@@ -30,6 +31,22 @@ impl Streamed {
 /// million results never sit in memory as events next to the state they make (`check`,
 /// `score`, `append`).
 pub fn replay_streamed(bytes: &[u8], batch: usize, witness: Option<&mut dyn Witness>) -> Streamed {
+    replay_read(bytes, batch, Chain::Verify, witness)
+}
+
+/// [`replay_streamed`] of a new log this process has just sealed itself (`frekans import
+/// --out`): every check but its hash chain's, whose links were made from these very lines
+/// ([`Chain::Sealed`]).
+pub fn replay_sealed(bytes: &[u8], batch: usize) -> Streamed {
+    replay_read(bytes, batch, Chain::Sealed, None)
+}
+
+fn replay_read(
+    bytes: &[u8],
+    batch: usize,
+    chain: Chain,
+    witness: Option<&mut dyn Witness>,
+) -> Streamed {
     struct Sink<'s, 'w> {
         scope: &'s ReplayScope,
         replay: Option<Replay<'s>>,
@@ -73,7 +90,7 @@ pub fn replay_streamed(bytes: &[u8], batch: usize, witness: Option<&mut dyn Witn
             "reading and replaying the log ({} MB)",
             bytes.len() >> 20
         ));
-        crate::event::read_each_batched(bytes, batch, &mut sink)
+        crate::event::read_each_batched(bytes, batch, chain, &mut sink)
     };
     let (state, mut errors) = match sink.replay {
         Some(r) => {
