@@ -199,20 +199,22 @@ pub fn seal_all(
 const BATCH: usize = 16 * 1024;
 
 /// [`seal_all`] handing the text to `sink` a batch of lines at a time, in order (a million
-/// events' text is never held whole here). The batches' texts are made in parallel, then
-/// chained in order; the sink may write one batch while the next is made.
+/// events' text is never held whole here). Pipelined: a batch's texts are made in parallel
+/// while the batch before is chained (SHA-256 of each line, in order) and handed to the sink,
+/// which may write it while the next is made.
 pub fn seal_to(
     events: &[Ev],
     before: usize,
     prev: Option<&str>,
     now: &str,
-    mut sink: impl FnMut(String) -> std::io::Result<()>,
+    mut sink: impl FnMut(String) -> std::io::Result<()> + Send,
 ) -> Result<(), SealError> {
     use rayon::prelude::*;
     let mut prev: Vec<u8> = prev.unwrap_or(chain::GENESIS).as_bytes().to_vec();
-    for (b, batch) in events.chunks(BATCH).enumerate() {
+    let batches: Vec<&[Ev]> = events.chunks(BATCH).collect();
+    let texts = |b: usize| -> Result<Vec<String>, SealError> {
         let first = b * BATCH;
-        let texts: Vec<String> = batch
+        batches[b]
             .par_iter()
             .enumerate()
             .map(|(i, e)| {
@@ -230,11 +232,23 @@ pub fn seal_to(
                     )),
                 }
             })
-            .collect::<Result<_, _>>()?;
+            .collect()
+    };
+    let mut chained = |texts: Vec<String>| -> Result<(), SealError> {
         let mut out = String::with_capacity(texts.iter().map(|t| t.len() + 80).sum());
         push_chained(&mut out, &mut prev, &texts);
         drop(texts);
-        sink(out).map_err(SealError::Io)?;
+        sink(out).map_err(SealError::Io)
+    };
+    // (the texts of batch `b`, while those of batch `b - 1` are chained and handed on)
+    let mut pending: Option<Vec<String>> = None;
+    for b in 0..=batches.len() {
+        let (made, handed) = rayon::join(
+            || (b < batches.len()).then(|| texts(b)).transpose(),
+            || pending.take().map_or(Ok(()), &mut chained),
+        );
+        handed?;
+        pending = made?;
     }
     Ok(())
 }
@@ -262,5 +276,33 @@ mod tests {
         let rows = seal_all(&[Ev::Row(r.clone()), Ev::Row(r)], 4, None, "T").unwrap();
         let objects = crate::event::append::seal_all(&[m.clone(), m], 4, None, "T").unwrap();
         assert_eq!(rows, objects);
+    }
+
+    /// Sealed a batch at a time (pipelined), events over several batches give the very text
+    /// `event::append` gives them whole, one chain through all; the first event the log cannot
+    /// hold is the one reported, in whichever batch it falls.
+    #[test]
+    fn batches_seal_as_one() {
+        let n = 2 * BATCH + 3;
+        let events: Vec<Ev> = (0..n)
+            .map(|i| {
+                let mut r = Row::new(false);
+                r.session = "S1".into();
+                r.num("board", (i % 30 + 1) as i64)
+                    .str("ns", &format!("N{i}"))
+                    .str("ew", &format!("E{i}"));
+                Ev::Row(r)
+            })
+            .collect();
+        let maps: Vec<_> = events.iter().map(Ev::to_map).collect();
+        let rows = seal_all(&events, 9, Some("ab"), "T").unwrap();
+        let objects = crate::event::append::seal_all(&maps, 9, Some("ab"), "T").unwrap();
+        assert_eq!(rows.lines().count(), n);
+        assert_eq!(rows, objects);
+        let mut bad = events.clone();
+        bad[BATCH + 5] = Ev::Json(Value::Null);
+        bad[2 * BATCH + 1] = Ev::Json(Value::Null);
+        let e = seal_all(&bad, 0, None, "T").unwrap_err();
+        assert_eq!(e.0, BATCH + 5);
     }
 }

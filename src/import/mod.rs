@@ -56,6 +56,7 @@ pub mod bws;
 pub mod csv;
 mod draft;
 mod ev;
+mod file;
 mod merge;
 mod newlog;
 pub mod pbn;

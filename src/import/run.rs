@@ -77,9 +77,11 @@ fn read_all(files: &[PathBuf], opts: &Options) -> Result<ReadFiles, ImportError>
     let mut skipped = Vec::new();
     for path in files {
         let name = path.display().to_string();
-        let bytes = std::fs::read(path).map_err(|e| {
-            ImportError::Io(anyhow::Error::new(e).context(format!("cannot read {name}")))
-        })?;
+        let bytes = tracing::info_span!("file")
+            .in_scope(|| super::file::read(path))
+            .map_err(|e| {
+                ImportError::Io(anyhow::Error::new(e).context(format!("cannot read {name}")))
+            })?;
         let format = match opts.format.or_else(|| detect(&bytes)) {
             Some(f) => f,
             None => {
@@ -105,6 +107,7 @@ fn read_all(files: &[PathBuf], opts: &Options) -> Result<ReadFiles, ImportError>
             }
             Err(ps) => problems.extend(ps),
         }
+        super::file::drop_aside(bytes);
     }
     if !problems.is_empty() {
         return Err(ImportError::Invalid(problems));

@@ -38,21 +38,15 @@ pub(crate) fn read_parsed(bytes: &[u8], file: &str, req: &Request) -> Result<Par
             message,
         }]
     };
-    let text = tree::decode(bytes).map_err(|e| fail(e.at, e.message))?;
+    let text = tracing::info_span!("usebio_decode")
+        .in_scope(|| tree::decode(bytes))
+        .map_err(|e| fail(e.at, e.message))?;
     let root = tracing::info_span!("usebio_tree")
         .in_scope(|| tree::parse(&text))
         .map_err(|e| fail(e.at, e.message))?;
-    let mut cx = Cx {
-        file,
-        req,
-        problems: Vec::new(),
-        skipped: Vec::new(),
-        events: Vec::new(),
-        declared: BTreeMap::new(),
-        rulings: 0,
-        sessions: 0,
-    };
-    cx.root(&root);
+    let mut cx = Cx::new(file, req);
+    tracing::info_span!("usebio_events").in_scope(|| cx.root(&root));
+    super::file::drop_aside(root);
     if !cx.problems.is_empty() {
         cx.problems.sort_by_key(|a| natural(&a.at));
         cx.problems.dedup();
@@ -145,6 +139,20 @@ impl<'s> Resolver<'s> {
 }
 
 impl<'a> Cx<'a> {
+    /// A reader of `file` that has read nothing yet (no allocation).
+    fn new(file: &'a str, req: &'a Request) -> Cx<'a> {
+        Cx {
+            file,
+            req,
+            problems: Vec::new(),
+            skipped: Vec::new(),
+            events: Vec::new(),
+            declared: BTreeMap::new(),
+            rulings: 0,
+            sessions: 0,
+        }
+    }
+
     fn problem(&mut self, at: impl Into<String>, message: impl Into<String>) {
         self.problems.push(Problem {
             file: self.file.to_string(),
@@ -381,6 +389,7 @@ impl<'a> Cx<'a> {
                 .sum(),
         );
         let mut matches: Vec<Value> = Vec::new();
+        let _lines = tracing::info_span!("usebio_lines").entered();
         for (section, u) in &units {
             let resolve = Resolver {
                 ids: &ids,
@@ -416,26 +425,45 @@ impl<'a> Cx<'a> {
                         ),
                     );
                 }
-                for b in u.all("BOARD").filter(|b| has_lines(b)) {
-                    let Some(board) = self.board_number(b) else {
-                        continue;
-                    };
-                    for tl in b.lines() {
-                        let ns = self.pair_of(tl, "NS_PAIR_NUMBER", &resolve);
-                        let ew = self.pair_of(tl, "EW_PAIR_NUMBER", &resolve);
-                        if let (Some(ns), Some(ew)) = (ns, ew) {
-                            if let Some(l) =
-                                self.line(tl, board, (ns, ew), section.as_deref(), None)
-                            {
-                                lines.push(l);
+                // Each board's lines read apart (in parallel: a million lines), each board by
+                // a reader of its own whose problems are added in the boards' order: the very
+                // lines and problems, in the very order, of one reading.
+                let boards: Vec<&Element> = u.all("BOARD").filter(|b| has_lines(b)).collect();
+                let (file, req) = (self.file, self.req);
+                let read: Vec<(Vec<Line>, Vec<Problem>, Vec<Problem>)> = {
+                    use rayon::prelude::*;
+                    boards
+                        .par_iter()
+                        .map(|b| {
+                            let mut cx = Cx::new(file, req);
+                            let mut out = Vec::with_capacity(b.lines.len());
+                            if let Some(board) = cx.board_number(b) {
+                                for tl in b.lines() {
+                                    let ns = cx.pair_of(tl, "NS_PAIR_NUMBER", &resolve);
+                                    let ew = cx.pair_of(tl, "EW_PAIR_NUMBER", &resolve);
+                                    if let (Some(ns), Some(ew)) = (ns, ew) {
+                                        if let Some(l) =
+                                            cx.line(tl, board, (ns, ew), section.as_deref(), None)
+                                        {
+                                            out.push(l);
+                                        }
+                                    }
+                                }
                             }
-                        }
-                    }
+                            (out, cx.problems, cx.skipped)
+                        })
+                        .collect()
+                };
+                for (board_lines, problems, skipped) in read {
+                    lines.extend(board_lines);
+                    self.problems.extend(problems);
+                    self.skipped.extend(skipped);
                 }
             }
         }
+        drop(_lines);
         // A board twice at one table, or a pair at two tables of one board.
-        let lines = self.played_once(lines);
+        let lines = tracing::info_span!("usebio_twice").in_scope(|| self.played_once(lines));
         // (a board's lines follow one another: each run's board inserted once)
         let mut boards: BTreeSet<u32> = BTreeSet::new();
         for (i, l) in lines.iter().enumerate() {
@@ -462,7 +490,8 @@ impl<'a> Cx<'a> {
                 self.problem("--compare", format!("{c:?}: expected section or field"));
             }
         }
-        let compare = self.compare(form, &units, &lines);
+        let compare =
+            tracing::info_span!("usebio_compare").in_scope(|| self.compare(form, &units, &lines));
         let mut options = Map::new();
         for (k, v) in &self.req.options {
             options.insert(k.clone(), v.clone());
@@ -526,6 +555,7 @@ impl<'a> Cx<'a> {
         }
         // Each table's event made apart (in parallel: a million lines), added in the lines'
         // order.
+        let _rows = tracing::info_span!("usebio_rows").entered();
         let rows: Vec<Option<Row>> = {
             use rayon::prelude::*;
             lines.par_iter().map(|l| result_row(l, &sid)).collect()
