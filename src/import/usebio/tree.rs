@@ -267,10 +267,11 @@ fn declared_encoding(bytes: &[u8]) -> Option<String> {
     }
 }
 
-/// One open element while the file is read.
+/// One open element while the file is read. (An element is boxed: a frame is moved onto and
+/// off the stack for each of a file's millions of elements.)
 enum Frame {
     /// An element of the tree, and how many children of each repeated name it has so far.
-    El(Element, Vec<(String, usize)>),
+    El(Box<Element>, Vec<(String, usize)>),
     /// A `TRAVELLER_LINE` (below the root): read into its parent's `lines`, not the tree.
     Line(Traveller, u16, Vec<(String, usize)>),
     /// An element inside a traveller line: its name, the name its path gives it (`PLAYER[2]`),
@@ -335,14 +336,15 @@ pub fn parse(text: &str) -> Result<Element, TreeError> {
 /// What [`parse_with`] asks before each event, given where the next markup's `<` is (or the
 /// next text starts): `None` to read on, or the place of a `<` to read on from (the elements
 /// before it added to the builder by the step itself).
-type Jump<'t> = dyn FnMut(usize, &mut Builder) -> Option<usize> + 't;
+type Jump<'t> = dyn FnMut(usize, &mut Builder<'t>) -> Option<usize> + 't;
 
 /// [`parse`] the one way, `jump` asked before each event.
-fn parse_with(text: &str, jump: &mut Jump) -> Result<Element, TreeError> {
+fn parse_with<'t>(text: &'t str, jump: &mut Jump<'t>) -> Result<Element, TreeError> {
     let mut r = Reader::from_str(text);
     let mut b = Builder {
-        stack: vec![Frame::El(Element::default(), Vec::new())],
+        stack: vec![Frame::El(Box::default(), Vec::new())],
         offset: 0,
+        text,
     };
     let line = |pos: u64| line_of(text.as_bytes(), pos as usize);
     loop {
@@ -381,13 +383,23 @@ fn parse_with(text: &str, jump: &mut Jump) -> Result<Element, TreeError> {
 
 /// The open elements while the file is read: a stack whose first frame is the document (or,
 /// for a part read apart, the element the part's elements are children of), `offset` frames
-/// below it in the whole file.
-struct Builder {
+/// below it in the whole file; `text` is what the reader reads.
+struct Builder<'t> {
     stack: Vec<Frame>,
     offset: usize,
+    text: &'t str,
 }
 
-impl Builder {
+/// `bytes`, a piece of `text` the reader handed out, as text: sliced out of `text` by its
+/// place (two checks of character boundaries, not a UTF-8 validation of the piece); `None`
+/// when it is not a piece of `text`. (Validating each text and name again took 3–4% of a big
+/// file's import.)
+fn within<'t>(text: &'t str, bytes: &[u8]) -> Option<&'t str> {
+    let start = (bytes.as_ptr() as usize).checked_sub(text.as_ptr() as usize)?;
+    text.get(start..start.checked_add(bytes.len())?)
+}
+
+impl<'t> Builder<'t> {
     /// One event of the file (not its end) added to the tree; `at` is its place.
     fn apply(&mut self, ev: Event, at: &dyn Fn() -> String) -> Result<(), TreeError> {
         let err = |message: String| TreeError { at: at(), message };
@@ -405,7 +417,14 @@ impl Builder {
             }
             Event::End(_) => close(&mut self.stack, self.offset).map_err(err)?,
             Event::Text(t) => {
-                let s = t.decode().map_err(|e| err(format!("bad text: {e}")))?;
+                // (white space between elements, most of a file's texts, read no further)
+                if t.iter().all(u8::is_ascii_whitespace) && skips_space(&self.stack) {
+                    return Ok(());
+                }
+                let s = match within(self.text, &t) {
+                    Some(s) => Cow::Borrowed(s),
+                    None => t.decode().map_err(|e| err(format!("bad text: {e}")))?,
+                };
                 push_text(&mut self.stack, &s);
             }
             Event::CData(t) => {
@@ -428,7 +447,10 @@ impl Builder {
     fn start(&mut self, s: &BytesStart, at: &dyn Fn() -> String) -> Result<(), TreeError> {
         let stack = &mut self.stack;
         let qname = s.name();
-        let name_cow = String::from_utf8_lossy(qname.as_ref());
+        let name_cow = match within(self.text, qname.as_ref()) {
+            Some(n) => Cow::Borrowed(n),
+            None => String::from_utf8_lossy(qname.as_ref()),
+        };
         let name: &str = &name_cow;
         // (`<>` or `<` then a space: found by the usebio fuzz target, which such an
         // element, without a path, reached as a problem with no place)
@@ -509,12 +531,12 @@ impl Builder {
                     });
                 }
                 Frame::El(
-                    Element {
+                    Box::new(Element {
                         name: name.to_string(),
                         attrs,
                         path,
                         ..Default::default()
-                    },
+                    }),
                     Vec::new(),
                 )
             }
@@ -552,7 +574,7 @@ fn close(stack: &mut Vec<Frame>, offset: usize) -> Result<(), String> {
     let frame = stack.pop().expect("quick-xml checks end names");
     let root = offset + stack.len() == 1;
     match (frame, stack.as_mut_slice()) {
-        (Frame::El(el, _), [.., Frame::El(parent, _)]) => parent.children.push(leaf(el, root)),
+        (Frame::El(el, _), [.., Frame::El(parent, _)]) => parent.children.push(leaf(*el, root)),
         (Frame::Line(t, _, _), [.., Frame::El(parent, _)]) => parent.lines.push(t),
         (
             Frame::Inner {
@@ -580,6 +602,22 @@ fn close(stack: &mut Vec<Frame>, offset: usize) -> Result<(), String> {
         _ => {}
     }
     Ok(())
+}
+
+/// Whether white space read now is dropped whatever it is: text of the document, of no field
+/// of a traveller line, or before any text of the open element or field (texts are read
+/// trimmed). `push_text` drops exactly such white space.
+fn skips_space(stack: &[Frame]) -> bool {
+    match stack {
+        [_] | [] => true,
+        [.., Frame::El(el, _)] => el.text.is_empty(),
+        [.., Frame::El(el, _), Frame::Line(..), Frame::Inner {
+            field: Some(_),
+            start,
+            ..
+        }] => el.line_text.len() == *start,
+        _ => true,
+    }
 }
 
 fn push_text(stack: &mut [Frame], s: &str) {

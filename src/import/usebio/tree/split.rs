@@ -97,7 +97,7 @@ fn section_starts(bytes: &[u8]) -> Vec<usize> {
 /// The parts starting at `bounds` read apart (the first being where the one reading stands);
 /// those read as the one reading would are added to the builder's open element, and the
 /// place the one reading goes on from is returned (`None`: none taken).
-fn round(text: &str, bounds: &[usize], starts: &[usize], b: &mut Builder) -> Option<usize> {
+fn round(text: &str, bounds: &[usize], starts: &[usize], b: &mut Builder<'_>) -> Option<usize> {
     use rayon::prelude::*;
     let offset = b.offset + b.stack.len() - 1;
     let Some(Frame::El(parent, counts)) = b.stack.last_mut() else {
@@ -188,8 +188,12 @@ fn part(
         ..Default::default()
     };
     let mut b = Builder {
-        stack: vec![Frame::El(parent, vec![("SECTION".to_string(), before)])],
+        stack: vec![Frame::El(
+            Box::new(parent),
+            vec![("SECTION".to_string(), before)],
+        )],
         offset,
+        text: piece,
     };
     let mut sections = 0;
     let mut stop = None;
