@@ -158,7 +158,10 @@ fn validate_sealed(all: &[u8]) -> Result<Vec<String>, Vec<LogError>> {
 
 fn notices(r: crate::replay::Streamed) -> Result<Vec<String>, Vec<LogError>> {
     let r = r.into_valid()?;
-    Ok(r.state.notices.iter().map(|n| n.to_string()).collect())
+    let notices = r.state.notices.iter().map(|n| n.to_string()).collect();
+    // (a million results' replayed state freed while the log is committed)
+    super::file::drop_aside(r.state);
+    Ok(notices)
 }
 
 /// `frekans import FILE... --out LOG`: a new log.
@@ -192,7 +195,7 @@ pub fn import_new(files: &[PathBuf], out: &Path, opts: &Options) -> Result<Impor
             }
             // The lines are written: the events themselves are not needed while the log is
             // checked.
-            merged.events = Vec::new();
+            super::file::drop_aside(std::mem::take(&mut merged.events));
             drop(_seal);
             let notices = new
                 .check(validate_sealed)
