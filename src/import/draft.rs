@@ -41,8 +41,8 @@ pub(crate) struct SessionDraft {
     events: Vec<(Ev, String)>,
     /// Each pair id a table names, numbered.
     seat_ids: crate::hash::FxMap<String, u32>,
-    /// (board, pair number) of every table entered, NS or EW side: its event's index.
-    seats: crate::hash::FxMap<(u32, u32), usize>,
+    /// Each board's tables entered: pair number (NS or EW side) → its event's index.
+    seats: crate::hash::FxMap<u32, crate::hash::FxMap<u32, u32>>,
     deals: HashMap<u32, (String, String)>,
 }
 
@@ -78,6 +78,30 @@ pub(crate) struct Table {
     pub table: Option<u32>,
     pub ns: String,
     pub ew: String,
+}
+
+/// A [`Table`] borrowed: where a table sits, its text wherever the reader keeps it.
+#[derive(Clone, Copy)]
+pub(crate) struct TableView<'a> {
+    pub section: Option<&'a str>,
+    pub board: u32,
+    pub round: Option<u32>,
+    pub table: Option<u32>,
+    pub ns: &'a str,
+    pub ew: &'a str,
+}
+
+impl Table {
+    pub fn view(&self) -> TableView<'_> {
+        TableView {
+            section: self.section.as_deref(),
+            board: self.board,
+            round: self.round,
+            table: self.table,
+            ns: &self.ns,
+            ew: &self.ew,
+        }
+    }
 }
 
 impl Draft {
@@ -225,36 +249,45 @@ impl Draft {
                 }
             };
         }
-        self.seat_numbered(s, t, numbers, at)
+        self.seat_numbered(s, t.board, [&t.ns, &t.ew], numbers, at)
     }
 
-    /// [`Draft::seat`] with the two pairs' numbers (any numbering of the session's pair ids,
-    /// one number per id).
-    fn seat_numbered(&mut self, s: usize, t: &Table, numbers: [u32; 2], at: &str) -> bool {
-        if t.ns == t.ew {
-            self.bad(at, format!("pair {} cannot play against itself", t.ns));
+    /// [`Draft::seat`] of the pairs `ids` (NS, EW) at `board` with their numbers (any
+    /// numbering of the session's pair ids, one number per id).
+    fn seat_numbered(
+        &mut self,
+        s: usize,
+        board: u32,
+        ids: [&str; 2],
+        numbers: [u32; 2],
+        at: &str,
+    ) -> bool {
+        if ids[0] == ids[1] {
+            self.bad(at, format!("pair {} cannot play against itself", ids[0]));
             return false;
         }
         let ss = &mut self.sessions[s];
-        let keys = numbers.map(|n| (t.board, n));
         // (the event the caller adds next) Both seats taken at once; a seat found taken is
         // given back, with the other's when it was taken here.
-        let next = ss.events.len();
+        let next = ss.events.len() as u32;
+        let seats = ss.seats.entry(board).or_default();
         let mut taken = None;
-        for (j, k) in keys.iter().enumerate() {
-            if let Some(first) = ss.seats.insert(*k, next) {
-                ss.seats.insert(*k, first);
+        for (j, &k) in numbers.iter().enumerate() {
+            if let Some(first) = seats.insert(k, next) {
+                seats.insert(k, first);
                 if j == 1 {
-                    ss.seats.remove(&keys[0]);
+                    seats.remove(&numbers[0]);
                 }
                 taken = Some((j, first));
                 break;
             }
         }
         if let Some((j, first)) = taken {
-            let first = ss.events[first].1.clone();
-            let id = [&t.ns, &t.ew][j];
-            let m = format!("pair {id} plays board {} twice (also at {first})", t.board);
+            let first = ss.events[first as usize].1.clone();
+            let m = format!(
+                "pair {} plays board {board} twice (also at {first})",
+                ids[j]
+            );
             self.bad(at, m);
             return false;
         }
@@ -263,14 +296,14 @@ impl Draft {
 
     /// A table's result.
     pub fn result(&mut self, s: usize, t: Table, play: Play, at: &str) {
-        let row = result_row(&t, &play);
+        let row = result_row(t.view(), &play);
         self.push(s, &t, row, at.to_string());
     }
 
     /// An artificial score at a table (no result): a `ruling`, law 12C, noting the file's
     /// token.
     pub fn artificial(&mut self, s: usize, t: Table, score: String, token: &str, at: &str) {
-        let row = artificial_row(&t, &score, token);
+        let row = artificial_row(t.view(), &score, token);
         self.push(s, &t, row, at.to_string());
     }
 
@@ -285,14 +318,22 @@ impl Draft {
         ss.events.push((Ev::Row(row), at));
     }
 
-    /// [`Draft::push`] of a table whose pairs' numbers [`Draft::pair`] gave (a reader uses
-    /// this or `push`, `result` and `artificial`, never both: the numberings differ).
-    pub fn push_paired(&mut self, s: usize, t: &Table, pairs: [u32; 2], row: Row, at: String) {
-        if !self.seat_numbered(s, t, pairs, &at) {
+    /// [`Draft::push`] of a table of the pairs `ids` (NS, EW) at `board` whose numbers
+    /// [`Draft::pair`] gave (a reader uses this or `push`, `result` and `artificial`, never
+    /// both: the numberings differ).
+    pub fn push_paired(
+        &mut self,
+        s: usize,
+        (board, ids): (u32, [&str; 2]),
+        pairs: [u32; 2],
+        row: Row,
+        at: String,
+    ) {
+        if !self.seat_numbered(s, board, ids, pairs, &at) {
             return;
         }
         let ss = &mut self.sessions[s];
-        ss.boards.insert(t.board);
+        ss.boards.insert(board);
         ss.events.push((Ev::Row(row), at));
     }
 
@@ -451,9 +492,9 @@ impl Draft {
 }
 
 /// A table's `result` event (without its session), as [`Draft::result`] adds it.
-pub(crate) fn result_row(t: &Table, play: &Play) -> Row {
+pub(crate) fn result_row(t: TableView, play: &Play) -> Row {
     let mut r = Row::new(false);
-    if let Some(sec) = &t.section {
+    if let Some(sec) = t.section {
         r.str("section", sec);
     }
     r.num("board", t.board.into());
@@ -463,7 +504,7 @@ pub(crate) fn result_row(t: &Table, play: &Play) -> Row {
     if let Some(x) = t.table {
         r.num("table", x.into());
     }
-    r.str("ns", &t.ns).str("ew", &t.ew);
+    r.str("ns", t.ns).str("ew", t.ew);
     if let Some(c) = &play.contract {
         r.str("contract", c);
     }
@@ -487,11 +528,11 @@ pub(crate) fn result_row(t: &Table, play: &Play) -> Row {
 
 /// A table's artificial score as a `ruling` event (without its id and session), law 12C,
 /// noting the file's token, as [`Draft::artificial`] adds it.
-pub(crate) fn artificial_row(t: &Table, score: &str, token: &str) -> Row {
+pub(crate) fn artificial_row(t: TableView, score: &str, token: &str) -> Row {
     let mut r = Row::new(true);
     r.num("board", t.board.into())
-        .str("ns", &t.ns)
-        .str("ew", &t.ew)
+        .str("ns", t.ns)
+        .str("ew", t.ew)
         .str("score", score)
         .str("law", "12C")
         .str("note", &format!("imported: {token}"));

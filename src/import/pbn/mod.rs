@@ -9,6 +9,7 @@
 mod first;
 mod lex;
 mod rows;
+mod slots;
 
 use serde_json::{Map, Value};
 
@@ -61,10 +62,24 @@ fn read_chunked(
             .keys()
             .any(|k| k.ends_with("NS") || k.ends_with("EW")),
     };
+    let names = first.names;
+    let mut key = String::new();
+    let known = slots::Known::new(
+        first.slots,
+        |section, number, dir| ids.id(section, number, dir),
+        |number, dir| match rows::players_of(Some(number), None, dir, (&ids, &names), &mut key) {
+            std::borrow::Cow::Borrowed(n) => n,
+            std::borrow::Cow::Owned(_) => &[],
+        },
+    );
     let mut st = Games {
         s,
-        ids,
-        names: first.names,
+        pairs: rows::Pairs {
+            ids: &ids,
+            names: &names,
+            known: &known,
+        },
+        numbers: rows::Numbers::new(&known),
         scoring: None,
         mp_columns: None,
         chunk,
@@ -84,10 +99,10 @@ fn read_chunked(
 }
 
 /// The second reading: what the games read so far said, and how ids are made.
-struct Games {
+struct Games<'p> {
     s: usize,
-    ids: Ids,
-    names: crate::hash::FxMap<String, Vec<String>>,
+    pairs: rows::Pairs<'p>,
+    numbers: rows::Numbers,
     /// The first `[Scoring]` and its line.
     scoring: Option<(String, usize)>,
     /// The line of the first ScoreTable with matchpoint or percentage columns.
@@ -96,9 +111,9 @@ struct Games {
     chunk: usize,
 }
 
-impl Games {
+impl<'p> Games<'p> {
     /// One game: its form, board, deal and ScoreTable rows.
-    fn game(&mut self, d: &mut Draft, req: &Request, g: lex::Game) {
+    fn game(&mut self, d: &mut Draft, req: &Request, g: lex::Game<'p>) {
         let s = self.s;
         let Some(table) = g
             .tables
@@ -186,11 +201,11 @@ impl Games {
             self.mp_columns = Some(table.line);
         }
         rows::rows(
-            d,
+            (d, &mut self.numbers),
             s,
             table,
             (board, vul),
-            (&self.ids, &self.names),
+            &self.pairs,
             self.chunk,
         );
     }

@@ -1,11 +1,15 @@
 //! A PBN `ScoreTable`'s rows as a session's results and artificial scores: each row read
-//! apart from the draft (its pairs' ids and names, its contract, score and artificial tokens
-//! checked, its event written), in parallel chunks, then added to the draft in the file's
-//! order, so that the events, their places and every problem are those of one reading.
+//! apart from the draft (its tokens, its pairs' ids and names, its contract, score and
+//! artificial tokens checked, its event written), in parallel chunks, then added to the draft
+//! in the file's order, so that the events, their places and every problem are those of one
+//! reading. A pair's id and players come from its slot (`slots::Known`, worked out once a
+//! pair) where the first reading met its cells, and the draft's number for it is kept once
+//! the draft has taken it without a problem.
 
 use std::borrow::Cow;
 
-use super::super::draft::{self, Art, Draft, Play, Table};
+use super::super::draft::{self, Art, Draft, Play, TableView};
+use super::slots::Known;
 use super::{lex, Ids};
 use crate::bridge::Vul;
 use crate::hash::FxMap;
@@ -50,25 +54,50 @@ enum Op<'r> {
     Table(Seated<'r>),
 }
 
+/// One side of a table: the pair's id and players, and its slot's side (`slot × 2 + side`)
+/// when they are the slot's.
+struct Side<'r> {
+    id: Cow<'r, str>,
+    players: Cow<'r, [String]>,
+    known: Option<usize>,
+}
+
 /// One table of a row: the pairs it declares and its event, or why the event is refused.
 struct Seated<'r> {
     at: String,
-    section: Option<&'r str>,
-    players: [Cow<'r, [String]>; 2],
-    table: Table,
+    section: Option<Cow<'r, str>>,
+    sides: [Side<'r>; 2],
     event: Result<super::super::Row, String>,
 }
 
 /// Rows read apart, in chunks of this many (a chunk's ops are added in order).
 pub(super) const CHUNK: usize = 2048;
 
+/// What the rows are read with: how ids are made, the TotalScoreTables' names, the pairs
+/// of the slots the first reading met.
+pub(super) struct Pairs<'p> {
+    pub ids: &'p Ids,
+    pub names: &'p FxMap<String, Vec<String>>,
+    pub known: &'p Known<'p>,
+}
+
+/// The draft's number of each slot's pair on each side (`slot × 2 + side`), once the draft
+/// has taken it without a problem (`u32::MAX` until then): the draft is not asked again.
+pub(super) struct Numbers(Vec<u32>);
+
+impl Numbers {
+    pub fn new(known: &Known) -> Numbers {
+        Numbers(vec![u32::MAX; known.len() * 2])
+    }
+}
+
 /// A ScoreTable's rows as the session's results and artificial scores.
 pub(super) fn rows<'t>(
-    d: &mut Draft,
+    (d, numbers): (&mut Draft, &mut Numbers),
     s: usize,
-    t: &'t lex::TableTag<'t>,
+    t: &lex::TableTag<'t>,
     (board, vul): (u32, Vul),
-    (ids, names): (&Ids, &'t FxMap<String, Vec<String>>),
+    pairs: &Pairs<'t>,
     chunk: usize,
 ) {
     use rayon::prelude::*;
@@ -99,31 +128,34 @@ pub(super) fn rows<'t>(
         );
         return;
     }
-    let all: Vec<(usize, &'t [Cow<'t, str>])> = t.rows().collect();
+    let all = t.rows();
     // A frequency table numbers its made-up pairs from its first row on: read in one piece.
     let chunk = if c.ns.is_none() && c.ew.is_none() {
         all.len().max(1)
     } else {
         chunk.max(1)
     };
-    let read = |rows: &[(usize, &'t [Cow<'t, str>])]| -> Vec<Op<'t>> {
+    let read = |rows: &[(usize, &'t str)]| -> Vec<Op<'t>> {
         let mut ops = Vec::with_capacity(rows.len());
         let mut synthetic = 0;
-        for &(line, row) in rows {
+        let mut tokens = Vec::with_capacity(t.columns.len());
+        for &(line, text) in rows {
+            tokens.clear();
+            // (a row `lex::each` has read)
+            let _ = lex::tokens_into(text, &mut tokens);
             row_ops(
                 &mut ops,
                 &mut synthetic,
-                (line, row),
+                (line, &tokens),
                 t,
                 &c,
                 (board, vul),
-                ids,
-                names,
+                pairs,
             );
         }
         ops
     };
-    let read_window = |rows: &[(usize, &'t [Cow<'t, str>])]| -> Vec<Vec<Op<'t>>> {
+    let read_window = |rows: &[(usize, &'t str)]| -> Vec<Vec<Op<'t>>> {
         if rows.len() > chunk {
             rows.par_chunks(chunk).map(read).collect()
         } else {
@@ -138,7 +170,7 @@ pub(super) fn rows<'t>(
         let ((), read_next) = rayon::join(
             || {
                 for op in ops.into_iter().flatten() {
-                    add(d, s, op);
+                    add((d, numbers), s, board, op);
                 }
             },
             || next.map(read_window),
@@ -152,23 +184,35 @@ pub(super) fn rows<'t>(
 const WINDOW: usize = 4;
 
 /// One row's op added to the draft: its pairs declared, then its table seated.
-fn add(d: &mut Draft, s: usize, op: Op) {
+fn add<'r>((d, numbers): (&mut Draft, &mut Numbers), s: usize, board: u32, op: Op<'r>) {
     match op {
         Op::Bad(at, m) => d.bad(&at, m),
         Op::Table(x) => {
-            let [pn, pe] = x.players;
-            let from = |p: &Cow<[String]>| match p {
-                // (names of the TotalScoreTables, kept for the whole reading)
-                Cow::Borrowed(n) => n.as_ptr() as usize,
-                Cow::Owned(_) => 0,
+            let section = x.section.as_deref();
+            let [ns, ew] = x.sides;
+            let mut pair = |p: Side<'r>| -> (u32, Cow<'r, str>) {
+                if let Some(n) = p.known.map(|k| numbers.0[k]).filter(|&n| n != u32::MAX) {
+                    return (n, p.id);
+                }
+                let from = match &p.players {
+                    // (names of the TotalScoreTables, kept for the whole reading)
+                    Cow::Borrowed(n) if !n.is_empty() => n.as_ptr() as usize,
+                    _ => 0,
+                };
+                let problems = d.problems.len() + d.skipped.len();
+                let n = d.pair_named(&p.id, section, p.players, from, &x.at);
+                // Taken without a problem: the same id, section and players (the slot's) are
+                // taken again without one, and the same number given.
+                if let Some(k) = p.known {
+                    if d.problems.len() + d.skipped.len() == problems {
+                        numbers.0[k] = n;
+                    }
+                }
+                (n, p.id)
             };
-            let (fn_, fe) = (from(&pn), from(&pe));
-            let pairs = [
-                d.pair_named(&x.table.ns, x.section, pn, fn_, &x.at),
-                d.pair_named(&x.table.ew, x.section, pe, fe, &x.at),
-            ];
+            let (a, b) = (pair(ns), pair(ew));
             match x.event {
-                Ok(row) => d.push_paired(s, &x.table, pairs, row, x.at),
+                Ok(row) => d.push_paired(s, (board, [&a.1, &b.1]), [a.0, b.0], row, x.at),
                 Err(m) => d.bad(&x.at, m),
             }
         }
@@ -180,12 +224,11 @@ fn add(d: &mut Draft, s: usize, op: Op) {
 fn row_ops<'r>(
     ops: &mut Vec<Op<'r>>,
     synthetic: &mut u32,
-    (line, row): (usize, &'r [Cow<'r, str>]),
+    (line, row): (usize, &[Cow<'r, str>]),
     t: &lex::TableTag,
     c: &Cols,
     (board, vul): (u32, Vul),
-    ids: &Ids,
-    names: &'r FxMap<String, Vec<String>>,
+    pairs: &Pairs<'r>,
 ) {
     let at = format!("line {line}");
     if row.len() != t.columns.len() {
@@ -199,6 +242,15 @@ fn row_ops<'r>(
         return;
     }
     let cell = |i: Option<usize>| i.map(|i| &*row[i]).and_then(given);
+    // A cell as the row's own text, borrowed from the file where the token is.
+    let owned_cell = |i: Option<usize>| -> Option<Cow<'r, str>> {
+        let t = &row[i?];
+        let g = given(t)?;
+        Some(match t {
+            Cow::Borrowed(b) => Cow::Borrowed(given(b).expect("given")),
+            Cow::Owned(_) => Cow::Owned(g.to_string()),
+        })
+    };
     let times = match cell(c.mult) {
         None => 1,
         Some(m) => match m.parse::<u32>() {
@@ -218,20 +270,67 @@ fn row_ops<'r>(
         ));
         return;
     }
-    let section = cell(c.section);
+    let section = owned_cell(c.section);
+    // The pairs' slots: their ids and players are the slot's when no names cell says who
+    // they are.
+    let slot = |number: Option<&str>, names: Option<usize>| {
+        let number = number.filter(|_| names.is_none())?;
+        pairs.known.get(section.as_deref(), number)
+    };
     let mut key = String::new();
     for _ in 0..times {
-        let (ns, ew) = match (c.ns, c.ew) {
+        let sides = match (c.ns, c.ew) {
             (None, None) => {
                 // A frequency table: each result is its own table of pairs made up for it.
                 *synthetic += 1;
-                (
-                    format!("{board}-{synthetic}NS"),
-                    format!("{board}-{synthetic}EW"),
-                )
+                let made = |dir: &str, names: Option<usize>| Side {
+                    id: format!("{board}-{synthetic}{dir}").into(),
+                    players: players_of(
+                        None,
+                        cell(names),
+                        dir,
+                        (pairs.ids, pairs.names),
+                        &mut String::new(),
+                    ),
+                    known: None,
+                };
+                [made("NS", c.names_ns), made("EW", c.names_ew)]
             }
             _ => match (cell(c.ns), cell(c.ew)) {
-                (Some(a), Some(b)) => (ids.id(section, a, "NS"), ids.id(section, b, "EW")),
+                (Some(a), Some(b)) => {
+                    let side =
+                        |n: &str, names: Option<usize>, j: usize, key: &mut String| match slot(
+                            Some(n),
+                            names,
+                        ) {
+                            Some(k) => {
+                                let (id, players) = pairs.known.side(k, j);
+                                Side {
+                                    id: id.into(),
+                                    players: players.into(),
+                                    known: Some(k as usize * 2 + j),
+                                }
+                            }
+                            None => {
+                                let dir = ["NS", "EW"][j];
+                                Side {
+                                    id: pairs.ids.id(section.as_deref(), n, dir).into(),
+                                    players: players_of(
+                                        Some(n),
+                                        cell(names),
+                                        dir,
+                                        (pairs.ids, pairs.names),
+                                        key,
+                                    ),
+                                    known: None,
+                                }
+                            }
+                        };
+                    [
+                        side(a, c.names_ns, 0, &mut key),
+                        side(b, c.names_ew, 1, &mut key),
+                    ]
+                }
                 _ => {
                     ops.push(Op::Bad(
                         at,
@@ -241,24 +340,19 @@ fn row_ops<'r>(
                 }
             },
         };
-        let players = [
-            players_of(cell(c.ns), cell(c.names_ns), "NS", ids, names, &mut key),
-            players_of(cell(c.ew), cell(c.names_ew), "EW", ids, names, &mut key),
-        ];
-        let table = Table {
-            section: section.map(str::to_string),
+        let table = TableView {
+            section: section.as_deref(),
             board,
             round: cell(c.round).and_then(|r| r.parse().ok()),
             table: cell(c.table).and_then(|r| r.parse().ok()),
-            ns,
-            ew,
+            ns: &sides[0].id,
+            ew: &sides[1].id,
         };
-        let event = row_event(c, row, &table, vul);
+        let event = row_event(c, row, table, vul);
         ops.push(Op::Table(Seated {
             at: at.clone(),
-            section,
-            players,
-            table,
+            section: section.clone(),
+            sides,
             event,
         }));
     }
@@ -266,12 +360,11 @@ fn row_ops<'r>(
 
 /// A pair's players: its names cell's, else the TotalScoreTable's by number and direction, or
 /// by number when the number alone names one pair (`raw`: its number as written).
-fn players_of<'r>(
+pub(super) fn players_of<'r>(
     raw: Option<&str>,
     names_cell: Option<&str>,
     dir: &str,
-    ids: &Ids,
-    names: &'r FxMap<String, Vec<String>>,
+    (ids, names): (&Ids, &'r FxMap<String, Vec<String>>),
     key: &mut String,
 ) -> Cow<'r, [String]> {
     let players = names_cell.map(draft::players).unwrap_or_default();
@@ -297,7 +390,12 @@ fn players_of<'r>(
 
 /// One row's event: an artificial score (`^60`, `A+`, `A A A`...) as a ruling, else a result
 /// with its score checked against its contract; `Err`: why the row is refused.
-fn row_event(c: &Cols, row: &[Cow<str>], t: &Table, vul: Vul) -> Result<super::super::Row, String> {
+fn row_event(
+    c: &Cols,
+    row: &[Cow<str>],
+    t: TableView,
+    vul: Vul,
+) -> Result<super::super::Row, String> {
     let raw = |i: Option<usize>| i.map(|i| row[i].trim()).unwrap_or("-");
     let cell = |i: Option<usize>| given(raw(i));
     if let Some((ns, ew, token)) = artificial(c, row) {
