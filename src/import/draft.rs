@@ -493,37 +493,72 @@ impl Draft {
 
 /// A table's `result` event (without its session), as [`Draft::result`] adds it.
 pub(crate) fn result_row(t: TableView, play: &Play) -> Row {
-    let mut r = Row::new(false);
+    let texts = [
+        t.section,
+        Some(t.ns),
+        Some(t.ew),
+        play.contract.as_deref(),
+        play.declarer.as_deref(),
+        play.result.as_deref(),
+        play.lead.as_deref(),
+    ];
+    // The members' text, in one piece of the size it needs, each key with its punctuation
+    // pushed at once: what `Row::str` and `Row::num` write.
+    let size = 200 + texts.iter().flatten().map(|s| s.len()).sum::<usize>();
+    let mut r = Row {
+        ruling: false,
+        id: None,
+        session: String::new(),
+        tail: String::with_capacity(size),
+    };
+    let out = &mut r.tail;
+    let num = |out: &mut String, key: &str, n: i64| {
+        out.push_str(key);
+        out.push_str(itoa::Buffer::new().format(n));
+    };
     if let Some(sec) = t.section {
-        r.str("section", sec);
+        member(out, ",\"section\":", sec);
     }
-    r.num("board", t.board.into());
+    num(out, ",\"board\":", t.board.into());
     if let Some(x) = t.round {
-        r.num("round", x.into());
+        num(out, ",\"round\":", x.into());
     }
     if let Some(x) = t.table {
-        r.num("table", x.into());
+        num(out, ",\"table\":", x.into());
     }
-    r.str("ns", t.ns).str("ew", t.ew);
+    member(out, ",\"ns\":", t.ns);
+    member(out, ",\"ew\":", t.ew);
     if let Some(c) = &play.contract {
-        r.str("contract", c);
+        member(out, ",\"contract\":", c);
     }
     if let Some(d) = &play.declarer {
-        r.str("declarer", d);
+        member(out, ",\"declarer\":", d);
     }
     if let Some(x) = play.tricks {
-        r.num("tricks", x.into());
+        num(out, ",\"tricks\":", x.into());
     }
     if let Some(x) = &play.result {
-        r.str("result", x);
+        member(out, ",\"result\":", x);
     }
     if let Some(x) = play.score {
-        r.num("score", x.into());
+        num(out, ",\"score\":", x.into());
     }
     if let Some(l) = &play.lead {
-        r.str("lead", l);
+        member(out, ",\"lead\":", l);
     }
     r
+}
+
+/// `key` (`,"name":`) then `value` as a JSON string, escaped as serde_json escapes it.
+fn member(out: &mut String, key: &str, value: &str) {
+    out.push_str(key);
+    if value.bytes().all(|b| b >= 0x20 && b != b'"' && b != b'\\') {
+        out.push('"');
+        out.push_str(value);
+        out.push('"');
+    } else {
+        out.push_str(&serde_json::to_string(value).expect("a string serializes"));
+    }
 }
 
 /// A table's artificial score as a `ruling` event (without its id and session), law 12C,
@@ -627,4 +662,74 @@ pub(crate) fn per_direction<K: std::hash::Hash + Eq>(
         }
     }
     false
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// [`result_row`] as `Row`'s own pushes write it: the reference it is compared with.
+    fn result_row_by_pushes(t: TableView, play: &Play) -> Row {
+        let mut r = Row::new(false);
+        if let Some(sec) = t.section {
+            r.str("section", sec);
+        }
+        r.num("board", t.board.into());
+        if let Some(x) = t.round {
+            r.num("round", x.into());
+        }
+        if let Some(x) = t.table {
+            r.num("table", x.into());
+        }
+        r.str("ns", t.ns).str("ew", t.ew);
+        for (k, v) in [("contract", &play.contract), ("declarer", &play.declarer)] {
+            if let Some(v) = v {
+                r.str(k, v);
+            }
+        }
+        if let Some(x) = play.tricks {
+            r.num("tricks", x.into());
+        }
+        if let Some(x) = &play.result {
+            r.str("result", x);
+        }
+        if let Some(x) = play.score {
+            r.num("score", x.into());
+        }
+        if let Some(l) = &play.lead {
+            r.str("lead", l);
+        }
+        r
+    }
+
+    proptest::proptest! {
+        /// A result's text made in one piece is the one `Row`'s pushes make: every member, in
+        /// order, strings escaped (quotes, backslashes, control characters, other scripts).
+        #[test]
+        fn result_rows_as_by_pushes(
+            texts in proptest::collection::vec(
+                proptest::option::of("[A1\"\\\\\u{1}\u{1f}ż ]{0,5}"), 7),
+            numbers in proptest::collection::vec(proptest::option::of(-10_000i32..10_000), 4),
+            board in 0u32..10_001,
+        ) {
+            let t = TableView {
+                section: texts[0].as_deref(),
+                board,
+                round: numbers[0].map(|x| x.unsigned_abs()),
+                table: numbers[1].map(|x| x.unsigned_abs()),
+                ns: texts[1].as_deref().unwrap_or(""),
+                ew: texts[2].as_deref().unwrap_or("1"),
+            };
+            let play = Play {
+                contract: texts[3].clone(),
+                declarer: texts[4].clone(),
+                tricks: numbers[2].map(|x| (x.unsigned_abs() % 14) as u8),
+                result: texts[5].clone(),
+                score: numbers[3],
+                lead: texts[6].clone(),
+            };
+            let (a, b) = (result_row(t, &play), result_row_by_pushes(t, &play));
+            proptest::prop_assert_eq!(format!("{a:?}"), format!("{b:?}"));
+        }
+    }
 }

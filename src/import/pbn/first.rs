@@ -9,7 +9,7 @@ use std::borrow::Cow;
 use serde_json::Value;
 
 use super::lex;
-use super::slots::Slots;
+use super::slots::{Slots, NONE};
 use crate::hash::FxMap;
 use crate::import::draft::{self, Draft};
 
@@ -26,6 +26,9 @@ pub(super) struct First<'a> {
     pub slots: Slots,
     /// Each slot: whether a row gave its section (a cell, not its absence).
     sectioned: Vec<bool>,
+    /// The slots of each row of each game's first ScoreTable (the one whose rows are read),
+    /// NS and EW (`NONE`: no cell), game after game.
+    pub recorded: Vec<[u32; 2]>,
     dirs: Directions,
     /// A row's first tokens.
     tokens: Vec<Cow<'a, str>>,
@@ -48,13 +51,19 @@ impl<'a> First<'a> {
             .value("Board")
             .and_then(|b| b.parse::<u32>().ok())
             .unwrap_or(0);
-        for t in g
+        for (k, t) in g
             .tables
             .iter()
             .filter(|t| t.name.eq_ignore_ascii_case("ScoreTable"))
+            .enumerate()
         {
             let (sec, ns, ew) = (t.col("Section"), t.col("PairId_NS"), t.col("PairId_EW"));
+            let record = k == 0;
             let Some(last) = [sec, ns, ew].into_iter().flatten().max() else {
+                if record {
+                    let n = self.recorded.len() + t.rows().len();
+                    self.recorded.resize(n, [NONE; 2]);
+                }
                 continue;
             };
             for &(_, text) in t.rows() {
@@ -75,6 +84,9 @@ impl<'a> First<'a> {
                     Some(k)
                 };
                 let (a, b) = (slot(ns), slot(ew));
+                if record {
+                    self.recorded.push([a.unwrap_or(NONE), b.unwrap_or(NONE)]);
+                }
                 if let (Some(a), Some(b)) = (a, b) {
                     self.dirs.table(board, a, b);
                 }

@@ -8,6 +8,9 @@
 
 mod first;
 mod lex;
+mod play;
+#[cfg(test)]
+mod readings;
 mod rows;
 mod slots;
 
@@ -26,15 +29,16 @@ pub fn read(bytes: &[u8], file: &str, req: &Request) -> Result<Read, Vec<Problem
 /// its million rows held whole): first what the whole file says (`first`: the championship,
 /// names, how numbers become ids; every lexical problem), then each game's rows.
 pub(crate) fn read_parsed(bytes: &[u8], file: &str, req: &Request) -> Result<Parsed, Vec<Problem>> {
-    read_chunked(bytes, file, req, rows::CHUNK)
+    read_chunked(bytes, file, req, (rows::CHUNK, true))
 }
 
-/// [`read_parsed`], a ScoreTable's rows read apart in chunks of `chunk` rows.
+/// [`read_parsed`], a ScoreTable's rows read apart in chunks of `chunk` rows, their pairs
+/// taken from their slots or not (`rows::Pairs::slots`).
 fn read_chunked(
     bytes: &[u8],
     file: &str,
     req: &Request,
-    chunk: usize,
+    (chunk, slots): (usize, bool),
 ) -> Result<Parsed, Vec<Problem>> {
     let (text, _latin1) = decode_text(bytes);
     let problem = |line: usize, message: String| Problem {
@@ -78,8 +82,10 @@ fn read_chunked(
             ids: &ids,
             names: &names,
             known: &known,
+            slots,
         },
         numbers: rows::Numbers::new(&known),
+        recorded: (first.recorded, 0),
         scoring: None,
         mp_columns: None,
         chunk,
@@ -103,6 +109,9 @@ struct Games<'p> {
     s: usize,
     pairs: rows::Pairs<'p>,
     numbers: rows::Numbers,
+    /// The first reading's slots of the rows read (`First::recorded`), and how many of them
+    /// the games so far have had.
+    recorded: (Vec<[u32; 2]>, usize),
     /// The first `[Scoring]` and its line.
     scoring: Option<(String, usize)>,
     /// The line of the first ScoreTable with matchpoint or percentage columns.
@@ -122,6 +131,9 @@ impl<'p> Games<'p> {
         else {
             return;
         };
+        let (all, done) = &mut self.recorded;
+        let recorded = &all[*done..*done + table.rows().len()];
+        *done += table.rows().len();
         let at = |l: usize| format!("line {l}");
         // The form: every game's [Scoring] the same.
         if let Some(tag) = g.tag("Scoring").filter(|t| !t.value.trim().is_empty()) {
@@ -203,7 +215,7 @@ impl<'p> Games<'p> {
         rows::rows(
             (d, &mut self.numbers),
             s,
-            table,
+            (table, recorded),
             (board, vul),
             &self.pairs,
             self.chunk,

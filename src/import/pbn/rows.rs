@@ -8,40 +8,12 @@
 
 use std::borrow::Cow;
 
-use super::super::draft::{self, Art, Draft, Play, TableView};
-use super::slots::Known;
+use super::super::draft::{self, Draft, TableView};
+use super::play::{given, row_event, Cols};
+use super::slots::{Known, NONE};
 use super::{lex, Ids};
 use crate::bridge::Vul;
 use crate::hash::FxMap;
-use crate::num::Q;
-
-/// The columns a ScoreTable row is read by.
-struct Cols {
-    section: Option<usize>,
-    table: Option<usize>,
-    round: Option<usize>,
-    ns: Option<usize>,
-    ew: Option<usize>,
-    names_ns: Option<usize>,
-    names_ew: Option<usize>,
-    contract: Option<usize>,
-    declarer: Option<usize>,
-    result: Option<usize>,
-    score_ns: Option<usize>,
-    score_ew: Option<usize>,
-    score: Option<usize>,
-    mp: (Option<usize>, Option<usize>),
-    pct: (Option<usize>, Option<usize>),
-    imp: (Option<usize>, Option<usize>),
-    mult: Option<usize>,
-    lead: Option<usize>,
-}
-
-/// Whether a token says something: not empty, `-` (irrelevant) or `?` (unknown).
-fn given(t: &str) -> Option<&str> {
-    let t = t.trim();
-    (!t.is_empty() && t != "-" && t != "?").then_some(t)
-}
 
 /// What one row of a ScoreTable gives, made apart from the draft (rows are read in parallel,
 /// then added to the draft in the file's order, as one reading would add them).
@@ -79,6 +51,9 @@ pub(super) struct Pairs<'p> {
     pub ids: &'p Ids,
     pub names: &'p FxMap<String, Vec<String>>,
     pub known: &'p Known<'p>,
+    /// Whether slots are used at all (without them, each row's pairs are made from its
+    /// cells and declared to the draft: the plain reading the tests compare with).
+    pub slots: bool,
 }
 
 /// The draft's number of each slot's pair on each side (`slot × 2 + side`), once the draft
@@ -92,10 +67,12 @@ impl Numbers {
 }
 
 /// A ScoreTable's rows as the session's results and artificial scores.
+///
+/// `recorded`: the slots the first reading gave each row's pairs (NS, EW; [`NONE`]: none).
 pub(super) fn rows<'t>(
     (d, numbers): (&mut Draft, &mut Numbers),
     s: usize,
-    t: &lex::TableTag<'t>,
+    (t, recorded): (&lex::TableTag<'t>, &[[u32; 2]]),
     (board, vul): (u32, Vul),
     pairs: &Pairs<'t>,
     chunk: usize,
@@ -135,18 +112,36 @@ pub(super) fn rows<'t>(
     } else {
         chunk.max(1)
     };
-    let read = |rows: &[(usize, &'t str)]| -> Vec<Op<'t>> {
+    let read = |(rows, recorded): (&[(usize, &'t str)], &[[u32; 2]])| -> Vec<Op<'t>> {
         let mut ops = Vec::with_capacity(rows.len());
         let mut synthetic = 0;
         let mut tokens = Vec::with_capacity(t.columns.len());
-        for &(line, text) in rows {
+        for (&(line, text), &slots) in rows.iter().zip(recorded) {
             tokens.clear();
             // (a row `lex::each` has read)
             let _ = lex::tokens_into(text, &mut tokens);
+            // A slot the first reading gave is the pair's where the row's section and number
+            // are what it keyed: given, and with no space around them.
+            let clean = |i: usize| {
+                tokens
+                    .get(i)
+                    .is_some_and(|t| given(t).map(str::len) == Some(t.len()))
+            };
+            let section_clean = c.section.is_none_or(clean);
+            let known = [(c.ns, slots[0]), (c.ew, slots[1])].map(|(i, k)| {
+                (pairs.slots && k != NONE && section_clean && i.is_some_and(clean)).then_some(k)
+            });
+            for t in tokens.iter_mut() {
+                match t {
+                    Cow::Borrowed(b) => *b = b.trim(),
+                    Cow::Owned(o) if o.trim().len() != o.len() => *o = o.trim().to_string(),
+                    Cow::Owned(_) => {}
+                }
+            }
             row_ops(
                 &mut ops,
                 &mut synthetic,
-                (line, &tokens),
+                (line, &tokens, known),
                 t,
                 &c,
                 (board, vul),
@@ -155,15 +150,19 @@ pub(super) fn rows<'t>(
         }
         ops
     };
-    let read_window = |rows: &[(usize, &'t str)]| -> Vec<Vec<Op<'t>>> {
+    let read_window = |(rows, recorded): (&[(usize, &'t str)], &[[u32; 2]])| {
         if rows.len() > chunk {
-            rows.par_chunks(chunk).map(read).collect()
+            rows.par_chunks(chunk)
+                .zip(recorded.par_chunks(chunk))
+                .map(read)
+                .collect()
         } else {
-            vec![read(rows)]
+            vec![read((rows, recorded))]
         }
     };
     // A window's ops are added to the draft (in order) while the next window's rows are read.
-    let mut windows = all.chunks(chunk.saturating_mul(WINDOW));
+    let window = chunk.saturating_mul(WINDOW);
+    let mut windows = all.chunks(window).zip(recorded.chunks(window));
     let mut pending = windows.next().map(read_window);
     while let Some(ops) = pending {
         let next = windows.next();
@@ -219,12 +218,13 @@ fn add<'r>((d, numbers): (&mut Draft, &mut Numbers), s: usize, board: u32, op: O
     }
 }
 
-/// One row's ops (`synthetic`: the frequency table's made-up tables so far).
+/// One row's ops (`synthetic`: the frequency table's made-up tables so far; `row`: its tokens,
+/// each trimmed; `known`: its pairs' slots, NS and EW, where the first reading's are theirs).
 #[allow(clippy::too_many_arguments)]
 fn row_ops<'r>(
     ops: &mut Vec<Op<'r>>,
     synthetic: &mut u32,
-    (line, row): (usize, &[Cow<'r, str>]),
+    (line, row, known): (usize, &[Cow<'r, str>], [Option<u32>; 2]),
     t: &lex::TableTag,
     c: &Cols,
     (board, vul): (u32, Vul),
@@ -273,9 +273,11 @@ fn row_ops<'r>(
     let section = owned_cell(c.section);
     // The pairs' slots: their ids and players are the slot's when no names cell says who
     // they are.
-    let slot = |number: Option<&str>, names: Option<usize>| {
-        let number = number.filter(|_| names.is_none())?;
-        pairs.known.get(section.as_deref(), number)
+    let slot = |number: &str, names: Option<usize>, j: usize| {
+        if names.is_some() || !pairs.slots {
+            return None;
+        }
+        known[j].or_else(|| pairs.known.get(section.as_deref(), number))
     };
     let mut key = String::new();
     for _ in 0..times {
@@ -300,8 +302,7 @@ fn row_ops<'r>(
                 (Some(a), Some(b)) => {
                     let side =
                         |n: &str, names: Option<usize>, j: usize, key: &mut String| match slot(
-                            Some(n),
-                            names,
+                            n, names, j,
                         ) {
                             Some(k) => {
                                 let (id, players) = pairs.known.side(k, j);
@@ -388,174 +389,6 @@ pub(super) fn players_of<'r>(
     }
 }
 
-/// One row's event: an artificial score (`^60`, `A+`, `A A A`...) as a ruling, else a result
-/// with its score checked against its contract; `Err`: why the row is refused.
-fn row_event(
-    c: &Cols,
-    row: &[Cow<str>],
-    t: TableView,
-    vul: Vul,
-) -> Result<super::super::Row, String> {
-    let raw = |i: Option<usize>| i.map(|i| row[i].trim()).unwrap_or("-");
-    let cell = |i: Option<usize>| given(raw(i));
-    if let Some((ns, ew, token)) = artificial(c, row) {
-        return Ok(draft::artificial_row(
-            t,
-            &draft::art_score(&ns, &ew),
-            &token,
-        ));
-    }
-    let score_ns = match (cell(c.score_ns), cell(c.score_ew), cell(c.score)) {
-        (Some(a), None, _) => Some(a.to_string()),
-        (None, Some(b), _) => Some(format!("-{}", b.trim_start_matches('+'))),
-        (None, None, Some(x)) => Some(x.to_string()),
-        (None, None, None) => None,
-        (Some(a), Some(b), _) => {
-            // Some producers fill both; they must agree.
-            let (x, y) = (draft::number(a), draft::number(b));
-            if x.is_some() && x.map(|v| -v) == y {
-                Some(a.to_string())
-            } else {
-                return Err(format!("Score_NS {a} and Score_EW {b} disagree"));
-            }
-        }
-    };
-    // A passed-out board's score written as the pass itself (BridgeComposer writes `PASS` in
-    // Score_NS): 0 points, which the contract column, when given, must agree with.
-    let score_ns = score_ns.map(|x| {
-        if ["PASS", "PO", "AP", "P"].contains(&x.to_ascii_uppercase().as_str()) {
-            "0".to_string()
-        } else {
-            x
-        }
-    });
-    let score = match score_ns
-        .as_deref()
-        .map(|x| draft::number(x).filter(|q| q.is_integer()))
-    {
-        None => None,
-        Some(Some(q)) => match i32::try_from(q.numer()) {
-            Ok(v) if v.abs() <= 10_000 => Some(v),
-            _ => {
-                return Err(format!(
-                    "a score of {} points is not a bridge score",
-                    q.numer()
-                ))
-            }
-        },
-        Some(None) => {
-            return Err(format!(
-                "Score: expected NS points such as 420 or -50, found {:?}",
-                score_ns.unwrap()
-            ))
-        }
-    };
-    let play = Play {
-        score,
-        lead: cell(c.lead).map(str::to_string),
-        ..Play::default()
-    };
-    // The Result column holds the tricks declarer took, or (some producers) `=`, `+1`, `-2`.
-    let result = cell(c.result);
-    let tricks = |contract: &crate::bridge::Contract| match result {
-        None => Ok(None),
-        Some(r) => match r.parse::<u8>() {
-            Ok(n) if n <= 13 => Ok(Some(n)),
-            _ => crate::bridge::parse_result_offset(r)
-                .ok()
-                .and_then(|o| contract.tricks_for_offset(o))
-                .map(Some)
-                .ok_or_else(|| {
-                    format!("Result: expected the tricks declarer took (0-13), found {r:?}")
-                }),
-        },
-    };
-    const LABELS: draft::PlayLabels = draft::PlayLabels {
-        contract: "Contract",
-        declarer: "Declarer",
-        tricks: "Result",
-    };
-    let play = draft::play_at(
-        play,
-        cell(c.contract),
-        cell(c.declarer),
-        tricks,
-        vul,
-        &LABELS,
-    )?;
-    Ok(draft::result_row(t, &play))
-}
-
-/// The artificial score of a row, if it has one: each side's, and the file's tokens.
-/// `A+`/`A-`/`A=` or `^60` in the score columns (Magic Contest, the PBN spec), `A` in the
-/// contract (Bridgewebs' `A A A`), or a `^` in the percentage or matchpoint columns (the
-/// side's percentage; matchpoints are taken as a share of the two sides' sum, the board's top).
-fn artificial(c: &Cols, row: &[Cow<str>]) -> Option<(Art, Art, String)> {
-    let raw = |i: Option<usize>| i.map(|i| row[i].trim()).unwrap_or("-");
-    let caret = |i: Option<usize>| raw(i).strip_prefix('^').and_then(draft::number);
-    let art_in = |i: Option<usize>| {
-        let t = raw(i);
-        draft::named_art(t).or_else(|| {
-            t.strip_prefix('^')
-                .and_then(draft::number)
-                .map(Art::from_pct)
-        })
-    };
-    let contract_a = draft::named_art(raw(c.contract)).is_some();
-    let score_art = (art_in(c.score_ns), art_in(c.score_ew));
-    let pct = (caret(c.pct.0), caret(c.pct.1));
-    let mp = (caret(c.mp.0), caret(c.mp.1));
-    let any = contract_a
-        || score_art.0.is_some()
-        || score_art.1.is_some()
-        || pct.0.is_some()
-        || pct.1.is_some()
-        || mp.0.is_some()
-        || mp.1.is_some()
-        || raw(c.imp.0).starts_with('^')
-        || raw(c.imp.1).starts_with('^');
-    if !any {
-        return None;
-    }
-    let mut tokens: Vec<&str> = Vec::new();
-    for i in [
-        c.contract, c.declarer, c.result, c.score_ns, c.score_ew, c.mp.0, c.mp.1, c.pct.0, c.pct.1,
-        c.imp.0, c.imp.1,
-    ] {
-        let t = raw(i);
-        if i.is_some()
-            && t != "-"
-            && t != "?"
-            && (t.starts_with('^') || t.starts_with('A') || t.starts_with('a'))
-        {
-            tokens.push(t);
-        }
-    }
-    let token = tokens.join(" ");
-    // Each side from the first column that says: named or ^ score, then ^ percentage, then ^
-    // matchpoints over the two sides' sum.
-    let by_mp = |x: Option<Q>, other: Option<Q>| -> Option<Art> {
-        let (x, y) = (x?, other?);
-        let top = x + y;
-        (top > Q::ZERO).then(|| Art::from_pct(x * Q::int(100) / top))
-    };
-    let ns = score_art
-        .0
-        .clone()
-        .or(pct.0.map(Art::from_pct))
-        .or_else(|| by_mp(mp.0, mp.1));
-    let ew = score_art
-        .1
-        .clone()
-        .or(pct.1.map(Art::from_pct))
-        .or_else(|| by_mp(mp.1, mp.0));
-    // One side said, the other not: average-minus... no: the other side's own; unknown means
-    // average (Bridgewebs' `A A A` with nothing else is an average to both).
-    let ns = ns.unwrap_or(Art::Named("A"));
-    let ew = ew.unwrap_or(Art::Named("A"));
-    Some((ns, ew, token))
-}
-
 #[cfg(test)]
 mod tests {
     use crate::import::Request;
@@ -597,8 +430,9 @@ mod tests {
                 lenient,
                 ..Request::default()
             };
-            let one = super::super::read_chunked(text.as_bytes(), "t.pbn", &req, usize::MAX);
-            let chunked = super::super::read_chunked(text.as_bytes(), "t.pbn", &req, 7);
+            let one =
+                super::super::read_chunked(text.as_bytes(), "t.pbn", &req, (usize::MAX, false));
+            let chunked = super::super::read_chunked(text.as_bytes(), "t.pbn", &req, (7, true));
             match (&one, lenient) {
                 (Ok(p), true) => {
                     // The championship, the session and 300 rows less 8 contradicting (the

@@ -7,6 +7,9 @@
 
 use crate::hash::FxMap;
 
+/// No slot.
+pub(super) const NONE: u32 = u32::MAX;
+
 /// A section and a pair number as one key: in place when both fit in 15 bytes, else spelled
 /// out (the section's length first, so that no two pairs share a key).
 #[derive(Clone, PartialEq, Eq, Hash)]
