@@ -353,8 +353,10 @@ mod tests {
             .err()
             .unwrap();
         assert_eq!(e[0].file, "b");
+        // (the first declaration's place: its file and, the reader giving none, its number)
         assert!(
-            e[0].message.contains("C - D here, A - B there"),
+            e[0].message
+                .ends_with("C - D here, A - B there (a: event 1)"),
             "{}",
             e[0].message
         );
