@@ -502,9 +502,15 @@ pub(crate) fn result_row(t: TableView, play: &Play) -> Row {
         play.result.as_deref(),
         play.lead.as_deref(),
     ];
-    // The members' text, in one piece of the size it needs, each key with its punctuation
-    // pushed at once: what `Row::str` and `Row::num` write.
-    let size = 200 + texts.iter().flatten().map(|s| s.len()).sum::<usize>();
+    let numbers = 1 // (the board)
+        + usize::from(t.round.is_some())
+        + usize::from(t.table.is_some())
+        + usize::from(play.tricks.is_some())
+        + usize::from(play.score.is_some());
+    // The members' text, in one piece of the size it needs (a key's punctuation and name take
+    // at most 13 bytes, a number 11; a text its bytes and quotes, unless escaped), each key
+    // with its punctuation pushed at once: what `Row::str` and `Row::num` write.
+    let size = texts.iter().flatten().map(|s| 15 + s.len()).sum::<usize>() + numbers * 24;
     let mut r = Row {
         ruling: false,
         id: None,
