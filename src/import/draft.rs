@@ -41,8 +41,8 @@ pub(crate) struct SessionDraft {
     events: Vec<(Ev, String)>,
     /// Each pair id a table names, numbered.
     seat_ids: crate::hash::FxMap<String, u32>,
-    /// (board, pair number) of every table entered, NS or EW side: its event's index.
-    seats: crate::hash::FxMap<(u32, u32), usize>,
+    /// Each board's tables entered: pair number (NS or EW side) → its event's index.
+    seats: crate::hash::FxMap<u32, crate::hash::FxMap<u32, u32>>,
     deals: HashMap<u32, (String, String)>,
 }
 
@@ -78,6 +78,30 @@ pub(crate) struct Table {
     pub table: Option<u32>,
     pub ns: String,
     pub ew: String,
+}
+
+/// A [`Table`] borrowed: where a table sits, its text wherever the reader keeps it.
+#[derive(Clone, Copy)]
+pub(crate) struct TableView<'a> {
+    pub section: Option<&'a str>,
+    pub board: u32,
+    pub round: Option<u32>,
+    pub table: Option<u32>,
+    pub ns: &'a str,
+    pub ew: &'a str,
+}
+
+impl Table {
+    pub fn view(&self) -> TableView<'_> {
+        TableView {
+            section: self.section.as_deref(),
+            board: self.board,
+            round: self.round,
+            table: self.table,
+            ns: &self.ns,
+            ew: &self.ew,
+        }
+    }
 }
 
 impl Draft {
@@ -225,36 +249,45 @@ impl Draft {
                 }
             };
         }
-        self.seat_numbered(s, t, numbers, at)
+        self.seat_numbered(s, t.board, [&t.ns, &t.ew], numbers, at)
     }
 
-    /// [`Draft::seat`] with the two pairs' numbers (any numbering of the session's pair ids,
-    /// one number per id).
-    fn seat_numbered(&mut self, s: usize, t: &Table, numbers: [u32; 2], at: &str) -> bool {
-        if t.ns == t.ew {
-            self.bad(at, format!("pair {} cannot play against itself", t.ns));
+    /// [`Draft::seat`] of the pairs `ids` (NS, EW) at `board` with their numbers (any
+    /// numbering of the session's pair ids, one number per id).
+    fn seat_numbered(
+        &mut self,
+        s: usize,
+        board: u32,
+        ids: [&str; 2],
+        numbers: [u32; 2],
+        at: &str,
+    ) -> bool {
+        if ids[0] == ids[1] {
+            self.bad(at, format!("pair {} cannot play against itself", ids[0]));
             return false;
         }
         let ss = &mut self.sessions[s];
-        let keys = numbers.map(|n| (t.board, n));
         // (the event the caller adds next) Both seats taken at once; a seat found taken is
         // given back, with the other's when it was taken here.
-        let next = ss.events.len();
+        let next = ss.events.len() as u32;
+        let seats = ss.seats.entry(board).or_default();
         let mut taken = None;
-        for (j, k) in keys.iter().enumerate() {
-            if let Some(first) = ss.seats.insert(*k, next) {
-                ss.seats.insert(*k, first);
+        for (j, &k) in numbers.iter().enumerate() {
+            if let Some(first) = seats.insert(k, next) {
+                seats.insert(k, first);
                 if j == 1 {
-                    ss.seats.remove(&keys[0]);
+                    seats.remove(&numbers[0]);
                 }
                 taken = Some((j, first));
                 break;
             }
         }
         if let Some((j, first)) = taken {
-            let first = ss.events[first].1.clone();
-            let id = [&t.ns, &t.ew][j];
-            let m = format!("pair {id} plays board {} twice (also at {first})", t.board);
+            let first = ss.events[first as usize].1.clone();
+            let m = format!(
+                "pair {} plays board {board} twice (also at {first})",
+                ids[j]
+            );
             self.bad(at, m);
             return false;
         }
@@ -263,14 +296,14 @@ impl Draft {
 
     /// A table's result.
     pub fn result(&mut self, s: usize, t: Table, play: Play, at: &str) {
-        let row = result_row(&t, &play);
+        let row = result_row(t.view(), &play);
         self.push(s, &t, row, at.to_string());
     }
 
     /// An artificial score at a table (no result): a `ruling`, law 12C, noting the file's
     /// token.
     pub fn artificial(&mut self, s: usize, t: Table, score: String, token: &str, at: &str) {
-        let row = artificial_row(&t, &score, token);
+        let row = artificial_row(t.view(), &score, token);
         self.push(s, &t, row, at.to_string());
     }
 
@@ -285,14 +318,22 @@ impl Draft {
         ss.events.push((Ev::Row(row), at));
     }
 
-    /// [`Draft::push`] of a table whose pairs' numbers [`Draft::pair`] gave (a reader uses
-    /// this or `push`, `result` and `artificial`, never both: the numberings differ).
-    pub fn push_paired(&mut self, s: usize, t: &Table, pairs: [u32; 2], row: Row, at: String) {
-        if !self.seat_numbered(s, t, pairs, &at) {
+    /// [`Draft::push`] of a table of the pairs `ids` (NS, EW) at `board` whose numbers
+    /// [`Draft::pair`] gave (a reader uses this or `push`, `result` and `artificial`, never
+    /// both: the numberings differ).
+    pub fn push_paired(
+        &mut self,
+        s: usize,
+        (board, ids): (u32, [&str; 2]),
+        pairs: [u32; 2],
+        row: Row,
+        at: String,
+    ) {
+        if !self.seat_numbered(s, board, ids, pairs, &at) {
             return;
         }
         let ss = &mut self.sessions[s];
-        ss.boards.insert(t.board);
+        ss.boards.insert(board);
         ss.events.push((Ev::Row(row), at));
     }
 
@@ -451,47 +492,88 @@ impl Draft {
 }
 
 /// A table's `result` event (without its session), as [`Draft::result`] adds it.
-pub(crate) fn result_row(t: &Table, play: &Play) -> Row {
-    let mut r = Row::new(false);
-    if let Some(sec) = &t.section {
-        r.str("section", sec);
+pub(crate) fn result_row(t: TableView, play: &Play) -> Row {
+    let texts = [
+        t.section,
+        Some(t.ns),
+        Some(t.ew),
+        play.contract.as_deref(),
+        play.declarer.as_deref(),
+        play.result.as_deref(),
+        play.lead.as_deref(),
+    ];
+    let numbers = 1 // (the board)
+        + usize::from(t.round.is_some())
+        + usize::from(t.table.is_some())
+        + usize::from(play.tricks.is_some())
+        + usize::from(play.score.is_some());
+    // The members' text, in one piece of the size it needs (a key's punctuation and name take
+    // at most 13 bytes, a number 11; a text its bytes and quotes, unless escaped), each key
+    // with its punctuation pushed at once: what `Row::str` and `Row::num` write.
+    let size = texts.iter().flatten().map(|s| 15 + s.len()).sum::<usize>() + numbers * 24;
+    let mut r = Row {
+        ruling: false,
+        id: None,
+        session: String::new(),
+        tail: String::with_capacity(size),
+    };
+    let out = &mut r.tail;
+    let num = |out: &mut String, key: &str, n: i64| {
+        out.push_str(key);
+        out.push_str(itoa::Buffer::new().format(n));
+    };
+    if let Some(sec) = t.section {
+        member(out, ",\"section\":", sec);
     }
-    r.num("board", t.board.into());
+    num(out, ",\"board\":", t.board.into());
     if let Some(x) = t.round {
-        r.num("round", x.into());
+        num(out, ",\"round\":", x.into());
     }
     if let Some(x) = t.table {
-        r.num("table", x.into());
+        num(out, ",\"table\":", x.into());
     }
-    r.str("ns", &t.ns).str("ew", &t.ew);
+    member(out, ",\"ns\":", t.ns);
+    member(out, ",\"ew\":", t.ew);
     if let Some(c) = &play.contract {
-        r.str("contract", c);
+        member(out, ",\"contract\":", c);
     }
     if let Some(d) = &play.declarer {
-        r.str("declarer", d);
+        member(out, ",\"declarer\":", d);
     }
     if let Some(x) = play.tricks {
-        r.num("tricks", x.into());
+        num(out, ",\"tricks\":", x.into());
     }
     if let Some(x) = &play.result {
-        r.str("result", x);
+        member(out, ",\"result\":", x);
     }
     if let Some(x) = play.score {
-        r.num("score", x.into());
+        num(out, ",\"score\":", x.into());
     }
     if let Some(l) = &play.lead {
-        r.str("lead", l);
+        member(out, ",\"lead\":", l);
     }
     r
 }
 
+/// `key` (`,"name":`) then `value` as a JSON string, escaped as serde_json escapes it.
+fn member(out: &mut String, key: &str, value: &str) {
+    out.push_str(key);
+    if value.bytes().all(|b| b >= 0x20 && b != b'"' && b != b'\\') {
+        out.push('"');
+        out.push_str(value);
+        out.push('"');
+    } else {
+        out.push_str(&serde_json::to_string(value).expect("a string serializes"));
+    }
+}
+
 /// A table's artificial score as a `ruling` event (without its id and session), law 12C,
 /// noting the file's token, as [`Draft::artificial`] adds it.
-pub(crate) fn artificial_row(t: &Table, score: &str, token: &str) -> Row {
+pub(crate) fn artificial_row(t: TableView, score: &str, token: &str) -> Row {
     let mut r = Row::new(true);
     r.num("board", t.board.into())
-        .str("ns", &t.ns)
-        .str("ew", &t.ew)
+        .str("ns", t.ns)
+        .str("ew", t.ew)
         .str("score", score)
         .str("law", "12C")
         .str("note", &format!("imported: {token}"));
@@ -586,4 +668,74 @@ pub(crate) fn per_direction<K: std::hash::Hash + Eq>(
         }
     }
     false
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// [`result_row`] as `Row`'s own pushes write it: the reference it is compared with.
+    fn result_row_by_pushes(t: TableView, play: &Play) -> Row {
+        let mut r = Row::new(false);
+        if let Some(sec) = t.section {
+            r.str("section", sec);
+        }
+        r.num("board", t.board.into());
+        if let Some(x) = t.round {
+            r.num("round", x.into());
+        }
+        if let Some(x) = t.table {
+            r.num("table", x.into());
+        }
+        r.str("ns", t.ns).str("ew", t.ew);
+        for (k, v) in [("contract", &play.contract), ("declarer", &play.declarer)] {
+            if let Some(v) = v {
+                r.str(k, v);
+            }
+        }
+        if let Some(x) = play.tricks {
+            r.num("tricks", x.into());
+        }
+        if let Some(x) = &play.result {
+            r.str("result", x);
+        }
+        if let Some(x) = play.score {
+            r.num("score", x.into());
+        }
+        if let Some(l) = &play.lead {
+            r.str("lead", l);
+        }
+        r
+    }
+
+    proptest::proptest! {
+        /// A result's text made in one piece is the one `Row`'s pushes make: every member, in
+        /// order, strings escaped (quotes, backslashes, control characters, other scripts).
+        #[test]
+        fn result_rows_as_by_pushes(
+            texts in proptest::collection::vec(
+                proptest::option::of("[A1\"\\\\\u{1}\u{1f}ż ]{0,5}"), 7),
+            numbers in proptest::collection::vec(proptest::option::of(-10_000i32..10_000), 4),
+            board in 0u32..10_001,
+        ) {
+            let t = TableView {
+                section: texts[0].as_deref(),
+                board,
+                round: numbers[0].map(|x| x.unsigned_abs()),
+                table: numbers[1].map(|x| x.unsigned_abs()),
+                ns: texts[1].as_deref().unwrap_or(""),
+                ew: texts[2].as_deref().unwrap_or("1"),
+            };
+            let play = Play {
+                contract: texts[3].clone(),
+                declarer: texts[4].clone(),
+                tricks: numbers[2].map(|x| (x.unsigned_abs() % 14) as u8),
+                result: texts[5].clone(),
+                score: numbers[3],
+                lead: texts[6].clone(),
+            };
+            let (a, b) = (result_row(t, &play), result_row_by_pushes(t, &play));
+            proptest::prop_assert_eq!(format!("{a:?}"), format!("{b:?}"));
+        }
+    }
 }

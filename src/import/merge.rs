@@ -4,11 +4,12 @@
 //! section, other players — in two files, or in a file and the log, is an error), the first
 //! file's championship kept (none when appending to a log).
 
-use std::collections::{BTreeMap, BTreeSet, HashMap};
+use std::collections::{BTreeMap, BTreeSet};
 
 use serde_json::{Map, Value};
 
 use super::{Ev, Problem};
+use crate::hash::FxMap;
 
 /// One file's events (the reader's), and where in the file each came from when known.
 pub struct Input {
@@ -122,13 +123,14 @@ pub fn merge(inputs: Vec<Input>, existing: &Existing) -> Result<Merged, Vec<Prob
     let mut rulings_used = existing.rulings.clone();
     let mut session_n = existing.sessions.len() + 1;
     let mut ruling_n = existing.rulings.len() + 1;
-    let mut declared: HashMap<String, (Map<String, Value>, String)> = HashMap::new();
+    // Each participant declared so far: its event's index in `events`.
+    let mut declared: FxMap<String, usize> = FxMap::default();
     let mut championship = existing.nonempty;
     let mut new_participants = 0;
     let mut sessions_given = Vec::new();
     for input in inputs {
-        let mut session_ids: HashMap<String, String> = HashMap::new();
-        let mut ruling_ids: HashMap<String, String> = HashMap::new();
+        let mut session_ids: FxMap<String, String> = FxMap::default();
+        let mut ruling_ids: FxMap<String, String> = FxMap::default();
         let mut given = Vec::new();
         // Ids first (a ruling may name a later one in `supersedes`).
         for e in &input.events {
@@ -224,17 +226,23 @@ pub fn merge(inputs: Vec<Input>, existing: &Existing) -> Result<Merged, Vec<Prob
                         }
                         continue;
                     }
-                    if let Some((first, at)) = declared.get(&id) {
+                    if let Some(&j) = declared.get(&id) {
+                        let Ev::Json(Value::Object(first)) = &events[j] else {
+                            unreachable!("a declaration is a JSON object");
+                        };
                         if let Some(d) = differs(first, &m) {
+                            let (f, a) = origins.get(j).expect("an origin per event");
                             problems.push(Problem {
                                 file: file.clone(),
                                 at: origin(i),
-                                message: format!("{kind} {id} is declared differently: {d} ({at})"),
+                                message: format!(
+                                    "{kind} {id} is declared differently: {d} ({f}: {a})"
+                                ),
                             });
                         }
                         continue;
                     }
-                    declared.insert(id, (m.clone(), format!("{}: {}", file, origin(i))));
+                    declared.insert(id, events.len());
                     new_participants += 1;
                 }
                 _ => {}
@@ -287,7 +295,7 @@ pub fn merge(inputs: Vec<Input>, existing: &Existing) -> Result<Merged, Vec<Prob
     })
 }
 
-fn rename(m: &mut Map<String, Value>, key: &str, ids: &HashMap<String, String>) {
+fn rename(m: &mut Map<String, Value>, key: &str, ids: &FxMap<String, String>) {
     if let Some(new) = m
         .get(key)
         .and_then(Value::as_str)
@@ -345,8 +353,10 @@ mod tests {
             .err()
             .unwrap();
         assert_eq!(e[0].file, "b");
+        // (the first declaration's place: its file and, the reader giving none, its number)
         assert!(
-            e[0].message.contains("C - D here, A - B there"),
+            e[0].message
+                .ends_with("C - D here, A - B there (a: event 1)"),
             "{}",
             e[0].message
         );

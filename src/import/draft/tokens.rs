@@ -2,6 +2,8 @@
 //! `3D*` or `PO`, a play checked against its score (Law 77), artificial scores such as `^60`,
 //! `A+` or `A6040`, decimal numbers and players' names as cells write them.
 
+use std::borrow::Cow;
+
 use crate::bridge::{ns_points, parse_contract, Bid, Seat, Vul};
 use crate::num::Q;
 
@@ -11,26 +13,59 @@ use super::Play;
 /// `*`/`**` (Bridgewebs) or `x`/`xx` for doubled and redoubled; suit symbols and `NT`/`N`.
 pub(crate) fn contract(token: &str) -> Result<Bid, String> {
     let t = token.trim();
-    let up = t.to_uppercase().replace(' ', "");
+    // A short token of printable ASCII (nearly all are) is uppercased in place: it has no
+    // space to remove, and its ASCII uppercase is its uppercase.
+    let mut buf = [0u8; 16];
+    let up: Cow<str> = if t.len() <= buf.len() && t.bytes().all(|b| b.is_ascii_graphic()) {
+        let b = &mut buf[..t.len()];
+        b.copy_from_slice(t.as_bytes());
+        b.make_ascii_uppercase();
+        Cow::Borrowed(std::str::from_utf8(b).expect("ASCII"))
+    } else {
+        Cow::Owned(t.to_uppercase().replace(' ', ""))
+    };
     if matches!(
-        up.as_str(),
+        &*up,
         "PO" | "PASS" | "AP" | "P" | "ALLPASS" | "PASSED" | "0"
     ) {
         return Ok(Bid::Pass);
     }
-    let stars = up.len() - up.trim_end_matches('*').len();
-    let mut c = up.trim_end_matches('*').to_string();
-    match stars {
-        0 => {}
-        1 => c.push('X'),
-        2 => c.push_str("XX"),
-        _ => {
-            return Err(format!(
-                "expected a contract such as \"4S\", \"3D*\" or \"PO\", found {t:?}"
-            ))
+    let bare = up.trim_end_matches('*');
+    match up.len() - bare.len() {
+        0 => parse_contract(bare),
+        1 => parse_contract(&format!("{bare}X")),
+        2 => parse_contract(&format!("{bare}XX")),
+        _ => Err(format!(
+            "expected a contract such as \"4S\", \"3D*\" or \"PO\", found {t:?}"
+        )),
+    }
+}
+
+/// A seat as [`crate::bridge::parse_seat`] reads it (a seat's one letter, the common case,
+/// read without a copy).
+fn seat(token: &str) -> Result<Seat, String> {
+    match token {
+        "N" | "n" => Ok(Seat::N),
+        "E" | "e" => Ok(Seat::E),
+        "S" | "s" => Ok(Seat::S),
+        "W" | "w" => Ok(Seat::W),
+        _ => crate::bridge::parse_seat(token),
+    }
+}
+
+/// A bid as the log writes it (`Bid`'s `Display`), made without the formatting machinery.
+fn bid_text(bid: Bid) -> String {
+    match bid {
+        Bid::Pass => "PASS".to_string(),
+        Bid::Contract(c) => {
+            let (strain, doubling) = (c.strain.as_str(), c.doubling.as_str());
+            let mut s = String::with_capacity(1 + strain.len() + doubling.len());
+            s.push(char::from(b'0' + c.level % 10));
+            s.push_str(strain);
+            s.push_str(doubling);
+            s
         }
     }
-    parse_contract(&c)
 }
 
 /// What a file calls the cells of a table's play, for messages (`Contract` in PBN, `contract`
@@ -63,10 +98,10 @@ pub(crate) fn play_at(
         return Ok(play);
     };
     let bid = self::contract(ct).map_err(|m| format!("{}: {m}", labels.contract))?;
-    play.contract = Some(bid.to_string());
+    play.contract = Some(bid_text(bid));
     match bid {
         Bid::Contract(c) => {
-            let by = match declarer.map(crate::bridge::parse_seat) {
+            let by = match declarer.map(seat) {
                 Some(Ok(x)) => x,
                 Some(Err(m)) => return Err(format!("{}: {m}", labels.declarer)),
                 None => {
@@ -76,7 +111,7 @@ pub(crate) fn play_at(
                     ))
                 }
             };
-            play.declarer = Some(by.letter().to_string());
+            play.declarer = Some(String::from(by.letter()));
             let taken = tricks(&c)?
                 .ok_or_else(|| format!("{}: {ct} needs the tricks taken", labels.tricks))?;
             play.tricks = Some(taken);
@@ -162,11 +197,17 @@ pub(crate) fn decimal(q: Q) -> String {
 /// A named artificial score as producers write it in a score or result column: `A+`, `A-`,
 /// `A=`, `A` (Bridgewebs, Magic Contest), `Ave+`, `Av-`...; `None` for anything else.
 pub(crate) fn named_art(token: &str) -> Option<Art> {
-    let up = token.trim().to_ascii_uppercase();
-    let core = up
-        .strip_prefix("AVE")
-        .or_else(|| up.strip_prefix("AV"))
-        .or_else(|| up.strip_prefix('A'))?;
+    let t = token.trim();
+    // (ASCII letters, case aside: what is stripped is a char boundary)
+    let strip = |p: &str| {
+        t.as_bytes()
+            .get(..p.len())
+            .filter(|b| b.eq_ignore_ascii_case(p.as_bytes()))
+            .map(|_| &t[p.len()..])
+    };
+    let core = strip("AVE")
+        .or_else(|| strip("AV"))
+        .or_else(|| strip("A"))?;
     match core {
         "+" => Some(Art::Named("A+")),
         "-" => Some(Art::Named("A-")),
@@ -190,7 +231,12 @@ pub(crate) fn split_art(token: &str) -> Option<(Art, Art)> {
 /// A decimal number as a file writes it (`3.6`, `-20`, `"420"` already unquoted; a decimal
 /// comma is accepted).
 pub(crate) fn number(token: &str) -> Option<Q> {
-    let t = token.trim().replace(',', ".");
+    let t = token.trim();
+    let t: Cow<str> = if t.contains(',') {
+        Cow::Owned(t.replace(',', "."))
+    } else {
+        Cow::Borrowed(t)
+    };
     let t = t.strip_prefix('+').unwrap_or(&t);
     if t.is_empty() || t.len() > 30 || t.contains('/') {
         return None;
@@ -220,6 +266,72 @@ pub(crate) fn players(cell: &str) -> Vec<String> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// [`contract`] as it read before its copy-free path: the reference it is compared with.
+    fn contract_by_copy(token: &str) -> Result<Bid, String> {
+        let t = token.trim();
+        let up = t.to_uppercase().replace(' ', "");
+        if matches!(
+            up.as_str(),
+            "PO" | "PASS" | "AP" | "P" | "ALLPASS" | "PASSED" | "0"
+        ) {
+            return Ok(Bid::Pass);
+        }
+        let stars = up.len() - up.trim_end_matches('*').len();
+        let mut c = up.trim_end_matches('*').to_string();
+        match stars {
+            0 => {}
+            1 => c.push('X'),
+            2 => c.push_str("XX"),
+            _ => {
+                return Err(format!(
+                    "expected a contract such as \"4S\", \"3D*\" or \"PO\", found {t:?}"
+                ))
+            }
+        }
+        parse_contract(&c)
+    }
+
+    /// [`number`] as it read before, replacing commas in a copy.
+    fn number_by_copy(token: &str) -> Option<Q> {
+        let t = token.trim().replace(',', ".");
+        let t = t.strip_prefix('+').unwrap_or(&t);
+        if t.is_empty() || t.len() > 30 || t.contains('/') {
+            return None;
+        }
+        Q::parse(t)
+    }
+
+    /// [`named_art`] as it read before, uppercasing a copy.
+    fn named_art_by_copy(token: &str) -> Option<Art> {
+        let up = token.trim().to_ascii_uppercase();
+        let core = up
+            .strip_prefix("AVE")
+            .or_else(|| up.strip_prefix("AV"))
+            .or_else(|| up.strip_prefix('A'))?;
+        match core {
+            "+" => Some(Art::Named("A+")),
+            "-" => Some(Art::Named("A-")),
+            "=" | "" => Some(Art::Named("A")),
+            _ => None,
+        }
+    }
+
+    proptest::proptest! {
+        /// Contracts, seats and named artificial scores read without copies read as they did
+        /// with them: the same bids (and texts), seats, scores and messages, whatever the
+        /// case, spaces, stars and other scripts.
+        #[test]
+        fn tokens_read_as_by_copy(
+            t in " ?[0-9][cdhsnCDHSNAaPp][tTxXaA*]{0,3}[*xX ]{0,2}|[ 1-8pPaAsShHdDcCnNtTxXvVeE*o0+=,.ż\u{e9}\u{df}\t-]{0,9}"
+        ) {
+            let by_copy = contract_by_copy(&t).map(|b| (b, b.to_string()));
+            proptest::prop_assert_eq!(contract(&t).map(|b| (b, bid_text(b))), by_copy);
+            proptest::prop_assert_eq!(named_art(&t), named_art_by_copy(&t));
+            proptest::prop_assert_eq!(seat(&t), crate::bridge::parse_seat(&t));
+            proptest::prop_assert_eq!(number(&t), number_by_copy(&t));
+        }
+    }
 
     #[test]
     fn contracts_as_producers_write_them() {

@@ -9,6 +9,7 @@ use std::borrow::Cow;
 use serde_json::Value;
 
 use super::lex;
+use super::slots::{Slots, NONE};
 use crate::hash::FxMap;
 use crate::import::draft::{self, Draft};
 
@@ -20,10 +21,17 @@ pub(super) struct First<'a> {
     site: Option<String>,
     /// Pair numbers (with `NS`/`EW` when the table says the direction) → players.
     pub names: FxMap<String, Vec<String>>,
-    /// Pair id as written → the first section it appears in, and whether it appears in
-    /// another too.
-    sections: FxMap<Cow<'a, str>, (Cow<'a, str>, bool)>,
-    dirs: Directions<'a>,
+    /// Every ScoreTable's pair cells: the section as written (`""` when the row has none)
+    /// and the number as written.
+    pub slots: Slots,
+    /// Each slot: whether a row gave its section (a cell, not its absence).
+    sectioned: Vec<bool>,
+    /// The slots of each row of each game's first ScoreTable (the one whose rows are read),
+    /// NS and EW (`NONE`: no cell), game after game.
+    pub recorded: Vec<[u32; 2]>,
+    dirs: Directions,
+    /// A row's first tokens.
+    tokens: Vec<Cow<'a, str>>,
 }
 
 impl<'a> First<'a> {
@@ -43,33 +51,44 @@ impl<'a> First<'a> {
             .value("Board")
             .and_then(|b| b.parse::<u32>().ok())
             .unwrap_or(0);
-        for t in g
+        for (k, t) in g
             .tables
             .iter()
             .filter(|t| t.name.eq_ignore_ascii_case("ScoreTable"))
+            .enumerate()
         {
             let (sec, ns, ew) = (t.col("Section"), t.col("PairId_NS"), t.col("PairId_EW"));
-            for (_, row) in t.rows() {
+            let record = k == 0;
+            let Some(last) = [sec, ns, ew].into_iter().flatten().max() else {
+                if record {
+                    let n = self.recorded.len() + t.rows().len();
+                    self.recorded.resize(n, [NONE; 2]);
+                }
+                continue;
+            };
+            for &(_, text) in t.rows() {
+                let row = &mut self.tokens;
+                row.clear();
+                lex::first_tokens(text, last + 1, row);
                 // The pair ids as written and their sections: where numbers repeat across
                 // sections, ids become the section followed by the number (`A12`).
-                if let Some(sec) = sec {
-                    for c in [ns, ew].into_iter().flatten() {
-                        if let (Some(x), Some(p)) = (row.get(sec), row.get(c)) {
-                            match self.sections.get_mut(&**p) {
-                                Some((first, other)) => *other |= **first != **x,
-                                None => {
-                                    self.sections.insert(p.clone(), (x.clone(), false));
-                                }
-                            }
-                        }
+                let section = sec.and_then(|i| row.get(i));
+                let s = section.map(|x| &**x).unwrap_or("");
+                let mut slot = |c: Option<usize>| {
+                    let p = row.get(c?)?;
+                    let k = self.slots.intern(s, p);
+                    if k as usize == self.sectioned.len() {
+                        self.sectioned.push(false);
                     }
+                    self.sectioned[k as usize] |= section.is_some();
+                    Some(k)
+                };
+                let (a, b) = (slot(ns), slot(ew));
+                if record {
+                    self.recorded.push([a.unwrap_or(NONE), b.unwrap_or(NONE)]);
                 }
-                if let (Some(ns), Some(ew)) = (ns, ew) {
-                    if let (Some(a), Some(b)) = (row.get(ns), row.get(ew)) {
-                        let s = sec.and_then(|i| row.get(i)).cloned().unwrap_or_default();
-                        self.dirs
-                            .table(board, (s.clone(), a.clone()), (s, b.clone()));
-                    }
+                if let (Some(a), Some(b)) = (a, b) {
+                    self.dirs.table(board, a, b);
                 }
             }
         }
@@ -100,9 +119,14 @@ impl<'a> First<'a> {
         }
     }
 
-    /// Whether pair numbers repeat across sections.
+    /// Whether pair numbers repeat across sections: some number was given two sections.
     pub fn prefix(&self) -> bool {
-        self.sections.values().any(|s| s.1)
+        let mut first: FxMap<&str, &str> = FxMap::default();
+        self.slots
+            .cells()
+            .zip(&self.sectioned)
+            .filter(|(_, &given)| given)
+            .any(|((sec, number), _)| *first.entry(number).or_insert(sec) != sec)
     }
 
     /// Whether NS and EW pairs are numbered each from 1 (`draft::per_direction`).
@@ -118,7 +142,10 @@ impl<'a> First<'a> {
             .iter()
             .filter(|t| t.name.eq_ignore_ascii_case("TotalScoreTable"))
         {
-            for (line, row) in t.rows() {
+            for &(line, text) in t.rows() {
+                let mut row = Vec::new();
+                // (a row `lex::each` has read)
+                let _ = lex::tokens_into(text, &mut row);
                 if row.len() != t.columns.len() {
                     d.bad(
                         &format!("line {line}"),
@@ -149,36 +176,25 @@ impl<'a> First<'a> {
     }
 }
 
-/// `draft::per_direction` fed one table at a time: pairs (section and number, borrowed from
-/// the file's text) are numbered as met, and what each sat on each board kept by number.
+/// `draft::per_direction` fed one table at a time: pairs are their slots, and what each
+/// sat on each board is kept by slot.
 #[derive(Default)]
-struct Directions<'a> {
-    ids: FxMap<(Cow<'a, str>, Cow<'a, str>), u32>,
-    /// Each board's pairs by number: 1 when the pair sat NS, 2 when EW.
+struct Directions {
+    /// Each board's pairs by slot: 1 when the pair sat NS, 2 when EW.
     boards: FxMap<u32, Vec<u8>>,
     found: bool,
 }
 
-impl<'a> Directions<'a> {
-    fn id(&mut self, pair: (Cow<'a, str>, Cow<'a, str>)) -> usize {
-        let n = self.ids.len() as u32;
-        *self.ids.entry(pair).or_insert(n) as usize
-    }
-
-    fn table(
-        &mut self,
-        board: u32,
-        ns: (Cow<'a, str>, Cow<'a, str>),
-        ew: (Cow<'a, str>, Cow<'a, str>),
-    ) {
+impl Directions {
+    fn table(&mut self, board: u32, a: u32, b: u32) {
         if self.found {
             return;
         }
-        if ns == ew {
+        if a == b {
             self.found = true;
             return;
         }
-        let (a, b) = (self.id(ns), self.id(ew));
+        let (a, b) = (a as usize, b as usize);
         let sat = self.boards.entry(board).or_default();
         if sat.len() <= a.max(b) {
             sat.resize(a.max(b) + 1, 0);

@@ -17,28 +17,23 @@ pub struct Tag {
     pub line: usize,
 }
 
-/// A table tag with its rows (tokens borrowed from the file's text where they can be).
+/// A table tag with its rows: each row's line, as the file writes it (its tokens are read by
+/// [`tokens_into`] where they are needed, perhaps only the first few of them, perhaps on
+/// another thread; [`each`] has checked that every row held here can be read).
 #[derive(Clone, Debug)]
 pub struct TableTag<'a> {
     pub name: String,
     pub line: usize,
     /// Column names (sort markers and widths removed).
     pub columns: Vec<String>,
-    /// Each row's line and where its tokens end in `tokens`.
-    rows: Vec<(usize, usize)>,
-    /// The rows' tokens (quotes removed), one row after another.
-    tokens: Vec<Cow<'a, str>>,
+    /// Each row's line number and text (without its line end).
+    rows: Vec<(usize, &'a str)>,
 }
 
 impl<'a> TableTag<'a> {
-    /// Each row's line and tokens.
-    pub fn rows(&self) -> impl Iterator<Item = (usize, &[Cow<'a, str>])> + '_ {
-        let mut from = 0;
-        self.rows.iter().map(move |&(line, to)| {
-            let row = &self.tokens[from..to];
-            from = to;
-            (line, row)
-        })
+    /// Each row's line number and text.
+    pub fn rows(&self) -> &[(usize, &'a str)] {
+        &self.rows
     }
 
     pub fn col(&self, name: &str) -> Option<usize> {
@@ -89,8 +84,24 @@ fn ascii_space(c: u8) -> bool {
 
 /// [`tokens`] appended to `out`: read a byte at a time (a character at a time where a byte
 /// is not ASCII), whitespace as `char::is_whitespace` says.
-fn tokens_into<'a>(line: &'a str, out: &mut Vec<Cow<'a, str>>) -> Result<(), String> {
+pub(super) fn tokens_into<'a>(line: &'a str, out: &mut Vec<Cow<'a, str>>) -> Result<(), String> {
+    tokens_upto(line, usize::MAX, out)
+}
+
+/// The first `n` tokens of a row [`each`] has read (all of them when it has fewer), appended
+/// to `out`: what [`tokens_into`] gives, cut after `n`.
+pub(super) fn first_tokens<'a>(line: &'a str, n: usize, out: &mut Vec<Cow<'a, str>>) {
+    let from = out.len();
+    if tokens_upto(line, n, out).is_err() {
+        // (not for a row `each` has read: it checked that the whole row reads)
+        out.truncate(from);
+    }
+}
+
+/// [`tokens_into`], stopping once `n` tokens are read (the rest of the line is not looked at).
+fn tokens_upto<'a>(line: &'a str, n: usize, out: &mut Vec<Cow<'a, str>>) -> Result<(), String> {
     let b = line.as_bytes();
+    let stop = out.len().saturating_add(n);
     // Whether the character at `i` is whitespace, and its length.
     let space = |i: usize| -> (bool, usize) {
         match b[i] {
@@ -103,7 +114,7 @@ fn tokens_into<'a>(line: &'a str, out: &mut Vec<Cow<'a, str>>) -> Result<(), Str
     };
     let unclosed = || format!("a quoted token is not closed: {line:?}");
     let mut i = 0;
-    while i < b.len() {
+    while i < b.len() && out.len() < stop {
         let (ws, n) = space(i);
         if ws {
             i += n;
@@ -339,6 +350,7 @@ pub fn each<'a>(
     let mut in_commentary = false;
     let mut previous: HashMap<String, String> = HashMap::new();
     let mut forever: HashMap<String, String> = HashMap::new();
+    let mut scratch = Vec::new();
     for (i, raw) in text.split('\n').enumerate() {
         let n = i + 1;
         let line = raw.strip_suffix('\r').unwrap_or(raw);
@@ -391,7 +403,6 @@ pub fn each<'a>(
                             line: n,
                             columns: value.split(';').map(column_name).collect(),
                             rows: Vec::new(),
-                            tokens: Vec::new(),
                         });
                     }
                     game.tags.push(Tag {
@@ -404,14 +415,19 @@ pub fn each<'a>(
             Some(Err(m)) => errors.push((n, m)),
             None => {
                 if in_table {
+                    // Only a quote can make a row unreadable: a row without one is kept as it
+                    // is, to be read by those that need its tokens.
                     let t = game.tables.last_mut().unwrap();
-                    let from = t.tokens.len();
-                    match tokens_into(line, &mut t.tokens) {
-                        Ok(()) => t.rows.push((n, t.tokens.len())),
-                        Err(m) => {
-                            t.tokens.truncate(from);
-                            errors.push((n, m));
+                    let checked = match memchr::memchr(b'"', line.as_bytes()) {
+                        None => Ok(()),
+                        Some(_) => {
+                            scratch.clear();
+                            tokens_into(line, &mut scratch)
                         }
+                    };
+                    match checked {
+                        Ok(()) => t.rows.push((n, line)),
+                        Err(m) => errors.push((n, m)),
                     }
                 } else if game.tags.is_empty() {
                     errors.push((
@@ -466,9 +482,10 @@ mod tests {
         let (games, comments) = lex(text).unwrap();
         assert_eq!(games.len(), 2);
         assert_eq!(games[0].tables[0].columns, ["PairId_NS", "MP_NS"]);
-        let rows: Vec<_> = games[0].tables[0].rows().collect();
+        let rows = games[0].tables[0].rows();
         assert_eq!(rows.len(), 2);
-        assert_eq!(rows[1], (7, &["3".into(), "4".into()][..]));
+        assert_eq!(rows[1].0, 7);
+        assert_eq!(tokens(rows[1].1).unwrap(), ["3", "4"]);
         assert_eq!(games[1].value("Event"), Some("E"));
         assert_eq!(games[1].value("Scoring"), Some("IMP"));
         assert_eq!(comments, [(1, "PBN 2.1".to_string())]);

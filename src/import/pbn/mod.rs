@@ -8,7 +8,11 @@
 
 mod first;
 mod lex;
+mod play;
+#[cfg(test)]
+mod readings;
 mod rows;
+mod slots;
 
 use serde_json::{Map, Value};
 
@@ -25,15 +29,16 @@ pub fn read(bytes: &[u8], file: &str, req: &Request) -> Result<Read, Vec<Problem
 /// its million rows held whole): first what the whole file says (`first`: the championship,
 /// names, how numbers become ids; every lexical problem), then each game's rows.
 pub(crate) fn read_parsed(bytes: &[u8], file: &str, req: &Request) -> Result<Parsed, Vec<Problem>> {
-    read_chunked(bytes, file, req, rows::CHUNK)
+    read_chunked(bytes, file, req, (rows::CHUNK, true))
 }
 
-/// [`read_parsed`], a ScoreTable's rows read apart in chunks of `chunk` rows.
+/// [`read_parsed`], a ScoreTable's rows read apart in chunks of `chunk` rows, their pairs
+/// taken from their slots or not (`rows::Pairs::slots`).
 fn read_chunked(
     bytes: &[u8],
     file: &str,
     req: &Request,
-    chunk: usize,
+    (chunk, slots): (usize, bool),
 ) -> Result<Parsed, Vec<Problem>> {
     let (text, _latin1) = decode_text(bytes);
     let problem = |line: usize, message: String| Problem {
@@ -61,10 +66,26 @@ fn read_chunked(
             .keys()
             .any(|k| k.ends_with("NS") || k.ends_with("EW")),
     };
+    let names = first.names;
+    let mut key = String::new();
+    let known = slots::Known::new(
+        first.slots,
+        |section, number, dir| ids.id(section, number, dir),
+        |number, dir| match rows::players_of(Some(number), None, dir, (&ids, &names), &mut key) {
+            std::borrow::Cow::Borrowed(n) => n,
+            std::borrow::Cow::Owned(_) => &[],
+        },
+    );
     let mut st = Games {
         s,
-        ids,
-        names: first.names,
+        pairs: rows::Pairs {
+            ids: &ids,
+            names: &names,
+            known: &known,
+            slots,
+        },
+        numbers: rows::Numbers::new(&known),
+        recorded: (first.recorded, 0),
         scoring: None,
         mp_columns: None,
         chunk,
@@ -84,10 +105,13 @@ fn read_chunked(
 }
 
 /// The second reading: what the games read so far said, and how ids are made.
-struct Games {
+struct Games<'p> {
     s: usize,
-    ids: Ids,
-    names: crate::hash::FxMap<String, Vec<String>>,
+    pairs: rows::Pairs<'p>,
+    numbers: rows::Numbers,
+    /// The first reading's slots of the rows read (`First::recorded`), and how many of them
+    /// the games so far have had.
+    recorded: (Vec<[u32; 2]>, usize),
     /// The first `[Scoring]` and its line.
     scoring: Option<(String, usize)>,
     /// The line of the first ScoreTable with matchpoint or percentage columns.
@@ -96,9 +120,9 @@ struct Games {
     chunk: usize,
 }
 
-impl Games {
+impl<'p> Games<'p> {
     /// One game: its form, board, deal and ScoreTable rows.
-    fn game(&mut self, d: &mut Draft, req: &Request, g: lex::Game) {
+    fn game(&mut self, d: &mut Draft, req: &Request, g: lex::Game<'p>) {
         let s = self.s;
         let Some(table) = g
             .tables
@@ -107,6 +131,9 @@ impl Games {
         else {
             return;
         };
+        let (all, done) = &mut self.recorded;
+        let recorded = &all[*done..*done + table.rows().len()];
+        *done += table.rows().len();
         let at = |l: usize| format!("line {l}");
         // The form: every game's [Scoring] the same.
         if let Some(tag) = g.tag("Scoring").filter(|t| !t.value.trim().is_empty()) {
@@ -186,11 +213,11 @@ impl Games {
             self.mp_columns = Some(table.line);
         }
         rows::rows(
-            d,
+            (d, &mut self.numbers),
             s,
-            table,
+            (table, recorded),
             (board, vul),
-            (&self.ids, &self.names),
+            &self.pairs,
             self.chunk,
         );
     }
