@@ -113,12 +113,28 @@ fn streamed_equals_whole_without_declared_pairs() {
     assert!(same(log.as_bytes(), "undeclared"));
 }
 
+/// `plain` lines, each given its link of a hash chain starting at the genesis.
+fn hashed<S: AsRef<str>>(plain: &[S]) -> Vec<String> {
+    use frekans::event::chain::{canonical, link, GENESIS};
+    let mut lines = Vec::new();
+    let mut prev = GENESIS.to_string();
+    for l in plain {
+        let serde_json::Value::Object(mut map) = serde_json::from_str(l.as_ref()).unwrap() else {
+            unreachable!()
+        };
+        let h = link(&prev, &canonical(&map));
+        map.insert("hash".into(), serde_json::Value::String(h.clone()));
+        lines.push(serde_json::to_string(&map).unwrap());
+        prev = h;
+    }
+    lines
+}
+
 /// A chained log longer than one batch: the chain (verified in parallel a batch at a time, each
 /// link against the hash written on the line before it) names exactly the first line altered,
 /// removed or inserted, wherever it falls among the batches.
 #[test]
 fn the_hash_chain_is_verified_across_batches() {
-    use frekans::event::chain::{canonical, link, GENESIS};
     let n = frekans::event::read::BATCH * 2 + 1000;
     let mut plain = vec![
         "{\"type\":\"session\",\"id\":\"S1\",\"form\":\"mp\",\"boards\":\"1-9999\"}".to_string(),
@@ -133,16 +149,7 @@ fn the_hash_chain_is_verified_across_batches() {
     }
     // A hand-written head of two lines, then every line hashed.
     let mut lines = plain[..2].to_vec();
-    let mut prev = GENESIS.to_string();
-    for l in &plain[2..] {
-        let serde_json::Value::Object(mut map) = serde_json::from_str(l).unwrap() else {
-            unreachable!()
-        };
-        let h = link(&prev, &canonical(&map));
-        map.insert("hash".into(), serde_json::Value::String(h.clone()));
-        lines.push(serde_json::to_string(&map).unwrap());
-        prev = h;
-    }
+    lines.extend(hashed(&plain[2..]));
     let text = |ls: &[String]| ls.join("\n") + "\n";
     let errors = |log: &str| -> Vec<String> {
         match load_streamed_batched(log.as_bytes(), frekans::event::read::BATCH) {
@@ -198,7 +205,6 @@ fn the_hash_chain_is_verified_across_batches() {
 /// same state as the full reading.
 #[test]
 fn a_sealed_reading_skips_the_chain_only() {
-    use frekans::event::chain::{canonical, link, GENESIS};
     let plain = [
         "{\"type\":\"session\",\"id\":\"S1\",\"form\":\"mp\",\"boards\":\"1-2\"}",
         "{\"type\":\"pair\",\"id\":\"1\",\"players\":[\"A\",\"B\"]}",
@@ -206,17 +212,7 @@ fn a_sealed_reading_skips_the_chain_only() {
         "{\"type\":\"result\",\"session\":\"S1\",\"board\":1,\"ns\":\"1\",\"ew\":\"2\",\"contract\":\"4S\",\"declarer\":\"N\",\"result\":\"=\"}",
         "{\"type\":\"result\",\"session\":\"S1\",\"board\":2,\"ns\":\"1\",\"ew\":\"9\",\"contract\":\"3NT\",\"declarer\":\"S\",\"result\":\"+1\"}",
     ];
-    let mut lines = Vec::new();
-    let mut prev = GENESIS.to_string();
-    for l in plain {
-        let serde_json::Value::Object(mut map) = serde_json::from_str(l).unwrap() else {
-            unreachable!()
-        };
-        let h = link(&prev, &canonical(&map));
-        map.insert("hash".into(), serde_json::Value::String(h.clone()));
-        lines.push(serde_json::to_string(&map).unwrap());
-        prev = h;
-    }
+    let mut lines = hashed(&plain);
     // The chain broken at line 4 (its result altered after it was hashed).
     lines[3] = lines[3].replace("\"result\":\"=\"", "\"result\":\"+1\"");
     let log = lines.join("\n") + "\n";

@@ -558,13 +558,7 @@ pub(crate) fn result_row(t: TableView, play: &Play) -> Row {
 /// `key` (`,"name":`) then `value` as a JSON string, escaped as serde_json escapes it.
 fn member(out: &mut String, key: &str, value: &str) {
     out.push_str(key);
-    if value.bytes().all(|b| b >= 0x20 && b != b'"' && b != b'\\') {
-        out.push('"');
-        out.push_str(value);
-        out.push('"');
-    } else {
-        out.push_str(&serde_json::to_string(value).expect("a string serializes"));
-    }
+    super::ev::json_str(out, value);
 }
 
 /// A table's artificial score as a `ruling` event (without its id and session), law 12C,

@@ -119,7 +119,7 @@ impl Row {
 }
 
 /// `s` as a JSON string, escaped as serde_json escapes it.
-fn json_str(out: &mut String, s: &str) {
+pub(super) fn json_str(out: &mut String, s: &str) {
     if s.bytes().all(|b| b >= 0x20 && b != b'"' && b != b'\\') {
         out.push('"');
         out.push_str(s);
