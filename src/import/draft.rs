@@ -507,58 +507,40 @@ pub(crate) fn result_row(t: TableView, play: &Play) -> Row {
         + usize::from(t.table.is_some())
         + usize::from(play.tricks.is_some())
         + usize::from(play.score.is_some());
-    // The members' text, in one piece of the size it needs (a key's punctuation and name take
-    // at most 13 bytes, a number 11; a text its bytes and quotes, unless escaped), each key
-    // with its punctuation pushed at once: what `Row::str` and `Row::num` write.
+    // The members' text in one piece of the size it needs (a key's punctuation and name take
+    // at most 13 bytes, a number 11; a text its bytes and quotes, unless escaped).
     let size = texts.iter().flatten().map(|s| 15 + s.len()).sum::<usize>() + numbers * 24;
-    let mut r = Row {
-        ruling: false,
-        id: None,
-        session: String::new(),
-        tail: String::with_capacity(size),
-    };
-    let out = &mut r.tail;
-    let num = |out: &mut String, key: &str, n: i64| {
-        out.push_str(key);
-        out.push_str(itoa::Buffer::new().format(n));
-    };
+    let mut r = Row::with_capacity(false, size);
     if let Some(sec) = t.section {
-        member(out, ",\"section\":", sec);
+        r.str("section", sec);
     }
-    num(out, ",\"board\":", t.board.into());
+    r.num("board", t.board.into());
     if let Some(x) = t.round {
-        num(out, ",\"round\":", x.into());
+        r.num("round", x.into());
     }
     if let Some(x) = t.table {
-        num(out, ",\"table\":", x.into());
+        r.num("table", x.into());
     }
-    member(out, ",\"ns\":", t.ns);
-    member(out, ",\"ew\":", t.ew);
+    r.str("ns", t.ns).str("ew", t.ew);
     if let Some(c) = &play.contract {
-        member(out, ",\"contract\":", c);
+        r.str("contract", c);
     }
     if let Some(d) = &play.declarer {
-        member(out, ",\"declarer\":", d);
+        r.str("declarer", d);
     }
     if let Some(x) = play.tricks {
-        num(out, ",\"tricks\":", x.into());
+        r.num("tricks", x.into());
     }
     if let Some(x) = &play.result {
-        member(out, ",\"result\":", x);
+        r.str("result", x);
     }
     if let Some(x) = play.score {
-        num(out, ",\"score\":", x.into());
+        r.num("score", x.into());
     }
     if let Some(l) = &play.lead {
-        member(out, ",\"lead\":", l);
+        r.str("lead", l);
     }
     r
-}
-
-/// `key` (`,"name":`) then `value` as a JSON string, escaped as serde_json escapes it.
-fn member(out: &mut String, key: &str, value: &str) {
-    out.push_str(key);
-    super::ev::json_str(out, value);
 }
 
 /// A table's artificial score as a `ruling` event (without its id and session), law 12C,

@@ -33,11 +33,16 @@ pub struct Row {
 
 impl Row {
     pub fn new(ruling: bool) -> Row {
+        Row::with_capacity(ruling, 112)
+    }
+
+    /// A row whose members will take about `tail` bytes.
+    pub fn with_capacity(ruling: bool, tail: usize) -> Row {
         Row {
             ruling,
             id: None,
             session: String::new(),
-            tail: String::with_capacity(112),
+            tail: String::with_capacity(tail),
         }
     }
 
@@ -119,7 +124,7 @@ impl Row {
 }
 
 /// `s` as a JSON string, escaped as serde_json escapes it.
-pub(super) fn json_str(out: &mut String, s: &str) {
+fn json_str(out: &mut String, s: &str) {
     if s.bytes().all(|b| b >= 0x20 && b != b'"' && b != b'\\') {
         out.push('"');
         out.push_str(s);
