@@ -85,6 +85,35 @@ pub fn memory(after: &str) {
     }
 }
 
+/// mimalloc's `mi_option_purge_delay`: how long freed pages are kept before they are handed
+/// back to the kernel, `-1` for never. (Its place in `mi_option_t` of the `mimalloc.h` of
+/// mimalloc 3, which libmimalloc-sys builds and names no constant for.)
+const MI_OPTION_PURGE_DELAY: libmimalloc_sys::mi_option_t = 15;
+
+/// Keep the memory freed from now on for the process's own reuse instead of handing it back
+/// to the kernel. For a short batch command whose stages each free hundreds of MB that the
+/// next stage allocates again: mimalloc's default (pages purged a second after they are
+/// freed) made the next stage fault pages in afresh, each zeroed, which on a virtual machine
+/// whose host has taken its free pages back costs about 4 µs a page. Measured on the 476 MB
+/// USEBIO import: 620,000–640,000 page faults -> 516,000, 6.9 s -> 5.9 s in such a state (no
+/// change in wall time when faults are cheap). The peak of resident memory is unchanged (freed
+/// memory is reused before more is asked of the kernel); it is only not lowered after a stage.
+pub fn keep_freed_memory() {
+    // SAFETY: mi_option_set stores one integer option; it takes no pointers.
+    unsafe {
+        libmimalloc_sys::mi_option_set(MI_OPTION_PURGE_DELAY, -1);
+    }
+}
+
+#[test]
+fn the_purge_delay_is_mimallocs_option_15() {
+    // (the defaults of mimalloc 3's options.c for it and the options around it:
+    // deprecated_eager_commit_delay 1, purge_delay 1000 ms, use_numa_nodes 0)
+    // SAFETY: mi_option_get reads one integer option.
+    let got = unsafe { [14, MI_OPTION_PURGE_DELAY, 16].map(|o| libmimalloc_sys::mi_option_get(o)) };
+    assert_eq!(got, [1, 1000, 0]);
+}
+
 /// Give the memory freed so far back to the operating system: mimalloc's (the binary's
 /// allocator, which hands freed pages back only a while after they are freed) and glibc's
 /// (which keeps freed blocks in its arenas: the allocator of the library's tests, and of C

@@ -265,6 +265,8 @@ pub fn import(files: &[std::path::PathBuf], r: &ImportRequest) -> Result<String,
         columns,
         now: r.at.clone(),
     };
+    // (each stage of an import frees what the next allocates again)
+    crate::progress::keep_freed_memory();
     let (done, to) = match (&r.out, &r.append) {
         (Some(out), None) => (import::import_new(files, out, &opts), out),
         (None, Some(log)) => (import::import_append(files, log, &opts), log),

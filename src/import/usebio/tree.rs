@@ -123,6 +123,61 @@ fn repeated(name: &str) -> bool {
     )
 }
 
+/// Whether an element named `name` is kept in the tree: the names the reader asks for
+/// (`Element::child`, `all`, `path_of` check it in the unit tests and debug builds: the
+/// reader's tests fail on a name missing here). Any other element is read (checked as XML) but not kept: a big file's
+/// participants carry printed totals, places and percentages the reader never reads, and
+/// kept they took more memory than the participants themselves.
+fn kept(name: &str) -> bool {
+    matches!(
+        name,
+        "USEBIO"
+            | "CLUB"
+            | "CLUB_NAME"
+            | "EVENT"
+            | "EVENT_TYPE"
+            | "EVENT_DESCRIPTION"
+            | "TITLE"
+            | "DATE"
+            | "VENUE"
+            | "BOARD_SCORING_METHOD"
+            | "MATCH_SCORING_METHOD"
+            | "SCORING_METHOD"
+            | "SESSION"
+            | "SESSION_ID"
+            | "SECTION"
+            | "SECTION_ID"
+            | "PARTICIPANTS"
+            | "PAIR"
+            | "PAIR_NUMBER"
+            | "TEAM"
+            | "TEAM_ID"
+            | "TEAM_NAME"
+            | "PLAYER"
+            | "PLAYER_NAME"
+            | "MATCH"
+            | "OPPOSING_TEAM"
+            | "START_BOARD_NUMBER"
+            | "END_BOARD_NUMBER"
+            | "BOARD"
+            | "BOARD_NUMBER"
+            | "HANDSET"
+            | "HAND"
+            | "DIRECTION"
+            | "SPADES"
+            | "HEARTS"
+            | "DIAMONDS"
+            | "CLUBS"
+    )
+}
+
+/// A name the reader asks for, checked to be [`kept`] where the tests run.
+fn must_be_kept(name: &str) {
+    if cfg!(any(test, debug_assertions)) {
+        assert!(kept(name), "<{name}> is not kept in the tree (tree::kept)");
+    }
+}
+
 /// Which of [`FIELDS`] `name` is (asked of every child of a traveller line).
 fn field(name: &str) -> Option<usize> {
     Some(match name {
@@ -151,6 +206,7 @@ impl Element {
 
     /// The children named `name`.
     pub fn all<'a>(&'a self, name: &'a str) -> impl Iterator<Item = &'a Element> + 'a {
+        must_be_kept(name);
         self.children.iter().filter(move |c| c.name == name)
     }
 
@@ -160,6 +216,7 @@ impl Element {
     }
 
     pub fn child(&self, name: &str) -> Option<&Element> {
+        must_be_kept(name);
         self.children.iter().find(|c| c.name == name)
     }
 
@@ -269,24 +326,26 @@ fn declared_encoding(bytes: &[u8]) -> Option<String> {
 
 /// One open element while the file is read. (An element is boxed: a frame is moved onto and
 /// off the stack for each of a file's millions of elements.)
-enum Frame {
+enum Frame<'t> {
     /// An element of the tree, and how many children of each repeated name it has so far.
     El(Box<Element>, Vec<(String, usize)>),
     /// A `TRAVELLER_LINE` (below the root): read into its parent's `lines`, not the tree.
     Line(Traveller, u16, Vec<(String, usize)>),
-    /// An element inside a traveller line: its name, the name its path gives it (`PLAYER[2]`),
-    /// the field it is (a child of the line whose text the reader reads), and where its text
-    /// starts in the element's `line_text`.
+    /// An element not in the tree: inside a traveller line, or of a name the reader never
+    /// asks for ([`kept`]), and the elements inside it. Its name, its index among same-named
+    /// siblings when its name repeats (its path's `PLAYER[2]`), the field it is (a child of a
+    /// line whose text the reader reads), and where its text starts in the element's
+    /// `line_text`.
     Inner {
-        name: Cow<'static, str>,
-        path_name: Cow<'static, str>,
+        name: Cow<'t, str>,
+        index: Option<usize>,
         field: Option<usize>,
         start: usize,
         counts: Vec<(String, usize)>,
     },
 }
 
-impl Frame {
+impl Frame<'_> {
     fn counts(&mut self) -> &mut Vec<(String, usize)> {
         match self {
             Frame::El(_, c) | Frame::Line(_, _, c) | Frame::Inner { counts: c, .. } => c,
@@ -308,10 +367,11 @@ fn open_path(stack: &[Frame]) -> (String, String) {
                 path = format!("{path}/TRAVELLER_LINE[{}]", t.n);
                 name = "TRAVELLER_LINE".into();
             }
-            Frame::Inner {
-                name: n, path_name, ..
-            } => {
-                path = format!("{path}/{path_name}");
+            Frame::Inner { name: n, index, .. } => {
+                path = match index {
+                    Some(i) => format!("{path}/{n}[{i}]"),
+                    None => format!("{path}/{n}"),
+                };
                 name = n.to_string();
             }
         }
@@ -385,7 +445,7 @@ fn parse_with<'t>(text: &'t str, jump: &mut Jump<'t>) -> Result<Element, TreeErr
 /// for a part read apart, the element the part's elements are children of), `offset` frames
 /// below it in the whole file; `text` is what the reader reads.
 struct Builder<'t> {
-    stack: Vec<Frame>,
+    stack: Vec<Frame<'t>>,
     offset: usize,
     text: &'t str,
 }
@@ -447,9 +507,9 @@ impl<'t> Builder<'t> {
     fn start(&mut self, s: &BytesStart, at: &dyn Fn() -> String) -> Result<(), TreeError> {
         let stack = &mut self.stack;
         let qname = s.name();
-        let name_cow = match within(self.text, qname.as_ref()) {
+        let name_cow: Cow<'t, str> = match within(self.text, qname.as_ref()) {
             Some(n) => Cow::Borrowed(n),
-            None => String::from_utf8_lossy(qname.as_ref()),
+            None => Cow::Owned(String::from_utf8_lossy(qname.as_ref()).into_owned()),
         };
         let name: &str = &name_cow;
         // (`<>` or `<` then a space: found by the usebio fuzz target, which such an
@@ -466,8 +526,11 @@ impl<'t> Builder<'t> {
                     .into(),
             });
         }
+        let depth = self.offset + stack.len();
+        // An element of the tree: a child of one, and the root or of a name the reader reads.
+        let keep = matches!(stack.last(), Some(Frame::El(..)))
+            && (depth == 1 || kept(name) || name == "TRAVELLER_LINE");
         // The attributes are checked whatever the element; kept for the tree's.
-        let keep = matches!(stack.last(), Some(Frame::El(..)));
         let mut attrs = Vec::new();
         for a in s.attributes() {
             let a = a.map_err(|e| TreeError {
@@ -500,7 +563,6 @@ impl<'t> Builder<'t> {
         } else {
             None
         };
-        let depth = self.offset + stack.len();
         let start = match &stack[..] {
             [.., Frame::El(el, _), Frame::Line(..)] => el.line_text.len(),
             _ => 0,
@@ -514,7 +576,7 @@ impl<'t> Builder<'t> {
                 0,
                 Vec::new(),
             ),
-            Frame::El(parent, _) => {
+            Frame::El(parent, _) if keep => {
                 let path_name = match index {
                     Some(n) => format!("{name}[{n}]"),
                     None => name.to_string(),
@@ -545,17 +607,9 @@ impl<'t> Builder<'t> {
                     Frame::Line(..) => field(name),
                     _ => None,
                 };
-                // (a field's name is FIELDS' own: no copy for a million lines)
-                let name: Cow<'static, str> = match field {
-                    Some(f) => Cow::Borrowed(FIELDS[f]),
-                    None => Cow::Owned(name.to_string()),
-                };
                 Frame::Inner {
-                    path_name: match index {
-                        Some(n) => Cow::Owned(format!("{name}[{n}]")),
-                        None => name.clone(),
-                    },
-                    name,
+                    name: name_cow,
+                    index,
                     field,
                     start,
                     counts: Vec::new(),
@@ -644,7 +698,8 @@ fn push_text(stack: &mut [Frame], s: &str) {
     }
 }
 
-/// An element closed: its path dropped when `path_of` can make it (no children, not
+/// An element closed, its children and lines held in no more room than they take: its path
+/// dropped when `path_of` can make it (no children, not
 /// repeated, not the `root` or an `EVENT`), so that a million traveller lines' fields do not
 /// each keep one. (The root keeps its path whatever its name: the usebio fuzz target found
 /// `<FOO/>` refused at no place.)
@@ -657,5 +712,10 @@ fn leaf(mut el: Element, root: bool) -> Element {
     {
         el.path = String::new();
     }
+    // (grown by doubling while read: a board's 12 lines held room for 16, a pair's 3
+    // children for 4, most of the tree's memory spare)
+    el.children.shrink_to_fit();
+    el.lines.shrink_to_fit();
+    el.line_text.shrink_to_fit();
     el
 }
