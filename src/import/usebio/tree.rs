@@ -1,15 +1,17 @@
 //! The USEBIO file as a small element tree: the bytes decoded (UTF-8, or the encoding the XML
 //! declaration names, through `encoding_rs`), read by `quick-xml` as a stream of events into
 //! elements with their attributes, text and children, and each element's path
-//! (`USEBIO/EVENT/BOARD[3]`) for messages. The traveller lines, the bulk of a file, are not
-//! elements: each is the few texts the reader reads ([`Traveller`]), held by its `BOARD`.
-//! No bridge knowledge here.
+//! (`USEBIO/EVENT/BOARD[3]`) for messages. Only the elements the reader asks for are kept
+//! ([`kept`]). The traveller lines, the bulk of a file, are not elements: each is the few texts
+//! the reader reads ([`Traveller`]), held by its `BOARD`; a big file's parts read the plain
+//! ones straight from the text ([`lines`]). No bridge knowledge here.
 
 use std::borrow::Cow;
 
 use quick_xml::events::{BytesStart, Event};
 use quick_xml::Reader;
 
+mod lines;
 mod split;
 
 /// One element: its name, attributes, trimmed text and children, in document order.

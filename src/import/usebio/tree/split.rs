@@ -225,7 +225,15 @@ fn part(
         } else if let Event::Eof = ev {
             return None;
         }
+        let opens = matches!(ev, Event::Start(_));
         b.apply(ev, &nowhere).ok()?;
+        // A traveller line opened: its children read straight from the text when plain
+        // ([`super::lines`]), the reader sent on to its end tag.
+        if opens && matches!(b.stack.last(), Some(Frame::Line(..))) {
+            if let Some(to) = b.line_body(piece.len() - r.get_ref().len()) {
+                *r.get_mut() = &piece.as_bytes()[to..];
+            }
+        }
     }
     let Some(Frame::El(parent, _)) = b.stack.pop() else {
         unreachable!("the part's parent")
@@ -344,5 +352,65 @@ mod tests {
                 prop_assert_eq!(Ok(apart), one);
             }
         }
+
+        /// Traveller lines of every shape (plain ones, read straight from the text, and those
+        /// left to the event-by-event reading: references, CDATA, comments, attributes,
+        /// elements inside fields, tags with white space, a mismatched end tag), read apart:
+        /// the one reading's tree, or left to the one reading.
+        #[test]
+        fn lines_of_every_shape(lines in proptest::collection::vec(
+            proptest::collection::vec(0usize..LINE_PARTS.len(), 0..8), 10..60)) {
+            let mut sections = String::new();
+            for (k, chunk) in lines.chunks(2).enumerate() {
+                sections += &format!("<SECTION SECTION_ID=\"{k}\"><BOARD><BOARD_NUMBER>1</BOARD_NUMBER>");
+                for line in chunk {
+                    sections += "<TRAVELLER_LINE>";
+                    for &p in line {
+                        sections += LINE_PARTS[p];
+                    }
+                    sections += "</TRAVELLER_LINE>\n";
+                }
+                sections += "</BOARD></SECTION>\n";
+            }
+            let text = file(&[format!("<SESSION>{sections}</SESSION>")]);
+            let one = one_way(&text);
+            match parse_in(&text, 0, 5).map(|e| format!("{e:?}")) {
+                Some(apart) => prop_assert_eq!(Ok(apart), one),
+                // (plain lines are always read apart)
+                None => prop_assert!(lines.iter().flatten().any(|&p| p >= PLAIN)),
+            }
+        }
     }
+
+    /// What a traveller line's body is made of: the first `PLAIN` are of the plain shape.
+    const PLAIN: usize = 13;
+    const LINE_PARTS: [&str; 27] = [
+        "<NS_PAIR_NUMBER>1</NS_PAIR_NUMBER>",
+        " <EW_PAIR_NUMBER> 2 </EW_PAIR_NUMBER>\n",
+        "<SCORE/>",
+        "<SCORE>-100</SCORE>",
+        "<CONTRACT>4S*</CONTRACT>",
+        "<SCORE>\u{a0}ü 10\t</SCORE>",
+        "<SCORE>   </SCORE>",
+        "<PLAYER>p</PLAYER>",
+        "<A.b-c_1>z</A.b-c_1>",
+        "words > more",
+        "\r\n  ",
+        "<TRAVELLER_LINE>x</TRAVELLER_LINE>",
+        "<LEAD>x ]]> y</LEAD>",
+        "<NOTES>a &amp; b</NOTES>",
+        "<NOTES><![CDATA[x]]></NOTES>",
+        "<!-- c -->",
+        "<LEAD x=\"1\">HA</LEAD>",
+        "<TRICKS >10</TRICKS >",
+        "<FOO><BAR>1</BAR></FOO>",
+        "<SCORE>1<X/></SCORE>",
+        "<SCORE>9</SCORZ>",
+        "<:x>1</:x>",
+        "<SCORE />",
+        "&lt;",
+        "<?pi x?>",
+        "<Ĳ>1</Ĳ>",
+        "<SCORE/ >",
+    ];
 }
