@@ -211,7 +211,20 @@ fn parse_contract_accepts() {
 #[test]
 fn parse_contract_rejects() {
     for s in [
-        "8H", "0S", "4HXXX", "4 H", "", "4Z", "   ", "H4", "4HD", "4HR",
+        "8H",
+        "0S",
+        "4HXXX",
+        "4 H",
+        "",
+        "4Z",
+        "   ",
+        "H4",
+        "4HD",
+        "4HR",
+        // (longer than any contract: uppercased apart from the short ones)
+        "4HXXXXXXXXXX",
+        "7♠♠♠♠",
+        "passpasspass",
     ] {
         let e = parse_contract(s).expect_err(s);
         assert!(e.contains("expected"), "{s:?}: {e}");

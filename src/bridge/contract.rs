@@ -214,8 +214,21 @@ fn split_strain(rest: &str) -> Option<(Strain, &str)> {
 /// Case-insensitive; surrounding whitespace is ignored, inner whitespace is an error.
 pub fn parse_contract(s: &str) -> Result<Bid, String> {
     let t = s.trim();
-    let up = t.to_ascii_uppercase();
-    if matches!(up.as_str(), "PASS" | "AP" | "P") {
+    // (uppercased on the stack: a contract is a few letters, read a million times an import)
+    let mut buf = [0u8; 8];
+    let owned;
+    let up: &str = match buf.get_mut(..t.len()) {
+        Some(b) => {
+            b.copy_from_slice(t.as_bytes());
+            b.make_ascii_uppercase();
+            std::str::from_utf8(b).expect("ASCII uppercasing keeps UTF-8")
+        }
+        None => {
+            owned = t.to_ascii_uppercase();
+            &owned
+        }
+    };
+    if matches!(up, "PASS" | "AP" | "P") {
         return Ok(Bid::Pass);
     }
     let level = match up.as_bytes().first() {
@@ -240,11 +253,11 @@ pub fn parse_contract(s: &str) -> Result<Bid, String> {
 /// Parses a declarer seat: `N`, `E`, `S` or `W` (case-insensitive, surrounding space ignored).
 pub fn parse_seat(s: &str) -> Result<Seat, String> {
     let t = s.trim();
-    match t.to_ascii_uppercase().as_str() {
-        "N" => Ok(Seat::N),
-        "E" => Ok(Seat::E),
-        "S" => Ok(Seat::S),
-        "W" => Ok(Seat::W),
+    match t.as_bytes() {
+        [b'N' | b'n'] => Ok(Seat::N),
+        [b'E' | b'e'] => Ok(Seat::E),
+        [b'S' | b's'] => Ok(Seat::S),
+        [b'W' | b'w'] => Ok(Seat::W),
         _ => Err(format!(
             "expected a seat \"N\", \"E\", \"S\" or \"W\", found {t:?}"
         )),

@@ -89,7 +89,7 @@ struct Cx<'a> {
     skipped: Vec<Problem>,
     events: Vec<Ev>,
     /// Participants declared so far: id → (players, path where first declared).
-    declared: BTreeMap<String, (Vec<String>, String)>,
+    declared: crate::hash::FxMap<String, (Vec<String>, String)>,
     rulings: usize,
     sessions: usize,
 }
@@ -147,7 +147,7 @@ impl<'a> Cx<'a> {
             problems: Vec::new(),
             skipped: Vec::new(),
             events: Vec::new(),
-            declared: BTreeMap::new(),
+            declared: Default::default(),
             rulings: 0,
             sessions: 0,
         }
@@ -243,7 +243,8 @@ impl<'a> Cx<'a> {
         }
         // Where numbers repeat across the sections of a session, every id of the file is the
         // section followed by the number (the same pair keeps its id from session to session).
-        let prefix = sessions.iter().any(|s| numbers_repeat(s));
+        let prefix = tracing::info_span!("usebio_repeat")
+            .in_scope(|| sessions.iter().any(|s| numbers_repeat(s)));
         for s in sessions {
             let mut h = hands.clone();
             if !whole {
@@ -285,6 +286,7 @@ impl<'a> Cx<'a> {
             units.insert(0, (None, el));
         }
         let team = form.is_team();
+        let _participants = tracing::info_span!("usebio_participants").entered();
         // Participants: (section, number as written) → id.
         let mut numbers: Vec<Declared> = Vec::new();
         for (section, u) in &units {
@@ -353,11 +355,15 @@ impl<'a> Cx<'a> {
             }
         }
         let mut ids: crate::hash::FxMap<(Option<&str>, &str), String> = Default::default();
-        let mut seen_paths: BTreeMap<(Option<String>, String), String> = BTreeMap::new();
-        let mut participants = Vec::new();
-        for (section, n, pl, name, path) in &numbers {
-            let key = (section.clone(), n.clone());
-            if let Some(first) = seen_paths.get(&key) {
+        // (where each is first declared)
+        let mut first_at: crate::hash::FxMap<(Option<&str>, &str), &str> = Default::default();
+        ids.reserve(numbers.len());
+        first_at.reserve(numbers.len());
+        let mut participants: Vec<(String, &Declared)> = Vec::with_capacity(numbers.len());
+        for d in &numbers {
+            let (section, n, _, _, path) = d;
+            let key = (section.as_deref(), n.as_str());
+            if let Some(first) = first_at.get(&key) {
                 self.problem(
                     path.clone(),
                     format!(
@@ -367,15 +373,16 @@ impl<'a> Cx<'a> {
                 );
                 continue;
             }
-            seen_paths.insert(key, path.clone());
+            first_at.insert(key, path);
             let id = match (prefix, section) {
                 (true, Some(s)) => format!("{s}{n}"),
                 _ => n.clone(),
             };
-            ids.insert((section.as_deref(), n.as_str()), id.clone());
-            participants.push((id, section.clone(), pl.clone(), name.clone(), path.clone()));
+            ids.insert(key, id.clone());
+            participants.push((id, d));
         }
         let declared = !numbers.is_empty();
+        drop(_participants);
 
         // Traveller lines.
         let mut lines: Vec<Line> = Vec::with_capacity(
@@ -500,6 +507,7 @@ impl<'a> Cx<'a> {
         for e in errs {
             self.problem("--options", format!("{}: {}", e.option, e.message));
         }
+        let _head = tracing::info_span!("usebio_head").entered();
         let mut s = Map::new();
         s.insert("type".into(), json!("session"));
         s.insert("id".into(), json!(sid));
@@ -520,11 +528,11 @@ impl<'a> Cx<'a> {
         }
         self.events.push(Ev::Json(Value::Object(s)));
 
-        for (id, section, pl, name, path) in participants {
+        for (id, (section, _, pl, name, path)) in participants {
             if let Some((first_players, first_path)) = self.declared.get(&id) {
-                if *first_players != pl {
+                if first_players != pl {
                     self.problem(
-                        path,
+                        path.clone(),
                         format!("{id} is declared with other players than at {first_path}"),
                     );
                 }
@@ -536,13 +544,13 @@ impl<'a> Cx<'a> {
             if let Some(n) = name {
                 p.insert("name".into(), json!(n));
             }
-            if let Some(s) = &section {
+            if let Some(s) = section {
                 if !team {
                     p.insert("section".into(), json!(s));
                 }
             }
             p.insert("players".into(), json!(pl));
-            self.declared.insert(id, (pl, path));
+            self.declared.insert(id, (pl.clone(), path.clone()));
             self.events.push(Ev::Json(Value::Object(p)));
         }
         for m in matches {
@@ -555,6 +563,7 @@ impl<'a> Cx<'a> {
         }
         // Each table's event made apart (in parallel: a million lines), added in the lines'
         // order.
+        drop(_head);
         let _rows = tracing::info_span!("usebio_rows").entered();
         let rows: Vec<Option<Row>> = {
             use rayon::prelude::*;

@@ -1,7 +1,7 @@
 //! What a USEBIO event says about itself (its form), and small readings of the file's
 //! values (board lists, dates, participant numbers).
 
-use std::collections::{BTreeMap, BTreeSet};
+use std::collections::BTreeSet;
 
 use serde_json::{json, Value};
 
@@ -11,7 +11,8 @@ use crate::score::Form;
 
 /// Whether a participant's number appears in two sections of a session.
 pub(super) fn numbers_repeat(session: &Element) -> bool {
-    let mut sections_of: BTreeMap<String, BTreeSet<&str>> = BTreeMap::new();
+    // (each number's first section: a hundred thousand pairs looked up, not ordered)
+    let mut section_of: crate::hash::FxMap<&str, &str> = Default::default();
     for sec in session.all("SECTION") {
         let id = sec.attr("SECTION_ID").unwrap_or_default();
         for parts in sec.all("PARTICIPANTS") {
@@ -22,12 +23,14 @@ pub(super) fn numbers_repeat(session: &Element) -> bool {
                     _ => None,
                 };
                 if let Some(n) = n {
-                    sections_of.entry(n.to_string()).or_default().insert(id);
+                    if *section_of.entry(n).or_insert(id) != id {
+                        return true;
+                    }
                 }
             }
         }
     }
-    sections_of.values().any(|s| s.len() > 1)
+    false
 }
 
 pub(super) fn has_lines(b: &Element) -> bool {

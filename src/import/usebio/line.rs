@@ -23,7 +23,12 @@ impl Cx<'_> {
         let contract_text = tl.text_of("CONTRACT");
         let contract = match contract_text {
             None => None,
-            Some(t) => match parse_contract(&t.replace('*', "X")) {
+            // (`4S*` for doubled: a copy only then, not for a million lines)
+            Some(t) => match if t.contains('*') {
+                parse_contract(&t.replace('*', "X"))
+            } else {
+                parse_contract(t)
+            } {
                 Ok(b) => Some(b),
                 Err(m) => {
                     self.line_problem(tl.path_of("CONTRACT"), m);
@@ -34,15 +39,16 @@ impl Cx<'_> {
         let declarer = match tl.text_of("PLAYED_BY") {
             None => None,
             Some(t) => {
-                let first = t.chars().next().map(String::from).unwrap_or_default();
-                let t1 = if t.len() > 1
-                    && ["NORTH", "EAST", "SOUTH", "WEST"].contains(&t.to_ascii_uppercase().as_str())
+                // (`North`: its first letter)
+                let t1 = if ["NORTH", "EAST", "SOUTH", "WEST"]
+                    .iter()
+                    .any(|w| w.eq_ignore_ascii_case(t))
                 {
-                    first
+                    &t[..1]
                 } else {
-                    t.to_string()
+                    t
                 };
-                match parse_seat(&t1) {
+                match parse_seat(t1) {
                     Ok(s) => Some(s),
                     Err(m) => {
                         self.line_problem(tl.path_of("PLAYED_BY"), m);

@@ -73,7 +73,7 @@ pub struct Tl<'a> {
 impl<'a> Tl<'a> {
     /// The trimmed text of its child `name` (one of [`FIELDS`]), `None` when absent or empty.
     pub fn text_of(&self, name: &str) -> Option<&'a str> {
-        let f = FIELDS.iter().position(|f| *f == name);
+        let f = field(name);
         debug_assert!(f.is_some(), "{name} is not a field the reader keeps");
         let (a, b) = self.t.fields[f?];
         (a != b).then(|| &self.parent.line_text[a as usize..b as usize])
