@@ -244,6 +244,7 @@ fn display_is_canonical() {
     ] {
         let b = parse_contract(input).expect(input);
         assert_eq!(b.to_string(), shown, "{input:?}");
+        assert_eq!(b.text(&mut [0; 8]), shown, "{input:?}");
     }
 }
 

@@ -171,6 +171,20 @@ impl fmt::Display for Bid {
     }
 }
 
+impl Bid {
+    /// Its text as `Display` writes it (`4HX`, `PASS`), in `buf`: no allocation for each of a
+    /// million results an import writes.
+    pub fn text<'a>(&self, buf: &'a mut [u8; 8]) -> &'a str {
+        use std::io::Write as _;
+        let n = {
+            let mut w = &mut buf[..];
+            write!(w, "{self}").expect("a bid's text is at most 5 bytes");
+            8 - w.len()
+        };
+        std::str::from_utf8(&buf[..n]).expect("a bid's text is ASCII")
+    }
+}
+
 fn contract_error(found: &str) -> String {
     format!("expected a contract such as \"4HX\", \"3NT\" or \"PASS\", found {found:?}")
 }

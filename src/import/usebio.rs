@@ -562,19 +562,19 @@ impl<'a> Cx<'a> {
             ));
         }
         // Each table's event made apart (in parallel: a million lines), added in the lines'
-        // order.
+        // order (rayon's `par_extend` keeps it), then the rulings.
         drop(_head);
         let _rows = tracing::info_span!("usebio_rows").entered();
-        let rows: Vec<Option<Row>> = {
+        {
             use rayon::prelude::*;
-            lines.par_iter().map(|l| result_row(l, &sid)).collect()
-        };
+            self.events.par_extend(
+                lines
+                    .par_iter()
+                    .filter_map(|l| result_row(l, &sid).map(Ev::Row)),
+            );
+        }
         let mut rulings = Vec::new();
-        self.events.reserve(lines.len());
-        for (l, row) in lines.into_iter().zip(rows) {
-            if let Some(r) = row {
-                self.events.push(Ev::Row(r));
-            }
+        for l in lines {
             if let Some((score, token, law)) = l.artificial.map(|a| *a) {
                 self.rulings += 1;
                 let mut r = Map::new();
@@ -759,7 +759,7 @@ fn result_row(l: &Line, sid: &str) -> Option<Row> {
             r.str("contract", "PASS");
         }
         Play::Contract(b, d, t) => {
-            r.str("contract", &b.to_string())
+            r.str("contract", b.text(&mut [0; 8]))
                 .str("declarer", d.letter().encode_utf8(&mut [0; 4]))
                 .num("tricks", (*t).into());
         }

@@ -55,13 +55,13 @@ impl Builder<'_> {
         let mut first: [(usize, usize, usize); FIELDS.len()] = [(0, 0, 0); FIELDS.len()];
         let mut n = 0;
         let mut seen: u16 = 0;
-        let mut i = at;
+        // Every `<` from `at` on, in order: each child's start tag and end tag, then the
+        // line's end tag. (One scan of the line: searched apart, the short texts between them
+        // cost more to search than to read.)
+        let mut lts = memchr::memchr_iter(b'<', bytes.get(at..)?).map(|p| at + p);
         let end = loop {
-            // Text between the children (not read), then markup.
-            let lt = i + memchr::memchr(b'<', bytes.get(i..)?)?;
-            if memchr::memchr(b'&', &bytes[i..lt]).is_some() {
-                return None;
-            }
+            // (the text before it, between the children, is not read)
+            let lt = lts.next()?;
             if ends(&bytes[lt..], b"TRAVELLER_LINE") {
                 break lt;
             }
@@ -69,17 +69,14 @@ impl Builder<'_> {
             let name_end = name_at + name_len(&bytes[name_at..])?;
             let name = &text[name_at..name_end];
             // The child's text: (start, end).
-            let (span, next) = match bytes.get(name_end..name_end + 2)? {
-                [b'/', b'>'] => ((name_end, name_end), name_end + 2),
+            let span = match bytes.get(name_end..name_end + 2)? {
+                [b'/', b'>'] => (name_end, name_end),
                 [b'>', _] => {
-                    let from = name_end + 1;
-                    let to = from + memchr::memchr(b'<', &bytes[from..])?;
-                    if memchr::memchr(b'&', &bytes[from..to]).is_some()
-                        || !ends(&bytes[to..], name.as_bytes())
-                    {
+                    let to = lts.next()?;
+                    if !ends(&bytes[to..], name.as_bytes()) {
                         return None;
                     }
-                    ((from, to), to + name.len() + 3)
+                    (name_end + 1, to)
                 }
                 _ => return None,
             };
@@ -90,8 +87,11 @@ impl Builder<'_> {
                 }
                 seen |= 1 << f;
             }
-            i = next;
         };
+        // No reference anywhere in it.
+        if memchr::memchr(b'&', &bytes[at..end]).is_some() {
+            return None;
+        }
         let [.., Frame::El(el, _), Frame::Line(t, line_seen, _)] = self.stack.as_mut_slice() else {
             return None;
         };

@@ -355,11 +355,20 @@ mod tests {
 
         /// Traveller lines of every shape (plain ones, read straight from the text, and those
         /// left to the event-by-event reading: references, CDATA, comments, attributes,
-        /// elements inside fields, tags with white space, a mismatched end tag), read apart:
-        /// the one reading's tree, or left to the one reading.
+        /// elements inside fields, tags with white space), read apart: the one reading's tree.
+        /// With a broken one somewhere (a mismatched end tag...): the one reading's tree, or
+        /// left to the one reading.
         #[test]
-        fn lines_of_every_shape(lines in proptest::collection::vec(
-            proptest::collection::vec(0usize..LINE_PARTS.len(), 0..8), 10..60)) {
+        fn lines_of_every_shape(
+            lines in proptest::collection::vec(
+                proptest::collection::vec(0usize..BROKEN, 0..8), 10..60),
+            broken in proptest::option::weighted(0.2, (0usize..60, BROKEN..LINE_PARTS.len())),
+        ) {
+            let mut lines = lines;
+            if let Some((at, p)) = broken {
+                let k = at % lines.len();
+                lines[k].push(p);
+            }
             let mut sections = String::new();
             for (k, chunk) in lines.chunks(2).enumerate() {
                 sections += &format!("<SECTION SECTION_ID=\"{k}\"><BOARD><BOARD_NUMBER>1</BOARD_NUMBER>");
@@ -376,14 +385,45 @@ mod tests {
             let one = one_way(&text);
             match parse_in(&text, 0, 5).map(|e| format!("{e:?}")) {
                 Some(apart) => prop_assert_eq!(Ok(apart), one),
-                // (plain lines are always read apart)
-                None => prop_assert!(lines.iter().flatten().any(|&p| p >= PLAIN)),
+                None => prop_assert!(broken.is_some(), "a well-formed file not read apart"),
             }
         }
     }
 
-    /// What a traveller line's body is made of: the first `PLAIN` are of the plain shape.
+    /// Each part of a line is well-formed or not as [`LINE_PARTS`] classes it.
+    #[test]
+    fn line_parts_are_as_classed() {
+        for (i, p) in LINE_PARTS.iter().enumerate() {
+            let text = file(&[format!(
+                "<SESSION><SECTION><BOARD><TRAVELLER_LINE>{p}</TRAVELLER_LINE></BOARD></SECTION></SESSION>"
+            )]);
+            assert_eq!(one_way(&text).is_ok(), i < BROKEN, "{p}");
+            // Read straight from the text: the plain ones only.
+            let body = format!("{p}</TRAVELLER_LINE>");
+            let mut b = Builder {
+                stack: vec![
+                    Frame::El(Box::default(), Vec::new()),
+                    Frame::Line(
+                        super::super::Traveller {
+                            n: 1,
+                            fields: [(0, 0); super::super::FIELDS.len()],
+                        },
+                        0,
+                        Vec::new(),
+                    ),
+                ],
+                offset: 1,
+                text: &body,
+            };
+            let plain = i < PLAIN;
+            assert_eq!(b.line_body(0), plain.then(|| p.len()), "{p}");
+        }
+    }
+
+    /// What a traveller line's body is made of: the first `PLAIN` are of the plain shape, read
+    /// straight from the text; those from `BROKEN` on are not well-formed.
     const PLAIN: usize = 13;
+    const BROKEN: usize = 25;
     const LINE_PARTS: [&str; 27] = [
         "<NS_PAIR_NUMBER>1</NS_PAIR_NUMBER>",
         " <EW_PAIR_NUMBER> 2 </EW_PAIR_NUMBER>\n",
@@ -405,12 +445,12 @@ mod tests {
         "<TRICKS >10</TRICKS >",
         "<FOO><BAR>1</BAR></FOO>",
         "<SCORE>1<X/></SCORE>",
-        "<SCORE>9</SCORZ>",
         "<:x>1</:x>",
         "<SCORE />",
         "&lt;",
         "<?pi x?>",
         "<Ĳ>1</Ĳ>",
+        "<SCORE>9</SCORZ>",
         "<SCORE/ >",
     ];
 }
