@@ -416,7 +416,7 @@ mod tests {
                 text: &body,
             };
             let plain = i < PLAIN;
-            assert_eq!(b.line_body(0), plain.then(|| p.len()), "{p}");
+            assert_eq!(b.line_body(0), plain.then_some(p.len()), "{p}");
         }
     }
 
