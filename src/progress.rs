@@ -94,10 +94,11 @@ const MI_OPTION_PURGE_DELAY: libmimalloc_sys::mi_option_t = 15;
 /// to the kernel. For a short batch command whose stages each free hundreds of MB that the
 /// next stage allocates again: mimalloc's default (pages purged a second after they are
 /// freed) made the next stage fault pages in afresh, each zeroed, which on a virtual machine
-/// whose host has taken its free pages back costs about 4 µs a page. Measured on the 476 MB
-/// USEBIO import: 620,000–640,000 page faults -> 516,000, 6.9 s -> 5.9 s in such a state (no
-/// change in wall time when faults are cheap). The peak of resident memory is unchanged (freed
-/// memory is reused before more is asked of the kernel); it is only not lowered after a stage.
+/// whose host has taken its free pages back costs up to about 4 µs a page. Measured on the
+/// 476 MB USEBIO import, with and without, three rounds: 565,000–579,000 page faults ->
+/// 447,000–460,000, 5.1–6.7 s -> 4.6–5.8 s, the same peak of resident memory. The cost: memory
+/// freed by one thread's heap stays with it, so the 43 MB PBN import's peak grew from
+/// 1.02–1.08 to 1.35–1.47 GB (docs/benchmarks.md, session 25).
 pub fn keep_freed_memory() {
     // SAFETY: mi_option_set stores one integer option; it takes no pointers.
     unsafe {

@@ -23,18 +23,21 @@ impl Cx<'_> {
         let contract_text = tl.text_of("CONTRACT");
         let contract = match contract_text {
             None => None,
-            // (`4S*` for doubled: a copy only then, not for a million lines)
-            Some(t) => match if t.contains('*') {
-                parse_contract(&t.replace('*', "X"))
-            } else {
-                parse_contract(t)
-            } {
-                Ok(b) => Some(b),
-                Err(m) => {
-                    self.line_problem(tl.path_of("CONTRACT"), m);
-                    return None;
+            Some(t) => {
+                // (`4S*` for doubled: copied only then, not for each of a million lines)
+                let read = if t.contains('*') {
+                    parse_contract(&t.replace('*', "X"))
+                } else {
+                    parse_contract(t)
+                };
+                match read {
+                    Ok(b) => Some(b),
+                    Err(m) => {
+                        self.line_problem(tl.path_of("CONTRACT"), m);
+                        return None;
+                    }
                 }
-            },
+            }
         };
         let declarer = match tl.text_of("PLAYED_BY") {
             None => None,

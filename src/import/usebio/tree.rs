@@ -127,9 +127,9 @@ fn repeated(name: &str) -> bool {
 
 /// Whether an element named `name` is kept in the tree: the names the reader asks for
 /// (`Element::child`, `all`, `path_of` check it in the unit tests and debug builds: the
-/// reader's tests fail on a name missing here). Any other element is read (checked as XML) but not kept: a big file's
-/// participants carry printed totals, places and percentages the reader never reads, and
-/// kept they took more memory than the participants themselves.
+/// reader's tests fail on a name missing here). Any other element is read (checked as XML)
+/// but not kept: a big file's participants carry printed totals, places and percentages the
+/// reader never reads, and kept they took more memory than the participants themselves.
 fn kept(name: &str) -> bool {
     matches!(
         name,
@@ -701,10 +701,10 @@ fn push_text(stack: &mut [Frame], s: &str) {
 }
 
 /// An element closed, its children and lines held in no more room than they take: its path
-/// dropped when `path_of` can make it (no children, not
-/// repeated, not the `root` or an `EVENT`), so that a million traveller lines' fields do not
-/// each keep one. (The root keeps its path whatever its name: the usebio fuzz target found
-/// `<FOO/>` refused at no place.)
+/// dropped when `path_of` can make it (no children, not repeated, not the `root` or an
+/// `EVENT`), so that a big file's hundred thousand participants' numbers and names do not each
+/// keep one. (The root keeps its path whatever its name: the usebio fuzz target found `<FOO/>`
+/// refused at no place.)
 fn leaf(mut el: Element, root: bool) -> Element {
     if el.children.is_empty()
         && el.lines.is_empty()
