@@ -172,14 +172,23 @@ impl fmt::Display for Bid {
 }
 
 impl Bid {
-    /// Its text as `Display` writes it (`4HX`, `PASS`), in `buf`: no allocation for each of a
-    /// million results an import writes.
+    /// Its text as `Display` writes it (`4HX`, `PASS`), in `buf`, without the formatting
+    /// machinery or an allocation: importers write it for each of a million results.
     pub fn text<'a>(&self, buf: &'a mut [u8; 8]) -> &'a str {
-        use std::io::Write as _;
-        let n = {
-            let mut w = &mut buf[..];
-            write!(w, "{self}").expect("a bid's text is at most 5 bytes");
-            8 - w.len()
+        let n = match self {
+            Bid::Pass => {
+                buf[..4].copy_from_slice(b"PASS");
+                4
+            }
+            Bid::Contract(c) => {
+                buf[0] = b'0' + c.level % 10;
+                let mut n = 1;
+                for part in [c.strain.as_str(), c.doubling.as_str()] {
+                    buf[n..n + part.len()].copy_from_slice(part.as_bytes());
+                    n += part.len();
+                }
+                n
+            }
         };
         std::str::from_utf8(&buf[..n]).expect("a bid's text is ASCII")
     }
