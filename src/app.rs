@@ -17,6 +17,7 @@ mod append;
 mod audit_run;
 pub mod context;
 mod interchange;
+pub mod live;
 mod publish;
 pub mod run;
 mod whatif;

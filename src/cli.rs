@@ -258,6 +258,10 @@ xdg-open /tmp/mazovia-site/index.html"
     /// Read results files of other scoring programs (PBN, CSV; USEBIO, BWS) into an event log.
     #[command(after_help = IMPORT_HELP)]
     Import(ImportArgs),
+    /// Follow a session while it is played: its Bridgemate BWS imported into the log as it
+    /// fills, and the results website (with a projector page) kept up to date.
+    #[command(after_help = LIVE_HELP)]
+    Live(LiveArgs),
     /// Write a synthetic but realistic championship log (or salliere's CSV input) of any size.
     #[command(after_help = SYNTH_EXAMPLES)]
     Synth(SynthArgs),
@@ -369,6 +373,24 @@ pub struct SynthArgs {
     pub names: Option<PathBuf>,
 }
 
+const LIVE_HELP: &str = "\
+Every --every seconds the BWS is read (a copy taken while Bridgemate Control Software writes
+to it is taken again; one that cannot be read is tried again at the next cycle, never half
+imported) and what is new is appended to LOG exactly as `frekans import SESSION.bws --append LOG`
+appends it (LOG is made at the first cycle if it does not exist). When the log grew, the results
+website is written into DIR, only the pages whose bytes changed rewritten, with DIR/live.html:
+the projector page, in large type, the running standings and the latest boards, refreshing
+itself every --every seconds without script. It stops when the movement's last board is
+entered, or on Ctrl-C after the cycle under way; killed, it loses nothing, and started again
+it carries on.
+
+Examples:
+  frekans live C:/BCS/club-2026-11-29.bws --log club-2026-11-29.jsonl --out /var/www/club
+  frekans live session.bws --log club.jsonl --out site --every 5 --hide-last 2
+
+Exit status: 0 stopped (complete, Ctrl-C or --cycles); 2 the request is invalid; 1 anything
+else (the log or DIR cannot be written).";
+
 const IMPORT_HELP: &str = "\
 Examples:
   frekans import results.pbn --out events/club-2026-11-25.jsonl
@@ -397,6 +419,9 @@ results entered so far (ReceivedData: each table's last entry, erased ones honou
 the movement, names and hand records. Imported again with --append into the log that has its
 session, it adds only what is new: new results, a correction where a result was re-entered,
 nothing twice (docs/interop.md).
+
+A slip in one line does not sink the file: a traveller line whose contract cannot be read but
+whose score can is taken by its score, and a notice names the line (--strict refuses instead).
 
 Where a file does not say how it is scored, --form (and --compare, --options) say it; given,
 they win over the file. The new log is written whole or not at all and never replaces a file;
@@ -440,6 +465,39 @@ pub struct ImportArgs {
     /// Skip the rows and games that cannot be read (and say which) instead of refusing the file.
     #[arg(long)]
     pub lenient: bool,
+    /// Refuse what is otherwise taken with a notice: a traveller line whose contract cannot be
+    /// read, taken by its score.
+    #[arg(long, conflicts_with = "lenient")]
+    pub strict: bool,
+}
+
+#[derive(Debug, clap::Args)]
+pub struct LiveArgs {
+    /// The session's Bridgemate database (`.bws`), as Bridgemate Control Software keeps it.
+    #[arg(value_name = "SESSION.bws")]
+    pub bws: PathBuf,
+    /// The event log the results go into (made at the first cycle if it does not exist).
+    #[arg(long, value_name = "LOG")]
+    pub log: PathBuf,
+    /// The results website's directory (only changed pages rewritten; DIR/live.html for the
+    /// projector).
+    #[arg(long, value_name = "DIR")]
+    pub out: PathBuf,
+    /// Seconds between two reads of the BWS.
+    #[arg(long, default_value_t = 10, value_name = "SECONDS", value_parser = clap::value_parser!(u64).range(1..=3600))]
+    pub every: u64,
+    /// Hide the standings on the projector page during the last N rounds.
+    #[arg(long, default_value_t = 0, value_name = "N")]
+    pub hide_last: u32,
+    /// Language of the pages.
+    #[arg(long, default_value = "en", value_parser = ["en", "pl"])]
+    pub lang: String,
+    /// Stop after N cycles (default: when the session's last board is entered, or Ctrl-C).
+    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u64).range(1..))]
+    pub cycles: Option<u64>,
+    /// Neither read nor leave the audit cache and solved deals.
+    #[arg(long)]
+    pub no_cache: bool,
 }
 
 /// How `bulletin` and `publish` render.

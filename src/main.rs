@@ -28,6 +28,24 @@ fn no_huge_pages() {
     }
 }
 
+/// Set by SIGINT and SIGTERM during `frekans live`: stop after the cycle under way.
+static STOP: std::sync::atomic::AtomicBool = std::sync::atomic::AtomicBool::new(false);
+
+extern "C" fn on_stop(_: libc::c_int) {
+    STOP.store(true, std::sync::atomic::Ordering::SeqCst);
+}
+
+/// Ctrl-C (and a service manager's SIGTERM) ask `live` to stop between cycles, never in the
+/// middle of a write.
+fn install_stop() {
+    let handler = on_stop as extern "C" fn(libc::c_int) as libc::sighandler_t;
+    // SAFETY: the handler only stores into an atomic, which is async-signal-safe.
+    unsafe {
+        libc::signal(libc::SIGINT, handler);
+        libc::signal(libc::SIGTERM, handler);
+    }
+}
+
 /// Every text printed, its control characters escaped (frekans::text): names, ids and notes
 /// from the log are never terminal commands.
 fn esc(s: &str) -> std::borrow::Cow<'_, str> {
@@ -389,12 +407,70 @@ fn run(cli: &Cli, ctx: &app::Context) -> Result<(), AppError> {
                     options: a.options.clone(),
                     columns: a.columns.clone(),
                     lenient: a.lenient,
+                    strict: a.strict,
                     at: ctx.at(),
                 },
             )?;
             if !cli.quiet {
                 let _ = write!(stdout, "{r}");
             }
+        }
+        Command::Live(a) => {
+            let ctx = ctx.for_command(a.no_cache, None);
+            install_stop();
+            let req = app::live::LiveRequest {
+                bws: a.bws.clone(),
+                log: a.log.clone(),
+                out: a.out.clone(),
+                every: std::time::Duration::from_secs(a.every),
+                hide_last: a.hide_last,
+                lang: a.lang.clone(),
+                cycles: a.cycles,
+            };
+            let now = || app::Context::from_process(true, None).at();
+            let quiet = cli.quiet;
+            let mut said = |c: &app::live::Cycle| {
+                if quiet {
+                    return;
+                }
+                let mut out = std::io::stdout().lock();
+                let _ = write!(out, "{}", esc(&c.report));
+                if let Some(p) = &c.site {
+                    let _ = writeln!(
+                        out,
+                        "site: {} of {} files rewritten in {}; projector page {}",
+                        p.rewritten,
+                        p.files,
+                        a.out.display(),
+                        a.out.join(frekans::site::live::LIVE_PAGE).display()
+                    );
+                }
+                if c.status.expected > 0 && (c.appended > 0 || c.site.is_some()) {
+                    let _ = writeln!(
+                        out,
+                        "{} of {} boards entered (round {} of {}){}",
+                        c.status.entered,
+                        c.status.expected,
+                        c.status.round,
+                        c.status.rounds,
+                        if c.status.complete {
+                            ": the session is complete"
+                        } else {
+                            ""
+                        }
+                    );
+                }
+                let _ = out.flush();
+            };
+            app::live::live(
+                &req,
+                &ctx,
+                app::live::LiveIo {
+                    now: &now,
+                    stop: &STOP,
+                    said: &mut said,
+                },
+            )?;
         }
         Command::Synth(a) => {
             let options = match &a.options {

@@ -483,3 +483,127 @@ pub fn set_option(o: &mut Options, name: &str, value: &Value) -> Option<Result<(
     let (_, set) = OPTIONS.iter().find(|(n, _)| *n == name)?;
     Some(set(o, value))
 }
+
+/// A number as an option's value: a JSON number when it is a terminating decimal (as every
+/// value read from the log's JSON numbers is), else its fraction as a string (`"100/3"`, which
+/// the custom VP table takes).
+pub fn number_value(q: Q) -> Value {
+    let text = q.to_string();
+    if text.contains('/') {
+        return Value::from(text);
+    }
+    serde_json::from_str::<Value>(&text).unwrap_or(Value::from(text))
+}
+
+/// Option `name` of `o` as the log writes it (`None`: no such option).
+pub fn option_value(o: &Options, name: &str) -> Option<Value> {
+    let s = |x: &str| Value::from(x);
+    Some(match name {
+        "mp_adjusted_method" => s(o.mp_adjusted_method.name()),
+        "sd_method" => s(o.sd_method.name()),
+        "mp_artificial" => s(o.mp_artificial.name()),
+        "neuberg_small_field" => s(o.neuberg_small_field.name()),
+        "factoring" => s(o.factoring.name()),
+        "split_check" => s(o.split_check.name()),
+        "imp_lookup" => s(o.imp_lookup.name()),
+        "ximp_adjusted_method" => s(o.ximp_adjusted_method.name()),
+        "ximp_artificial" => s(o.ximp_artificial.name()),
+        "ximp_normalize" => s(o.ximp_normalize.name()),
+        "butler_trim" => match o.butler_trim {
+            ButlerTrim::Fractional(p) => {
+                serde_json::json!({"per_side": number_value(p), "mode": "fractional"})
+            }
+            ButlerTrim::WholeFloor(p) => {
+                serde_json::json!({"per_side": number_value(p), "mode": "whole_floor"})
+            }
+            ButlerTrim::Count(k) => serde_json::json!({ "count": k }),
+        },
+        "datum_round" => s(o.datum_round.name()),
+        "datum_tie" => s(o.datum_tie.name()),
+        "nap_standard_dispersion" => number_value(o.nap_standard_dispersion),
+        "nap_u" => number_value(o.nap_u),
+        "nap_max_multiplier" => number_value(o.nap_max_multiplier),
+        "nap_output" => s(o.nap_output.name()),
+        "nap_variant" => s(o.nap_variant.name()),
+        "nap_formula" => s(o.nap_formula.name()),
+        "vp_scale" => match &o.vp_scale {
+            crate::bridge::vp::VpScale::WbfContinuous => s("wbf_continuous"),
+            crate::bridge::vp::VpScale::WbfDiscrete => s("wbf_discrete"),
+            crate::bridge::vp::VpScale::Custom(t) => {
+                serde_json::json!({ "custom": t.iter().map(|&q| number_value(q)).collect::<Vec<_>>() })
+            }
+        },
+        "vp_imp_rounding" => s(o.vp_imp_rounding.name()),
+        "ko_average_split" => match o.ko_average_split {
+            Some(b) => Value::from(b),
+            None => return None,
+        },
+        "patton_board_draw_margin" => number_value(o.patton_board_draw_margin),
+        "patton_300" => s(o.patton_300.name()),
+        "patton_aggregate" => s(o.patton_aggregate.name()),
+        _ => return None,
+    })
+}
+
+/// The options of `names` that differ from their defaults, as a session event's `options`
+/// object writes them: read back (`set_option`), they are `o`'s (the interchange formats carry
+/// a session's options so).
+pub fn to_json(o: &Options, names: &[&str]) -> serde_json::Map<String, Value> {
+    let default = Options::default();
+    let mut out = serde_json::Map::new();
+    for name in names {
+        if let Some(v) = option_value(o, name) {
+            if option_value(&default, name).as_ref() != Some(&v) {
+                out.insert(name.to_string(), v);
+            }
+        }
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Every option, set to a value other than its default, is written so that reading it
+    /// back gives it again (and the defaults are not written).
+    #[test]
+    fn options_read_back_as_written() {
+        let names: Vec<&str> = OPTIONS.iter().map(|(n, _)| *n).collect();
+        assert!(to_json(&Options::default(), &names).is_empty());
+        let settings = serde_json::json!({
+            "mp_adjusted_method": "per_line_full_entries", "sd_method": "simplified",
+            "mp_artificial": "session_bounded", "neuberg_small_field": "off",
+            "factoring": "neuberg", "split_check": "off", "imp_lookup": "band_floor",
+            "ximp_adjusted_method": "fractional", "ximp_artificial": "flat",
+            "ximp_normalize": "results", "butler_trim": {"per_side": 0.125, "mode": "whole_floor"},
+            "datum_round": "none", "datum_tie": "half_away_from_zero",
+            "nap_standard_dispersion": 123.45, "nap_u": 0.3, "nap_max_multiplier": 7.5,
+            "nap_output": "impy", "nap_variant": "pairwise_transformed", "nap_formula": "primitive",
+            "vp_scale": {"custom": [10, 10.5, "100/3"]}, "vp_imp_rounding": "nos",
+            "ko_average_split": false, "patton_board_draw_margin": 20, "patton_300": "in_top_band",
+            "patton_aggregate": "difference"
+        });
+        let mut o = Options::default();
+        for (k, v) in settings.as_object().unwrap() {
+            set_option(&mut o, k, v).unwrap().unwrap();
+        }
+        let mut back = Options::default();
+        for (k, v) in to_json(&o, &names) {
+            set_option(&mut back, &k, &v).unwrap().unwrap();
+        }
+        assert_eq!(back, o);
+        for trim in [
+            serde_json::json!({"count": 3}),
+            serde_json::json!({"per_side": 0.2}),
+        ] {
+            let mut o = Options::default();
+            set_option(&mut o, "butler_trim", &trim).unwrap().unwrap();
+            let mut back = Options::default();
+            for (k, v) in to_json(&o, &names) {
+                set_option(&mut back, &k, &v).unwrap().unwrap();
+            }
+            assert_eq!(back, o);
+        }
+    }
+}

@@ -199,6 +199,7 @@ fn usebio_round_trip_scores_every_table_and_total_the_same() {
                 compare,
                 options,
                 lenient: false,
+                strict: false,
             };
             let read = usebio::read(&xml, "export.xml", &req)
                 .unwrap_or_else(|p| panic!("{what}: the export does not read back: {p:?}"));

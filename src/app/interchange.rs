@@ -188,16 +188,6 @@ pub fn export_bytes(log: &[u8], format: &str, session: Option<&str>) -> Result<V
             )));
         }
     }
-    if format == "usebio" {
-        let forms: std::collections::BTreeSet<&str> =
-            sessions.iter().map(|s| s.form.name()).collect();
-        if forms.len() > 1 {
-            return Err(AppError::BadRequest(format!(
-                "invalid export request: a USEBIO event has one form, and the sessions are scored {}; export one at a time with --session",
-                forms.into_iter().collect::<Vec<_>>().join(" and ")
-            )));
-        }
-    }
     let bytes = match format {
         "usebio" => export::usebio::write(state, &sessions),
         "pbn" => export::pbn::write(state, &sessions),
@@ -234,6 +224,7 @@ pub struct ImportRequest {
     pub options: Option<String>,
     pub columns: Option<String>,
     pub lenient: bool,
+    pub strict: bool,
     /// The time written as each event's `at` (`Context::at`).
     pub at: String,
 }
@@ -261,6 +252,7 @@ pub fn import(files: &[std::path::PathBuf], r: &ImportRequest) -> Result<String,
             compare: r.compare.clone(),
             options,
             lenient: r.lenient,
+            strict: r.strict,
         },
         columns,
         now: r.at.clone(),

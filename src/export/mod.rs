@@ -1,7 +1,9 @@
 //! Export: row types (`rows`) and Parquet files (`parquet`); the interchange formats (`results`,
-//! the scored championship as they see it, printed by `usebio` and `pbn`).
+//! the scored championship as they see it, printed by `usebio` and `pbn`, with `notes` for
+//! what neither format can say).
 
 pub mod audit_rows;
+pub mod notes;
 pub mod parquet;
 pub mod pbn;
 pub mod results;

@@ -1,11 +1,16 @@
 //! PBN 2.1 output (`frekans export --format pbn`): one game per board of each session with
-//! its deal, dealer, vulnerability and `[Scoring]`, a `ScoreTable` (one row per table: pairs,
-//! contract, declarer, result, score, the points in the session's form) and, in the session's
-//! first game, a `TotalScoreTable`. UTF-8, `% PBN 2.1` header. A pure function to bytes; tag
-//! values and quoted names are escaped as PBN says (`\"`, `\\`): they are data.
+//! its deal, dealer, vulnerability, `[Scoring]` and `[Competition]` (`Pairs`, or `Teams` as
+//! team programs write it), a `ScoreTable` (one row per table: pairs, or the match, room and
+//! teams; contract, declarer, result, score, the points in the session's form, and the ruling
+//! in force in a `Ruling` column) and, in the session's first game, a `TotalScoreTable` and
+//! the session's note (`[FrekansSession]`: what PBN cannot say of it, `export::notes`). An
+//! artificial score PBN can say is also written its way (`^60 ^40`). UTF-8, `% PBN 2.1`
+//! header. A pure function to bytes; tag values and quoted names are escaped as PBN says
+//! (`\"`, `\\`): they are data.
 
 use std::fmt::Write as _;
 
+use super::notes;
 use super::results::{decimal, LineView, SessionView};
 use crate::bridge::{dealer_of, vul_of, Bid};
 use crate::replay::{Kind, State};
@@ -34,6 +39,12 @@ fn tag(out: &mut String, name: &str, value: &str) {
 fn pbn_date(d: &str) -> String {
     d.replace('-', ".")
 }
+
+/// The tag of a session's note, in its first game.
+pub const SESSION_TAG: &str = "FrekansSession";
+
+/// The score table's column of the ruling in force at a table (its note, `export::notes`).
+pub const RULING_COLUMN: &str = "Ruling";
 
 /// The PBN file of the sessions given.
 pub fn write(state: &State, sessions: &[SessionView]) -> Result<Vec<u8>, String> {
@@ -76,6 +87,14 @@ pub fn write(state: &State, sessions: &[SessionView]) -> Result<Vec<u8>, String>
             tag(&mut out, "Declarer", "");
             tag(&mut out, "Contract", "");
             tag(&mut out, "Result", "");
+            let competition = match s.kind {
+                Kind::Pairs => "Pairs",
+                Kind::Teams => "Teams",
+            };
+            tag(&mut out, "Competition", competition);
+            if i == 0 {
+                tag(&mut out, SESSION_TAG, &notes::session(&s.note));
+            }
             match s.kind {
                 Kind::Pairs => pair_table(&mut out, s, b, unit),
                 Kind::Teams => team_table(&mut out, s, b, unit),
@@ -149,6 +168,10 @@ fn pair_table(out: &mut String, s: &SessionView, board: u32, unit: &str) {
     if datum {
         cols.push("ButlerDatum\\5R".into());
     }
+    let ruled = lines.iter().any(|l| l.ruling.is_some());
+    if ruled {
+        cols.push(format!("{RULING_COLUMN}\\40L"));
+    }
     let _ = writeln!(out, "[ScoreTable {}]", quoted(&cols.join(";")));
     for l in lines {
         let mut row: Vec<String> = Vec::new();
@@ -164,17 +187,29 @@ fn pair_table(out: &mut String, s: &SessionView, board: u32, unit: &str) {
         if datum {
             row.push(pts(s.datum.get(&(l.board, l.group.clone())).copied()));
         }
+        if ruled {
+            row.push(ruling_cell(l));
+        }
         out.push_str(&row.join(" "));
         out.push('\n');
     }
 }
 
 fn team_table(out: &mut String, s: &SessionView, board: u32, unit: &str) {
-    let cols = [
+    let tables = || {
+        s.matches.iter().flat_map(move |m| {
+            m.boards
+                .iter()
+                .filter(move |b| b.0 == board)
+                .map(move |b| (m, b))
+        })
+    };
+    let ruled = tables().any(|(_, b)| b.3.iter().any(|l| l.ruling.is_some()));
+    let mut cols = vec![
         "Match\\4R".to_string(),
         "Room\\6L".into(),
-        "PairId_NS\\4R".into(),
-        "PairId_EW\\4R".into(),
+        "TeamId_Home\\4R".into(),
+        "TeamId_Away\\4R".into(),
         "Contract\\5L".into(),
         "Declarer\\1R".into(),
         "Result\\2R".into(),
@@ -183,36 +218,48 @@ fn team_table(out: &mut String, s: &SessionView, board: u32, unit: &str) {
         format!("{unit}_NS\\6R"),
         format!("{unit}_EW\\6R"),
     ];
+    if ruled {
+        cols.push(format!("{RULING_COLUMN}\\40L"));
+    }
     let _ = writeln!(out, "[ScoreTable {}]", quoted(&cols.join(";")));
-    for m in &s.matches {
-        for (b, home, away, tables) in &m.boards {
-            if *b != board {
-                continue;
-            }
-            for l in tables {
+    for (m, (_, home, away, tables)) in tables() {
+        for l in tables {
                 // The NS team's and the EW team's board points.
                 let (ns, ew) = if l.open { (home, away) } else { (away, home) };
                 let mut row = vec![
-                    quoted(m.id),
+                    quoted(&m.id),
                     if l.open {
                         "Open".into()
                     } else {
                         "Closed".into()
                     },
-                    quoted(l.ns),
-                    quoted(l.ew),
+                    quoted(m.home),
+                    quoted(m.away),
                 ];
                 row.extend(row_play(l));
                 row.push(decimal(ns.to_f64(), 2));
                 row.push(decimal(ew.to_f64(), 2));
-                out.push_str(&row.join(" "));
-                out.push('\n');
-            }
+                if ruled {
+                    row.push(ruling_cell(l));
+                }
+            out.push_str(&row.join(" "));
+            out.push('\n');
         }
     }
 }
 
+/// The `Ruling` cell of a table: the note of its ruling in force, `-` when it has none.
+fn ruling_cell(l: &LineView) -> String {
+    match &l.ruling {
+        Some(r) => quoted(&notes::ruling(r)),
+        None => "-".into(),
+    }
+}
+
 fn total_table(out: &mut String, s: &SessionView, total: &str) {
+    if s.kind == Kind::Teams {
+        return team_total_table(out, s, total);
+    }
     let mut cols = vec!["Rank\\3R", "PairId\\4R", "Names\\40L", total];
     let mp = s.form.is_mp();
     if mp {
@@ -242,6 +289,32 @@ fn total_table(out: &mut String, s: &SessionView, total: &str) {
             row.push(p.pct.map_or("-".into(), |x| decimal(x, 2)));
         }
         row.push(p.boards.to_string());
+        out.push_str(&row.join(" "));
+        out.push('\n');
+    }
+}
+
+/// A team session's standings: each team's id, name and players (`Roster`), as team programs
+/// write them.
+fn team_total_table(out: &mut String, s: &SessionView, total: &str) {
+    let cols = [
+        "Rank\\3R",
+        "TeamId\\4R",
+        "TeamName\\30L",
+        "Roster\\60L",
+        total,
+        "NrBoards\\3R",
+    ];
+    let _ = writeln!(out, "[TotalScoreTable {}]", quoted(&cols.join(";")));
+    for p in &s.participants {
+        let row = [
+            p.rank.to_string(),
+            quoted(p.id),
+            quoted(p.name.unwrap_or("")),
+            quoted(&p.players.join(" - ")),
+            decimal(p.total, 2),
+            p.boards.to_string(),
+        ];
         out.push_str(&row.join(" "));
         out.push('\n');
     }

@@ -5,8 +5,9 @@
 
 use std::collections::BTreeMap;
 
+use super::notes::{DealNote, FouledNote, MatchNote, SessionNote};
 use crate::adjust::{AdjustedScore, ArtLabel, Part, Side};
-use crate::bridge::{Bid, Seat, Vul};
+use crate::bridge::{dealer_of, vul_of, Bid, Seat, Vul};
 use crate::num::Q;
 use crate::pipeline::{group_of, Scored};
 use crate::replay::{Kind, PId, State};
@@ -31,6 +32,9 @@ pub struct SessionView<'s> {
     /// Boards with a `deal`: board → (PBN, dealer, vulnerability).
     pub deals: BTreeMap<u32, (&'s str, Seat, Vul)>,
     pub boards: Vec<u32>,
+    /// What the formats cannot say of the session (its form, options, penalties...), for
+    /// `export::notes`.
+    pub note: SessionNote,
 }
 
 pub struct ParticipantView<'s> {
@@ -77,7 +81,8 @@ pub struct RulingView<'s> {
 }
 
 pub struct MatchView<'s> {
-    pub id: &'s str,
+    /// Its id as the files give it ([`match_id`]).
+    pub id: String,
     pub home: &'s str,
     pub away: &'s str,
     pub knockout: bool,
@@ -273,7 +278,7 @@ pub fn sessions<'s>(
                         boards.push((b, h, a, tables));
                     }
                     matches.push(MatchView {
-                        id: mid,
+                        id: match_id(state, si, mid),
                         home: &state.participant(m.home).id,
                         away: &state.participant(m.away).id,
                         knockout: m.def.knockout,
@@ -285,6 +290,15 @@ pub fn sessions<'s>(
                     });
                 }
             }
+        }
+        // A table with neither a result nor a ruling in force (its ruling withdrawn, the board
+        // not played) scores nothing, and a file has no line for it.
+        lines.retain(scores);
+        for m in &mut matches {
+            for b in &mut m.boards {
+                b.3.retain(scores);
+            }
+            m.boards.retain(|b| !b.3.is_empty());
         }
         lines.sort_by(|a, b| (a.board, a.section, a.ns).cmp(&(b.board, b.section, b.ns)));
         let deals = state
@@ -311,9 +325,112 @@ pub fn sessions<'s>(
                 .collect(),
             deals,
             boards: sess.def.boards.clone(),
+            note: session_note(state, si),
         });
     }
     out
+}
+
+/// A match's id as the files give it: its own, unless another session has a match of that
+/// id (a log's match ids are unique in their session), then the session's id and its own
+/// (`RR1-M1`): an import keeps match ids unique in the whole championship, and a file of one
+/// session imported with the others' must not declare a match twice.
+pub fn match_id(state: &State, si: usize, id: &str) -> String {
+    let repeated = state
+        .matches
+        .keys()
+        .any(|(s, m)| *s != si && m == id);
+    if repeated {
+        format!("{}-{id}", state.sessions[si].def.id)
+    } else {
+        id.to_string()
+    }
+}
+
+/// Whether a table scores: it has a result, or a ruling in force.
+fn scores(l: &LineView) -> bool {
+    l.ns_points.is_some() || l.ruling.is_some()
+}
+
+/// What the formats cannot say of session `si` (`export::notes`).
+fn session_note(state: &State, si: usize) -> SessionNote {
+    let sess = &state.sessions[si];
+    let form = sess.def.form;
+    let id = |p: PId| state.participant(p).id.clone();
+    let penalties = state
+        .penalties
+        .iter()
+        .filter(|p| p.session == si)
+        .map(|p| {
+            let mut m = serde_json::Map::new();
+            m.insert("participant".into(), id(p.participant).into());
+            m.insert(
+                p.ev.unit.name().into(),
+                crate::options::number_value(p.ev.amount),
+            );
+            if let Some(b) = p.ev.board {
+                m.insert("board".into(), b.into());
+            }
+            if let Some(x) = &p.ev.match_id {
+                m.insert("match".into(), match_id(state, si, x).into());
+            }
+            if let Some(x) = &p.ev.law {
+                m.insert("law".into(), x.as_str().into());
+            }
+            if let Some(x) = &p.note {
+                m.insert("note".into(), x.as_str().into());
+            }
+            m
+        })
+        .collect();
+    let fouled = state
+        .fouled
+        .range((si, 0)..=(si, u32::MAX))
+        .map(|(&(_, board), (_, groups))| FouledNote {
+            board,
+            groups: groups
+                .iter()
+                .map(|g| g.iter().map(|&p| id(p)).collect())
+                .collect(),
+        })
+        .collect();
+    let matches = state
+        .matches
+        .range((si, String::new())..)
+        .take_while(|(_, m)| m.session == si)
+        .map(|(_, m)| MatchNote {
+            id: match_id(state, si, &m.def.id),
+            home: id(m.home),
+            away: id(m.away),
+            boards: m.def.boards.clone(),
+            knockout: m.def.knockout,
+        })
+        .collect();
+    let deals = state
+        .deals
+        .range((si, 0)..=(si, u32::MAX))
+        .filter_map(|(&(_, b), _)| {
+            let (dealer, vul) = state.dealer_vul(si, b);
+            (dealer != dealer_of(b) || vul != vul_of(b)).then(|| DealNote {
+                board: b,
+                dealer: dealer.letter().to_string(),
+                vul: vul.as_str().to_string(),
+            })
+        })
+        .collect();
+    SessionNote {
+        id: sess.def.id.clone(),
+        name: sess.def.name.clone(),
+        form: form.name().to_string(),
+        compare: (sess.def.compare == crate::options::Compare::Field).then(|| "field".into()),
+        carry: sess.def.carry,
+        boards: sess.def.boards.clone(),
+        options: crate::options::to_json(&sess.def.options, form.spec().options),
+        penalties,
+        fouled,
+        matches,
+        deals,
+    }
 }
 
 /// A number as files print it: at most `places` decimals, no trailing zeros.

@@ -8,21 +8,24 @@
 //! `NS_BUTLER_POINTS` with the datum as `BOARD_AVERAGE`), team matches with `IMPS` per board and
 //! the VPs (or board points) as `TEAM_SCORE`. An adjusted score USEBIO can say is written its
 //! way (`A6040`); any other is written as what was played and its resulting points, the ruling
-//! in `NOTES` (`frekans adjusted score: ...`, which the reader takes back).
+//! in `NOTES` (`frekans adjusted score: ...`, which the reader takes back). Sessions of one
+//! form make one `EVENT` (a log of several forms, an `EVENT` for each run of sessions of one
+//! form); what USEBIO cannot say of a session (its options, penalties, fouled boards, a form
+//! without a USEBIO name) is a root `NOTES` (`frekans session: {...}`, `export::notes`).
 
 use quick_xml::events::{BytesDecl, BytesEnd, BytesStart, BytesText, Event};
 use quick_xml::Writer;
 
+use super::notes;
 use super::results::{artificial_token, decimal, place, LineView, SessionView};
-use crate::adjust::format_points;
 use crate::bridge::Bid;
 use crate::replay::{Kind, State};
 use crate::score::Form;
 
 /// The prefix of a ruling USEBIO cannot say, in a traveller line's `NOTES`.
-pub const NOTES_PREFIX: &str = "frekans adjusted score: ";
+pub const NOTES_PREFIX: &str = notes::RULING_PREFIX;
 /// The prefix of a ruling given as subsequent damage (kept so, as `sd_method` treats it apart).
-pub const NOTES_SD_PREFIX: &str = "frekans subsequent damage: ";
+pub const NOTES_SD_PREFIX: &str = notes::SD_PREFIX;
 
 type W = Writer<Vec<u8>>;
 type R = std::io::Result<()>;
@@ -60,6 +63,24 @@ fn body(w: &mut W, state: &State, sessions: &[SessionView]) -> R {
         "USEBIO SYSTEM \"http://www.ebu.co.uk/usebio/usebio_v1_2.dtd\"",
     )))?;
     open(w, "USEBIO", &[("Version", "1.2")])?;
+    // Each run of sessions of one form is an EVENT (the form is an EVENT's).
+    let mut rest = sessions;
+    while !rest.is_empty() {
+        let n = rest.iter().take_while(|s| s.form == rest[0].form).count();
+        event(w, state, &rest[..n])?;
+        rest = &rest[n..];
+    }
+    if sessions.is_empty() {
+        event(w, state, sessions)?;
+    }
+    for s in sessions {
+        leaf(w, "NOTES", &notes::session(&s.note))?;
+    }
+    close(w, "USEBIO")
+}
+
+/// One EVENT: sessions of one form.
+fn event(w: &mut W, state: &State, sessions: &[SessionView]) -> R {
     let form = sessions.first().map_or(Form::Mp, |s| s.form);
     let knockout = sessions
         .iter()
@@ -94,8 +115,7 @@ fn body(w: &mut W, state: &State, sessions: &[SessionView]) -> R {
     for s in sessions {
         session(w, s)?;
     }
-    close(w, "EVENT")?;
-    close(w, "USEBIO")
+    close(w, "EVENT")
 }
 
 /// `2026-11-21` → `21/11/2026` (USEBIO's DATE); anything else as written.
@@ -117,9 +137,12 @@ fn session(w: &mut W, s: &SessionView) -> R {
                 open(w, "MATCH", &[])?;
                 leaf(w, "TEAM", m.home)?;
                 leaf(w, "OPPOSING_TEAM", m.away)?;
-                if let (Some(a), Some(b)) = (m.boards.first(), m.boards.last()) {
-                    leaf(w, "START_BOARD_NUMBER", &a.0.to_string())?;
-                    leaf(w, "END_BOARD_NUMBER", &b.0.to_string())?;
+                // (the match's boards, scored or not)
+                let declared = s.note.matches.iter().find(|n| n.id == m.id);
+                let boards = declared.map(|n| n.boards.as_slice()).unwrap_or_default();
+                if let (Some(a), Some(b)) = (boards.first(), boards.last()) {
+                    leaf(w, "START_BOARD_NUMBER", &a.to_string())?;
+                    leaf(w, "END_BOARD_NUMBER", &b.to_string())?;
                 }
                 leaf(w, "TEAM_SCORE", &decimal(m.vp_home.to_f64(), 2))?;
                 leaf(w, "OPPOSING_TEAM_SCORE", &decimal(m.vp_away.to_f64(), 2))?;
@@ -133,7 +156,7 @@ fn session(w: &mut W, s: &SessionView) -> R {
                         leaf(w, "IMPS", &decimal(home.to_f64(), 2))?;
                     }
                     for l in tables {
-                        line(w, s.form, l, Some(if l.open { "NS" } else { "EW" }))?;
+                        line(w, s, l, Some(if l.open { "NS" } else { "EW" }))?;
                     }
                     close(w, "BOARD")?;
                 }
@@ -163,7 +186,7 @@ fn session(w: &mut W, s: &SessionView) -> R {
                             leaf(w, "BOARD_AVERAGE", &decimal(d.to_f64(), 2))?;
                         }
                     }
-                    line(w, s.form, l, None)?;
+                    line(w, s, l, None)?;
                 }
                 if board.is_some() {
                     close(w, "BOARD")?;
@@ -239,7 +262,7 @@ fn contract_text(b: Bid) -> String {
     s.replace("XX", "xx").replace('X', "x")
 }
 
-fn line(w: &mut W, form: Form, l: &LineView, direction: Option<&str>) -> R {
+fn line(w: &mut W, s: &SessionView, l: &LineView, direction: Option<&str>) -> R {
     open(w, "TRAVELLER_LINE", &[])?;
     if let Some(d) = direction {
         leaf(w, "DIRECTION", d)?;
@@ -259,30 +282,20 @@ fn line(w: &mut W, form: Form, l: &LineView, direction: Option<&str>) -> R {
             leaf(w, "TRICKS", &t.to_string())?;
         }
     }
+    // A reader checks SCORE against the contract with the board number's vulnerability: a
+    // board dealt with another (the session note says which) gives its contract alone.
+    let played_out = l.contract.is_some() && l.declarer.is_some() && l.tricks.is_some();
+    let other_vul = played_out && s.note.deal(l.board).is_some();
     match (&token, l.ns_points) {
         (Some(t), _) => leaf(w, "SCORE", t)?,
+        (None, Some(_)) if other_vul => {}
         (None, Some(p)) => leaf(w, "SCORE", &p.to_string())?,
         (None, None) => {}
     }
     if let (Some(r), None) = (&l.ruling, &token) {
-        let mut note = match r.sd {
-            Some(sd) => format!(
-                "{NOTES_SD_PREFIX}side {}, before {}, after_infraction {}, after_loss {}, offenders {}",
-                if sd.nos == crate::adjust::Side::NS { "NS" } else { "EW" },
-                format_points(sd.before),
-                format_points(sd.after_infraction),
-                format_points(sd.after_loss),
-                format_points(sd.offenders)
-            ),
-            None => format!("{NOTES_PREFIX}{}", r.score.normalised()),
-        };
-        if let Some(law) = r.law {
-            note.push_str(&format!("; law: {law}"));
-        }
-        note.push_str(&format!("; ruling {}", r.id));
-        leaf(w, "NOTES", &note)?;
+        leaf(w, "NOTES", &notes::ruling(r))?;
     }
-    let names = form.spec().usebio.as_ref().and_then(|u| u.line_points);
+    let names = s.form.spec().usebio.as_ref().and_then(|u| u.line_points);
     if let (Some((ns_name, ew_name)), Some(ns), Some(ew)) = (names, l.ns_score, l.ew_score) {
         leaf(w, ns_name, &decimal(ns.to_f64(), 2))?;
         leaf(w, ew_name, &decimal(ew.to_f64(), 2))?;

@@ -319,7 +319,7 @@ fn row(
     };
     // (vulnerability by the board number: a spreadsheet carries no hand record)
     let declarer = cell(r, "declarer");
-    match draft::play_at(
+    match draft::play_or_score(
         play,
         cell(r, "contract").as_deref(),
         declarer.as_deref(),
@@ -327,7 +327,13 @@ fn row(
         vul_of(board),
         &LABELS,
     ) {
-        Ok(play) => d.result(s, t, play, at),
+        Ok(taken) => {
+            // (a play that cannot be read beside a score that can: the score, with a notice)
+            let (play, slip) = taken.split();
+            if slip.is_none_or(|slip| d.slip(at, slip)) {
+                d.result(s, t, play, at)
+            }
+        }
         Err(m) => d.bad(at, m),
     }
 }

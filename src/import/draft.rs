@@ -16,11 +16,13 @@ use crate::bridge::{Seat, Vul};
 use crate::score::Form;
 pub(crate) use tokens::*;
 
-/// One pair as a file declares it.
+/// One pair (or team) as a file declares it.
 struct PairDraft {
     id: String,
     section: Option<String>,
     players: Vec<String>,
+    /// A team ([`Draft::team`]): its name, when the file gives one.
+    team: Option<Option<String>>,
     /// The names its players were copied from ([`Draft::pair_named`]; 0: none).
     from: usize,
     at: String,
@@ -41,9 +43,34 @@ pub(crate) struct SessionDraft {
     events: Vec<(Ev, String)>,
     /// Each pair id a table names, numbered.
     seat_ids: crate::hash::FxMap<String, u32>,
-    /// Each board's tables entered: pair number (NS or EW side) → its event's index.
+    /// Each board's tables entered (teams: each board's and room's, [`seat_key`]): pair number
+    /// (NS or EW side) → its event's index.
     seats: crate::hash::FxMap<u32, crate::hash::FxMap<u32, u32>>,
     deals: HashMap<u32, (String, String)>,
+    /// A team session's matches, in the order declared ([`Draft::team_match`]).
+    matches: Vec<MatchDraft>,
+    /// Events a file's session note gives (`export::notes`): before the tables (a team
+    /// session's matches) and after them (penalties, fouled boards), with their places.
+    pub head: Vec<(Ev, String)>,
+    pub tail: Vec<(Ev, String)>,
+    /// Fields of the session event the note gives beyond those above (`carry`).
+    pub extra: Map<String, Value>,
+}
+
+/// One match of a team session: its id, home and away teams, boards, and where it is first
+/// met.
+struct MatchDraft {
+    id: String,
+    home: String,
+    away: String,
+    boards: BTreeSet<u32>,
+    at: String,
+}
+
+/// The key of a board's seats in one room (0: a pairs table, 1: the open room, 2: the closed
+/// room): a team plays a board once in each room.
+fn seat_key(board: u32, room: u32) -> u32 {
+    board | (room << 16)
 }
 
 /// What a reader found, and its problems.
@@ -52,6 +79,10 @@ pub(crate) struct Draft {
     lenient: bool,
     pub problems: Vec<Problem>,
     pub skipped: Vec<Problem>,
+    /// What was taken with a notice (`notice`).
+    pub notices: Vec<Problem>,
+    /// `--strict`: what would be taken with a notice is refused.
+    pub strict: bool,
     pub championship: Map<String, Value>,
     pairs: Vec<PairDraft>,
     pair_index: crate::hash::FxMap<String, usize>,
@@ -111,6 +142,8 @@ impl Draft {
             lenient: req.lenient,
             problems: Vec::new(),
             skipped: Vec::new(),
+            notices: Vec::new(),
+            strict: req.strict,
             championship: Map::new(),
             pairs: Vec::new(),
             pair_index: Default::default(),
@@ -121,6 +154,15 @@ impl Draft {
     /// A problem that refuses the file.
     pub fn fail(&mut self, at: &str, message: impl Into<String>) {
         self.problems.push(Problem {
+            file: self.file.clone(),
+            at: at.to_string(),
+            message: message.into(),
+        });
+    }
+
+    /// Something the director should know of, that does not refuse the file.
+    pub fn notice(&mut self, at: &str, message: impl Into<String>) {
+        self.notices.push(Problem {
             file: self.file.clone(),
             at: at.to_string(),
             message: message.into(),
@@ -154,6 +196,10 @@ impl Draft {
             seat_ids: Default::default(),
             seats: Default::default(),
             deals: HashMap::new(),
+            matches: Vec::new(),
+            head: Vec::new(),
+            tail: Vec::new(),
+            extra: Map::new(),
         });
         self.sessions.len() - 1
     }
@@ -228,6 +274,7 @@ impl Draft {
             id: id.to_string(),
             section: section.map(str::to_string),
             players: players.into_owned(),
+            team: None,
             from,
             at: at.to_string(),
         });
@@ -262,15 +309,29 @@ impl Draft {
         numbers: [u32; 2],
         at: &str,
     ) -> bool {
+        self.seat_in(s, (board, 0), ids, numbers, at)
+    }
+
+    /// [`Draft::seat_numbered`] in room `room` (0: a pairs table; 1, 2: a team match's open
+    /// and closed rooms, where each team plays the board once).
+    fn seat_in(
+        &mut self,
+        s: usize,
+        (board, room): (u32, u32),
+        ids: [&str; 2],
+        numbers: [u32; 2],
+        at: &str,
+    ) -> bool {
+        let who = if room == 0 { "pair" } else { "team" };
         if ids[0] == ids[1] {
-            self.bad(at, format!("pair {} cannot play against itself", ids[0]));
+            self.bad(at, format!("{who} {} cannot play against itself", ids[0]));
             return false;
         }
         let ss = &mut self.sessions[s];
         // (the event the caller adds next) Both seats taken at once; a seat found taken is
         // given back, with the other's when it was taken here.
         let next = ss.events.len() as u32;
-        let seats = ss.seats.entry(board).or_default();
+        let seats = ss.seats.entry(seat_key(board, room)).or_default();
         let mut taken = None;
         for (j, &k) in numbers.iter().enumerate() {
             if let Some(first) = seats.insert(k, next) {
@@ -284,8 +345,9 @@ impl Draft {
         }
         if let Some((j, first)) = taken {
             let first = ss.events[first as usize].1.clone();
+            let in_room = ["", " in the open room", " in the closed room"][room as usize];
             let m = format!(
-                "pair {} plays board {board} twice (also at {first})",
+                "{who} {} plays board {board} twice{in_room} (also at {first})",
                 ids[j]
             );
             self.bad(at, m);
@@ -333,6 +395,115 @@ impl Draft {
             return;
         }
         let ss = &mut self.sessions[s];
+        ss.boards.insert(board);
+        ss.events.push((Ev::Row(row), at));
+    }
+
+    /// [`Draft::push_paired`] of a table and the ruling in force there (`ruling`, after the
+    /// table's result): both added if the table is new.
+    pub fn push_ruled(
+        &mut self,
+        s: usize,
+        (board, ids): (u32, [&str; 2]),
+        pairs: [u32; 2],
+        (row, ruling): (Row, Row),
+        at: String,
+    ) {
+        if !self.seat_numbered(s, board, ids, pairs, &at) {
+            return;
+        }
+        let ss = &mut self.sessions[s];
+        ss.boards.insert(board);
+        ss.events.push((Ev::Row(row), at.clone()));
+        ss.events.push((Ev::Row(ruling), at));
+    }
+
+    /// An event of session `s` that seats no table (a team table its reader has checked, a
+    /// ruling), at board `board`.
+    pub fn push_event(&mut self, s: usize, board: u32, e: Ev, at: String) {
+        let ss = &mut self.sessions[s];
+        ss.boards.insert(board);
+        ss.events.push((e, at));
+    }
+
+    /// Declare team `id` (named `name` when the file names it), or add players to it: a
+    /// team's players are those of every table it is met at, each once, in the order met.
+    pub fn team(&mut self, id: &str, name: Option<&str>, players: &[String], at: &str) {
+        let i = match self.pair_index.get(id) {
+            Some(&i) => i,
+            None => {
+                self.pair_index.insert(id.to_string(), self.pairs.len());
+                self.pairs.push(PairDraft {
+                    id: id.to_string(),
+                    section: None,
+                    players: Vec::new(),
+                    team: Some(name.map(str::to_string)),
+                    from: 0,
+                    at: at.to_string(),
+                });
+                self.pairs.len() - 1
+            }
+        };
+        let t = &mut self.pairs[i];
+        for p in players {
+            if !t.players.contains(p) {
+                t.players.push(p.clone());
+            }
+        }
+    }
+
+    /// The match of session `s` between teams `a` and `b` (either home), declared with `a` at
+    /// home when new: its id (`M1`, `M2`, ... in the order declared) and home team.
+    pub fn team_match(&mut self, s: usize, (a, b): (&str, &str), at: &str) -> (String, String) {
+        let ms = &mut self.sessions[s].matches;
+        if let Some(m) = ms
+            .iter()
+            .find(|m| (m.home == a && m.away == b) || (m.home == b && m.away == a))
+        {
+            return (m.id.clone(), m.home.clone());
+        }
+        let id = format!("M{}", ms.len() + 1);
+        ms.push(MatchDraft {
+            id: id.clone(),
+            home: a.to_string(),
+            away: b.to_string(),
+            boards: BTreeSet::new(),
+            at: at.to_string(),
+        });
+        (id, a.to_string())
+    }
+
+    /// A team match's table: the result `row` (made by [`result_row`]) of board `board` in
+    /// match `id` of session `s`, team `ns` sitting NS and `ew` EW; its room is the open room
+    /// when `ns` is the match's home team. Added if neither team has played the board in that
+    /// room.
+    pub fn push_team(
+        &mut self,
+        s: usize,
+        (id, board): (&str, u32),
+        [ns, ew]: [&str; 2],
+        mut row: Row,
+        at: String,
+    ) {
+        let ss = &mut self.sessions[s];
+        let Some(mi) = ss.matches.iter().position(|m| m.id == id) else {
+            self.fail(&at, format!("match {id} is not declared"));
+            return;
+        };
+        let open = ss.matches[mi].home == ns;
+        let mut numbers = [0; 2];
+        for (n, team) in numbers.iter_mut().zip([ns, ew]) {
+            let len = ss.seat_ids.len() as u32;
+            *n = *ss.seat_ids.entry(team.to_string()).or_insert(len);
+        }
+        let room = if open { 1 } else { 2 };
+        if !self.seat_in(s, (board, room), [ns, ew], numbers, &at) {
+            return;
+        }
+        row.str("match", id)
+            .str("room", if open { "open" } else { "closed" });
+        let ss = &mut self.sessions[s];
+        ss.matches[mi].boards.insert(board);
         ss.boards.insert(board);
         ss.events.push((Ev::Row(row), at));
     }
@@ -425,6 +596,9 @@ impl Draft {
             if !options.is_empty() {
                 m.insert("options".into(), Value::Object(options));
             }
+            for (k, v) in &s.extra {
+                m.insert(k.clone(), v.clone());
+            }
             events.push(Ev::Json(Value::Object(m)));
             origins.push(
                 s.form
@@ -436,8 +610,12 @@ impl Draft {
                 pairs_done = !self.pairs.is_empty();
                 for p in &self.pairs {
                     let mut m = Map::new();
-                    m.insert("type".into(), Value::from("pair"));
+                    let ty = if p.team.is_some() { "team" } else { "pair" };
+                    m.insert("type".into(), Value::from(ty));
                     m.insert("id".into(), Value::from(p.id.as_str()));
+                    if let Some(Some(name)) = &p.team {
+                        m.insert("name".into(), Value::from(name.as_str()));
+                    }
                     if let Some(sec) = &p.section {
                         m.insert("section".into(), Value::from(sec.as_str()));
                     }
@@ -448,9 +626,17 @@ impl Draft {
                     origins.push(p.at.clone());
                 }
             }
+            for mt in &s.matches {
+                events.push(Ev::Json(json!({
+                    "type": "match", "session": id, "id": mt.id, "home": mt.home,
+                    "away": mt.away, "boards": boards_value(&mt.boards),
+                })));
+                origins.push(mt.at.clone());
+            }
             events.reserve(s.events.len());
             origins.reserve(s.events.len());
-            for (e, at) in s.events {
+            let all = s.head.into_iter().chain(s.events).chain(s.tail);
+            for (e, at) in all {
                 match e {
                     Ev::Row(mut r) => {
                         if r.ruling {
@@ -486,6 +672,40 @@ impl Draft {
         Ok(Parsed {
             events,
             skipped: self.skipped,
+            notices: self.notices,
+            origins,
+        })
+    }
+}
+
+impl Draft {
+    /// A file of hand records alone (deals, no result anywhere): its `deal` events as they
+    /// are, with no `session` field and no session event (whoever adds them to a log gives
+    /// them their session), each at its place. Refused as [`Draft::finish`] refuses, and when
+    /// there is no deal either.
+    pub fn finish_deals(mut self) -> Result<Parsed, Vec<Problem>> {
+        let mut events = Vec::new();
+        let mut origins = Vec::new();
+        for s in std::mem::take(&mut self.sessions) {
+            for (e, at) in s.events {
+                events.push(e);
+                origins.push(at);
+            }
+        }
+        if events.is_empty() && self.problems.is_empty() {
+            self.fail(
+                "file",
+                "no results and no hand records found (PBN: no ScoreTable, no game with [Contract] or [Score], no [Deal])",
+            );
+        }
+        if !self.problems.is_empty() {
+            self.problems.sort();
+            return Err(self.problems);
+        }
+        Ok(Parsed {
+            events,
+            skipped: self.skipped,
+            notices: self.notices,
             origins,
         })
     }

@@ -30,6 +30,11 @@ pub struct Existing {
     pub nonempty: bool,
     /// The sessions earlier imports of BWS files made, by their note (live scoring).
     pub(crate) live: BTreeMap<String, super::bws::live::LogSession>,
+    /// Each session's boards, and the last session declared (where hand records join).
+    pub boards: BTreeMap<String, BTreeSet<u32>>,
+    pub last_session: Option<String>,
+    /// The deals the log has: (session, board) → the deal's PBN text.
+    pub deals: BTreeMap<(String, u32), String>,
 }
 
 /// Where each merged event came from: its file, and its place there (the reader's, or
@@ -59,6 +64,8 @@ pub struct Merged {
     pub sessions: Vec<(String, Vec<String>)>,
     /// Participants new to the log.
     pub new_participants: usize,
+    /// What the merge noted (hand records of boards the session does not play).
+    pub notices: Vec<Problem>,
 }
 
 fn next_free(used: &BTreeSet<String>, prefix: &str, from: usize) -> (String, usize) {
@@ -128,6 +135,12 @@ pub fn merge(inputs: Vec<Input>, existing: &Existing) -> Result<Merged, Vec<Prob
     let mut championship = existing.nonempty;
     let mut new_participants = 0;
     let mut sessions_given = Vec::new();
+    let mut hands = Hands {
+        boards: existing.boards.clone(),
+        deals: existing.deals.clone(),
+        last: existing.last_session.clone(),
+        unplayed: BTreeMap::new(),
+    };
     for input in inputs {
         let mut session_ids: FxMap<String, String> = FxMap::default();
         let mut ruling_ids: FxMap<String, String> = FxMap::default();
@@ -180,6 +193,9 @@ pub fn merge(inputs: Vec<Input>, existing: &Existing) -> Result<Merged, Vec<Prob
                 Ev::Row(mut r) => {
                     if let Some(new) = session_ids.get(&r.session) {
                         r.session.clone_from(new);
+                    }
+                    if hands.last.as_deref() != Some(r.session.as_str()) {
+                        hands.last = Some(r.session.clone());
                     }
                     if let Some(new) = r.id.as_ref().and_then(|id| ruling_ids.get(id)) {
                         r.id = Some(new.clone());
@@ -253,6 +269,24 @@ pub fn merge(inputs: Vec<Input>, existing: &Existing) -> Result<Merged, Vec<Prob
             } else {
                 rename(&mut m, "session", &session_ids);
             }
+            // A hand record without results (a dealing machine's or BridgeComposer's PBN): its
+            // deals join the session imported or declared last, for the boards it plays.
+            if kind == "deal" && !m.contains_key("session") {
+                match hands.join(&mut m, &file) {
+                    Ok(true) => {}
+                    Ok(false) => continue,
+                    Err(message) => {
+                        problems.push(Problem {
+                            file: file.clone(),
+                            at: origin(i),
+                            message,
+                        });
+                        continue;
+                    }
+                }
+            } else {
+                hands.see(&kind, &m);
+            }
             if kind == "ruling" {
                 rename(&mut m, "id", &ruling_ids);
                 rename(&mut m, "supersedes", &ruling_ids);
@@ -292,7 +326,120 @@ pub fn merge(inputs: Vec<Input>, existing: &Existing) -> Result<Merged, Vec<Prob
         origins,
         sessions: sessions_given,
         new_participants,
+        notices: hands.notices(),
     })
+}
+
+/// Where hand records join: each session's boards and deals, and the session met last.
+struct Hands {
+    boards: BTreeMap<String, BTreeSet<u32>>,
+    deals: BTreeMap<(String, u32), String>,
+    last: Option<String>,
+    /// (file, session) → boards whose deals were left out, not played there.
+    unplayed: BTreeMap<(String, String), BTreeSet<u32>>,
+}
+
+impl Hands {
+    /// An event of a session (renamed): its boards, its deals, the session met last.
+    fn see(&mut self, kind: &str, m: &Map<String, Value>) {
+        let key = if kind == "session" { "id" } else { "session" };
+        let Some(session) = m.get(key).and_then(Value::as_str) else {
+            return;
+        };
+        if kind == "session" {
+            let boards = m
+                .get("boards")
+                .and_then(|b| crate::event::read::parse_boards(b).ok())
+                .unwrap_or_default();
+            self.boards
+                .insert(session.to_string(), boards.into_iter().collect());
+        }
+        if kind == "deal" {
+            if let (Some(b), Some(p)) = (
+                m.get("board").and_then(Value::as_u64),
+                m.get("pbn").and_then(Value::as_str),
+            ) {
+                self.deals
+                    .entry((session.to_string(), b as u32))
+                    .or_insert_with(|| p.to_string());
+            }
+        }
+        if self.last.as_deref() != Some(session) {
+            self.last = Some(session.to_string());
+        }
+    }
+
+    /// A deal of a hand record given its session: `Ok(true)` to add it, `Ok(false)` when the
+    /// session has this very deal already or does not play the board, `Err` when it has
+    /// another deal there (a correction is an explicit event) or there is no session to join.
+    fn join(&mut self, m: &mut Map<String, Value>, file: &str) -> Result<bool, String> {
+        let Some(session) = self.last.clone() else {
+            return Err("a hand record (deals without results) joins a session: import it beside the session's results file, or --append it to a log that has the session".into());
+        };
+        let board = m.get("board").and_then(Value::as_u64).unwrap_or(0) as u32;
+        let pbn = m.get("pbn").and_then(Value::as_str).unwrap_or("").to_string();
+        if !self.boards.get(&session).is_some_and(|b| b.contains(&board)) {
+            self.unplayed
+                .entry((file.to_string(), session))
+                .or_default()
+                .insert(board);
+            return Ok(false);
+        }
+        if let Some(had) = self.deals.get(&(session.clone(), board)) {
+            if same_deal(had, &pbn) {
+                return Ok(false);
+            }
+            return Err(format!(
+                "board {board}: this hand record's deal ({pbn}) is not the one session {session} already has ({had}); a deal is corrected by an explicit event, not by importing another hand record"
+            ));
+        }
+        self.deals.insert((session.clone(), board), pbn);
+        m.shift_insert(1, "session".into(), Value::from(session));
+        Ok(true)
+    }
+
+    fn notices(&self) -> Vec<Problem> {
+        self.unplayed
+            .iter()
+            .map(|((file, session), boards)| Problem {
+                file: file.clone(),
+                at: "file".into(),
+                message: format!(
+                    "deals of boards {} are not imported: session {session} does not play them",
+                    boards
+                        .iter()
+                        .map(u32::to_string)
+                        .collect::<Vec<_>>()
+                        .join(", ")
+                ),
+            })
+            .collect()
+    }
+}
+
+/// Whether two PBN deals are the same four hands (whichever seat each starts from, cards in
+/// any order, `10` or `T`).
+fn same_deal(a: &str, b: &str) -> bool {
+    fn hands(pbn: &str) -> Option<[Vec<Vec<u8>>; 4]> {
+        let (first, rest) = pbn.split_once(':')?;
+        let start = crate::bridge::parse_seat(first.trim()).ok()? as usize;
+        let mut out: [Vec<Vec<u8>>; 4] = Default::default();
+        for (k, h) in rest.split_whitespace().enumerate() {
+            let suits = h
+                .to_ascii_uppercase()
+                .replace("10", "T")
+                .split('.')
+                .map(|s| {
+                    let mut c = s.as_bytes().to_vec();
+                    c.sort_unstable();
+                    c
+                })
+                .collect();
+            *out.get_mut((start + k) % 4)? = suits;
+        }
+        Some(out)
+    }
+    a == b || matches!((hands(a), hands(b)), (Some(x), Some(y)) if x == y)
 }
 
 fn rename(m: &mut Map<String, Value>, key: &str, ids: &FxMap<String, String>) {
@@ -343,6 +490,95 @@ mod tests {
         assert_eq!(events[4]["session"], "S2");
         assert_eq!(events[5]["id"], "R2");
         assert_eq!(m.new_participants, 1);
+    }
+
+    const DEAL1: &str =
+        "N:AKQ2.KJ4.T83.952 J63.QT96.AQ2.K83 4.8732.J754.QJ64 T9875.A5.K96.AT7";
+    // The same deal written from East, cards of one suit in another order.
+    const DEAL1_FROM_E: &str =
+        "E:J63.QT96.AQ2.K83 4.8732.J754.QJ64 T9875.A5.K96.AT7 AKQ2.KJ4.T83.259";
+    const DEAL2: &str =
+        "N:J63.QT96.AQ2.K83 AKQ2.KJ4.T83.952 4.8732.J754.QJ64 T9875.A5.K96.AT7";
+
+    fn hand(board: u32, pbn: &str) -> Value {
+        json!({"type":"deal","board":board,"pbn":pbn})
+    }
+
+    #[test]
+    fn a_hand_record_joins_the_session_imported_beside_it() {
+        let results = vec![
+            json!({"type":"session","id":"S1","form":"mp","boards":"1-2"}),
+            json!({"type":"result","session":"S1","board":1,"ns":"1","ew":"2","score":420}),
+        ];
+        // Boards 1-3 dealt, the session plays 1-2.
+        let hands = vec![hand(1, DEAL1), hand(2, DEAL2), hand(3, DEAL1)];
+        let m = merge(
+            vec![input("s.bws", results), input("h.pbn", hands)],
+            &Existing::default(),
+        )
+        .unwrap();
+        let events: Vec<Value> = m.events.iter().map(Ev::to_value).collect();
+        let deals: Vec<_> = events.iter().filter(|e| e["type"] == "deal").collect();
+        assert_eq!(deals.len(), 2);
+        assert_eq!(deals[0]["session"], "S1");
+        assert_eq!(deals[1]["board"], 2);
+        // (`session` right after `type`, as a hand writes a deal)
+        assert_eq!(
+            deals[0].as_object().unwrap().keys().nth(1).map(String::as_str),
+            Some("session")
+        );
+        assert_eq!(m.notices.len(), 1);
+        assert!(
+            m.notices[0].message.contains("boards 3 are not imported"),
+            "{}",
+            m.notices[0].message
+        );
+    }
+
+    #[test]
+    fn a_hand_record_appended_fills_only_the_boards_without_a_deal() {
+        let mut ex = Existing {
+            nonempty: true,
+            last_session: Some("S2".into()),
+            ..Existing::default()
+        };
+        ex.sessions.insert("S2".into());
+        ex.boards.insert("S2".into(), [1, 2].into_iter().collect());
+        ex.deals.insert(("S2".into(), 1), DEAL1.into());
+        // Board 1's deal again (written otherwise): nothing; board 2: added.
+        let m = merge(
+            vec![input("h.pbn", vec![hand(1, DEAL1_FROM_E), hand(2, DEAL2)])],
+            &ex,
+        )
+        .unwrap();
+        let events: Vec<Value> = m.events.iter().map(Ev::to_value).collect();
+        assert_eq!(events.len(), 1);
+        assert_eq!(events[0]["board"], 2);
+        assert_eq!(events[0]["session"], "S2");
+        // Another deal for board 1: refused, naming the board.
+        let e = merge(vec![input("h.pbn", vec![hand(1, DEAL2)])], &ex)
+            .err()
+            .unwrap();
+        assert!(e[0].message.starts_with("board 1: "), "{}", e[0].message);
+        assert_eq!(e[0].file, "h.pbn");
+        // No session to join.
+        let e = merge(
+            vec![input("h.pbn", vec![hand(1, DEAL1)])],
+            &Existing::default(),
+        )
+        .err()
+        .unwrap();
+        assert!(e[0].message.contains("joins a session"), "{}", e[0].message);
+    }
+
+    #[test]
+    fn same_deal_is_the_same_four_hands() {
+        assert!(same_deal(DEAL1, DEAL1_FROM_E));
+        assert!(!same_deal(DEAL1, DEAL2));
+        assert!(same_deal(
+            DEAL1,
+            "n:akq2.kj4.1083.952 J63.QT96.AQ2.K83 4.8732.J754.QJ64 T9875.A5.K96.AT7"
+        ));
     }
 
     #[test]

@@ -37,6 +37,9 @@ pub struct Request {
     pub options: Map<String, Value>,
     /// `--lenient`: skip what cannot be read (and say what) instead of refusing the file.
     pub lenient: bool,
+    /// `--strict`: refuse what a reader would otherwise take with a notice (a traveller line
+    /// whose play cannot be read, taken by its score).
+    pub strict: bool,
 }
 
 /// What a reader made of one file.
@@ -50,6 +53,9 @@ pub struct Read {
     pub events: Vec<Value>,
     /// With `--lenient`: what was skipped and why.
     pub skipped: Vec<Problem>,
+    /// What the reader took in a way the director should know of (a line taken by its score,
+    /// a layout read with a default): said after the import, never a refusal.
+    pub notices: Vec<Problem>,
 }
 
 pub mod bws;
@@ -157,6 +163,8 @@ pub struct Parsed {
     /// in the log's compact text: [`Ev::Row`]).
     pub events: Vec<Ev>,
     pub skipped: Vec<Problem>,
+    /// What the reader noted ([`Read::notices`]).
+    pub notices: Vec<Problem>,
     /// One per event of `events`, or empty.
     pub origins: Vec<String>,
 }
@@ -175,6 +183,7 @@ impl Parsed {
         Read {
             events: self.values(),
             skipped: self.skipped,
+            notices: self.notices,
         }
     }
 }

@@ -65,8 +65,9 @@ fn problem(file: &str, at: &str, message: impl Into<String>) -> Problem {
     }
 }
 
-/// The files as read: the inputs to merge, each file's format, what `--lenient` skipped.
-type ReadFiles = (Vec<Input>, Vec<Format>, Vec<Problem>);
+/// The files as read: the inputs to merge, each file's format, what `--lenient` skipped, what
+/// the readers noted.
+type ReadFiles = (Vec<Input>, Vec<Format>, Vec<Problem>, Vec<Problem>);
 
 /// Each file read by its reader: the inputs to merge, with the formats, or every problem of
 /// every file.
@@ -75,6 +76,7 @@ fn read_all(files: &[PathBuf], opts: &Options) -> Result<ReadFiles, ImportError>
     let mut formats = Vec::new();
     let mut problems = Vec::new();
     let mut skipped = Vec::new();
+    let mut noted = Vec::new();
     for path in files {
         let name = path.display().to_string();
         let bytes = tracing::info_span!("file")
@@ -98,6 +100,7 @@ fn read_all(files: &[PathBuf], opts: &Options) -> Result<ReadFiles, ImportError>
         ) {
             Ok(p) => {
                 skipped.extend(p.skipped);
+                noted.extend(p.notices);
                 inputs.push(Input {
                     file: name,
                     events: p.events,
@@ -112,7 +115,7 @@ fn read_all(files: &[PathBuf], opts: &Options) -> Result<ReadFiles, ImportError>
     if !problems.is_empty() {
         return Err(ImportError::Invalid(problems));
     }
-    Ok((inputs, formats, skipped))
+    Ok((inputs, formats, skipped, noted))
 }
 
 /// The log's errors on imported events, each at its place in its file (`first_line`: the log
@@ -174,7 +177,7 @@ pub fn import_new(files: &[PathBuf], out: &Path, opts: &Options) -> Result<Impor
             "already exists: import writes a new log and never replaces a file (add to a log with --append LOG)",
         )]));
     }
-    let (inputs, formats, skipped) =
+    let (inputs, formats, skipped, noted) =
         tracing::info_span!("read").in_scope(|| read_all(files, opts))?;
     let mut merged = tracing::info_span!("merge")
         .in_scope(|| merge(inputs, &Existing::default()))
@@ -222,8 +225,13 @@ pub fn import_new(files: &[PathBuf], out: &Path, opts: &Options) -> Result<Impor
         files: summary(&merged, &formats),
         new_participants: merged.new_participants,
         skipped,
-        notices,
+        notices: with_noted(noted.into_iter().chain(merged.notices).collect(), notices),
     })
+}
+
+/// The readers' notices (each at its file and place) before the log's own.
+fn with_noted(noted: Vec<Problem>, log: Vec<String>) -> Vec<String> {
+    noted.iter().map(Problem::to_string).chain(log).collect()
 }
 
 fn summary(m: &Merged, formats: &[Format]) -> Vec<(String, Format, Vec<String>)> {
@@ -278,7 +286,13 @@ fn existing(bytes: &[u8]) -> Result<Existing, Vec<LogError>> {
     for env in r.events {
         match env.event {
             Event::Session(s) => {
+                e.boards
+                    .insert(s.id.clone(), s.boards.iter().copied().collect());
+                e.last_session = Some(s.id.clone());
                 e.sessions.insert(s.id);
+            }
+            Event::Deal(d) => {
+                e.deals.entry((d.session, d.board)).or_insert(d.pbn);
             }
             Event::Ruling(r) => {
                 e.rulings.insert(r.id);
@@ -331,7 +345,7 @@ pub fn import_append(
             "no such log to append to (write a new one with --out)",
         )]));
     }
-    let (inputs, formats, skipped) = read_all(files, opts)?;
+    let (inputs, formats, skipped, noted) = read_all(files, opts)?;
     // Filled under the log's lock by `prepare`, read by the error mapping after.
     let mut refused: Option<Vec<Problem>> = None;
     let mut merged: Option<Merged> = None;
@@ -401,7 +415,7 @@ pub fn import_append(
                 files,
                 new_participants: m.new_participants,
                 skipped,
-                notices,
+                notices: with_noted(noted.into_iter().chain(m.notices).collect(), notices),
             })
         }
         Err(AppendError::Invalid(e)) => {

@@ -12,6 +12,7 @@
 
 mod form;
 mod line;
+mod note;
 mod tree;
 mod twice;
 
@@ -55,6 +56,7 @@ pub(crate) fn read_parsed(bytes: &[u8], file: &str, req: &Request) -> Result<Par
     Ok(Parsed {
         events: cx.events,
         skipped: cx.skipped,
+        notices: cx.notices,
         origins: Vec::new(),
     })
 }
@@ -87,11 +89,18 @@ struct Cx<'a> {
     req: &'a Request,
     problems: Vec<Problem>,
     skipped: Vec<Problem>,
+    /// Lines taken by their score alone, their play unreadable (`Read::notices`).
+    notices: Vec<Problem>,
     events: Vec<Ev>,
     /// Participants declared so far: id → (players, path where first declared).
     declared: crate::hash::FxMap<String, (Vec<String>, String)>,
     rulings: usize,
     sessions: usize,
+    /// The sessions' notes frekans's export wrote (`note`), by session id.
+    notes: BTreeMap<String, crate::export::notes::SessionNote>,
+    /// Matches of the sessions read so far: a match's id is `M` and its number in the file
+    /// (ids unique in the whole championship, as an import keeps them).
+    match_base: usize,
 }
 
 /// One traveller line read: the table's result (when one was played or a score given) and its
@@ -146,10 +155,13 @@ impl<'a> Cx<'a> {
             req,
             problems: Vec::new(),
             skipped: Vec::new(),
+            notices: Vec::new(),
             events: Vec::new(),
             declared: Default::default(),
             rulings: 0,
             sessions: 0,
+            notes: BTreeMap::new(),
+            match_base: 0,
         }
     }
 
@@ -197,6 +209,7 @@ impl<'a> Cx<'a> {
             return;
         }
         self.championship(root, events[0]);
+        self.notes = self.session_notes(root);
         let hands_root: Vec<&Element> = root.all("HANDSET").collect();
         for ev in events {
             self.event(ev, &hands_root);
@@ -266,6 +279,9 @@ impl<'a> Cx<'a> {
     ) {
         self.sessions += 1;
         let sid = format!("S{}", self.sessions);
+        let note = note::of(&self.notes, el).cloned();
+        let note = note.as_ref();
+        let form = note::form(note, form);
         // The units holding participants and boards: each SECTION, and the element itself.
         let mut units: Vec<(Option<String>, &Element)> = Vec::new();
         for s in el.all("SECTION") {
@@ -437,7 +453,8 @@ impl<'a> Cx<'a> {
                 // lines and problems, in the very order, of one reading.
                 let boards: Vec<&Element> = u.all("BOARD").filter(|b| has_lines(b)).collect();
                 let (file, req) = (self.file, self.req);
-                let read: Vec<(Vec<Line>, Vec<Problem>, Vec<Problem>)> = {
+                type Board<'l> = (Vec<Line<'l>>, [Vec<Problem>; 3]);
+                let read: Vec<Board> = {
                     use rayon::prelude::*;
                     boards
                         .par_iter()
@@ -457,14 +474,15 @@ impl<'a> Cx<'a> {
                                     }
                                 }
                             }
-                            (out, cx.problems, cx.skipped)
+                            (out, [cx.problems, cx.skipped, cx.notices])
                         })
                         .collect()
                 };
-                for (board_lines, problems, skipped) in read {
+                for (board_lines, [problems, skipped, notices]) in read {
                     lines.extend(board_lines);
                     self.problems.extend(problems);
                     self.skipped.extend(skipped);
+                    self.notices.extend(notices);
                 }
             }
         }
@@ -485,6 +503,9 @@ impl<'a> Cx<'a> {
             );
             return;
         }
+        if let Some(n) = note {
+            note::matches(n, &mut matches, &mut boards);
+        }
         // A match's boards are the session's even when none of a board's lines were kept (read
         // leniently): found by the usebio fuzz target, a match naming a board its session lacked.
         for m in &matches {
@@ -497,9 +518,12 @@ impl<'a> Cx<'a> {
                 self.problem("--compare", format!("{c:?}: expected section or field"));
             }
         }
-        let compare =
-            tracing::info_span!("usebio_compare").in_scope(|| self.compare(form, &units, &lines));
-        let mut options = Map::new();
+        let compare = match note.filter(|_| self.req.compare.is_none()) {
+            Some(n) => n.compare.clone().unwrap_or("section".into()),
+            None => tracing::info_span!("usebio_compare")
+                .in_scope(|| self.compare(form, &units, &lines)),
+        };
+        let mut options = note.map(|n| n.options.clone()).unwrap_or_default();
         for (k, v) in &self.req.options {
             options.insert(k.clone(), v.clone());
         }
@@ -525,6 +549,9 @@ impl<'a> Cx<'a> {
         }
         if !options.is_empty() {
             s.insert("options".into(), Value::Object(options));
+        }
+        if let Some(n) = note {
+            note::session(n, &mut s);
         }
         self.events.push(Ev::Json(Value::Object(s)));
 
@@ -553,13 +580,19 @@ impl<'a> Cx<'a> {
             self.declared.insert(id, (pl.clone(), path.clone()));
             self.events.push(Ev::Json(Value::Object(p)));
         }
+        // Each match's id, by its number in the session (`Line::team`).
+        let match_ids: Vec<String> = matches
+            .iter()
+            .map(|m| m["id"].as_str().unwrap_or_default().to_string())
+            .collect();
+        self.match_base += matches.len();
         for m in matches {
             self.events.push(Ev::Json(m));
         }
         for (board, pbn) in self.deals(hands, &boards) {
-            self.events.push(Ev::Json(
-                json!({"type": "deal", "session": sid, "board": board, "pbn": pbn}),
-            ));
+            let mut d = json!({"type": "deal", "session": sid, "board": board, "pbn": pbn});
+            note::deal(note, board, &mut d);
+            self.events.push(Ev::Json(d));
         }
         // Each table's event made apart (in parallel: a million lines), added in the lines'
         // order (rayon's `par_extend` keeps it), then the rulings.
@@ -570,7 +603,7 @@ impl<'a> Cx<'a> {
             self.events.par_extend(
                 lines
                     .par_iter()
-                    .filter_map(|l| result_row(l, &sid).map(Ev::Row)),
+                    .filter_map(|l| result_row(l, &sid, &match_ids).map(Ev::Row)),
             );
         }
         let mut rulings = Vec::new();
@@ -591,6 +624,10 @@ impl<'a> Cx<'a> {
             }
         }
         self.events.extend(rulings);
+        if let Some(n) = note {
+            self.events
+                .extend(note::events(n, &sid).into_iter().map(Ev::Json));
+        }
     }
 
     #[allow(clippy::too_many_arguments)]
@@ -639,7 +676,7 @@ impl<'a> Cx<'a> {
             return;
         }
         let number = matches.len() + 1;
-        let mid = format!("M{number}");
+        let mid = format!("M{}", self.match_base + number);
         seen.insert(key, mid.clone());
         let mut set: BTreeSet<u32> = numbers.iter().copied().collect();
         if set.is_empty() {
@@ -741,7 +778,7 @@ impl<'a> Cx<'a> {
 
 /// A traveller line's `result` event (session `sid`), when something was played or scored:
 /// `type`, `session`, `section`, `board`, `ns`, `ew`, `match`, `room`, then the play's fields.
-fn result_row(l: &Line, sid: &str) -> Option<Row> {
+fn result_row(l: &Line, sid: &str, match_ids: &[String]) -> Option<Row> {
     let play = l.play.as_ref()?;
     let mut r = Row::new(false);
     r.session.push_str(sid);
@@ -752,7 +789,7 @@ fn result_row(l: &Line, sid: &str) -> Option<Row> {
         .str("ns", l.ns)
         .str("ew", l.ew);
     if let Some((m, room)) = &l.team {
-        r.str("match", &format!("M{m}")).str("room", room);
+        r.str("match", &match_ids[m - 1]).str("room", room);
     }
     match play {
         Play::Pass => {

@@ -53,8 +53,21 @@ pub static FORM: Spec = Spec {
         component: "napki of the component",
         comparisons: false,
     }),
-    pbn: None,
-    usebio: None,
+    // (neither format has a name for napki: the session note says it, `export::notes`)
+    pbn: Some(super::form::Pbn {
+        scoring: "Napki",
+        unit: "Napki",
+        total: "TotalScore",
+        datum: false,
+    }),
+    usebio: Some(super::form::Usebio {
+        event_type: "PAIRS",
+        knockout_event_type: "PAIRS",
+        board_scoring_method: "NAPKI",
+        match_scoring_method: None,
+        team_points: false,
+        line_points: None,
+    }),
 };
 
 /// The multiplier for dispersion `s` (> 0).

@@ -24,8 +24,21 @@ pub static FORM: Spec = Spec {
         value_text: |_| "board points".to_string(),
         shows_aggregate: true,
     }),
-    pbn: None,
-    usebio: None,
+    // (neither format has a name for Patton: the session note says it, `export::notes`)
+    pbn: Some(super::form::Pbn {
+        scoring: "Patton",
+        unit: "BAM",
+        total: "TotalScore",
+        datum: false,
+    }),
+    usebio: Some(super::form::Usebio {
+        event_type: "TEAMS",
+        knockout_event_type: "TEAMS",
+        board_scoring_method: "PATTON",
+        match_scoring_method: Some("PATTON"),
+        team_points: true,
+        line_points: None,
+    }),
 };
 
 /// The match: its aggregates, and board points plus aggregate points as its VPs.

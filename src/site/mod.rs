@@ -16,6 +16,7 @@
 //! `overall.html` is `overall-pk.html` (`-` is never in a slug, so no id's page is taken).
 
 pub mod labels;
+pub mod live;
 pub mod pages;
 
 /// What `frekans site` wrote.

@@ -277,9 +277,21 @@ pub fn read(path: &Path, file: &str, req: &Request) -> Result<Parsed, Vec<Proble
 fn read_tables(db: &Database, req: &Request) -> Result<Parsed, Vec<Problem>> {
     let file = db.file;
     let one = |p: Problem| vec![p];
-    // Sections: ID → letters, and the scoring type.
+    // Sections: ID → letters (`Letter`, space-padded to its width, as Bridgemate Control
+    // Software writes it; `Letters` read too), and the scoring type.
     let sections = db.export("Section").map_err(one)?;
-    let c = sections.need(&["ID", "Letters"], file).map_err(one)?;
+    let c = sections.need(&["ID"], file).map_err(one)?;
+    let letter = sections.col("Letter").or_else(|| sections.col("Letters"));
+    if letter.is_none() {
+        return Err(one(problem(
+            file,
+            "Section",
+            format!(
+                "no column Letter (a Bridgemate Section table names each section's letter in Letter; this one has {})",
+                sections.headers.join(", ")
+            ),
+        )));
+    }
     let scoring = sections.col("ScoringType");
     let mut letters: BTreeMap<i64, String> = BTreeMap::new();
     let mut form: Option<(String, String)> = None;
@@ -287,7 +299,7 @@ fn read_tables(db: &Database, req: &Request) -> Result<Parsed, Vec<Problem>> {
         let id = int(row, Some(c[0]), "ID")
             .and_then(|v| v.ok_or_else(|| "ID: empty".to_string()))
             .map_err(|m| one(problem(file, &sections.at(i), m)))?;
-        let l = cell(row, Some(c[1]));
+        let l = cell(row, letter);
         letters.insert(
             id,
             if l.is_empty() {
@@ -297,20 +309,37 @@ fn read_tables(db: &Database, req: &Request) -> Result<Parsed, Vec<Problem>> {
             },
         );
         if let Ok(Some(t)) = int(row, scoring, "ScoringType") {
+            // The codes as the programs that write the column use them (BridgeTab's settings,
+            // a Danish DBF tool: 1 matchpoints, 2 Butler, 3 cross-IMPs, 4 teams); Bridgemate's
+            // developer's guide does not document the column (docs/interop.md).
             let f = match t {
                 1 => "mp",
-                2 => "ximp",
-                3 => "butler",
+                2 => "butler",
+                3 => "ximp",
                 _ => {
                     return Err(one(problem(
                         file,
                         &sections.at(i),
-                        format!("ScoringType {t}: only pairs sessions are read (1 matchpoints, 2 cross-IMPs, 3 Butler); a teams session is not"),
+                        format!("ScoringType {t}: only pairs sessions are read (1 matchpoints, 2 Butler, 3 cross-IMPs); a teams session (4) is not: import the teams' results from the scoring program's USEBIO or PBN"),
                     )))
                 }
             };
             form.get_or_insert((f.to_string(), sections.at(i)));
         }
+    }
+    // The older layout (the developer's guide of 2013 and before) has no ScoringType: a pairs
+    // session at matchpoints unless the director says otherwise (`--form`).
+    let mut notices = Vec::new();
+    if form.is_none() && req.form.is_none() {
+        form = Some(("mp".into(), "Section".into()));
+        notices.push((
+            "Section".to_string(),
+            if scoring.is_none() {
+                "no ScoringType column (the older Bridgemate layout): scored at matchpoints; give --form to score it otherwise".to_string()
+            } else {
+                "no section gives a ScoringType: scored at matchpoints; give --form to score it otherwise".to_string()
+            },
+        ));
     }
     let received = db.export("ReceivedData").map_err(one)?;
     let entries = entries(&received, &letters, file)?;
@@ -353,6 +382,9 @@ fn read_tables(db: &Database, req: &Request) -> Result<Parsed, Vec<Problem>> {
     };
 
     let mut d = Draft::new(file, req);
+    for (at, m) in notices {
+        d.notice(&at, m);
+    }
     let s = d.session();
     let (name, key) = session_identity(db, file)?;
     {
@@ -395,7 +427,13 @@ fn read_tables(db: &Database, req: &Request) -> Result<Parsed, Vec<Problem>> {
         d.pair(&id, Some(&letters[&sec]), p, &at);
     }
     if db.has("HandRecord") {
-        deals(&mut d, s, &db.export("HandRecord").map_err(one)?)?;
+        // (a board set of 36 deals for a movement of 27 boards: only the boards played)
+        let played: BTreeSet<u32> = movement
+            .iter()
+            .flat_map(|m| m.boards.iter().copied())
+            .chain(entries.iter().map(|e| e.board))
+            .collect();
+        deals(&mut d, s, &db.export("HandRecord").map_err(one)?, &played)?;
     }
     // Each table's last entry.
     let mut last: HashMap<(i64, u32, u32, u32), usize> = HashMap::new();
@@ -412,6 +450,85 @@ fn read_tables(db: &Database, req: &Request) -> Result<Parsed, Vec<Problem>> {
         table_entry(&mut d, s, e, &received, &ids);
     }
     d.finish(req)
+}
+
+/// How far a session has been played, as its BWS says: the tables' boards of the movement
+/// (`RoundData`) and how many of them have an entry standing (a result, an artificial score
+/// or "Not played"), its last round and the last round entered.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Progress {
+    pub expected: usize,
+    pub entered: usize,
+    pub rounds: u32,
+    pub round: u32,
+}
+
+impl Progress {
+    /// Every board of the movement has its entry (a session without a movement never is).
+    pub fn complete(&self) -> bool {
+        self.expected > 0 && self.entered >= self.expected
+    }
+}
+
+/// [`Progress`] of the database at `path` (named `file` in messages).
+pub fn progress(path: &Path, file: &str) -> Result<Progress, Vec<Problem>> {
+    let listing = mdb(
+        "mdb-tables",
+        &[OsStr::new("-1"), path.as_os_str()],
+        file,
+        "file",
+    )
+    .map_err(|p| vec![p])?;
+    let (text, _) = decode_text(&listing);
+    let db = Database {
+        path,
+        file,
+        tables: text
+            .lines()
+            .map(str::trim)
+            .filter(|l| !l.is_empty())
+            .map(str::to_string)
+            .collect(),
+    };
+    if !db.has("Section") || !db.has("ReceivedData") {
+        return Ok(Progress::default());
+    }
+    let one = |p: Problem| vec![p];
+    let sections = db.export("Section").map_err(one)?;
+    let id = sections.need(&["ID"], file).map_err(one)?[0];
+    let letters: BTreeMap<i64, String> = sections
+        .rows
+        .iter()
+        .filter_map(|r| int(r, Some(id), "ID").ok().flatten())
+        .map(|i| (i, i.to_string()))
+        .collect();
+    let entries = entries(&db.export("ReceivedData").map_err(one)?, &letters, file)?;
+    let movement = if db.has("RoundData") {
+        movement(&db.export("RoundData").map_err(one)?, &letters, file)?
+    } else {
+        Vec::new()
+    };
+    let mut standing: HashMap<(i64, u32, u32, u32), bool> = HashMap::new();
+    for e in &entries {
+        standing.insert((e.section, e.table, e.round, e.board), !e.erased);
+    }
+    let mut p = Progress::default();
+    for m in &movement {
+        p.rounds = p.rounds.max(m.round);
+        for &b in &m.boards {
+            p.expected += 1;
+            if standing.get(&(m.section, m.table, m.round, b)) == Some(&true) {
+                p.entered += 1;
+            }
+        }
+    }
+    p.round = entries
+        .iter()
+        .filter(|e| !e.erased)
+        .map(|e| e.round)
+        .max()
+        .unwrap_or(0);
+    Ok(p)
 }
 
 /// The session's name and the key that identifies it to later imports: the `Session` table's
@@ -529,6 +646,10 @@ fn entries(
     if !problems.is_empty() {
         return Err(problems);
     }
+    // In the order the entries arrived: by `ID` (Access's autonumber), never by the order rows
+    // are stored (a compacted database, a row deleted and re-inserted) nor by `TimeLog` (a time
+    // of day on Access's day zero, rewritten by an edit in place that keeps the row's ID).
+    out.sort_by_key(|e| e.order);
     Ok(out)
 }
 
@@ -633,11 +754,11 @@ fn table_entry(d: &mut Draft, s: usize, e: &Entry, t: &Rows, ids: &Ids) {
         } else {
             format!("\"{remarks}\"")
         };
-        d.skipped.push(problem(
-            &d.file,
-            &e.at,
+        let at = e.at.clone();
+        d.notice(
+            &at,
             format!("board {} at table {} round {}: {why}, so no result (a director's ruling can give the table a score)", e.board, e.table, e.round),
-        ));
+        );
         return;
     }
     let result = cell(row, t.col("Result"));

@@ -1,6 +1,6 @@
 //! A BWS database's players' names (`PlayerNumbers`, `PlayerNames`) and deals (`HandRecord`).
 
-use std::collections::HashMap;
+use std::collections::{BTreeSet, HashMap};
 
 use super::{cell, int, Database, Entry, Ids, Problem, Rows, Seat};
 use crate::import::draft::Draft;
@@ -22,12 +22,23 @@ pub(super) fn players(
     let mut names: HashMap<String, String> = HashMap::new();
     if db.has("PlayerNames") {
         let n = db.export("PlayerNames").map_err(|p| vec![p])?;
-        if let (Some(id), Some(name)) = (n.col("ID"), n.col("Name")) {
+        // (a member list of 40,000 and more: only the numbers seated are looked up)
+        let wanted: std::collections::HashSet<String> = t
+            .rows
+            .iter()
+            .map(|row| member(cell(row, Some(c[3]))))
+            .filter(|n| !n.is_empty())
+            .collect();
+        // The member number is `strID` (text: `5M` beside `5`, whose `ID` are both 5), else
+        // `ID` where a list has no `strID`.
+        if let (Some(name), Some(col)) = (n.col("Name"), n.col("strID").or_else(|| n.col("ID"))) {
             for row in &n.rows {
-                names.insert(
-                    cell(row, Some(id)).to_string(),
-                    cell(row, Some(name)).to_string(),
-                );
+                let number = member(cell(row, Some(col)));
+                if wanted.contains(&number) {
+                    names
+                        .entry(number)
+                        .or_insert_with(|| cell(row, Some(name)).to_string());
+                }
             }
         }
     }
@@ -46,12 +57,12 @@ pub(super) fn players(
             .unwrap_or(1)
             .max(1) as u32;
         let dir = cell(row, Some(c[2])).to_ascii_uppercase();
-        let number = cell(row, Some(c[3]));
+        let number = member(cell(row, Some(c[3])));
         let name = Some(cell(row, name_col))
             .filter(|n| !n.is_empty())
             .or_else(|| {
                 names
-                    .get(number)
+                    .get(&number)
                     .map(String::as_str)
                     .filter(|n| !n.is_empty())
             });
@@ -90,8 +101,27 @@ pub(super) fn players(
         .collect())
 }
 
-/// The deals of `HandRecord`: four hands of four suits each (`NorthSpades` ... `WestClubs`).
-pub(super) fn deals(d: &mut Draft, s: usize, t: &Rows) -> Result<(), Vec<Problem>> {
+/// A member number as a join key: `PlayerNumbers.Number` is text, `PlayerNames.ID` a number
+/// and `strID` its text; leading zeros dropped so that `0123` finds `123`.
+fn member(n: &str) -> String {
+    let n = n.trim();
+    let t = n.trim_start_matches('0');
+    if t.is_empty() || !n.bytes().all(|b| b.is_ascii_digit()) {
+        n.to_string()
+    } else {
+        t.to_string()
+    }
+}
+
+/// The deals of `HandRecord`: four hands of four suits each (`NorthSpades` ... `WestClubs`), of
+/// the boards `played` (the movement's and the results'); the rest of a larger board set is
+/// left out, and a notice says which.
+pub(super) fn deals(
+    d: &mut Draft,
+    s: usize,
+    t: &Rows,
+    played: &BTreeSet<u32>,
+) -> Result<(), Vec<Problem>> {
     const SEATS: [&str; 4] = ["North", "East", "South", "West"];
     const SUITS: [&str; 4] = ["Spades", "Hearts", "Diamonds", "Clubs"];
     let mut names = vec!["Board".to_string()];
@@ -102,6 +132,7 @@ pub(super) fn deals(d: &mut Draft, s: usize, t: &Rows) -> Result<(), Vec<Problem
     }
     let refs: Vec<&str> = names.iter().map(String::as_str).collect();
     let c = t.need(&refs, d.file.as_str()).map_err(|p| vec![p])?;
+    let mut unplayed = BTreeSet::new();
     for (i, row) in t.rows.iter().enumerate() {
         let at = t.at(i);
         let board = match int(row, Some(c[0]), "Board") {
@@ -123,7 +154,43 @@ pub(super) fn deals(d: &mut Draft, s: usize, t: &Rows) -> Result<(), Vec<Problem
         if hands.iter().all(|h| h == "...") {
             continue; // no hand record for this board
         }
+        if !played.contains(&board) {
+            unplayed.insert(board);
+            continue;
+        }
         d.deal(s, board, &format!("N:{}", hands.join(" ")), None, None, &at);
     }
+    if !unplayed.is_empty() {
+        d.notice(
+            t.name,
+            format!(
+                "deals of boards {} are not imported: this session does not play them{}",
+                ranges(&unplayed),
+                if played.is_empty() {
+                    String::new()
+                } else {
+                    format!(" (it plays boards {})", ranges(played))
+                }
+            ),
+        );
+    }
     Ok(())
+}
+
+/// Board numbers as ranges: `1-27, 30`.
+fn ranges(boards: &BTreeSet<u32>) -> String {
+    let mut out: Vec<String> = Vec::new();
+    let mut it = boards.iter().copied().peekable();
+    while let Some(lo) = it.next() {
+        let mut hi = lo;
+        while it.peek() == Some(&(hi + 1)) {
+            hi = it.next().expect("peeked");
+        }
+        out.push(if lo == hi {
+            lo.to_string()
+        } else {
+            format!("{lo}-{hi}")
+        });
+    }
+    out.join(", ")
 }

@@ -55,46 +55,169 @@ pub(crate) struct PlayLabels {
 /// none), and a score given beside it must be what Law 77 gives (`vul`); a passed-out board
 /// scores 0; a table needs a contract or a score. `Err`: the message.
 pub(crate) fn play_at(
-    mut play: Play,
+    play: Play,
     contract: Option<&str>,
     declarer: Option<&str>,
     tricks: impl FnOnce(&crate::bridge::Contract) -> Result<Option<u8>, String>,
     vul: Vul,
     labels: &PlayLabels,
 ) -> Result<Play, String> {
+    checked_play(play, contract, declarer, tricks, vul, labels).map_err(|e| match e {
+        PlayError::Unreadable(m, _) | PlayError::Wrong(m) => m,
+    })
+}
+
+/// What [`play_or_score`] made of a table.
+pub(crate) enum Taken {
+    /// The play as the file gives it, checked.
+    Play(Play),
+    /// A slip: the play cannot be read (the message says what), but the NS score can: the table
+    /// taken by its score alone (contract, declarer and tricks left out).
+    Score(Play, String),
+}
+
+impl Taken {
+    /// The notice a reader gives for a slip taken by its score (`None` for a play): what could
+    /// not be read, and the score taken.
+    pub fn notice(&self) -> Option<String> {
+        match self {
+            Taken::Play(_) => None,
+            Taken::Score(p, m) => Some(format!(
+                "{m}; the play cannot be read, so the table is taken by its score alone ({} for NS)",
+                p.score.unwrap_or(0)
+            )),
+        }
+    }
+
+    /// The play, and the slip when it was taken by its score.
+    pub fn split(self) -> (Play, Option<Slip>) {
+        let notice = self.notice();
+        match self {
+            Taken::Play(p) => (p, None),
+            Taken::Score(p, refusal) => (
+                p,
+                Some(Slip {
+                    notice: notice.expect("a slip has its notice"),
+                    refusal,
+                }),
+            ),
+        }
+    }
+}
+
+/// A table taken by its score alone ([`Taken::Score`]): the notice that says so, and the
+/// message refusing it under `--strict`.
+#[derive(Clone, Debug)]
+pub(crate) struct Slip {
+    pub notice: String,
+    pub refusal: String,
+}
+
+impl super::Draft {
+    /// A slip met at `at`: with `--strict` a problem of the row (refused, or skipped with
+    /// `--lenient`) and `false`; else noted, and `true` (the table is taken).
+    pub fn slip(&mut self, at: &str, slip: Slip) -> bool {
+        if self.strict {
+            self.bad(at, slip.refusal);
+            false
+        } else {
+            self.notice(at, slip.notice);
+            true
+        }
+    }
+}
+
+/// [`play_at`], a slip forgiven: a table whose play (contract, declarer or tricks) cannot be
+/// read but whose NS score can is [`Taken::Score`], the score alone (a real file's traveller
+/// line writes `42` for a contract beside its right score). A play that contradicts its score,
+/// and a table with neither a readable play nor a score, are still `Err`.
+pub(crate) fn play_or_score(
+    play: Play,
+    contract: Option<&str>,
+    declarer: Option<&str>,
+    tricks: impl FnOnce(&crate::bridge::Contract) -> Result<Option<u8>, String>,
+    vul: Vul,
+    labels: &PlayLabels,
+) -> Result<Taken, String> {
+    match checked_play(play, contract, declarer, tricks, vul, labels) {
+        Ok(p) => Ok(Taken::Play(p)),
+        Err(PlayError::Unreadable(m, Some(p))) => Ok(Taken::Score(p, m)),
+        Err(PlayError::Unreadable(m, None) | PlayError::Wrong(m)) => Err(m),
+    }
+}
+
+/// Why a table's cells are not a play.
+enum PlayError {
+    /// The contract, declarer or tricks cannot be read (or are missing): the message, and the
+    /// table by its score alone when it has one.
+    Unreadable(String, Option<Play>),
+    /// The play contradicts its score, or nothing says what happened.
+    Wrong(String),
+}
+
+fn checked_play(
+    mut play: Play,
+    contract: Option<&str>,
+    declarer: Option<&str>,
+    tricks: impl FnOnce(&crate::bridge::Contract) -> Result<Option<u8>, String>,
+    vul: Vul,
+    labels: &PlayLabels,
+) -> Result<Play, PlayError> {
     let Some(ct) = contract else {
         if play.score.is_none() {
-            return Err(
+            return Err(PlayError::Wrong(
                 "neither a contract nor a score: nothing says what happened at this table".into(),
-            );
+            ));
         }
         return Ok(play);
     };
-    let bid = self::contract(ct).map_err(|m| format!("{}: {m}", labels.contract))?;
-    play.contract = Some(bid.text(&mut [0; 8]).to_string());
+    // The table by its score alone, when the play cannot be read.
+    let unreadable = |m: String, play: &Play| {
+        let by_score = play.score.map(|score| Play {
+            score: Some(score),
+            lead: play.lead.clone(),
+            ..Play::default()
+        });
+        PlayError::Unreadable(m, by_score)
+    };
+    let bid = match self::contract(ct) {
+        Ok(b) => b,
+        Err(m) => return Err(unreadable(format!("{}: {m}", labels.contract), &play)),
+    };
+    let score = play.score;
     match bid {
         Bid::Contract(c) => {
             let by = match declarer.map(crate::bridge::parse_seat) {
                 Some(Ok(x)) => x,
-                Some(Err(m)) => return Err(format!("{}: {m}", labels.declarer)),
+                Some(Err(m)) => {
+                    return Err(unreadable(format!("{}: {m}", labels.declarer), &play))
+                }
                 None => {
-                    return Err(format!(
-                        "{}: {ct} needs a declarer (N, E, S or W)",
-                        labels.declarer
-                    ))
+                    let m = format!("{}: {ct} needs a declarer (N, E, S or W)", labels.declarer);
+                    return Err(unreadable(m, &play));
                 }
             };
+            let taken = match tricks(&c) {
+                Ok(Some(t)) => t,
+                Ok(None) => {
+                    let m = format!("{}: {ct} needs the tricks taken", labels.tricks);
+                    return Err(unreadable(m, &play));
+                }
+                Err(m) => return Err(unreadable(m, &play)),
+            };
+            play.contract = Some(bid.text(&mut [0; 8]).to_string());
             play.declarer = Some(String::from(by.letter()));
-            let taken = tricks(&c)?
-                .ok_or_else(|| format!("{}: {ct} needs the tricks taken", labels.tricks))?;
             play.tricks = Some(taken);
-            if let Some(sc) = play.score {
-                check_score(bid, Some(by), taken, vul, sc)?;
+            if let Some(sc) = score {
+                check_score(bid, Some(by), taken, vul, sc).map_err(PlayError::Wrong)?;
             }
         }
         Bid::Pass => {
-            if let Some(sc) = play.score.filter(|&x| x != 0) {
-                return Err(format!("the score {sc} contradicts a passed-out board (0)"));
+            play.contract = Some(bid.text(&mut [0; 8]).to_string());
+            if let Some(sc) = score.filter(|&x| x != 0) {
+                return Err(PlayError::Wrong(format!(
+                    "the score {sc} contradicts a passed-out board (0)"
+                )));
             }
         }
     }

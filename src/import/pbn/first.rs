@@ -1,5 +1,6 @@
 //! The first reading of a PBN file, before any result is read: what the whole file says that
-//! each game's rows need — the championship (`[Event]`, `[Date]`, `[Site]` of the first game
+//! each game's rows need — what kind of file it is (score tables, games per table, hand
+//! records), the championship (`[Event]`, `[Date]`, `[Site]` of the first game
 //! that has them), the pairs' names of every `TotalScoreTable`, and how pair numbers become ids
 //! (numbers repeated across sections, NS and EW numbered each from 1). Each game is read and
 //! dropped: nothing of the rows is held.
@@ -32,6 +33,13 @@ pub(super) struct First<'a> {
     dirs: Directions,
     /// A row's first tokens.
     tokens: Vec<Cow<'a, str>>,
+    /// Whether some game has a ScoreTable (then the games' own play tags are not read).
+    pub score_tables: bool,
+    /// Whether some game records a table's play in its own tags (`[Contract]`, `[Result]`,
+    /// `[Score]`): a file of games per table (`games`).
+    pub played: bool,
+    /// Whether some game names its room (`[Room]`): a team match's games.
+    pub rooms: bool,
 }
 
 impl<'a> First<'a> {
@@ -47,6 +55,14 @@ impl<'a> First<'a> {
             }
         }
         self.total_names(g, d);
+        self.score_tables |= g
+            .tables
+            .iter()
+            .any(|t| t.name.eq_ignore_ascii_case("ScoreTable"));
+        self.played |= ["Contract", "Result", "Score"]
+            .iter()
+            .any(|t| g.value(t).is_some());
+        self.rooms |= g.value("Room").is_some();
         let board = g
             .value("Board")
             .and_then(|b| b.parse::<u32>().ok())

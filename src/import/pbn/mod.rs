@@ -1,18 +1,33 @@
-//! PBN 2.x results files (interop-formats.md): each game's `ScoreTable` (one row per table, or
-//! one row per distinct result with `Multiplicity`) becomes the session's results and
-//! artificial scores, `[Deal]`/`[Dealer]`/`[Vulnerable]` its `deal` events, `[Scoring]` its form
-//! and options, `[Event]`/`[Date]`/`[Site]` the championship; `TotalScoreTable`s are read for
-//! the pairs' names (their totals are the producer's, for comparison, not events). The text
-//! itself (games, tags, tables, inheritance) is `lex`, read one game at a time, twice (`first`,
-//! then the rows).
+//! PBN 2.x files (interop-formats.md), of three kinds, told apart by what their games hold:
+//!
+//! - **Score tables**: each game's `ScoreTable` (one row per table, or one row per distinct
+//!   result with `Multiplicity`) becomes the session's results and artificial scores,
+//!   `[Deal]`/`[Dealer]`/`[Vulnerable]` its `deal` events, `[Scoring]` its form and options,
+//!   `[Event]`/`[Date]`/`[Site]` the championship; `TotalScoreTable`s are read for the pairs'
+//!   names (their totals are the producer's, for comparison, not events). The games' own
+//!   `[Contract]`... tags are then not read (BridgeComposer leaves them empty).
+//! - **Games per table** (no ScoreTable; games with `[Contract]`, `[Result]` or `[Score]`):
+//!   each game is one table's result (`games`): a team match when the games give `[Room]`
+//!   (teams, a `match` per pair of teams, each result's room), a pairs session otherwise.
+//! - **Hand records** (no ScoreTable, no game with a play: a dealing machine's file, Big
+//!   Deal's, BridgeComposer's hand records): only `deal` events (`board`, `pbn`, and
+//!   `dealer` and `vul` where the file gives them), with **no `session` field and no session
+//!   event**: whoever adds them to a log (`import::merge`) gives them the session they belong
+//!   to, beside a results file or in the log they are appended to.
+//!
+//! The text itself (games, tags, tables, inheritance) is `lex`, read one game at a time, twice
+//! (`first`, then the rows).
 
 mod first;
+mod games;
 mod lex;
+mod note;
 mod play;
 #[cfg(test)]
 mod readings;
 mod rows;
 mod slots;
+mod teams;
 
 use serde_json::{Map, Value};
 
@@ -58,6 +73,26 @@ fn read_chunked(
     })?;
     drop(span);
     first.championship(&mut d, s);
+    if !first.score_tables {
+        if first.played {
+            // Each table a game of its own.
+            let _span = tracing::info_span!("pbn_games").entered();
+            let mut games = games::Games::new(s, first.rooms);
+            lex::each(&text, |g| games.game(&mut d, req, &g))
+                .expect("the file was read once already");
+            return d.finish(req);
+        }
+        // Hand records alone: the deals, for whatever session they are put in.
+        lex::each(&text, |g| {
+            if g.value("Deal").is_some() {
+                if let Some(board) = board_of(&mut d, &g, ("a [Deal]", g.line)) {
+                    deal_of(&mut d, s, &g, board);
+                }
+            }
+        })
+        .expect("the file was read once already");
+        return d.finish_deals();
+    }
     let ids = Ids {
         prefix: first.prefix(),
         per_direction: first.per_direction(),
@@ -89,6 +124,7 @@ fn read_chunked(
         scoring: None,
         mp_columns: None,
         chunk,
+        noted: Default::default(),
     };
     let span = tracing::info_span!("pbn_rows").entered();
     lex::each(&text, |g| st.game(&mut d, req, g)).expect("the file was read once already");
@@ -118,11 +154,14 @@ struct Games<'p> {
     mp_columns: Option<usize>,
     /// Rows read apart in chunks of this many (`rows::CHUNK`).
     chunk: usize,
+    /// What frekans's notes said (`note`): sessions, team sessions.
+    noted: note::Noted,
 }
 
 impl<'p> Games<'p> {
     /// One game: its form, board, deal and ScoreTable rows.
     fn game(&mut self, d: &mut Draft, req: &Request, g: lex::Game<'p>) {
+        self.frekans_session(d, &g);
         let s = self.s;
         let Some(table) = g
             .tables
@@ -134,83 +173,22 @@ impl<'p> Games<'p> {
         let (all, done) = &mut self.recorded;
         let recorded = &all[*done..*done + table.rows().len()];
         *done += table.rows().len();
-        let at = |l: usize| format!("line {l}");
-        // The form: every game's [Scoring] the same.
-        if let Some(tag) = g.tag("Scoring").filter(|t| !t.value.trim().is_empty()) {
-            match &self.scoring {
-                None => {
-                    match scoring_tag(&tag.value) {
-                        Ok((form, options)) => {
-                            let ss = d.session_mut(s);
-                            ss.form = Some((form.to_string(), at(tag.line)));
-                            ss.options = options;
-                            if form == "mp" {
-                                // PBN's producers factor a line of any size by Neuberg's
-                                // formula (interop-formats.md), not the small-field table.
-                                ss.options
-                                    .insert("neuberg_small_field".into(), Value::from("off"));
-                            }
-                        }
-                        Err(m) => {
-                            if req.form.is_none() {
-                                d.fail(&at(tag.line), m);
-                            }
-                        }
-                    }
-                    self.scoring = Some((tag.value.clone(), tag.line));
-                }
-                Some((v, l)) if !v.trim().eq_ignore_ascii_case(tag.value.trim()) => {
-                    let m = format!("[Scoring \"{}\"] differs from [Scoring \"{v}\"] at line {l}: one file is one session, scored one way", tag.value);
-                    d.fail(&at(tag.line), m);
-                }
-                _ => {}
-            }
-        }
-        let Some(board) = g.value("Board") else {
-            d.fail(&at(table.line), "a ScoreTable in a game without [Board]");
+        scoring(&mut self.scoring, (d, s), req, &g, false);
+        let Some(board) = board_of(d, &g, ("a ScoreTable", table.line)) else {
             return;
         };
-        let board = match board.parse::<u32>() {
-            Ok(b) if (1..=10_000).contains(&b) => b,
-            _ => {
-                let line = g.tag("Board").map(|t| t.line).unwrap_or(g.line);
-                d.fail(
-                    &at(line),
-                    format!("[Board]: expected a board number, found {board:?}"),
-                );
-                return;
-            }
+        let Some(vul) = deal_of(d, s, &g, board) else {
+            return;
         };
-        let vul = match g.value("Vulnerable") {
-            None => vul_of(board),
-            Some(v) => match Vul::parse(v) {
-                Ok(v) => v,
-                Err(m) => {
-                    d.fail(
-                        &at(g.tag("Vulnerable").unwrap().line),
-                        format!("[Vulnerable]: {m}"),
-                    );
-                    return;
-                }
-            },
-        };
-        let dealer = match g.value("Dealer").map(parse_seat) {
-            Some(Err(m)) => {
-                d.fail(&at(g.tag("Dealer").unwrap().line), format!("[Dealer]: {m}"));
-                None
-            }
-            Some(Ok(x)) => Some(x),
-            None => None,
-        };
-        if let Some(deal) = g.value("Deal") {
-            let line = g.tag("Deal").unwrap().line;
-            let vul_given = g.value("Vulnerable").map(|_| vul);
-            d.deal(s, board, deal, dealer, vul_given, &at(line));
-        }
         if self.mp_columns.is_none()
             && (table.col("MP_NS").is_some() || table.col("Percentage_NS").is_some())
         {
             self.mp_columns = Some(table.line);
+        }
+        if self.noted.team {
+            teams::totals(d, &g);
+            teams::rows((d, &mut self.noted.tables), s, table, (board, vul));
+            return;
         }
         rows::rows(
             (d, &mut self.numbers),
@@ -221,6 +199,129 @@ impl<'p> Games<'p> {
             self.chunk,
         );
     }
+}
+
+/// A game's `[Scoring]` as session `s`'s form and options: the first one read (`first`, with
+/// its line) sets them, every later one must be the same (one file is one session). `teams`:
+/// the games are a team match's (`[Room]`): IMPs are `teams`, `BAM` is `bam`.
+fn scoring(
+    first: &mut Option<(String, usize)>,
+    (d, s): (&mut Draft, usize),
+    req: &Request,
+    g: &lex::Game,
+    teams: bool,
+) {
+    let at = |l: usize| format!("line {l}");
+    let Some(tag) = g.tag("Scoring").filter(|t| !t.value.trim().is_empty()) else {
+        return;
+    };
+    match first {
+        None => {
+            let read = if teams {
+                team_scoring(&tag.value).map(|f| (f, Map::new()))
+            } else {
+                scoring_tag(&tag.value)
+            };
+            match read {
+                Ok((form, options)) => {
+                    let ss = d.session_mut(s);
+                    ss.form = Some((form.to_string(), at(tag.line)));
+                    ss.options = options;
+                    if form == "mp" {
+                        // PBN's producers factor a line of any size by Neuberg's
+                        // formula (interop-formats.md), not the small-field table.
+                        ss.options
+                            .insert("neuberg_small_field".into(), Value::from("off"));
+                    }
+                }
+                Err(m) => {
+                    if req.form.is_none() {
+                        d.fail(&at(tag.line), m);
+                    }
+                }
+            }
+            *first = Some((tag.value.clone(), tag.line));
+        }
+        Some((v, l)) if !v.trim().eq_ignore_ascii_case(tag.value.trim()) => {
+            let m = format!("[Scoring \"{}\"] differs from [Scoring \"{v}\"] at line {l}: one file is one session, scored one way", tag.value);
+            d.fail(&at(tag.line), m);
+        }
+        _ => {}
+    }
+}
+
+/// `[Scoring]` of a team match's games: `IMP` (its modifiers aside) is `teams`, `BAM`
+/// (board-a-match) is `bam`.
+fn team_scoring(value: &str) -> Result<&'static str, String> {
+    let fields: Vec<String> = value
+        .split([';', ','])
+        .map(|f| f.trim().to_ascii_uppercase())
+        .filter(|f| !f.is_empty())
+        .collect();
+    if fields.iter().any(|f| f == "BAM") {
+        Ok("bam")
+    } else if fields.iter().any(|f| f == "IMP" || f == "IMPS") {
+        Ok("teams")
+    } else {
+        Err(format!(
+            "[Scoring \"{value}\"]: the games of a team match (they give [Room]) are scored by IMPs (IMP) or board-a-match (BAM); give --form"
+        ))
+    }
+}
+
+/// A game's board number (`[Board]`, 1–10000); `None`, with the problem, when it is missing
+/// (`what`, at `line`, needed it) or cannot be read.
+fn board_of(d: &mut Draft, g: &lex::Game, (what, line): (&str, usize)) -> Option<u32> {
+    let at = |l: usize| format!("line {l}");
+    let Some(board) = g.value("Board") else {
+        d.fail(&at(line), format!("{what} in a game without [Board]"));
+        return None;
+    };
+    match board.parse::<u32>() {
+        Ok(b) if (1..=10_000).contains(&b) => Some(b),
+        _ => {
+            let line = g.tag("Board").map(|t| t.line).unwrap_or(g.line);
+            d.fail(
+                &at(line),
+                format!("[Board]: expected a board number, found {board:?}"),
+            );
+            None
+        }
+    }
+}
+
+/// A game's vulnerability (`[Vulnerable]`, else the board number's), its `[Deal]` (with
+/// `[Dealer]` and the `[Vulnerable]` given) added to session `s` as the board's deal; `None`,
+/// with the problem, when `[Vulnerable]` cannot be read.
+fn deal_of(d: &mut Draft, s: usize, g: &lex::Game, board: u32) -> Option<Vul> {
+    let at = |l: usize| format!("line {l}");
+    let vul = match g.value("Vulnerable") {
+        None => vul_of(board),
+        Some(v) => match Vul::parse(v) {
+            Ok(v) => v,
+            Err(m) => {
+                d.fail(
+                    &at(g.tag("Vulnerable").unwrap().line),
+                    format!("[Vulnerable]: {m}"),
+                );
+                return None;
+            }
+        },
+    };
+    let dealer = match g.value("Dealer").map(parse_seat) {
+        Some(Err(m)) => {
+            d.fail(&at(g.tag("Dealer").unwrap().line), format!("[Dealer]: {m}"));
+            None
+        }
+        Some(Ok(x)) => Some(x),
+        None => None,
+    };
+    if let Some(deal) = g.value("Deal") {
+        let line = g.tag("Deal").unwrap().line;
+        let vul_given = g.value("Vulnerable").map(|_| vul);
+        d.deal(s, board, deal, dealer, vul_given, &at(line));
+    }
+    Some(vul)
 }
 
 /// How a file's pair numbers become ids.

@@ -3,7 +3,7 @@
 
 use std::borrow::Cow;
 
-use super::super::draft::{self, Art, Play, TableView};
+use super::super::draft::{self, Art, Play, Slip, TableView};
 use crate::bridge::Vul;
 use crate::num::Q;
 
@@ -41,21 +41,21 @@ fn said(t: &str) -> Option<&str> {
 }
 
 /// One row's event: an artificial score (`^60`, `A+`, `A A A`...) as a ruling, else a result
-/// with its score checked against its contract; `Err`: why the row is refused.
-/// (`row`: the row's tokens, each trimmed.)
+/// with its score checked against its contract, and the slip when its play cannot be read but
+/// its score can (`draft::play_or_score`: the table by its score alone); `Err`: why the row
+/// is refused. (`row`: the row's tokens, each trimmed.)
 pub(super) fn row_event(
     c: &Cols,
     row: &[Cow<str>],
     t: TableView,
     vul: Vul,
-) -> Result<super::super::Row, String> {
+) -> Result<(super::super::Row, Option<Slip>), String> {
     let raw = |i: Option<usize>| i.map(|i| &*row[i]).unwrap_or("-");
     let cell = |i: Option<usize>| said(raw(i));
     if let Some((ns, ew, token)) = artificial(c, row) {
-        return Ok(draft::artificial_row(
-            t,
-            &draft::art_score(&ns, &ew),
-            &token,
+        return Ok((
+            draft::artificial_row(t, &draft::art_score(&ns, &ew), &token),
+            None,
         ));
     }
     let score_ns: Option<Cow<str>> = match (cell(c.score_ns), cell(c.score_ew), cell(c.score)) {
@@ -131,15 +131,16 @@ pub(super) fn row_event(
         declarer: "Declarer",
         tricks: "Result",
     };
-    let play = draft::play_at(
+    let (play, slip) = draft::play_or_score(
         play,
         cell(c.contract),
         cell(c.declarer),
         tricks,
         vul,
         &LABELS,
-    )?;
-    Ok(draft::result_row(t, &play))
+    )?
+    .split();
+    Ok((draft::result_row(t, &play), slip))
 }
 
 /// The artificial score of a row, if it has one: each side's, and the file's tokens.

@@ -8,7 +8,7 @@
 
 use std::borrow::Cow;
 
-use super::super::draft::{self, Draft, TableView};
+use super::super::draft::{self, Draft, Slip, TableView};
 use super::play::{given, row_event, Cols};
 use super::slots::{Known, NONE};
 use super::{lex, Ids};
@@ -39,7 +39,10 @@ struct Seated<'r> {
     at: String,
     section: Option<Cow<'r, str>>,
     sides: [Side<'r>; 2],
-    event: Result<super::super::Row, String>,
+    /// The event, with the slip when the table is taken by its score alone.
+    event: Result<(super::super::Row, Option<Slip>), String>,
+    /// The ruling in force after the table's result (its `Ruling` cell, `note`).
+    ruling: Option<super::super::Row>,
 }
 
 /// Rows read apart, in chunks of this many (a chunk's ops are added in order).
@@ -211,7 +214,15 @@ fn add<'r>((d, numbers): (&mut Draft, &mut Numbers), s: usize, board: u32, op: O
             };
             let (a, b) = (pair(ns), pair(ew));
             match x.event {
-                Ok(row) => d.push_paired(s, (board, [&a.1, &b.1]), [a.0, b.0], row, x.at),
+                Ok((row, slip)) => {
+                    if slip.is_none_or(|slip| d.slip(&x.at, slip)) {
+                        let tables = (board, [&*a.1, &*b.1]);
+                        match x.ruling {
+                            Some(r) => d.push_ruled(s, tables, [a.0, b.0], (row, r), x.at),
+                            None => d.push_paired(s, tables, [a.0, b.0], row, x.at),
+                        }
+                    }
+                }
                 Err(m) => d.bad(&x.at, m),
             }
         }
@@ -350,11 +361,14 @@ fn row_ops<'r>(
             ew: &sides[1].id,
         };
         let event = row_event(c, row, table, vul);
+        let ruling = super::note::ruling_row(t.col(crate::export::pbn::RULING_COLUMN), row, table);
+        let (event, ruling) = super::note::with_ruling(event, ruling);
         ops.push(Op::Table(Seated {
             at: at.clone(),
             section: section.clone(),
             sides,
             event,
+            ruling,
         }));
     }
 }

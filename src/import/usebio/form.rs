@@ -91,6 +91,9 @@ pub(super) fn form_of(ev: &Element, req: &Request) -> Result<(Form, bool), Strin
         Some(
             if bsm == "PAB" || msm == "PAB" || sm == "PAB" || sm == "BAM" {
                 Form::Bam
+            } else if bsm == "PATTON" || msm == "PATTON" {
+                // (frekans's own name: USEBIO has none for Patton)
+                Form::Patton
             } else {
                 Form::Teams
             },
@@ -100,6 +103,8 @@ pub(super) fn form_of(ev: &Element, req: &Request) -> Result<(Form, bool), Strin
             "MATCH_POINTS" | "MATCHPOINTS" | "MP" => Some(Form::Mp),
             "CROSS_IMPS" | "CROSS_IMP" | "XIMPS" => Some(Form::Ximp),
             "BUTLER" | "BUTLER_IMPS" | "IMPS" => Some(Form::Butler),
+            // (frekans's own name: USEBIO has none for napki)
+            "NAPKI" => Some(Form::Napki),
             _ => match ty.as_str() {
                 "MP_PAIRS" => Some(Form::Mp),
                 "BUTLER_PAIRS" => Some(Form::Butler),

@@ -3,7 +3,7 @@
 
 use std::collections::{BTreeMap, BTreeSet};
 
-use serde_json::{json, Map, Value};
+use serde_json::{json, Map};
 
 use super::tree::{Element, Tl};
 use super::{Cx, Line, Play};
@@ -20,6 +20,9 @@ impl Cx<'_> {
         section: Option<&'t str>,
         team: Option<(usize, &'static str)>,
     ) -> Option<Line<'t>> {
+        // What of the play cannot be read (the field's path and why): the line is then taken
+        // by its score alone, with a notice (refused under `--strict`, or without a score).
+        let mut unreadable: Option<(String, String)> = None;
         let contract_text = tl.text_of("CONTRACT");
         let contract = match contract_text {
             None => None,
@@ -33,8 +36,8 @@ impl Cx<'_> {
                 match read {
                     Ok(b) => Some(b),
                     Err(m) => {
-                        self.line_problem(tl.path_of("CONTRACT"), m);
-                        return None;
+                        unreadable = Some((tl.path_of("CONTRACT"), m));
+                        None
                     }
                 }
             }
@@ -54,8 +57,8 @@ impl Cx<'_> {
                 match parse_seat(t1) {
                     Ok(s) => Some(s),
                     Err(m) => {
-                        self.line_problem(tl.path_of("PLAYED_BY"), m);
-                        return None;
+                        unreadable.get_or_insert((tl.path_of("PLAYED_BY"), m));
+                        None
                     }
                 }
             }
@@ -65,11 +68,11 @@ impl Cx<'_> {
             Some(t) => match t.parse::<u8>() {
                 Ok(n) if n <= 13 => Some(n),
                 _ => {
-                    self.line_problem(
+                    unreadable.get_or_insert((
                         tl.path_of("TRICKS"),
                         format!("{t:?}: expected the tricks declarer took, 0-13"),
-                    );
-                    return None;
+                    ));
+                    None
                 }
             },
         };
@@ -115,6 +118,38 @@ impl Cx<'_> {
                     return None;
                 }
             }
+        }
+        if let Some((path, m)) = unreadable {
+            // A slip (a real file writes `<CONTRACT>42</CONTRACT>` beside its right score): the
+            // line by its score, or its adjusted score, alone.
+            let taken = match (score, &artificial) {
+                (Some(s), _) => Some((Some(Play::Score(s)), format!("{s} for NS"))),
+                (None, Some(a)) => Some((None, format!("the adjusted score {}", a.1))),
+                (None, None) => None,
+            };
+            let Some((play, what)) = taken.filter(|_| !self.req.strict) else {
+                self.line_problem(path, m);
+                return None;
+            };
+            self.notices.push(crate::import::Problem {
+                file: self.file.to_string(),
+                at: path,
+                message: format!(
+                    "{m}; the play cannot be read, so the line is taken by its score alone ({what})"
+                ),
+            });
+            let lead = play.as_ref().and(tl.text_of("LEAD"));
+            return Some(Line {
+                board,
+                ns,
+                ew,
+                section,
+                play,
+                lead,
+                artificial,
+                path: tl.path(),
+                team,
+            });
         }
         let mut play = Some(Play::Pass);
         match (contract, declarer, tricks) {
@@ -339,55 +374,12 @@ impl Cx<'_> {
 /// A ruling frekans's USEBIO export wrote in NOTES (one USEBIO cannot say):
 /// `frekans adjusted score: <notation>; law: <law>; ...` or
 /// `frekans subsequent damage: side EW, before -140, after_infraction +130, after_loss +510,
-/// offenders -140; law: ...`. `None` for any other note.
-pub(super) type NotesRuling = (Map<String, Value>, String, String);
+/// offenders -140; law: ...` (read by `export::notes`, which writes them, for both formats).
+/// `None` for any other note.
+pub(super) type NotesRuling = crate::export::notes::RulingNote;
 
 pub(super) fn notes_ruling(n: &str) -> Option<Result<NotesRuling, String>> {
-    use crate::export::usebio::{NOTES_PREFIX, NOTES_SD_PREFIX};
-    let (rest, sd) = if let Some(r) = n.strip_prefix(NOTES_PREFIX) {
-        (r, false)
-    } else if let Some(r) = n.strip_prefix(NOTES_SD_PREFIX) {
-        (r, true)
-    } else {
-        return None;
-    };
-    let mut parts = rest.split("; ");
-    let body = parts.next().unwrap_or_default();
-    let law = parts
-        .find_map(|p| p.strip_prefix("law: "))
-        .unwrap_or("12C")
-        .to_string();
-    let mut m = Map::new();
-    if sd {
-        let mut o = Map::new();
-        for item in body.split(", ") {
-            let Some((k, v)) = item.split_once(' ') else {
-                return Some(Err(format!(
-                    "{body:?}: expected side, before, after_infraction, after_loss and offenders"
-                )));
-            };
-            if !crate::adjust::sd::FIELDS.contains(&k) {
-                return Some(Err(format!(
-                    "{k:?}: not a part of a subsequent-damage ruling"
-                )));
-            }
-            o.insert(k.to_string(), json!(v));
-        }
-        if o.len() != 5 {
-            return Some(Err(format!(
-                "{body:?}: expected side, before, after_infraction, after_loss and offenders"
-            )));
-        }
-        m.insert("subsequent_damage".into(), Value::Object(o));
-    } else {
-        match crate::adjust::parse_adjusted(body) {
-            Ok(a) => {
-                m.insert("score".into(), json!(a.normalised()));
-            }
-            Err(e) => return Some(Err(format!("{body:?}: not an adjusted score: {e}"))),
-        }
-    }
-    Some(Ok((m, body.to_string(), law)))
+    crate::export::notes::read_ruling(n)
 }
 
 /// `A6040` → the named averages `A+/A-`; `A5050` → `A`; another split → its percentages.

@@ -170,6 +170,8 @@ fn kept(name: &str) -> bool {
             | "HEARTS"
             | "DIAMONDS"
             | "CLUBS"
+            // (a root NOTES: frekans's session note, `note`)
+            | "NOTES"
     )
 }
 
