@@ -1208,7 +1208,42 @@ def check(path, fx, real):
     return tables
 
 
+def build_steps(layout):
+    """The first session played into its BWS entry by entry, as `frekans live` sees it:
+    step-00 (the movement, no entry yet), then step-NN holding the first NN entries: live1's
+    nine (an entry erased and entered again among them), board 1 at table 1 re-entered (3NT=
+    over 3NT+1), board 3 at table 3 erased and entered again, and the last two tables of round
+    3, the last of which completes the movement. Each step is one state of one file: Bridgemate
+    Control Software adds rows to ReceivedData as the terminals send them."""
+    full = first_session("steps", layout)
+    e = Entries(full, {1: "A"}, timedelta(hours=19))
+    live1_entries(e)
+    e.add(1, 1, 1, ("N", "3 NT", "=", "S5"))
+    e.add(1, 3, 1, PLAYED[(3, 3)], erased=True)
+    e.add(1, 3, 1, PLAYED[(3, 3)])
+    e.add(1, 2, 3, PLAYED[(board_at(2, 3), 2)])
+    e.add(1, 3, 3, PLAYED[(board_at(3, 3), 3)])
+    rows = list(full.t["ReceivedData"].rows)
+    for k in range(len(rows) + 1):
+        fx = first_session(f"step-{k:02d}", layout)
+        for r in rows[:k]:
+            fx.t["ReceivedData"].add(**r)
+        yield fx
+
+
+def write_steps(out):
+    """`--steps DIR`: the live steps (tests/live.rs writes them into its own directory; they are
+    not kept in the repository)."""
+    out.mkdir(parents=True, exist_ok=True)
+    here = Path(__file__).resolve().parent.parent / "tests/data/import/bws"
+    for fx in build_steps(read_layout(here / LAYOUT_2025)):
+        write_database(out / f"{fx.name}.bws", fx.tables(), fx.jet)
+
+
 def main():
+    if len(sys.argv) == 3 and sys.argv[1] == "--steps":
+        write_steps(Path(sys.argv[2]))
+        return
     out = Path(sys.argv[1] if len(sys.argv) > 1 else "tests/data/import/bws")
     out.mkdir(parents=True, exist_ok=True)
     new = read_layout(out / LAYOUT_2025)

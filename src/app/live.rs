@@ -69,15 +69,19 @@ pub fn live(req: &LiveRequest, ctx: &super::Context, io: LiveIo<'_>) -> Result<u
         )));
     }
     let mut done = 0;
-    let mut rendered = false;
+    // Where the session stood when the pages were last written (none yet this run).
+    let mut shown: Option<LiveStatus> = None;
     let mut seen = None;
     loop {
         let started = Instant::now();
-        let c = cycle(req, ctx, (io.now)(), !rendered, &mut seen)?;
-        rendered |= c.site.is_some();
+        let c = cycle(req, ctx, (io.now)(), shown.as_ref(), &mut seen)?;
+        if c.site.is_some() {
+            shown = Some(c.status.clone());
+        }
         done += 1;
         (io.said)(&c);
-        if c.status.complete && c.site.is_some()
+        // (complete, and the pages say so)
+        if shown.as_ref().is_some_and(|s| s.complete)
             || req.cycles.is_some_and(|n| done >= n)
             || io.stop.load(Ordering::SeqCst)
         {
@@ -104,17 +108,18 @@ fn stamp(p: &Path) -> std::io::Result<Stamp> {
 }
 
 /// One cycle: the BWS copied aside and imported; the site rewritten where it changed when the
-/// log grew (or `render` asks for it: the first cycle of a run). `seen`: the BWS's [`Stamp`]
-/// when last imported whole and where the session stood (set here); an unchanged BWS is not
-/// read again.
+/// log grew or the session's progress moved since the pages were last written (`shown`; none:
+/// the first cycle of a run, which writes them). `seen`: the BWS's [`Stamp`] when last
+/// imported whole and where the session stood (set here); an unchanged BWS is not read again.
 pub fn cycle(
     req: &LiveRequest,
     ctx: &super::Context,
     at: String,
-    render: bool,
+    shown: Option<&LiveStatus>,
     seen: &mut Option<(Stamp, LiveStatus)>,
 ) -> Result<Cycle, AppError> {
     let mut c = Cycle::default();
+    let render = shown.is_none();
     if let (false, Ok(now), Some((was, status))) = (render, stamp(&req.bws), seen.as_ref()) {
         if now == *was {
             c.status = status.clone();
@@ -142,12 +147,12 @@ pub fn cycle(
             return Ok(c);
         }
     };
-    let shown = req.bws.display().to_string();
+    let label = req.bws.display().to_string();
     let named = |mut p: import::Problem| {
-        p.file = shown.clone();
+        p.file = label.clone();
         p
     };
-    match import::bws::progress(&copy, &shown) {
+    match import::bws::progress(&copy, &label) {
         Ok(p) => {
             c.status = LiveStatus {
                 round: p.round,
@@ -180,7 +185,7 @@ pub fn cycle(
     match done {
         Ok(i) => {
             c.appended = i.events;
-            c.report = imported_lines(&i, &shown).replace(&copy.display().to_string(), &shown);
+            c.report = imported_lines(&i, &label).replace(&copy.display().to_string(), &label);
             *seen = Some((copied, c.status.clone()));
         }
         Err(ImportError::Invalid(ps)) => {
@@ -190,7 +195,7 @@ pub fn cycle(
         }
         Err(ImportError::Io(e)) => return Err(AppError::Other(e)),
     }
-    if c.appended > 0 || render || !req.out.join(LIVE_PAGE).is_file() {
+    if c.appended > 0 || shown != Some(&c.status) || !req.out.join(LIVE_PAGE).is_file() {
         c.site = Some(write_site(req, ctx, &c.status)?);
     }
     Ok(c)

@@ -20,7 +20,7 @@ const TEMPLATE: &str = include_str!("templates/live.html");
 const LATEST_BOARDS: usize = 8;
 
 /// Where the session stands, as the live run knows it.
-#[derive(Clone, Debug, Default)]
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct LiveStatus {
     /// The last round entered and the movement's rounds (0 when unknown).
     pub round: u32,
