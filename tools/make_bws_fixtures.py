@@ -1240,9 +1240,70 @@ def write_steps(out):
         write_database(out / f"{fx.name}.bws", fx.tables(), fx.jet)
 
 
+def build_big(tables, rounds=13, per_round=2):
+    """A club's big section for scripts/bench_live.sh: a `tables`-table Mitchell of `rounds`
+    rounds of `per_round` boards played as a barometer (every table plays set r in round r, so
+    every pair plays every board once), every table's result entered, and its deals. Two
+    states: the last entry missing, and every entry in."""
+    rng = random.Random(33)
+    boards = rounds * per_round
+    fx = Fixture("big-after", "bcs2025", read_layout(
+        Path(__file__).resolve().parent.parent / "tests/data/import/bws" / LAYOUT_2025),
+        Jet(4), date(2026, 11, 28))
+    fx.client()
+    fx.session("Big club pairs", timedelta(hours=19), "0123456789ABCDEF0123456789ABCDEF")
+    fx.section(1, "A", tables=tables)
+    for t in range(1, tables + 1):
+        fx.t["Tables"].add(Section=1, Table=t, ComputerID=1, Status=1, LogOnOff=2,
+                           CurrentRound=0, CurrentBoard=0, UpdateFromRound=0, Group=1)
+        for d, n in (("N", 0), ("S", 1), ("E", 2), ("W", 3)):
+            fx.seat(1, t, d, str(10000 + 4 * t + n), f"Player {4 * t + n}",
+                    datetime(2026, 11, 28, 18, 55))
+    seats = []
+    for r in range(1, rounds + 1):
+        for t in range(1, tables + 1):
+            ew = (t - r) % tables + 1
+            first = (r - 1) * per_round + 1
+            fx.t["RoundData"].add(Section=1, Table=t, Round=r, NSPair=t, EWPair=ew,
+                                  LowBoard=first, HighBoard=first + per_round - 1,
+                                  CustomBoards=None)
+            seats += [(t, r, ew, b) for b in range(first, first + per_round)]
+    for b in range(1, boards + 1):
+        fx.t["HandRecord"].add(**hand_record_row(1, b, random_deal(rng)))
+    played = [("N", "4 S", "=", "H2"), ("N", "4 S", "+1", "D3"), ("S", "4 S", "-1", "C4"),
+              ("E", "3 NT", "=", "S5"), ("W", "3 NT", "-2", "H6"), ("N", "2 H", "+2", ""),
+              ("E", "4 H x", "-1", "SK"), ("", "PASS", "", "")]
+    rows = []
+    at = timedelta(hours=19)
+    for i, (t, r, ew, b) in enumerate(seats):
+        by, contract, result, lead = rng.choice(played)
+        at += timedelta(seconds=2)
+        rows.append(dict(ID=i + 1, Section=1, Table=t, Round=r, Board=b, PairNS=t, PairEW=ew,
+                         Declarer=t if by in ("N", "S", "") else ew, Contract=contract,
+                         Result=result or None, LeadCard=lead or None, Remarks=None,
+                         DateLog=fx.day, TimeLog=DAY_ZERO + at, Processed=False,
+                         Processed1=False, Processed2=False, Processed3=False,
+                         Processed4=False, Erased=False, ExternalUpdate=False,
+                         SuspiciousContract=0, **{"NS/EW": by or "N"}))
+    return fx, rows
+
+
+def write_big(out, tables):
+    """`--big DIR TABLES`: big-before.bws (the last entry missing) and big-after.bws."""
+    out.mkdir(parents=True, exist_ok=True)
+    for name, k in (("big-before", -1), ("big-after", None)):
+        fx, rows = build_big(tables)
+        for r in rows[:k]:
+            fx.t["ReceivedData"].add(**r)
+        write_database(out / f"{name}.bws", fx.tables(), fx.jet)
+
+
 def main():
     if len(sys.argv) == 3 and sys.argv[1] == "--steps":
         write_steps(Path(sys.argv[2]))
+        return
+    if len(sys.argv) == 4 and sys.argv[1] == "--big":
+        write_big(Path(sys.argv[2]), int(sys.argv[3]))
         return
     out = Path(sys.argv[1] if len(sys.argv) > 1 else "tests/data/import/bws")
     out.mkdir(parents=True, exist_ok=True)
