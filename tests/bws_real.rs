@@ -353,3 +353,52 @@ fn tabscore_corrections_by_id() {
     assert_eq!(at(3, "1NS")["contract"], "PASS");
     assert_eq!(ev.iter().filter(|e| e["type"] == "result").count(), 9);
 }
+
+/// A dealing machine's hand record (BridgeComposer's shape: deals, no results) joins the
+/// session of a BWS whose own HandRecord is empty: beside it in one import, or appended
+/// later; the same deals again add nothing; another deal for a board is refused, naming it.
+#[test]
+fn a_hand_record_joins_the_bws_results() {
+    let hands = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/data/import/bc-handrecord.pbn");
+    let t = tmp("bws-hands");
+    let log = t.path().join("log.jsonl");
+    let out = import(t.path(), &["import", s(&bws("old")), s(&hands), "--out", s(&log)]);
+    assert!(
+        out.contains("bc-handrecord.pbn (pbn): session S1 (3 deals of its hand record added)"),
+        "{out}"
+    );
+    let ev = events(&log);
+    let deals: Vec<&Value> = ev.iter().filter(|e| e["type"] == "deal").collect();
+    assert_eq!(deals.len(), 3);
+    assert!(deals.iter().all(|d| d["session"] == "S1"));
+    let o = run_in(t.path(), &["check", s(&log)]);
+    assert!(o.status.success(), "{}", show(&o));
+    // Appended to a log whose session has them: nothing new.
+    let before = std::fs::read(&log).unwrap();
+    let out = import(t.path(), &["import", s(&hands), "--append", s(&log)]);
+    assert!(out.contains("nothing new"), "{out}");
+    // Appended to a log without them: they join its last session.
+    let bare = t.path().join("bare.jsonl");
+    import(t.path(), &["import", s(&bws("old")), "--out", s(&bare)]);
+    let out = import(t.path(), &["import", s(&hands), "--append", s(&bare)]);
+    assert!(out.contains("appended 3 events"), "{out}");
+    // Another deal for board 2 (two hands swapped): refused, naming the board.
+    let text = std::fs::read_to_string(&hands).unwrap();
+    let line = text
+        .lines()
+        .filter(|l| l.starts_with("[Deal "))
+        .nth(1)
+        .unwrap()
+        .to_string();
+    let deal = line.trim_start_matches("[Deal \"").trim_end_matches("\"]");
+    let (first, rest) = deal.split_once(':').unwrap();
+    let h: Vec<&str> = rest.split(' ').collect();
+    let swapped = format!("[Deal \"{first}:{} {} {} {}\"]", h[1], h[0], h[2], h[3]);
+    let other = t.path().join("other.pbn");
+    std::fs::write(&other, text.replacen(&line, &swapped, 1)).unwrap();
+    let o = run_in(t.path(), &["import", s(&other), "--append", s(&log)]);
+    assert_eq!(o.status.code(), Some(2), "{}", show(&o));
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert!(err.contains("board 2: this hand record's deal"), "{err}");
+    assert_eq!(std::fs::read(&log).unwrap(), before, "the log untouched");
+}

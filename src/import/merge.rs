@@ -66,6 +66,8 @@ pub struct Merged {
     pub new_participants: usize,
     /// What the merge noted (hand records of boards the session does not play).
     pub notices: Vec<Problem>,
+    /// Each hand record's file, the session its deals joined and how many were added.
+    pub joined: Vec<(String, String, usize)>,
 }
 
 fn next_free(used: &BTreeSet<String>, prefix: &str, from: usize) -> (String, usize) {
@@ -140,6 +142,7 @@ pub fn merge(inputs: Vec<Input>, existing: &Existing) -> Result<Merged, Vec<Prob
         deals: existing.deals.clone(),
         last: existing.last_session.clone(),
         unplayed: BTreeMap::new(),
+        joined: BTreeMap::new(),
     };
     for input in inputs {
         let mut session_ids: FxMap<String, String> = FxMap::default();
@@ -327,6 +330,7 @@ pub fn merge(inputs: Vec<Input>, existing: &Existing) -> Result<Merged, Vec<Prob
         sessions: sessions_given,
         new_participants,
         notices: hands.notices(),
+        joined: hands.joined.into_iter().map(|((f, s), n)| (f, s, n)).collect(),
     })
 }
 
@@ -337,6 +341,8 @@ struct Hands {
     last: Option<String>,
     /// (file, session) → boards whose deals were left out, not played there.
     unplayed: BTreeMap<(String, String), BTreeSet<u32>>,
+    /// (file, session) → deals added.
+    joined: BTreeMap<(String, String), usize>,
 }
 
 impl Hands {
@@ -378,6 +384,10 @@ impl Hands {
         };
         let board = m.get("board").and_then(Value::as_u64).unwrap_or(0) as u32;
         let pbn = m.get("pbn").and_then(Value::as_str).unwrap_or("").to_string();
+        let joined = self
+            .joined
+            .entry((file.to_string(), session.clone()))
+            .or_default();
         if !self.boards.get(&session).is_some_and(|b| b.contains(&board)) {
             self.unplayed
                 .entry((file.to_string(), session))
@@ -393,6 +403,7 @@ impl Hands {
                 "board {board}: this hand record's deal ({pbn}) is not the one session {session} already has ({had}); a deal is corrected by an explicit event, not by importing another hand record"
             ));
         }
+        *joined += 1;
         self.deals.insert((session.clone(), board), pbn);
         m.shift_insert(1, "session".into(), Value::from(session));
         Ok(true)

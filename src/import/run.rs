@@ -238,7 +238,17 @@ fn summary(m: &Merged, formats: &[Format]) -> Vec<(String, Format, Vec<String>)>
     m.sessions
         .iter()
         .zip(formats)
-        .map(|((f, s), fmt)| (f.clone(), *fmt, s.clone()))
+        .map(|((f, s), fmt)| {
+            let mut s = s.clone();
+            // (a hand record: the session its deals joined)
+            for (_, session, n) in m.joined.iter().filter(|j| &j.0 == f) {
+                s.push(format!(
+                    "{session} ({n} deal{} of its hand record added)",
+                    if *n == 1 { "" } else { "s" }
+                ));
+            }
+            (f.clone(), *fmt, s)
+        })
         .collect()
 }
 
