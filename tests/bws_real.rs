@@ -227,7 +227,7 @@ fn every_fixture_agrees_with_its_database() {
             let p = e.unwrap().path();
             let ext = p.extension().map(|x| x.to_ascii_lowercase());
             if ext.as_deref() == Some(std::ffi::OsStr::new("bws")) {
-                let has_results = table(&p, "ReceivedData").len() > 0;
+                let has_results = !table(&p, "ReceivedData").is_empty();
                 if has_results {
                     agrees_with_its_database(&p);
                     n += 1;

@@ -3,8 +3,12 @@
 //! by hand; bad input refused with its file and line, exit 2, nothing written; `--append`
 //! durable and all or nothing.
 
+mod common;
+
 use std::path::{Path, PathBuf};
 use std::process::Command;
+
+use common::frames::{floats, frame, ints, strs};
 
 use frekans::app::load_bytes;
 use frekans::export::rows::build;
@@ -436,7 +440,15 @@ fn damaged_files_never_panic() {
         form: Some("mp".into()),
         ..Default::default()
     };
-    let files = ["constructed.pbn", "magic.pbn", "webs.pbn", "travellers.csv"];
+    let files = [
+        "constructed.pbn",
+        "magic.pbn",
+        "webs.pbn",
+        "travellers.csv",
+        "vugraph-teams.pbn",
+        "pairs-games.pbn",
+        "bc-handrecord.pbn",
+    ];
     let alphabet: &[u8] = b" \n\r\t\"#%[]{};-?^*ANSEWx0123456789.,=+\xe9\xff";
     for name in files {
         let original = std::fs::read(data(name)).unwrap();
@@ -535,4 +547,373 @@ fn synth_pbn_imports_to_the_synth_log() {
     let got = results(&log);
     assert_eq!(got.len(), 2 * 5 * 4);
     assert_eq!(got, results(&jsonl));
+}
+
+/// A small USEBIO pairs file (Pianola's layout) of board 1 at two tables; `line2` is the second
+/// traveller line's play and score.
+fn usebio_with(line2: &str) -> String {
+    format!(
+        r#"<?xml version="1.0" encoding="iso-8859-1"?>
+<USEBIO Version="1.2">
+  <EVENT EVENT_TYPE="PAIRS">
+    <BOARD_SCORING_METHOD>MATCH_POINTS</BOARD_SCORING_METHOD>
+    <PROGRAM_NAME>Pianola</PROGRAM_NAME>
+    <PARTICIPANTS>
+      <PAIR><PAIR_NUMBER>1</PAIR_NUMBER></PAIR>
+      <PAIR><PAIR_NUMBER>2</PAIR_NUMBER></PAIR>
+      <PAIR><PAIR_NUMBER>3</PAIR_NUMBER></PAIR>
+      <PAIR><PAIR_NUMBER>4</PAIR_NUMBER></PAIR>
+    </PARTICIPANTS>
+    <BOARD>
+      <BOARD_NUMBER>1</BOARD_NUMBER>
+      <TRAVELLER_LINE>
+        <NS_PAIR_NUMBER>1</NS_PAIR_NUMBER>
+        <EW_PAIR_NUMBER>2</EW_PAIR_NUMBER>
+        <CONTRACT>4S</CONTRACT>
+        <PLAYED_BY>S</PLAYED_BY>
+        <LEAD>D7</LEAD>
+        <TRICKS>12</TRICKS>
+        <SCORE>480</SCORE>
+      </TRAVELLER_LINE>
+      <TRAVELLER_LINE>
+        <NS_PAIR_NUMBER>3</NS_PAIR_NUMBER>
+        <EW_PAIR_NUMBER>4</EW_PAIR_NUMBER>
+        {line2}
+      </TRAVELLER_LINE>
+    </BOARD>
+  </EVENT>
+</USEBIO>
+"#
+    )
+}
+
+/// Issue 33, slips in real files: a traveller line whose play cannot be read but whose NS
+/// score can is taken by its score alone, with a notice naming the file, the line and what could
+/// not be read (Pianola's real file writes `<CONTRACT>42</CONTRACT>` beside its right
+/// `<SCORE>480</SCORE>`: 4S by S with 12 tricks, not vulnerable, is 480). `--strict` refuses it
+/// as before; a line with neither a readable play nor a score is refused; a readable play that
+/// contradicts its score is refused. The same in USEBIO, PBN and a spreadsheet.
+#[test]
+fn slips_are_taken_by_their_score_with_a_notice() {
+    let dir = tmp("slips");
+    let pbn = |row2: &str| {
+        format!(
+            "% PBN 2.1\n[Event \"E\"]\n[Board \"1\"]\n[Vulnerable \"None\"]\n[Scoring \"MP\"]\n\
+             [ScoreTable \"PairId_NS;PairId_EW;Contract;Declarer;Result;Score_NS\"]\n\
+             1 2 4S S 12 480\n{row2}\n"
+        )
+    };
+    let csv = |row2: &str| {
+        format!("board,ns,ew,contract,declarer,tricks,score\n1,1,2,4S,S,12,480\n{row2}\n")
+    };
+    // (format, the file with a slip, without its score, with a play that contradicts its
+    // score, where the slip is, the extra flags)
+    let cases: [(&str, String, String, String, &str, &[&str]); 3] = [
+        (
+            "xml",
+            usebio_with("<CONTRACT>42</CONTRACT><PLAYED_BY>S</PLAYED_BY><LEAD>DA</LEAD><TRICKS>12</TRICKS><SCORE>480</SCORE>"),
+            usebio_with("<CONTRACT>42</CONTRACT><PLAYED_BY>S</PLAYED_BY><TRICKS>12</TRICKS>"),
+            usebio_with("<CONTRACT>4S</CONTRACT><PLAYED_BY>S</PLAYED_BY><TRICKS>11</TRICKS><SCORE>480</SCORE>"),
+            "USEBIO/EVENT/BOARD[1]/TRAVELLER_LINE[2]/CONTRACT",
+            &[],
+        ),
+        (
+            "pbn",
+            pbn("3 4 42 S 12 480"),
+            pbn("3 4 42 S 12 -"),
+            pbn("3 4 4S S 11 480"),
+            "line 8",
+            &[],
+        ),
+        (
+            "csv",
+            csv("1,3,4,42,S,12,480"),
+            csv("1,3,4,42,S,12,"),
+            csv("1,3,4,4S,S,11,480"),
+            "line 3",
+            &["--form", "mp"],
+        ),
+    ];
+    for (ext, slip, no_score, contradicts, at, flags) in cases {
+        let f = dir.join(format!("slip.{ext}"));
+        std::fs::write(&f, &slip).unwrap();
+        let log = dir.join(format!("slip-{ext}.jsonl"));
+        let mut args = vec!["import", s(&f), "--out", s(&log)];
+        args.extend(flags);
+        let (code, out, err) = run(&args);
+        assert_eq!(code, 0, "{ext}: {out}{err}");
+        let all = format!("{out}{err}");
+        let notice = format!("notice: {}: {at}: ", f.display());
+        assert!(all.contains(&notice), "{ext}: no {notice:?} in {all}");
+        assert!(all.contains("\"42\""), "{ext}: {all}");
+        assert!(
+            all.contains("taken by its score alone (480 for NS)"),
+            "{ext}: {all}"
+        );
+        let (code, out, err) = run(&["check", s(&log)]);
+        assert_eq!(code, 0, "{ext}: {out}{err}");
+        let ev = events(&log);
+        let r = ev
+            .iter()
+            .find(|e| e["type"] == "result" && e["ns"] == "3")
+            .unwrap_or_else(|| panic!("{ext}: no result of pair 3: {ev:?}"));
+        assert_eq!(r["score"], 480, "{ext}: {r}");
+        assert!(r.get("contract").is_none(), "{ext}: {r}");
+        // Scored with the others: 480 against 480, a tie (1 of a top of 2 each).
+        let rows = scores(&log);
+        assert_eq!(score_of(&rows, "S1", 1, "3"), 1.0, "{ext}");
+        // --strict: refused as before, naming the place; nothing written.
+        let strict_log = dir.join(format!("strict-{ext}.jsonl"));
+        let mut args = vec!["import", s(&f), "--out", s(&strict_log), "--strict"];
+        args.extend(flags);
+        let (code, _, err) = run(&args);
+        assert_eq!(code, 2, "{ext}: {err}");
+        assert!(
+            err.contains(&format!("{}: {at}: ", f.display())),
+            "{ext}: {err}"
+        );
+        assert!(err.contains("\"42\""), "{ext}: {err}");
+        assert!(!strict_log.exists(), "{ext}");
+        // Neither a readable play nor a score, or a play its score contradicts: refused.
+        for (what, text, message) in [
+            ("no score", &no_score, "\"42\""),
+            ("contradicts", &contradicts, "480"),
+        ] {
+            std::fs::write(&f, text).unwrap();
+            let bad_log = dir.join(format!("bad-{ext}.jsonl"));
+            let mut args = vec!["import", s(&f), "--out", s(&bad_log)];
+            args.extend(flags);
+            let (code, _, err) = run(&args);
+            assert_eq!(code, 2, "{ext}, {what}: {err}");
+            assert!(
+                err.contains(&format!("{}: ", f.display())),
+                "{ext}, {what}: {err}"
+            );
+            assert!(err.contains(message), "{ext}, {what}: {err}");
+            assert!(!bad_log.exists(), "{ext}, {what}");
+        }
+    }
+}
+
+/// A hand-record file (a dealing machine's, BridgeComposer's: deals, no ScoreTable, no
+/// result) is read as `deal` events alone, with no session and no `session` field: the real
+/// Big Deal file (zdenecek/pbn, MIT) and a BridgeComposer/Dealer4 hand record of a real club
+/// file's shape. Imported beside a results file, the deals join its session.
+#[test]
+fn hand_records_are_deals_without_a_session() {
+    let req = frekans::import::Request::default();
+    for (name, boards) in [("bigdeal.pbn", 14), ("bc-handrecord.pbn", 3)] {
+        let bytes = std::fs::read(data(name)).unwrap();
+        let read = frekans::import::pbn::read(&bytes, name, &req)
+            .unwrap_or_else(|e| panic!("{name}: {e:?}"));
+        assert_eq!(read.events.len(), boards, "{name}: {:?}", read.events);
+        for (i, e) in read.events.iter().enumerate() {
+            assert_eq!(e["type"], "deal", "{name}: {e}");
+            assert_eq!(e["board"], i + 1, "{name}: {e}");
+            assert!(e.get("session").is_none(), "{name}: {e}");
+            assert!(
+                e["dealer"].is_string() && e["vul"].is_string(),
+                "{name}: {e}"
+            );
+        }
+    }
+    let bc = frekans::import::pbn::read(
+        &std::fs::read(data("bc-handrecord.pbn")).unwrap(),
+        "bc",
+        &req,
+    )
+    .unwrap();
+    // Board 2 as BridgeComposer writes it, from East: the same deal.
+    assert_eq!(
+        bc.events[1]["pbn"],
+        "E:2.KQ98.983.AJ854 AJ98.T765.AKT4.Q QT753.432.5.KT72 K64.AJ.QJ762.963"
+    );
+    assert_eq!(
+        (&bc.events[1]["dealer"], &bc.events[1]["vul"]),
+        (&"E".into(), &"NS".into())
+    );
+    // Beside a results file of boards 1 and 2: their deals join its session.
+    let dir = tmp("handrecord");
+    let csv = dir.join("t.csv");
+    std::fs::write(
+        &csv,
+        "board,ns,ew,contract,declarer,tricks\n1,1,2,3NT,S,9\n1,3,4,3NT,S,10\n2,1,4,2S,E,8\n2,3,2,3H,N,9\n",
+    )
+    .unwrap();
+    let log = import(&dir, &[csv, data("bc-handrecord.pbn")], &["--form", "mp"]);
+    let deals: Vec<_> = events(&log)
+        .into_iter()
+        .filter(|e| e["type"] == "deal")
+        .collect();
+    assert_eq!(deals.len(), 2, "{deals:?}");
+    assert!(deals.iter().all(|d| d["session"] == "S1"), "{deals:?}");
+}
+
+/// PBN games per table, a team match (`[Room]`, `[HomeTeam]`/`[VisitTeam]`: BBO's vugraph
+/// shape with a championship record's team tags): imported as teams, one match, each result in
+/// its room, then scored by `frekans score`. By hand (the home team Lions NS in the open room,
+/// EW in the closed room; IMPs of the home team's net score):
+///
+/// - board 1 (none vul): open 4S= by N +420, closed 2S+2 by the visitors NS +170: home
+///   +420 − 170 = +250 → 6 IMPs to the home team;
+/// - board 2 (NS vul): open 3NT−1 −100, closed the visitors' 3NT= +600: home −700 → 12 IMPs
+///   to the visitors;
+/// - board 3 (EW vul): open 4H= by the visitors E −620, closed 4H+1 by the home team W, NS
+///   −650: home −620 + 650 = +30 → 1 IMP;
+/// - board 4 (all vul): open passed out 0, closed 1NT= by the home team E (no [Score]: Law 77
+///   gives EW +90): home +90 → 3 IMPs.
+///
+/// Home 6 + 1 + 3 = 10, visitors 12: the match −2 IMPs to the home team.
+#[test]
+fn team_match_games_score_their_imps() {
+    let dir = tmp("vugraph");
+    let log = import(&dir, &[data("vugraph-teams.pbn")], &[]);
+    let ev = events(&log);
+    let session = ev.iter().find(|e| e["type"] == "session").unwrap();
+    assert_eq!(session["form"], "teams");
+    let teams: Vec<_> = ev.iter().filter(|e| e["type"] == "team").collect();
+    assert_eq!(teams.len(), 2);
+    assert_eq!(
+        (&teams[0]["id"], &teams[0]["name"]),
+        (&"T1".into(), &"Lions".into())
+    );
+    assert_eq!(
+        teams[0]["players"],
+        serde_json::json!(["Adams", "Baker", "Green", "Hill"])
+    );
+    assert_eq!(
+        teams[1]["players"],
+        serde_json::json!(["Clark", "Davis", "Evans", "Ford"])
+    );
+    let m = ev.iter().find(|e| e["type"] == "match").unwrap();
+    assert_eq!(
+        (&m["home"], &m["away"], &m["boards"]),
+        (&"T1".into(), &"T2".into(), &"1-4".into())
+    );
+    let closed = ev
+        .iter()
+        .find(|e| e["type"] == "result" && e["board"] == 3 && e["room"] == "closed")
+        .unwrap();
+    assert_eq!(
+        (&closed["ns"], &closed["declarer"], &closed["tricks"]),
+        (&"T2".into(), &"W".into(), &11.into())
+    );
+    let out = dir.join("out");
+    let (code, o, err) = run(&["score", s(&log), "--out", s(&out)]);
+    assert_eq!(code, 0, "{o}{err}");
+    let sc = frame(&out, "scores");
+    let (board, who, score) = (
+        ints(&sc, "board"),
+        strs(&sc, "participant"),
+        floats(&sc, "score"),
+    );
+    let imps = |b: i32, t: &str| {
+        (0..board.len())
+            .find(|&i| board[i] == Some(b) && who[i].as_deref() == Some(t))
+            .and_then(|i| score[i])
+            .unwrap_or_else(|| panic!("no score of {t} on board {b}"))
+    };
+    for (b, home) in [(1, 6.0), (2, -12.0), (3, 1.0), (4, 3.0)] {
+        assert_eq!(imps(b, "T1"), home, "board {b}");
+        assert_eq!(imps(b, "T2"), -home, "board {b}");
+    }
+    let mt = frame(&out, "matches");
+    assert_eq!(floats(&mt, "imp_home"), [Some(-2.0)]);
+    assert_eq!(floats(&mt, "imp_away"), [Some(2.0)]);
+
+    // BBO's own vugraph games name no teams: the home team is the open room's NS, the
+    // visitors its EW; the same IMPs.
+    let text = std::fs::read_to_string(data("vugraph-teams.pbn")).unwrap();
+    let unnamed: String = text
+        .lines()
+        .filter(|l| !l.starts_with("[HomeTeam") && !l.starts_with("[VisitTeam"))
+        .map(|l| format!("{l}\n"))
+        .collect();
+    let req = frekans::import::Request::default();
+    let read = frekans::import::pbn::read(unnamed.as_bytes(), "bbo.pbn", &req).unwrap();
+    let teams: Vec<_> = read.events.iter().filter(|e| e["type"] == "team").collect();
+    assert_eq!(teams.len(), 2, "{:?}", read.events);
+    assert!(teams.iter().all(|t| t.get("name").is_none()), "{teams:?}");
+    let f = dir.join("bbo.pbn");
+    std::fs::write(&f, &unnamed).unwrap();
+    let dir2 = tmp("vugraph-bbo");
+    let log = import(&dir2, &[f], &[]);
+    let rows = scores(&log);
+    for (b, home) in [(1, 6.0), (2, -12.0), (3, 1.0), (4, 3.0)] {
+        assert_eq!(score_of(&rows, "S1", b, "T1"), home, "board {b}");
+    }
+
+    // A game of such a file without [Room]: refused, naming its line.
+    let lost = text.replacen("[Room \"Closed\"]\n", "", 1);
+    let f = dir.join("lost.pbn");
+    std::fs::write(&f, &lost).unwrap();
+    let (code, _, err) = run(&["import", s(&f), "--out", s(&dir.join("lost.jsonl"))]);
+    assert_eq!(code, 2, "{err}");
+    let line = 1 + lost.lines().position(|l| l == "[Contract \"2S\"]").unwrap();
+    assert!(
+        err.contains(&format!("lost.pbn: line {line}: no [Room]")),
+        "{err}"
+    );
+
+    // A slip in a game (its contract `2` beside its [Score "NS 170"]): the table by its score,
+    // with a notice; the same IMPs.
+    let slip = text.replacen("[Contract \"2S\"]", "[Contract \"2\"]", 1);
+    let f = dir.join("slip.pbn");
+    std::fs::write(&f, &slip).unwrap();
+    let (code, out, err) = run(&["import", s(&f), "--out", s(&dir.join("slip.jsonl"))]);
+    assert_eq!(code, 0, "{out}{err}");
+    let line = 1 + slip.lines().position(|l| l == "[Contract \"2\"]").unwrap();
+    let notice = format!("notice: {}: line {line}: [Contract]: ", f.display());
+    assert!(format!("{out}{err}").contains(&notice), "{out}{err}");
+    let rows = scores(&dir.join("slip.jsonl"));
+    assert_eq!(score_of(&rows, "S1", 1, "T1"), 6.0);
+}
+
+/// PBN games per table without rooms: a pairs session, each pair named in both its seats
+/// (pbntools' travellers, `Para-1`). By hand, top 4 (3 results a board, 2 a result beaten):
+/// board 1 NS +420, −50, −140 → Para-3 4, Para-1 2, Para-5 0; board 2 (NS vul) 3NT= +600 twice
+/// and 3NT−1 −100 → Para-1 3, Para-3 3, Para-5 0; EW the rest of each top.
+#[test]
+fn pairs_games_score_their_matchpoints() {
+    let dir = tmp("pairs-games");
+    let log = import(&dir, &[data("pairs-games.pbn")], &[]);
+    let ev = events(&log);
+    let pairs: Vec<_> = ev
+        .iter()
+        .filter(|e| e["type"] == "pair")
+        .map(|e| e["id"].as_str().unwrap().to_string())
+        .collect();
+    assert_eq!(
+        pairs,
+        ["Para-1", "Para-2", "Para-3", "Para-4", "Para-5", "Para-6"]
+    );
+    let rows = scores(&log);
+    for (b, p, mp) in [
+        (1, "Para-3", 4.0),
+        (1, "Para-1", 2.0),
+        (1, "Para-5", 0.0),
+        (1, "Para-4", 0.0),
+        (1, "Para-2", 2.0),
+        (1, "Para-6", 4.0),
+        (2, "Para-1", 3.0),
+        (2, "Para-3", 3.0),
+        (2, "Para-5", 0.0),
+        (2, "Para-4", 1.0),
+        (2, "Para-6", 1.0),
+        (2, "Para-2", 4.0),
+    ] {
+        assert_eq!(score_of(&rows, "S1", b, p), mp, "board {b} pair {p}");
+    }
+    // Players named one by one (BBO's pairs games): each pair numbered as met, its players.
+    let text = std::fs::read_to_string(data("pairs-games.pbn")).unwrap();
+    let named = text
+        .replace("[North \"Para-1\"]", "[North \"Ann\"]")
+        .replace("[South \"Para-1\"]", "[South \"Bob\"]");
+    let req = frekans::import::Request::default();
+    let read = frekans::import::pbn::read(named.as_bytes(), "named.pbn", &req).unwrap();
+    let first = read.events.iter().find(|e| e["type"] == "pair").unwrap();
+    assert_eq!(
+        (&first["id"], &first["players"]),
+        (&"1".into(), &serde_json::json!(["Ann", "Bob"]))
+    );
 }

@@ -330,9 +330,7 @@ fn row(
         Ok(taken) => {
             // (a play that cannot be read beside a score that can: the score, with a notice)
             let (play, slip) = taken.split();
-            if slip.is_none_or(|slip| d.slip(at, slip)) {
-                d.result(s, t, play, at)
-            }
+            d.take(at, slip, |d| d.result(s, t, play, at));
         }
         Err(m) => d.bad(at, m),
     }

@@ -125,6 +125,24 @@ impl super::Draft {
             true
         }
     }
+
+    /// A table at `at` added by `add`, taken with its slip if it has one: with `--strict` the
+    /// slip is the row's problem and the table is not added; else the table is added, and the
+    /// slip noted once it is added without a problem (a table refused for another reason, a
+    /// pair playing the board twice, says only that).
+    pub fn take(&mut self, at: &str, slip: Option<Slip>, add: impl FnOnce(&mut Self)) {
+        match slip {
+            None => add(self),
+            Some(slip) if self.strict => self.bad(at, slip.refusal),
+            Some(slip) => {
+                let before = self.problems.len() + self.skipped.len();
+                add(self);
+                if self.problems.len() + self.skipped.len() == before {
+                    self.notice(at, slip.notice);
+                }
+            }
+        }
+    }
 }
 
 /// [`play_at`], a slip forgiven: a table whose play (contract, declarer or tricks) cannot be
@@ -141,7 +159,7 @@ pub(crate) fn play_or_score(
 ) -> Result<Taken, String> {
     match checked_play(play, contract, declarer, tricks, vul, labels) {
         Ok(p) => Ok(Taken::Play(p)),
-        Err(PlayError::Unreadable(m, Some(p))) => Ok(Taken::Score(p, m)),
+        Err(PlayError::Unreadable(m, Some(p))) => Ok(Taken::Score(*p, m)),
         Err(PlayError::Unreadable(m, None) | PlayError::Wrong(m)) => Err(m),
     }
 }
@@ -150,7 +168,7 @@ pub(crate) fn play_or_score(
 enum PlayError {
     /// The contract, declarer or tricks cannot be read (or are missing): the message, and the
     /// table by its score alone when it has one.
-    Unreadable(String, Option<Play>),
+    Unreadable(String, Option<Box<Play>>),
     /// The play contradicts its score, or nothing says what happened.
     Wrong(String),
 }
@@ -173,10 +191,12 @@ fn checked_play(
     };
     // The table by its score alone, when the play cannot be read.
     let unreadable = |m: String, play: &Play| {
-        let by_score = play.score.map(|score| Play {
-            score: Some(score),
-            lead: play.lead.clone(),
-            ..Play::default()
+        let by_score = play.score.map(|score| {
+            Box::new(Play {
+                score: Some(score),
+                lead: play.lead.clone(),
+                ..Play::default()
+            })
         });
         PlayError::Unreadable(m, by_score)
     };
@@ -189,9 +209,7 @@ fn checked_play(
         Bid::Contract(c) => {
             let by = match declarer.map(crate::bridge::parse_seat) {
                 Some(Ok(x)) => x,
-                Some(Err(m)) => {
-                    return Err(unreadable(format!("{}: {m}", labels.declarer), &play))
-                }
+                Some(Err(m)) => return Err(unreadable(format!("{}: {m}", labels.declarer), &play)),
                 None => {
                     let m = format!("{}: {ct} needs a declarer (N, E, S or W)", labels.declarer);
                     return Err(unreadable(m, &play));

@@ -53,12 +53,9 @@ impl Games {
             .find_map(|t| g.value(t).and(g.tag(t)));
         scoring(&mut self.scoring, (d, s), req, g, self.teams);
         let Some(what) = played else {
-            // A game without a table's play: its hand record, if it has one.
-            if g.value("Deal").is_some() {
-                if let Some(board) = board_of(d, g, ("a [Deal]", g.line)) {
-                    deal_of(d, s, g, board);
-                }
-            }
+            // A game without a table's play (a board no table played, a file's header game):
+            // nothing of the session's (its deal, if any, is a board the session does not
+            // play; a played board's games carry its deal).
             return;
         };
         let at = format!("line {}", what.line);
@@ -103,18 +100,16 @@ impl Games {
                 return;
             }
         };
-        if let Some(slip) = slip {
-            if !d.slip(&at, slip) {
-                return;
-            }
-        }
         let number = |tag: &str| g.value(tag).and_then(|v| v.parse::<u32>().ok());
         let (round, table) = (number("Round"), number("Table"));
-        if self.teams {
-            self.team_table(d, g, (board, round, table), play, at);
-        } else {
-            self.pair_table(d, g, (board, round, table), play, at);
-        }
+        let place = at.clone();
+        d.take(&place, slip, |d| {
+            if self.teams {
+                self.team_table(d, g, (board, round, table), play, at);
+            } else {
+                self.pair_table(d, g, (board, round, table), play, at);
+            }
+        });
     }
 
     /// A team match's table: the teams of the game's match, the side each sat in its room.
@@ -277,7 +272,9 @@ fn ns_score(value: &str, by: Option<Seat>) -> Result<i32, String> {
     let number = |t: &str| -> Result<i32, String> {
         match t.trim_start_matches('+').parse::<i32>() {
             Ok(x) if x.abs() <= 10_000 => Ok(x),
-            Ok(x) => Err(format!("[Score \"{value}\"]: {x} points is not a bridge score")),
+            Ok(x) => Err(format!(
+                "[Score \"{value}\"]: {x} points is not a bridge score"
+            )),
             Err(_) => Err(bad()),
         }
     };
@@ -307,7 +304,9 @@ fn ns_score(value: &str, by: Option<Seat>) -> Result<i32, String> {
             if a == b && !s1.eq_ignore_ascii_case(s2) {
                 Ok(a)
             } else {
-                Err(format!("[Score \"{value}\"]: NS's and EW's scores disagree"))
+                Err(format!(
+                    "[Score \"{value}\"]: NS's and EW's scores disagree"
+                ))
             }
         }
         _ => Err(bad()),

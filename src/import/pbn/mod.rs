@@ -386,11 +386,13 @@ pub fn scoring_tag(value: &str) -> Result<(&'static str, Map<String, Value>), St
                 form = Some("ximp");
                 options.insert("ximp_normalize".into(), Value::from("comparisons"));
             }
+            // (frekans's own name: PBN has none for napki)
+            "NAPKI" => form = Some("napki"),
             "MEAN" => {}
             "MEDIAN" => median = true,
             other => {
                 return Err(format!(
-                    "[Scoring \"{value}\"]: \"{other}\" is not a scoring frekans reads (MP, MatchPoints, MP1, MP2, IMP with Butler, Butler-2, Cross, Cross1 or Cross2, Mean, Median); give --form"
+                    "[Scoring \"{value}\"]: \"{other}\" is not a scoring frekans reads (MP, MatchPoints, MP1, MP2, IMP with Butler, Butler-2, Cross, Cross1 or Cross2, Mean, Median, Napki); give --form"
                 ))
             }
         }

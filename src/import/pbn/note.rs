@@ -134,12 +134,13 @@ pub(super) fn ruling_row(
         Err(m) => return Some(Err(format!("Ruling: {m}"))),
     };
     let mut r = Row::new(true);
-    r.num("board", t.board.into()).str("ns", t.ns).str("ew", t.ew);
+    r.num("board", t.board.into())
+        .str("ns", t.ns)
+        .str("ew", t.ew);
     for (k, v) in &fields {
         r.value(k, v);
     }
-    r.str("law", &law)
-        .str("note", &format!("imported: {body}"));
+    r.str("law", &law).str("note", &format!("imported: {body}"));
     Some(Ok(r))
 }
 

@@ -21,7 +21,9 @@ const NUMBERS: &[&str] = &[
     "1", "2", "3", "4", "5", "6", "7", "8", "1", "2", "3", "4", "-", "?", "\"1\"", "\" 2\"",
     "\"\"", "A1",
 ];
-/// Contract, declarer, result, Score_NS and Score_EW: right at any vulnerability, or not.
+/// Contract, declarer, result, Score_NS and Score_EW: right at any vulnerability, or not (a
+/// score that contradicts its contract, a contract that cannot be read: refused without a
+/// score, taken by its score with a notice beside one).
 const PLAYS: &[&str] = &[
     "1NT N 7 90 -",
     "2H S 8 110 -",
@@ -35,6 +37,7 @@ const PLAYS: &[&str] = &[
     "x9 N 8 - -",
     "2h s = \"110\" -",
     "1S E 7 - 90",
+    "42 S 12 480 -",
 ];
 const NAMES: &[&str] = &["\"Anna - Jan\"", "-", "\"Anna - Jan\"", "\"X & Y\""];
 const MULTIPLICITY: &[&str] = &["1", "1", "2", "-", "x"];

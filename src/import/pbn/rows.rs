@@ -109,6 +109,8 @@ pub(super) fn rows<'t>(
         return;
     }
     let all = t.rows();
+    // The ruling in force at each table, frekans's note (`note`).
+    let ruling = t.col(crate::export::pbn::RULING_COLUMN);
     // A frequency table numbers its made-up pairs from its first row on: read in one piece.
     let chunk = if c.ns.is_none() && c.ew.is_none() {
         all.len().max(1)
@@ -146,7 +148,7 @@ pub(super) fn rows<'t>(
                 &mut synthetic,
                 (line, &tokens, known),
                 t,
-                &c,
+                (&c, ruling),
                 (board, vul),
                 pairs,
             );
@@ -215,13 +217,14 @@ fn add<'r>((d, numbers): (&mut Draft, &mut Numbers), s: usize, board: u32, op: O
             let (a, b) = (pair(ns), pair(ew));
             match x.event {
                 Ok((row, slip)) => {
-                    if slip.is_none_or(|slip| d.slip(&x.at, slip)) {
+                    let at = x.at.clone();
+                    d.take(&at, slip, |d| {
                         let tables = (board, [&*a.1, &*b.1]);
                         match x.ruling {
                             Some(r) => d.push_ruled(s, tables, [a.0, b.0], (row, r), x.at),
                             None => d.push_paired(s, tables, [a.0, b.0], row, x.at),
                         }
-                    }
+                    })
                 }
                 Err(m) => d.bad(&x.at, m),
             }
@@ -237,7 +240,7 @@ fn row_ops<'r>(
     synthetic: &mut u32,
     (line, row, known): (usize, &[Cow<'r, str>], [Option<u32>; 2]),
     t: &lex::TableTag,
-    c: &Cols,
+    (c, ruling): (&Cols, Option<usize>),
     (board, vul): (u32, Vul),
     pairs: &Pairs<'r>,
 ) {
@@ -361,7 +364,7 @@ fn row_ops<'r>(
             ew: &sides[1].id,
         };
         let event = row_event(c, row, table, vul);
-        let ruling = super::note::ruling_row(t.col(crate::export::pbn::RULING_COLUMN), row, table);
+        let ruling = super::note::ruling_row(ruling, row, table);
         let (event, ruling) = super::note::with_ruling(event, ruling);
         ops.push(Op::Table(Seated {
             at: at.clone(),

@@ -121,7 +121,10 @@ pub(super) fn rows(
             "open" | "o" => true,
             "closed" | "c" => false,
             other => {
-                d.bad(&at, format!("Room: expected Open or Closed, found {other:?}"));
+                d.bad(
+                    &at,
+                    format!("Room: expected Open or Closed, found {other:?}"),
+                );
                 continue;
             }
         };
@@ -173,10 +176,21 @@ pub(super) fn rows(
 
 /// Match `id` of session `s` between `home` and `away`, declared before the session's tables
 /// (from the session's note, or here when first met) with board `board` among its boards.
-fn declare_match(d: &mut Draft, s: usize, (id, home, away): (&str, &str, &str), board: u32, at: &str) {
+fn declare_match(
+    d: &mut Draft,
+    s: usize,
+    (id, home, away): (&str, &str, &str),
+    board: u32,
+    at: &str,
+) {
     let head = &mut d.session_mut(s).head;
     let found = head.iter_mut().find_map(|(e, _)| match e {
-        Ev::Json(Value::Object(m)) if m.get("type").is_some_and(|t| t == "match") && m.get("id").is_some_and(|i| i == id) => Some(m),
+        Ev::Json(Value::Object(m))
+            if m.get("type").is_some_and(|t| t == "match")
+                && m.get("id").is_some_and(|i| i == id) =>
+        {
+            Some(m)
+        }
         _ => None,
     });
     match found {
@@ -188,7 +202,9 @@ fn declare_match(d: &mut Draft, s: usize, (id, home, away): (&str, &str, &str), 
             }
         }
         None => head.push((
-            Ev::Json(json!({"type": "match", "id": id, "home": home, "away": away, "boards": [board]})),
+            Ev::Json(
+                json!({"type": "match", "id": id, "home": home, "away": away, "boards": [board]}),
+            ),
             at.to_string(),
         )),
     }

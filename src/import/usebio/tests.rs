@@ -370,11 +370,65 @@ fn bad_lines_named_by_path() {
         (PAIRS.replace("EVENT", "EVT"), "USEBIO/EVENT: missing; expected an EVENT element"),
     ];
     for (xml, want) in cases {
-        let e = err(xml.as_bytes());
+        // (strict: a line whose play cannot be read is not taken by its score)
+        let strict = Request {
+            strict: true,
+            ..req()
+        };
+        let e = match read(xml.as_bytes(), "t.xml", &strict) {
+            Ok(r) => panic!("accepted: {:?}", r.events),
+            Err(p) => p.iter().map(|p| p.to_string()).collect::<Vec<_>>(),
+        };
         assert!(
             e.iter().any(|m| m.contains(want)),
             "want {want:?}, got {e:?}"
         );
+    }
+}
+
+/// Issue 33: a line whose play cannot be read (an impossible contract, declarer or tricks)
+/// but whose score can is taken by its score alone, with a notice at the field that could not
+/// be read; one without a score is refused there.
+#[test]
+fn slips_are_taken_by_their_score() {
+    for (from, to, at) in [
+        (
+            "<TRICKS>10</TRICKS>",
+            "<TRICKS>14</TRICKS>",
+            "TRAVELLER_LINE[1]/TRICKS",
+        ),
+        (
+            "<CONTRACT>4Sx</CONTRACT>",
+            "<CONTRACT>42</CONTRACT>",
+            "TRAVELLER_LINE[1]/CONTRACT",
+        ),
+        (
+            "<PLAYED_BY>N</PLAYED_BY>",
+            "<PLAYED_BY>Q</PLAYED_BY>",
+            "TRAVELLER_LINE[1]/PLAYED_BY",
+        ),
+    ] {
+        assert!(PAIRS.contains(from), "{from}");
+        let x = PAIRS.replacen(from, to, 1);
+        let r = read(x.as_bytes(), "t.xml", &req()).unwrap();
+        assert_eq!(r.notices.len(), 1, "{:?}", r.notices);
+        let n = r.notices[0].to_string();
+        assert!(
+            n.starts_with(&format!("t.xml: USEBIO/EVENT/BOARD[1]/{at}: ")),
+            "{n}"
+        );
+        assert!(n.ends_with("taken by its score alone (590 for NS)"), "{n}");
+        let line = r
+            .events
+            .iter()
+            .find(|e| e["type"] == "result" && e["board"] == 1 && e["ns"] == "1NS")
+            .unwrap();
+        assert_eq!(line["score"], 590, "{line}");
+        assert!(line.get("contract").is_none(), "{line}");
+        check_log(&r.events);
+        let x = x.replacen("<SCORE>590</SCORE>", "", 1);
+        let e = err(x.as_bytes());
+        assert!(e.iter().any(|m| m.contains(at)), "{e:?}");
     }
 }
 
@@ -521,8 +575,10 @@ fn a_match_board_without_kept_lines_stays_in_its_session() {
     let x = TEAMS
         .replace("<CONTRACT>4H</CONTRACT>", "<CONTRACT>4Hxyz</CONTRACT>")
         .replace("<CONTRACT>3NT</CONTRACT>", "<CONTRACT>3xyzNT</CONTRACT>");
+    // (strict: a line whose contract cannot be read is not taken by its score)
     let r = Request {
         lenient: true,
+        strict: true,
         ..req()
     };
     let read = read(&latin1(&x), "t.xml", &r).unwrap();
