@@ -77,7 +77,32 @@ fn refuse_if_any(mut errors: Vec<LogError>, read: Vec<LogError>) -> Result<(), A
 }
 
 /// The bytes of a log file.
+/// An append to `path` cut short (killed, the machine stopped) settled before the log is read:
+/// its batch removed whole, or kept whole (`event::journal`), so that no reader sees part of
+/// one.
+fn settle_log(path: &Path) -> Result<(), AppError> {
+    use crate::event::journal::{settle, Settled};
+    match settle(path) {
+        Ok(Settled::Removed { side, bytes, .. }) => {
+            tracing::warn!(
+                "an append to {} was cut short: its {bytes} bytes were moved to {} and the log is as it was before it",
+                path.display(),
+                side.display()
+            );
+            Ok(())
+        }
+        Ok(_) => Ok(()),
+        Err(e) => Err(AppError::Other(anyhow::Error::new(e).context(format!(
+            "an append to {} was cut short ({} is there) and cannot be undone now; run `frekans repair {}` where the log can be written",
+            path.display(),
+            crate::event::journal::path_of(path).display(),
+            path.display()
+        )))),
+    }
+}
+
 fn read_file(path: &Path) -> Result<Vec<u8>, AppError> {
+    settle_log(path)?;
     let file = std::fs::File::open(path)
         .with_context(|| format!("cannot read the log {}", path.display()))?;
     read_log_from(&file, path)

@@ -197,10 +197,33 @@ fn unhex<const N: usize>(s: &str) -> Option<[u8; N]> {
     Some(out)
 }
 
+/// The text of a small file frekans reads whole (a key, a head, the checkpoints): at most
+/// `limit` bytes (`crate::limits`), checked before it is read (a special file such as
+/// `/dev/zero` read up to the limit and refused), and UTF-8.
+fn read_text(path: &Path, limit: u64, how: &str) -> std::io::Result<String> {
+    let bytes = crate::limits::read_file_bounded(path, limit, "it", how)?;
+    String::from_utf8(bytes)
+        .map_err(|_| std::io::Error::new(std::io::ErrorKind::InvalidData, "not UTF-8 text"))
+}
+
+/// The text of a head file (`check --head-file`): at most [`crate::limits::MAX_HEAD_BYTES`].
+pub fn read_head_file(path: &Path) -> Result<String, String> {
+    read_text(
+        path,
+        crate::limits::MAX_HEAD_BYTES,
+        " (a head is one line: N HASH)",
+    )
+    .map_err(|e| format!("cannot read the head file {}: {e}", path.display()))
+}
+
 /// A key file's one key: `frekans-ed25519-secret HEX` or `frekans-ed25519-public HEX`.
 fn read_key<const N: usize>(path: &Path, kind: &str) -> Result<[u8; N], String> {
-    let text = std::fs::read_to_string(path)
-        .map_err(|e| format!("cannot read the key {}: {e}", path.display()))?;
+    let text = read_text(
+        path,
+        crate::limits::MAX_KEY_BYTES,
+        " (a key file is one line)",
+    )
+    .map_err(|e| format!("cannot read the key {}: {e}", path.display()))?;
     let mut it = text.split_whitespace();
     match (it.next(), it.next().and_then(unhex::<N>)) {
         (Some(k), Some(b)) if k == kind => Ok(b),
@@ -270,16 +293,19 @@ pub fn sign(head: &Head, key_file: &Path, sig_file: &Path) -> Result<(), String>
         hex(&sig.to_bytes())
     );
     let mut f = std::fs::OpenOptions::new()
+        .read(true)
         .append(true)
         .create(true)
         .open(sig_file)
         .map_err(|e| format!("cannot open {}: {e}", sig_file.display()))?;
-    f.write_all(line.as_bytes())
-        .and_then(|()| f.sync_all())
-        .map_err(|e| format!("cannot write {}: {e}", sig_file.display()))?;
-    if let Ok(d) = std::fs::File::open(crate::outfile::parent_of(sig_file)) {
-        let _ = d.sync_all();
-    }
+    // One transaction under the file's lock (`event::journal`): a checkpoint is in the file
+    // whole or not at all, and one cut short earlier is settled first.
+    f.lock()
+        .map_err(|e| format!("cannot lock {}: {e}", sig_file.display()))?;
+    let written = crate::event::journal::recover(&mut f, sig_file)
+        .and_then(|_| crate::event::journal::append_batch(&mut f, sig_file, line.as_bytes()));
+    let _ = f.unlock();
+    written.map_err(|e| format!("cannot write {}: {e}", sig_file.display()))?;
     Ok(())
 }
 
@@ -289,10 +315,18 @@ pub fn sign(head: &Head, key_file: &Path, sig_file: &Path) -> Result<(), String>
 pub fn verify(heads: &[String], key_file: &Path, sig_file: &Path) -> Result<Head, String> {
     let key = VerifyingKey::from_bytes(&read_key::<32>(key_file, "frekans-ed25519-public")?)
         .map_err(|_| format!("{}: not an Ed25519 public key", key_file.display()))?;
-    let text = std::fs::read_to_string(sig_file).map_err(|e| {
+    // (a checkpoint cut short is settled first: kept whole or removed whole)
+    crate::event::journal::settle(sig_file)
+        .map_err(|e| format!("cannot settle {}: {e}", sig_file.display()))?;
+    let text = read_text(sig_file, crate::limits::MAX_SIG_BYTES, "").map_err(|e| {
         format!(
-            "cannot read the signed checkpoints {}: {e} (a log checked with --key must have them: `frekans sign`)",
-            sig_file.display()
+            "cannot read the signed checkpoints {}: {e}{}",
+            sig_file.display(),
+            if e.kind() == std::io::ErrorKind::NotFound {
+                " (a log checked with --key must have them: `frekans sign`)"
+            } else {
+                ""
+            }
         )
     })?;
     let mut last: Option<Head> = None;

@@ -13,6 +13,7 @@ pub(super) struct LockedLog {
 /// not wait for the scoring); the file stays open for [`leave_cache`], which records the log's
 /// key only if nothing was appended since.
 pub(super) fn read_locked(path: &Path) -> Result<(LockedLog, Vec<u8>), AppError> {
+    settle_log(path)?;
     let file = std::fs::File::open(path)
         .with_context(|| format!("cannot read the log {}", path.display()))?;
     let _ = file.lock_shared();

@@ -34,6 +34,7 @@ pub(super) struct MappedLog {
 
 impl MappedLog {
     pub(super) fn open(path: &Path) -> Result<MappedLog, AppError> {
+        settle_log(path)?;
         let file = std::fs::File::open(path)
             .with_context(|| format!("cannot read the log {}", path.display()))?;
         // frekans only ever appends to a log (past the mapped length) and `repair`, the one

@@ -7,7 +7,7 @@
 //! is reported. A refused event changes nothing.
 
 use std::fs::{File, OpenOptions};
-use std::io::{Seek, SeekFrom, Write};
+use std::io::{Seek, SeekFrom};
 use std::path::Path;
 
 use serde_json::{Map, Value};
@@ -81,7 +81,9 @@ pub fn append_checked<T>(
 ) -> Result<(Appended, T), AppendError> {
     let mut file = OpenOptions::new().read(true).append(true).open(path)?;
     file.lock()?;
-    let result = append_locked(&mut file, event, now, max_log_bytes, check);
+    let result = super::journal::recover(&mut file, path)
+        .map_err(AppendError::from)
+        .and_then(|_| append_locked(&mut file, path, event, now, max_log_bytes, check));
     let _ = file.unlock();
     let appended = result?;
     // The directory entry too, so the file's new size survives a power cut.
@@ -94,6 +96,7 @@ pub fn append_checked<T>(
 
 fn append_locked<T>(
     file: &mut File,
+    path: &Path,
     event: &str,
     now: &str,
     max_log_bytes: u64,
@@ -116,11 +119,9 @@ fn append_locked<T>(
     all.extend_from_slice(text.as_bytes());
     all.push(b'\n');
     let kept = check(&all).map_err(|errors| AppendError::Invalid(InvalidLog { errors }))?;
-    file.seek(SeekFrom::End(0))?;
     let mut out = text.clone().into_bytes();
     out.push(b'\n');
-    file.write_all(&out)?;
-    file.sync_all()?;
+    super::journal::append_batch(file, path, &out)?;
     Ok((
         Appended {
             seq,
@@ -332,6 +333,8 @@ pub fn append_events<T>(
     let mut file = OpenOptions::new().read(true).append(true).open(path)?;
     file.lock()?;
     let result = (|| {
+        // (an earlier append cut short: its batch removed whole, or kept whole)
+        super::journal::recover(&mut file, path)?;
         let mut bytes = Vec::new();
         file.seek(SeekFrom::Start(0))?;
         file.read_to_end(&mut bytes)?;
@@ -347,9 +350,8 @@ pub fn append_events<T>(
         let mut all = bytes;
         all.extend_from_slice(text.as_bytes());
         let kept = check(&all).map_err(|errors| AppendError::Invalid(InvalidLog { errors }))?;
-        file.seek(SeekFrom::End(0))?;
-        file.write_all(text.as_bytes())?;
-        file.sync_all()?;
+        // One transaction: every event or none (`journal`).
+        super::journal::append_batch(&mut file, path, text.as_bytes())?;
         Ok((events.len(), before + 1, kept))
     })();
     let _ = file.unlock();

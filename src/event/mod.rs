@@ -3,6 +3,7 @@
 pub mod append;
 pub mod chain;
 pub mod fields;
+pub mod journal;
 pub mod json;
 pub mod read;
 pub mod repair;

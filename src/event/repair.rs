@@ -29,8 +29,25 @@ fn sync_dir(path: &Path) {
 }
 
 pub fn repair(path: &Path, now_secs: u64) -> std::io::Result<Repaired> {
-    let file = OpenOptions::new().read(true).write(true).open(path)?;
+    let mut file = OpenOptions::new().read(true).write(true).open(path)?;
     file.lock()?;
+    // An append cut short: its batch removed whole (or kept whole), before anything else.
+    if let super::journal::Settled::Removed { side, bytes, length } =
+        super::journal::recover(&mut file, path)?
+    {
+        let line = std::fs::read(path)?
+            .iter()
+            .take(length as usize)
+            .filter(|&&b| b == b'\n')
+            .count()
+            + 1;
+        let _ = file.unlock();
+        return Ok(Repaired::TailMoved {
+            side,
+            bytes: bytes as usize,
+            line,
+        });
+    }
     let bytes = std::fs::read(path)?;
     if bytes.is_empty() || bytes.ends_with(b"\n") {
         return Ok(Repaired::Clean);
@@ -45,30 +62,7 @@ pub fn repair(path: &Path, now_secs: u64) -> std::io::Result<Repaired> {
         return Ok(Repaired::NewlineAdded);
     }
     // Save the tail first (synced), then cut the log.
-    let mut n = 0;
-    let side = loop {
-        let name = format!(
-            "{}.torn-{now_secs}{}",
-            path.file_name()
-                .map(|f| f.to_string_lossy().to_string())
-                .unwrap_or_default(),
-            if n == 0 {
-                String::new()
-            } else {
-                format!("-{n}")
-            }
-        );
-        let p = path.with_file_name(name);
-        match OpenOptions::new().write(true).create_new(true).open(&p) {
-            Ok(mut f) => {
-                f.write_all(tail)?;
-                f.sync_all()?;
-                break p;
-            }
-            Err(e) if e.kind() == std::io::ErrorKind::AlreadyExists => n += 1,
-            Err(e) => return Err(e),
-        }
-    };
+    let side = super::journal::side_file(path, &now_secs.to_string(), tail)?;
     sync_dir(path);
     file.set_len(cut as u64)?;
     file.sync_all()?;

@@ -1,0 +1,269 @@
+//! Appends as transactions: before a batch of lines is written to a file that is only ever
+//! appended to (the log, its `.sig` checkpoints), the file's length before the batch and the
+//! batch's length and SHA-256 are recorded in `FILE.pending` (written and synced first); the
+//! batch is written and synced; the record is removed. A write that fails cuts the file back to
+//! its length before the batch. A process killed (or a machine stopped) in between leaves the
+//! record behind: whoever next takes the file's exclusive lock ([`recover`]: every append,
+//! `repair`; [`settle`]: every command that reads the log, before it reads) finds it and either
+//! keeps the batch, when the file holds exactly the recorded bytes after the recorded length,
+//! or moves whatever follows that length to `FILE.torn-at-<length>` (no byte is deleted) and cuts
+//! the file back. A batch is thus in the file whole or not at all, whatever the instant of the
+//! kill. A record that is itself torn was never followed by a write (the batch is written only
+//! once the record is synced) and is removed.
+
+use std::fs::{File, OpenOptions};
+use std::io::{Read, Seek, SeekFrom, Write};
+use std::path::{Path, PathBuf};
+
+use sha2::{Digest, Sha256};
+
+/// The record of the batch being appended to `file`.
+pub fn path_of(file: &Path) -> PathBuf {
+    let mut name = file.file_name().map(|n| n.to_os_string()).unwrap_or_default();
+    name.push(".pending");
+    file.with_file_name(name)
+}
+
+fn sync_dir(file: &Path) {
+    if let Ok(d) = File::open(crate::outfile::parent_of(file)) {
+        let _ = d.sync_all();
+    }
+}
+
+fn hex_sha256(bytes: &[u8]) -> String {
+    hex::encode(Sha256::digest(bytes))
+}
+
+/// Write `batch` at the end of `file` (open for writing, its exclusive lock held; `path` its
+/// name) as one transaction: recorded, written, synced, the record removed. On an error the
+/// file is cut back to its length before the batch and the record removed.
+pub fn append_batch(file: &mut File, path: &Path, batch: &[u8]) -> std::io::Result<()> {
+    if std::env::var_os("MUTANT").is_some() {
+        return file.write_all(batch).and_then(|()| file.sync_all());
+    }
+    if std::env::var_os("MUTANT").is_some() {
+        return file.write_all(batch).and_then(|()| file.sync_all());
+    }
+    let before = file.seek(SeekFrom::End(0))?;
+    let record = path_of(path);
+    let begun = (|| {
+        let mut r = OpenOptions::new()
+            .write(true)
+            .create(true)
+            .truncate(true)
+            .open(&record)?;
+        writeln!(
+            r,
+            "frekans-pending 1 {before} {} {}",
+            batch.len(),
+            hex_sha256(batch)
+        )?;
+        r.sync_all()?;
+        sync_dir(path);
+        Ok(())
+    })();
+    if let Err(e) = begun {
+        // (nothing was written to the file yet)
+        let _ = std::fs::remove_file(&record);
+        return Err(e);
+    }
+    let written = file.write_all(batch).and_then(|()| file.sync_all());
+    if let Err(e) = written {
+        let cut = file.set_len(before).and_then(|()| file.sync_all());
+        if cut.is_ok() {
+            let _ = std::fs::remove_file(&record);
+            sync_dir(path);
+        }
+        // (a cut that failed leaves the record: the next to open the file cuts it back)
+        return Err(e);
+    }
+    std::fs::remove_file(&record)?;
+    sync_dir(path);
+    Ok(())
+}
+
+/// What [`recover`] found.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Settled {
+    /// No interrupted batch.
+    Clean,
+    /// The interrupted batch was whole in the file: kept.
+    Kept,
+    /// The interrupted batch's `bytes` that were in the file were moved to `side` and the file
+    /// cut back to `length`.
+    Removed {
+        side: PathBuf,
+        bytes: u64,
+        length: u64,
+    },
+}
+
+/// Settle an interrupted batch of `file` (`path` its name; open for reading and writing, its
+/// exclusive lock held).
+pub fn recover(file: &mut File, path: &Path) -> std::io::Result<Settled> {
+    let record = path_of(path);
+    let text = match std::fs::read(&record) {
+        Ok(t) => t,
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(Settled::Clean),
+        Err(e) => return Err(e),
+    };
+    let fields: Vec<&str> = std::str::from_utf8(&text)
+        .unwrap_or("")
+        .split_whitespace()
+        .collect();
+    let parsed = match fields.as_slice() {
+        ["frekans-pending", "1", before, n, sha] if text.ends_with(b"\n") => {
+            before.parse::<u64>().ok().zip(n.parse::<u64>().ok()).map(|(b, n)| (b, n, *sha))
+        }
+        _ => None,
+    };
+    let Some((before, n, sha)) = parsed else {
+        // A torn record: the batch was never begun.
+        std::fs::remove_file(&record)?;
+        sync_dir(path);
+        return Ok(Settled::Clean);
+    };
+    let len = file.metadata()?.len();
+    if len <= before {
+        std::fs::remove_file(&record)?;
+        sync_dir(path);
+        return Ok(Settled::Clean);
+    }
+    let mut tail = Vec::with_capacity((len - before) as usize);
+    file.seek(SeekFrom::Start(before))?;
+    file.read_to_end(&mut tail)?;
+    if tail.len() as u64 == n && hex_sha256(&tail) == sha {
+        std::fs::remove_file(&record)?;
+        sync_dir(path);
+        return Ok(Settled::Kept);
+    }
+    // Part of a batch (or more than it): moved aside whole, the file cut back.
+    let side = side_file(path, &format!("at-{before}"), &tail)?;
+    sync_dir(path);
+    file.set_len(before)?;
+    file.sync_all()?;
+    std::fs::remove_file(&record)?;
+    sync_dir(path);
+    Ok(Settled::Removed {
+        side,
+        bytes: tail.len() as u64,
+        length: before,
+    })
+}
+
+/// `FILE.torn-<tag>` (or `-1`, `-2`... when taken) holding `bytes`, synced.
+pub(crate) fn side_file(path: &Path, tag: &str, bytes: &[u8]) -> std::io::Result<PathBuf> {
+    let mut n = 0;
+    loop {
+        let name = format!(
+            "{}.torn-{tag}{}",
+            path.file_name()
+                .map(|f| f.to_string_lossy().to_string())
+                .unwrap_or_default(),
+            if n == 0 {
+                String::new()
+            } else {
+                format!("-{n}")
+            }
+        );
+        let p = path.with_file_name(name);
+        match OpenOptions::new().write(true).create_new(true).open(&p) {
+            Ok(mut f) => {
+                f.write_all(bytes)?;
+                f.sync_all()?;
+                return Ok(p);
+            }
+            Err(e) if e.kind() == std::io::ErrorKind::AlreadyExists => n += 1,
+            Err(e) => return Err(e),
+        }
+    }
+}
+
+/// Before a file is read: an interrupted batch settled ([`recover`]) under the file's
+/// exclusive lock, taken only when a record is there (an append under way holds the lock: this
+/// waits for it, and finds its record gone).
+pub fn settle(path: &Path) -> std::io::Result<Settled> {
+    if !path_of(path).exists() {
+        return Ok(Settled::Clean);
+    }
+    let mut file = OpenOptions::new().read(true).write(true).open(path)?;
+    file.lock()?;
+    let r = recover(&mut file, path);
+    let _ = file.unlock();
+    r
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn scratch(tag: &str) -> PathBuf {
+        let d = std::env::temp_dir().join(format!("frekans-journal-{tag}-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&d);
+        std::fs::create_dir_all(&d).unwrap();
+        d
+    }
+
+    fn open(p: &Path) -> File {
+        OpenOptions::new().read(true).write(true).open(p).unwrap()
+    }
+
+    #[test]
+    fn a_whole_batch_is_written_and_leaves_no_record() {
+        let d = scratch("whole");
+        let p = d.join("log.jsonl");
+        std::fs::write(&p, b"a\n").unwrap();
+        append_batch(&mut open(&p), &p, b"b\nc\n").unwrap();
+        assert_eq!(std::fs::read(&p).unwrap(), b"a\nb\nc\n");
+        assert!(!path_of(&p).exists());
+        assert_eq!(settle(&p).unwrap(), Settled::Clean);
+        let _ = std::fs::remove_dir_all(&d);
+    }
+
+    /// Every instant of a kill: the record written, then any prefix of the batch.
+    #[test]
+    fn a_batch_cut_anywhere_is_removed_whole_and_a_whole_one_kept() {
+        let d = scratch("cut");
+        let p = d.join("log.jsonl");
+        let batch = b"{\"x\":1}\n{\"x\":2}\n";
+        for k in 0..=batch.len() {
+            std::fs::write(&p, b"old\n").unwrap();
+            std::fs::write(
+                path_of(&p),
+                format!(
+                    "frekans-pending 1 4 {} {}\n",
+                    batch.len(),
+                    hex_sha256(batch)
+                ),
+            )
+            .unwrap();
+            let mut f = OpenOptions::new().append(true).open(&p).unwrap();
+            f.write_all(&batch[..k]).unwrap();
+            drop(f);
+            let s = settle(&p).unwrap();
+            let now = std::fs::read(&p).unwrap();
+            if k == batch.len() {
+                assert_eq!(s, Settled::Kept);
+                assert_eq!(now, [&b"old\n"[..], batch].concat());
+            } else if k == 0 {
+                assert_eq!(s, Settled::Clean);
+                assert_eq!(now, b"old\n");
+            } else {
+                let Settled::Removed { side, bytes, length } = s else {
+                    panic!("{k}: {s:?}")
+                };
+                assert_eq!((bytes, length), (k as u64, 4));
+                assert_eq!(std::fs::read(&side).unwrap(), &batch[..k], "no byte lost");
+                std::fs::remove_file(side).unwrap();
+                assert_eq!(now, b"old\n");
+            }
+            assert!(!path_of(&p).exists());
+        }
+        // A torn record: the batch never begun.
+        std::fs::write(&p, b"old\n").unwrap();
+        std::fs::write(path_of(&p), b"frekans-pending 1 4").unwrap();
+        assert_eq!(settle(&p).unwrap(), Settled::Clean);
+        assert_eq!(std::fs::read(&p).unwrap(), b"old\n");
+        let _ = std::fs::remove_dir_all(&d);
+    }
+}
