@@ -1,8 +1,9 @@
 //! `frekans export`: USEBIO output valid against the USEBIO 1.2 DTD (tests/data, checked by
 //! `xmllint --dtdvalid`, Debian's libxml2-utils), the round trip import(export(log)) scoring
-//! every table and total the same in every form USEBIO can say (MP, cross-IMPs, Butler, teams
-//! with VPs, board-a-match) over the demo logs and the fixtures, PBN output's shape and
-//! escaping, and the command's refusals.
+//! every table and total the same in every form (MP, cross-IMPs, Butler, napki, teams with
+//! VPs, Patton, board-a-match) over the demo logs and the fixtures, PBN output's shape and
+//! escaping, and the command's refusals. (`tests/roundtrip.rs` checks the whole round trip of
+//! both formats, the options, penalties and fouled boards carried by the files themselves.)
 
 mod common;
 
@@ -153,8 +154,8 @@ fn outcome(log: &[u8], session: &str) -> Outcome {
     }
 }
 
-/// The forms USEBIO can say.
-const EXPRESSIBLE: &[&str] = &["mp", "ximp", "butler", "teams", "bam"];
+/// The forms USEBIO can say (napki and Patton by frekans's own names and session note).
+const EXPRESSIBLE: &[&str] = &["mp", "ximp", "butler", "napki", "teams", "patton", "bam"];
 
 /// Whether a session has what USEBIO cannot carry: a fouled board (Law 87 groups).
 fn has_fouled(log: &[u8], session: &str) -> bool {
@@ -371,19 +372,46 @@ fn export_command_writes_the_file_whole_or_refuses() {
     assert_eq!(o.status.code(), Some(2));
     assert!(String::from_utf8_lossy(&o.stderr).contains("no session \"NOPE\""));
     assert!(!other.exists());
-    // A form USEBIO cannot say: exit 2, nothing written.
+    // A form USEBIO has no name for (napki): written, its form in the session's note
+    // (`frekans session: {...}`, a root NOTES) that frekans's import reads back.
     let napki = common::root().join("fixtures/NAP-1000/events.jsonl");
+    let napki_out = dir.path().join("napki.xml");
     let o = run(&[
         "export",
         napki.to_str().unwrap(),
         "--format",
         "usebio",
         "--out",
+        napki_out.to_str().unwrap(),
+    ]);
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    let xml = std::fs::read(&napki_out).unwrap();
+    xmllint_valid(&xml, "napki");
+    let text = String::from_utf8(xml).unwrap();
+    assert!(text.contains("<BOARD_SCORING_METHOD>NAPKI</BOARD_SCORING_METHOD>"));
+    assert!(text.contains("<NOTES>frekans session: {&quot;id&quot;:&quot;S1&quot;"));
+    assert!(text.contains("&quot;form&quot;:&quot;napki&quot;"));
+    std::fs::remove_file(&napki_out).unwrap();
+    // A form this version does not score (aggregate): refused, nothing written.
+    let aggregate = dir.path().join("aggregate.jsonl");
+    std::fs::write(
+        &aggregate,
+        "{\"type\":\"session\",\"id\":\"S1\",\"form\":\"aggregate\",\"boards\":\"1\"}\n\
+         {\"type\":\"result\",\"session\":\"S1\",\"board\":1,\"ns\":\"1\",\"ew\":\"2\",\"score\":400}\n",
+    )
+    .unwrap();
+    let o = run(&[
+        "export",
+        aggregate.to_str().unwrap(),
+        "--format",
+        "usebio",
+        "--out",
         other.to_str().unwrap(),
     ]);
-    assert_eq!(o.status.code(), Some(2));
-    assert!(String::from_utf8_lossy(&o.stderr).contains("napki"));
+    assert!(!o.status.success());
+    assert!(String::from_utf8_lossy(&o.stderr).contains("aggregate"));
     assert!(!other.exists());
+    std::fs::remove_file(&aggregate).unwrap();
     // Nothing else left beside the file.
     let names: Vec<String> = std::fs::read_dir(dir.path())
         .unwrap()

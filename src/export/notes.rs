@@ -62,10 +62,7 @@ pub fn read_ruling(n: &str) -> Option<Result<RulingNote, String>> {
     // The law runs to the ruling's id (it may hold `; ` itself).
     let law = match tail.strip_prefix("law: ") {
         Some(l) => l.rsplit_once("; ruling ").map_or(l, |(l, _)| l),
-        None => tail
-            .split_once("; law: ")
-            .map(|(_, l)| l)
-            .unwrap_or("12C"),
+        None => tail.split_once("; law: ").map(|(_, l)| l).unwrap_or("12C"),
     };
     let mut m = Map::new();
     if sd {
@@ -205,7 +202,9 @@ impl SessionNote {
             out.push(Value::Object(m));
         }
         for f in &self.fouled {
-            out.push(json!({"type": "fouled", "session": sid, "board": f.board, "groups": f.groups}));
+            out.push(
+                json!({"type": "fouled", "session": sid, "board": f.board, "groups": f.groups}),
+            );
         }
         out
     }
@@ -234,7 +233,9 @@ mod tests {
         assert_eq!(m["subsequent_damage"]["side"], "EW");
         assert_eq!(law, "12C");
         assert!(read_ruling("slow play").is_none());
-        assert!(read_ruling("frekans adjusted score: 160%").unwrap().is_err());
+        assert!(read_ruling("frekans adjusted score: 160%")
+            .unwrap()
+            .is_err());
     }
 
     #[test]
@@ -246,7 +247,10 @@ mod tests {
             compare: None,
             carry: false,
             boards: vec![1, 2, 3],
-            options: json!({"patton_300": "in_top_band"}).as_object().unwrap().clone(),
+            options: json!({"patton_300": "in_top_band"})
+                .as_object()
+                .unwrap()
+                .clone(),
             penalties: vec![json!({"participant": "T1", "vp": 1.5, "match": "M2"})
                 .as_object()
                 .unwrap()

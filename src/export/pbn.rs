@@ -224,24 +224,24 @@ fn team_table(out: &mut String, s: &SessionView, board: u32, unit: &str) {
     let _ = writeln!(out, "[ScoreTable {}]", quoted(&cols.join(";")));
     for (m, (_, home, away, tables)) in tables() {
         for l in tables {
-                // The NS team's and the EW team's board points.
-                let (ns, ew) = if l.open { (home, away) } else { (away, home) };
-                let mut row = vec![
-                    quoted(&m.id),
-                    if l.open {
-                        "Open".into()
-                    } else {
-                        "Closed".into()
-                    },
-                    quoted(m.home),
-                    quoted(m.away),
-                ];
-                row.extend(row_play(l));
-                row.push(decimal(ns.to_f64(), 2));
-                row.push(decimal(ew.to_f64(), 2));
-                if ruled {
-                    row.push(ruling_cell(l));
-                }
+            // The NS team's and the EW team's board points.
+            let (ns, ew) = if l.open { (home, away) } else { (away, home) };
+            let mut row = vec![
+                quoted(&m.id),
+                if l.open {
+                    "Open".into()
+                } else {
+                    "Closed".into()
+                },
+                quoted(m.home),
+                quoted(m.away),
+            ];
+            row.extend(row_play(l));
+            row.push(decimal(ns.to_f64(), 2));
+            row.push(decimal(ew.to_f64(), 2));
+            if ruled {
+                row.push(ruling_cell(l));
+            }
             out.push_str(&row.join(" "));
             out.push('\n');
         }

@@ -336,10 +336,7 @@ pub fn sessions<'s>(
 /// (`RR1-M1`): an import keeps match ids unique in the whole championship, and a file of one
 /// session imported with the others' must not declare a match twice.
 pub fn match_id(state: &State, si: usize, id: &str) -> String {
-    let repeated = state
-        .matches
-        .keys()
-        .any(|(s, m)| *s != si && m == id);
+    let repeated = state.matches.keys().any(|(s, m)| *s != si && m == id);
     if repeated {
         format!("{}-{id}", state.sessions[si].def.id)
     } else {
