@@ -379,7 +379,8 @@ to it is taken again; one that cannot be read is tried again at the next cycle, 
 imported) and what is new is appended to LOG exactly as `frekans import SESSION.bws --append LOG`
 appends it (LOG is made at the first cycle if it does not exist). When the log grew, the results
 website is written into DIR, only the pages whose bytes changed rewritten, with DIR/live.html:
-the projector page, in large type, the running standings and the latest boards, refreshing
+the projector page, in large type, the running standings and the travellers of the boards every
+table has played (latest first; never a board still to be played somewhere), refreshing
 itself every --every seconds without script. It stops when the movement's last board is
 entered, or on Ctrl-C after the cycle under way; killed, it loses nothing, and started again
 it carries on.

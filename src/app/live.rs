@@ -162,6 +162,12 @@ pub fn cycle(
                 complete: p.complete(),
                 hide_last: req.hide_last,
                 refresh: req.every.as_secs().max(1),
+                // (the sections as the log names them: a section of one letter is the BWS's)
+                finished: p
+                    .finished
+                    .into_iter()
+                    .map(|(sec, b, _)| (Some(sec), b))
+                    .collect(),
             }
         }
         Err(ps) => {
@@ -219,31 +225,9 @@ fn write_site(
         w.put(name, bytes)
     })
     .map_err(AppError::Other)?;
-    let page = crate::site::live::page(&model, &latest(&r.state), status, &req.lang)
-        .map_err(AppError::Other)?;
+    let page = crate::site::live::page(&model, status, &req.lang).map_err(AppError::Other)?;
     w.put(LIVE_PAGE, &page)?;
     Ok(w.commit()?)
-}
-
-/// The boards of the last session's latest round played, by section and board.
-fn latest(state: &crate::replay::State) -> Vec<(Option<String>, u32)> {
-    let Some(last) = state.sessions.len().checked_sub(1) else {
-        return Vec::new();
-    };
-    let played = || {
-        state
-            .tables
-            .values()
-            .filter(move |t| t.session == last && (t.played.is_some() || !t.rulings.is_empty()))
-    };
-    let round = played().filter_map(|t| t.round).max();
-    let mut boards: Vec<(Option<String>, u32)> = played()
-        .filter(|t| round.is_none() || t.round == round)
-        .map(|t| (t.section.as_deref().map(str::to_string), t.board))
-        .collect();
-    boards.sort();
-    boards.dedup();
-    boards
 }
 
 /// Copy `from` to `to` whole: read again (up to five times, a tenth of a second apart) while its

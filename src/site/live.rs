@@ -1,6 +1,7 @@
 //! The projector page of a session being played (`frekans live`): `live.html`, in large type,
-//! with the running standings of the session and the travellers of the boards of the round
-//! being played, refreshing itself every few seconds without script
+//! with the running standings of the session and the travellers of the boards every table has
+//! played, the latest finished first (a board some table has still to play is never shown: the
+//! screen would tell that table), refreshing itself every few seconds without script
 //! (`<meta http-equiv="refresh">`). The standings can be hidden for the last rounds, as the
 //! table terminals allow. Rendered through minijinja with HTML auto-escaping, so no name a
 //! user typed becomes markup.
@@ -16,7 +17,7 @@ pub const LIVE_PAGE: &str = "live.html";
 
 const TEMPLATE: &str = include_str!("templates/live.html");
 
-/// Boards shown under "latest boards" at most.
+/// Boards shown (the latest finished) at most.
 const LATEST_BOARDS: usize = 8;
 
 /// Where the session stands, as the live run knows it.
@@ -33,6 +34,8 @@ pub struct LiveStatus {
     pub hide_last: u32,
     /// Seconds between refreshes of the page.
     pub refresh: u64,
+    /// The boards finished, latest first: (section, board).
+    pub finished: Vec<(Option<String>, u32)>,
 }
 
 fn labels(lang: &str) -> Value {
@@ -41,16 +44,16 @@ fn labels(lang: &str) -> Value {
             "live": "Na żywo", "results": "Wyniki", "complete": "Sesja zakończona",
             "round": "Runda", "of": "z", "entered": "wyników", "standings": "Klasyfikacja",
             "hidden": "Klasyfikacja ukryta do końca sesji", "section": "Sektor", "pair": "Para",
-            "score": "Wynik", "latest": "Ostatnie rozdania", "board": "Rozdanie",
-            "contract": "Kontrakt", "points": "Zapis", "none_yet": "Jeszcze nie ma wyników."
+            "score": "Wynik", "latest": "Rozdania rozegrane", "board": "Rozdanie",
+            "contract": "Kontrakt", "points": "Zapis", "none_yet": "Żadne rozdanie nie zostało jeszcze rozegrane przy wszystkich stołach."
         })
     } else {
         json!({
             "live": "Live", "results": "Results", "complete": "Session complete",
             "round": "Round", "of": "of", "entered": "results in", "standings": "Standings",
             "hidden": "Standings hidden until the end of the session", "section": "Section",
-            "pair": "Pair", "score": "Score", "latest": "Latest boards", "board": "Board",
-            "contract": "Contract", "points": "Points", "none_yet": "No results yet."
+            "pair": "Pair", "score": "Score", "latest": "Boards played at every table", "board": "Board",
+            "contract": "Contract", "points": "Points", "none_yet": "No board has been played at every table yet."
         })
     }
 }
@@ -65,27 +68,29 @@ pub fn hidden(s: &LiveStatus) -> bool {
 }
 
 /// The page of the last session of `model`: its standings (unless [`hidden`]) and the boards
-/// `latest` names ((section, board), most recent first).
-pub fn page(
-    model: &Bulletin,
-    latest: &[(Option<String>, u32)],
-    status: &LiveStatus,
-    lang: &str,
-) -> Result<Vec<u8>> {
+/// the status says are finished (every table that plays them has entered them: a board still
+/// to be played somewhere is never shown), the latest first.
+pub fn page(model: &Bulletin, status: &LiveStatus, lang: &str) -> Result<Vec<u8>> {
+    let latest = &status.finished;
     let mut env = Environment::new();
     env.add_template("live.html", TEMPLATE)
         .context("template live.html")?;
     let session = model.sessions.last();
-    let boards: Vec<&crate::report::view::BoardView> = latest
-        .iter()
-        .filter_map(|(section, board)| {
-            session?
-                .boards
+    // (a session compared across the field has one traveller of a board for every section)
+    let mut boards: Vec<&crate::report::view::BoardView> = Vec::new();
+    for (section, board) in latest {
+        let found = session.and_then(|s| {
+            s.boards
                 .iter()
-                .find(|b| b.board == *board && b.section == *section)
-        })
-        .take(LATEST_BOARDS)
-        .collect();
+                .find(|b| b.board == *board && (b.section.is_none() || b.section == *section))
+        });
+        if let Some(b) = found.filter(|b| !boards.iter().any(|x| std::ptr::eq(*x, *b))) {
+            boards.push(b);
+        }
+        if boards.len() == LATEST_BOARDS {
+            break;
+        }
+    }
     let mut data = json!({
         "lang": lang,
         "L": labels(lang),

@@ -55,9 +55,20 @@ fn path_arg(path: &Path) -> std::path::PathBuf {
     }
 }
 
-/// Runs one of mdbtools' programs on the database and returns what it printed.
-fn mdb(program: &str, args: &[&OsStr], file: &str, at: &str) -> Result<Vec<u8>, Problem> {
-    let out = match Command::new(program).args(args).output() {
+/// Runs one of mdbtools' programs on the database at `path` (its options, then the path as
+/// [`path_arg`] makes it, then `rest`) and returns what it printed.
+fn mdb(
+    program: &str,
+    (options, path, rest): (&[&OsStr], &Path, &[&OsStr]),
+    file: &str,
+    at: &str,
+) -> Result<Vec<u8>, Problem> {
+    let out = match Command::new(program)
+        .args(options)
+        .arg(path_arg(path))
+        .args(rest)
+        .output()
+    {
         Ok(o) => o,
         Err(e) if e.kind() == std::io::ErrorKind::NotFound => {
             return Err(problem(
@@ -164,18 +175,19 @@ impl Database<'_> {
     }
 
     fn export(&self, name: &'static str) -> Result<Rows, Problem> {
-        let path = path_arg(self.path);
         let out = mdb(
             "mdb-export",
             // (dates written the same way whatever the locale)
-            &[
-                OsStr::new("-D"),
-                OsStr::new("%Y-%m-%d %H:%M:%S"),
-                OsStr::new("-T"),
-                OsStr::new("%Y-%m-%d %H:%M:%S"),
-                path.as_os_str(),
-                OsStr::new(name),
-            ],
+            (
+                &[
+                    OsStr::new("-D"),
+                    OsStr::new("%Y-%m-%d %H:%M:%S"),
+                    OsStr::new("-T"),
+                    OsStr::new("%Y-%m-%d %H:%M:%S"),
+                ],
+                self.path,
+                &[OsStr::new(name)],
+            ),
             self.file,
             name,
         )?;
@@ -232,7 +244,7 @@ struct Entry {
 pub fn read(path: &Path, file: &str, req: &Request) -> Result<Parsed, Vec<Problem>> {
     let listing = mdb(
         "mdb-tables",
-        &[OsStr::new("-1"), path.as_os_str()],
+        (&[OsStr::new("-1")], path, &[]),
         file,
         "file",
     )
@@ -442,25 +454,36 @@ fn read_tables(db: &Database, req: &Request) -> Result<Parsed, Vec<Problem>> {
     }
     let mut standing: Vec<usize> = last.into_values().collect();
     standing.sort_by_key(|&i| entries[i].order);
+    // The highest entry ID of the file, erased entries too: how far the BWS had got, which
+    // each table's event notes beside its own entry's (`live`: an older copy of the BWS is
+    // told from a later one by them).
+    let newest = entries
+        .iter()
+        .filter_map(|e| (e.order.0 != i64::MAX).then_some(e.order.0))
+        .max();
     for i in standing {
         let e = &entries[i];
         if e.erased {
             continue;
         }
-        table_entry(&mut d, s, e, &received, &ids);
+        table_entry(&mut d, s, (e, newest), &received, &ids);
     }
     d.finish(req)
 }
 
 /// How far a session has been played, as its BWS says: the tables' boards of the movement
 /// (`RoundData`) and how many of them have an entry standing (a result, an artificial score
-/// or "Not played"), its last round and the last round entered.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+/// or "Not played"), its last round and the last round entered, and the boards finished.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct Progress {
     pub expected: usize,
     pub entered: usize,
     pub rounds: u32,
     pub round: u32,
+    /// The boards every table of the movement that plays them has entered: (the section's
+    /// letters, the board, the last round it was played in), the latest finished first. A
+    /// board still to be played at some table is not here (showing it would tell that table).
+    pub finished: Vec<(String, u32, u32)>,
 }
 
 impl Progress {
@@ -474,7 +497,7 @@ impl Progress {
 pub fn progress(path: &Path, file: &str) -> Result<Progress, Vec<Problem>> {
     let listing = mdb(
         "mdb-tables",
-        &[OsStr::new("-1"), path.as_os_str()],
+        (&[OsStr::new("-1")], path, &[]),
         file,
         "file",
     )
@@ -496,11 +519,15 @@ pub fn progress(path: &Path, file: &str) -> Result<Progress, Vec<Problem>> {
     let one = |p: Problem| vec![p];
     let sections = db.export("Section").map_err(one)?;
     let id = sections.need(&["ID"], file).map_err(one)?[0];
+    let letter = sections.col("Letter").or_else(|| sections.col("Letters"));
     let letters: BTreeMap<i64, String> = sections
         .rows
         .iter()
-        .filter_map(|r| int(r, Some(id), "ID").ok().flatten())
-        .map(|i| (i, i.to_string()))
+        .filter_map(|r| {
+            let i = int(r, Some(id), "ID").ok().flatten()?;
+            let l = cell(r, letter);
+            Some((i, if l.is_empty() { i.to_string() } else { l.to_string() }))
+        })
         .collect();
     let entries = entries(&db.export("ReceivedData").map_err(one)?, &letters, file)?;
     let movement = if db.has("RoundData") {
@@ -513,15 +540,28 @@ pub fn progress(path: &Path, file: &str) -> Result<Progress, Vec<Problem>> {
         standing.insert((e.section, e.table, e.round, e.board), !e.erased);
     }
     let mut p = Progress::default();
+    // (section, board) → (every table of it entered, the last round it is played in)
+    let mut boards: BTreeMap<(i64, u32), (bool, u32)> = BTreeMap::new();
     for m in &movement {
         p.rounds = p.rounds.max(m.round);
         for &b in &m.boards {
             p.expected += 1;
-            if standing.get(&(m.section, m.table, m.round, b)) == Some(&true) {
+            let entered = standing.get(&(m.section, m.table, m.round, b)) == Some(&true);
+            if entered {
                 p.entered += 1;
             }
+            let e = boards.entry((m.section, b)).or_insert((true, 0));
+            e.0 &= entered;
+            e.1 = e.1.max(m.round);
         }
     }
+    p.finished = boards
+        .into_iter()
+        .filter(|(_, (done, _))| *done)
+        .map(|((sec, b), (_, round))| (letters[&sec].clone(), b, round))
+        .collect();
+    p.finished
+        .sort_by(|a, b| b.2.cmp(&a.2).then(a.0.cmp(&b.0)).then(a.1.cmp(&b.1)));
     p.round = entries
         .iter()
         .filter(|e| !e.erased)
@@ -631,7 +671,7 @@ fn entries(
                 section,
                 table: get(1, "Table", 1, 99999)? as u32,
                 round: get(2, "Round", 0, 9999)? as u32,
-                board: get(3, "Board", 1, 9999)? as u32,
+                board: get(3, "Board", 1, super::MAX_BOARD.into())? as u32,
                 ns: get(4, "PairNS", 0, 9999)?,
                 ew: get(5, "PairEW", 0, 9999)?,
                 erased: flag(row, erased_col),
@@ -695,14 +735,18 @@ fn movement(
                 &t.at(i),
                 format!("Section: {} is not a section of the Section table", v[0]),
             )),
-            Ok(v) if v[5] < 0 || v[6] > 9999 || v[5] > v[6] => problems.push(problem(
-                file,
-                &t.at(i),
-                format!(
-                    "LowBoard and HighBoard: expected boards 1-9999, found {}-{}",
-                    v[5], v[6]
-                ),
-            )),
+            Ok(v) if v[5] < 0 || v[6] > super::MAX_BOARD.into() || v[5] > v[6] => {
+                problems.push(problem(
+                    file,
+                    &t.at(i),
+                    format!(
+                        "LowBoard and HighBoard: expected boards 1-{}, found {}-{}",
+                        super::MAX_BOARD,
+                        v[5],
+                        v[6]
+                    ),
+                ))
+            }
             // (a table with no pair, or no boards, plays nothing that round)
             Ok(v) if v[3] <= 0 || v[4] <= 0 || v[5] == 0 => {}
             Ok(v) => out.push(Seat {
@@ -723,9 +767,14 @@ fn movement(
     Ok(out)
 }
 
-/// A table's last entry as a result, an artificial score, or a note of why it has neither.
-fn table_entry(d: &mut Draft, s: usize, e: &Entry, t: &Rows, ids: &Ids) {
+/// A table's last entry as a result, an artificial score, or a note of why it has neither;
+/// `newest` is the file's highest entry ID. The event's note names the entry (`live`).
+fn table_entry(d: &mut Draft, s: usize, (e, newest): (&Entry, Option<i64>), t: &Rows, ids: &Ids) {
     let row = &e.row;
+    let entry = match (e.order.0, newest) {
+        (id, Some(newest)) if id != i64::MAX => Some(live::Entry { id, newest }),
+        _ => None,
+    };
     let remarks = cell(row, t.col("Remarks"));
     let (mut ns, mut ew) = (ids.id(e.section, e.ns, "NS"), ids.id(e.section, e.ew, "EW"));
     if remarks.eq_ignore_ascii_case("Wrong direction") {
@@ -740,7 +789,10 @@ fn table_entry(d: &mut Draft, s: usize, e: &Entry, t: &Rows, ids: &Ids) {
         ew,
     };
     if let Some((a, b)) = percentages(remarks) {
-        let token = format!("Bridgemate {remarks}");
+        let token = match entry {
+            Some(en) => format!("Bridgemate {remarks}, {}", en.text()),
+            None => format!("Bridgemate {remarks}"),
+        };
         d.artificial(s, table, draft::art_score(&a, &b), &token, &e.at);
         return;
     }
@@ -795,7 +847,13 @@ fn table_entry(d: &mut Draft, s: usize, e: &Entry, t: &Rows, ids: &Ids) {
         vul_of(e.board),
         &LABELS,
     ) {
-        Ok(play) => d.result(s, table, play, &e.at),
+        Ok(play) => {
+            let mut row = draft::result_row(table.view(), &play);
+            if let Some(en) = entry {
+                row.str("note", &format!("imported: Bridgemate {}", en.text()));
+            }
+            d.push(s, &table, row, e.at.clone());
+        }
         Err(m) => d.bad(&e.at, m),
     }
 }
