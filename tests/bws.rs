@@ -382,3 +382,84 @@ fn recognised_from_content() {
     let out = import_ok(t.path(), &["import", s(&copy), "--out", s(&log)]);
     assert!(out.contains("(bws)"), "{out}");
 }
+
+/// An older copy of the BWS after a later one (issue 34): `live2` imported, then `live1`
+/// appended, would have "corrected" board 1 at table 1 back to 3NT+1 (entry 1 over the log's
+/// entry 12) and brought back the table erased since. It is refused (exit 2), naming the log's
+/// later results, and the log is left as it was; the later copy again adds nothing.
+#[test]
+fn an_older_copy_of_the_bws_takes_nothing_back() {
+    let t = tmp("bws-older");
+    let log = t.path().join("log.jsonl");
+    import_ok(t.path(), &["import", s(&bws("live2")), "--out", s(&log)]);
+    // Each table's event names its entry and how far the BWS had got.
+    let b1 = result_at(&log, 1, "1NS").unwrap();
+    assert_eq!(b1["tricks"], 9);
+    assert_eq!(
+        b1["note"], "imported: Bridgemate entry 12 (the BWS's entries up to 13)",
+        "{b1}"
+    );
+    let before = std::fs::read(&log).unwrap();
+    let o = run_in(t.path(), &["import", s(&bws("live1")), "--append", s(&log)]);
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert_eq!(o.status.code(), Some(2), "{}", show(&o));
+    for want in [
+        "older than what the log already took",
+        "up to ID 9, the log's up to 13",
+        // the table it would have corrected back
+        "board 1 of pair 1NS: entry 1 here, but the log took the later entry 12",
+        // the log's later results
+        "board 1 of pair 2NS: the log took entry 10",
+        "board 2 of pair 3NS: the log took entry 11",
+    ] {
+        assert!(err.contains(want), "{want:?} not in: {err}");
+    }
+    assert_eq!(std::fs::read(&log).unwrap(), before, "the log untouched");
+    assert_eq!(result_at(&log, 1, "1NS").unwrap()["tricks"], 9);
+    assert!(
+        result_at(&log, 3, "3NS").is_none(),
+        "the table erased in the later copy stays out"
+    );
+    let out = import_ok(t.path(), &["import", s(&bws("live2")), "--append", s(&log)]);
+    assert!(out.contains("nothing new"), "{out}");
+
+    // The right order still corrects: live1, then live2 (the correction names its entry).
+    let log = t.path().join("log2.jsonl");
+    import_ok(t.path(), &["import", s(&bws("live1")), "--out", s(&log)]);
+    import_ok(t.path(), &["import", s(&bws("live2")), "--append", s(&log)]);
+    let c = events(&log)
+        .into_iter()
+        .find(|e| e["type"] == "correction")
+        .unwrap();
+    assert_eq!(
+        c["note"],
+        "imported: re-entered at the table, Bridgemate entry 12 (the BWS's entries up to 13)"
+    );
+    // and live1 after both is refused too: its entries stop before the correction's.
+    let o = run_in(t.path(), &["import", s(&bws("live1")), "--append", s(&log)]);
+    assert_eq!(o.status.code(), Some(2), "{}", show(&o));
+}
+
+/// A BWS whose name starts with `-` is a file to mdbtools, never an option (`mdb-tables` and
+/// `mdb-export` are both given `./-name.bws`).
+#[test]
+fn a_bws_named_like_an_option_is_read() {
+    let t = tmp("bws-dash");
+    std::fs::copy(bws("live1"), t.path().join("-1.bws")).unwrap();
+    let out = import_ok(t.path(), &["import", "--out", "log.jsonl", "--", "-1.bws"]);
+    assert!(out.contains("-1.bws (bws)"), "{out}");
+    assert_eq!(results(&t.path().join("log.jsonl")).len(), 7);
+    let out = import_ok(
+        t.path(),
+        &[
+            "import",
+            "--append",
+            "log.jsonl",
+            "--format",
+            "bws",
+            "--",
+            "-1.bws",
+        ],
+    );
+    assert!(out.contains("nothing new"), "{out}");
+}

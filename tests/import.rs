@@ -917,3 +917,170 @@ fn pairs_games_score_their_matchpoints() {
         (&"1".into(), &serde_json::json!(["Ann", "Bob"]))
     );
 }
+
+/// Issue 34: a spreadsheet whose quote is never closed imported 1 result of 6 with exit 0 (the
+/// other rows inside a player's name). It is refused at the line the quote opened on; a quote
+/// closed further down (CSV's rule: the lines between are the cell's) imports every row CSV
+/// reads and says which lines went into the cell, and `--strict` refuses it.
+#[test]
+fn an_unbalanced_csv_quote_loses_no_row_silently() {
+    let dir = tmp("csv-quote");
+    let rows = |r2: &str, r5: &str| {
+        format!(
+            "board,ns,ew,contract,declarer,tricks,ns_players\n\
+             1,1,11,4S,N,10,Anna - Jan\n\
+             1,2,12,3S,N,9,{r2}\n\
+             1,3,13,4S,N,9,\n\
+             1,4,14,4S,N,11,\n\
+             1,5,15,4S,N,10,{r5}\n\
+             1,6,16,4S,N,8,\n"
+        )
+    };
+    let f = dir.join("q.csv");
+    std::fs::write(&f, rows("\"Ewa - Olga", "")).unwrap();
+    let log = dir.join("q.jsonl");
+    let args = ["import", s(&f), "--out", s(&log), "--form", "mp"];
+    let (code, out, err) = run(&args);
+    assert_eq!(code, 2, "{out}{err}");
+    assert!(
+        err.contains("q.csv: line 3: a quote (\") opened on this line is never closed")
+            && err.contains("4 more lines"),
+        "{err}"
+    );
+    assert!(!log.exists());
+    // Closed on line 6: rows 4 and 5 are inside the cell (as CSV reads it), and said.
+    std::fs::write(&f, rows("\"Ewa - Olga", "Bob\"")).unwrap();
+    let (code, out, err) = run(&args);
+    assert_eq!(code, 0, "{out}{err}");
+    let all = format!("{out}{err}");
+    assert!(
+        all.contains("q.csv: line 3: a quoted cell opened on line 3 closes on line 6: lines 4-6 are inside it"),
+        "{all}"
+    );
+    let ev = events(&log);
+    assert_eq!(ev.iter().filter(|e| e["type"] == "result").count(), 3);
+    let strict = dir.join("strict.jsonl");
+    let (code, _, err) = run(&[
+        "import",
+        s(&f),
+        "--out",
+        s(&strict),
+        "--form",
+        "mp",
+        "--strict",
+    ]);
+    assert_eq!(code, 2, "{err}");
+    assert!(
+        err.contains("q.csv: line 3: a quoted cell opened on line 3 runs to line 6"),
+        "{err}"
+    );
+    assert!(!strict.exists());
+    // Balanced quotes, a quote inside a cell: every row, no notice.
+    std::fs::write(&f, rows("\"Ewa, Olga\"", "O\"Brien")).unwrap();
+    let log2 = dir.join("q2.jsonl");
+    let (code, out, err) = run(&["import", s(&f), "--out", s(&log2), "--form", "mp"]);
+    assert_eq!(code, 0, "{out}{err}");
+    assert!(!format!("{out}{err}").contains("notice"), "{out}{err}");
+    assert_eq!(
+        events(&log2)
+            .iter()
+            .filter(|e| e["type"] == "result")
+            .count(),
+        6
+    );
+}
+
+/// Issue 34: a PBN (or a spreadsheet) whose lines mix UTF-8 and Latin-1 (two files pasted
+/// together) was read whole as Latin-1, its UTF-8 names garbled (`Å»Ã³Å‚w`) without a word.
+/// Each line is read in its own encoding and a notice says so; `--strict` refuses it.
+#[test]
+fn mixed_encodings_are_said() {
+    let dir = tmp("mixed");
+    let mut pbn = "% PBN 2.1\n[Event \"Żółw Cup\"]\n[Board \"1\"]\n[Scoring \"MP\"]\n\
+                   [ScoreTable \"PairId_NS;PairId_EW;Contract;Declarer;Result;Score_NS\"]\n\
+                   1 2 4S S 10 420\n3 4 4S S 9 -50\n"
+        .as_bytes()
+        .to_vec();
+    pbn.extend_from_slice(b"[TotalScoreTable \"PairId;Names\"]\n1 \"Ren\xe9 - Jos\xe9\"\n");
+    let f = dir.join("m.pbn");
+    std::fs::write(&f, &pbn).unwrap();
+    let log = dir.join("m.jsonl");
+    let (code, out, err) = run(&["import", s(&f), "--out", s(&log)]);
+    assert_eq!(code, 0, "{out}{err}");
+    let all = format!("{out}{err}");
+    assert!(
+        all.contains("m.pbn: line 9: the file mixes encodings: line 2 is UTF-8, but 1 line (the first here) is not UTF-8"),
+        "{all}"
+    );
+    let text = std::fs::read_to_string(&log).unwrap();
+    assert!(text.contains("Żółw Cup"), "{text}");
+    assert!(text.contains("René") && text.contains("José"), "{text}");
+    let strict = dir.join("strict.jsonl");
+    let (code, _, err) = run(&["import", s(&f), "--out", s(&strict), "--strict"]);
+    assert_eq!(code, 2, "{err}");
+    assert!(err.contains("mixes encodings"), "{err}");
+    // The same in a spreadsheet.
+    let mut csv = "board,ns,ew,contract,declarer,tricks,ns_players\n1,1,2,4S,N,10,Żaneta - Ola\n"
+        .as_bytes()
+        .to_vec();
+    csv.extend_from_slice(b"1,3,4,4S,N,9,Ren\xe9 - Jos\xe9\n");
+    let c = dir.join("m.csv");
+    std::fs::write(&c, &csv).unwrap();
+    let log = dir.join("c.jsonl");
+    let (code, out, err) = run(&["import", s(&c), "--out", s(&log), "--form", "mp"]);
+    assert_eq!(code, 0, "{out}{err}");
+    assert!(
+        format!("{out}{err}").contains("m.csv: line 3: the file mixes encodings"),
+        "{out}{err}"
+    );
+    let text = std::fs::read_to_string(&log).unwrap();
+    assert!(text.contains("Żaneta") && text.contains("René"), "{text}");
+}
+
+/// Issue 34: board 10000 passed the readers' range (1-10000) but not the log's (1-9999): the
+/// readers take the log's one constant, and say it at the board's place in the file.
+#[test]
+fn board_numbers_are_the_logs() {
+    let dir = tmp("board-range");
+    let pbn = |b: u32| {
+        format!(
+            "% PBN 2.1\n[Event \"E\"]\n[Board \"{b}\"]\n[Scoring \"MP\"]\n\
+             [ScoreTable \"PairId_NS;PairId_EW;Contract;Declarer;Result\"]\n\
+             1 2 4S S 10\n3 4 4S S 9\n"
+        )
+    };
+    let csv =
+        |b: u32| format!("board,ns,ew,contract,declarer,tricks\n{b},1,2,4S,N,10\n{b},3,4,4S,N,9\n");
+    let xml = |b: u32| {
+        // (no scores: the board's vulnerability is its number's)
+        usebio_with("<CONTRACT>4S</CONTRACT><PLAYED_BY>S</PLAYED_BY><TRICKS>12</TRICKS>")
+            .replace("<SCORE>480</SCORE>", "")
+            .replace(
+                "<BOARD_NUMBER>1</BOARD_NUMBER>",
+                &format!("<BOARD_NUMBER>{b}</BOARD_NUMBER>"),
+            )
+    };
+    let max = frekans::import::MAX_BOARD;
+    assert_eq!(max, 9999);
+    for (ext, make, at) in [
+        ("pbn", &pbn as &dyn Fn(u32) -> String, "line 3"),
+        ("csv", &csv, "line 2"),
+        ("xml", &xml, "USEBIO/EVENT/BOARD[1]/BOARD_NUMBER"),
+    ] {
+        let f = dir.join(format!("b.{ext}"));
+        std::fs::write(&f, make(max + 1)).unwrap();
+        let log = dir.join(format!("b-{ext}.jsonl"));
+        let (code, _, err) = run(&["import", s(&f), "--out", s(&log), "--form", "mp"]);
+        assert_eq!(code, 2, "{ext}: {err}");
+        assert!(
+            err.contains(&format!("b.{ext}: {at}: "))
+                && err.contains("1-9999")
+                && err.contains("\"10000\""),
+            "{ext}: {err}"
+        );
+        std::fs::write(&f, make(max)).unwrap();
+        let (code, out, err) = run(&["import", s(&f), "--out", s(&log), "--form", "mp"]);
+        assert_eq!(code, 0, "{ext}: {out}{err}");
+        assert!(events(&log).iter().any(|e| e["board"] == max), "{ext}");
+    }
+}

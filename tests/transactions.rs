@@ -220,6 +220,16 @@ fn a_checkpoint_on_a_full_disk_is_not_torn() {
     assert!(o.status.success(), "{}", show(&o));
 }
 
+/// The record `event::journal` writes before a batch of `batch` after `before` bytes.
+fn record(before: usize, batch: &[u8]) -> String {
+    use sha2::Digest as _;
+    format!(
+        "frekans-pending 1 {before} {} {}\n",
+        batch.len(),
+        hex::encode(sha2::Sha256::digest(batch))
+    )
+}
+
 /// Kill it while it writes, on purpose: a batch record left behind with part of the batch is
 /// removed whole by the next reader (and `repair` says where the bytes went).
 #[test]
@@ -229,15 +239,9 @@ fn a_batch_left_half_written_is_removed_by_the_next_reader() {
     let (_, log) = setup(dir, 240);
     let old = std::fs::read(&log).unwrap();
     let batch = b"{\"type\":\"championship\",\"name\":\"a\"}\n{\"type\":\"championship\",\"name\":\"b\"}\n";
-    use sha2::Digest as _;
     std::fs::write(
         dir.join("log.jsonl.pending"),
-        format!(
-            "frekans-pending 1 {} {} {}\n",
-            old.len(),
-            batch.len(),
-            hex::encode(sha2::Sha256::digest(batch))
-        ),
+        record(old.len(), batch),
     )
     .unwrap();
     let mut torn = old.clone();
@@ -251,12 +255,7 @@ fn a_batch_left_half_written_is_removed_by_the_next_reader() {
     // Same through `repair`.
     std::fs::write(
         dir.join("log.jsonl.pending"),
-        format!(
-            "frekans-pending 1 {} {} {}\n",
-            old.len(),
-            batch.len(),
-            hex::encode(sha2::Sha256::digest(batch))
-        ),
+        record(old.len(), batch),
     )
     .unwrap();
     std::fs::write(&log, &torn).unwrap();

@@ -72,7 +72,7 @@ pub(crate) fn read_parsed(
     req: &Request,
     columns: &Columns,
 ) -> Result<Parsed, Vec<Problem>> {
-    let (text, _) = decode_text(bytes);
+    let (text, mixed) = decode_text(bytes);
     let fail = |at: String, message: String| {
         vec![Problem {
             file: file.to_string(),
@@ -85,6 +85,30 @@ pub(crate) fn read_parsed(
         .into_iter()
         .max_by_key(|d| header_line.bytes().filter(|b| b == d).count())
         .unwrap_or(b',');
+    // Quotes and rows checked before the rows are read: an unbalanced quote would take the
+    // rest of the file into one cell (the rows after it lost without a word), and no row may
+    // hold more than a row's limit.
+    let shape = shape(text.as_bytes(), delimiter);
+    if let Some((line, rest)) = shape.unclosed {
+        return Err(fail(
+            format!("line {line}"),
+            format!("a quote (\") opened on this line is never closed: the rest of the file ({rest} more line{}) would be one cell, its rows lost; close the quote or remove it", if rest == 1 { "" } else { "s" }),
+        ));
+    }
+    if let Some((line, len)) = shape.long {
+        return Err(fail(
+            format!("line {line}"),
+            format!(
+                "a row of {len} bytes, more than the {} a spreadsheet's row may have (one table's traveller line{})",
+                crate::limits::human(crate::limits::MAX_CSV_ROW_BYTES as u64),
+                if shape.spans.iter().any(|s| s.row == line) {
+                    ", its lines together inside a quoted cell"
+                } else {
+                    ""
+                }
+            ),
+        ));
+    }
     let mut rdr = csv::ReaderBuilder::new()
         .delimiter(delimiter)
         .flexible(true)
@@ -172,7 +196,7 @@ pub(crate) fn read_parsed(
     let seats: Vec<(u32, String, String)> = rows
         .iter()
         .filter_map(|r| {
-            let b = cell(r, "board")?.parse().ok()?;
+            let b = super::board_number(&cell(r, "board")?)?;
             let sec = cell(r, "session").unwrap_or_default()
                 + "\u{0}"
                 + &cell(r, "section").unwrap_or_default();
@@ -186,6 +210,13 @@ pub(crate) fn read_parsed(
     let per_direction =
         draft::per_direction(seats.iter().map(|(b, n, e)| (*b, n.as_str(), e.as_str())));
     let mut d = Draft::new(file, req);
+    if let Some(m) = mixed {
+        d.slip(&m.at(), m.slip());
+    }
+    // (a quoted cell of the header row over several lines)
+    if let Some(span) = shape.spans.iter().find(|s| s.row == 1) {
+        d.slip("line 1", span.slip());
+    }
     let mut sessions: Vec<(String, usize)> = Vec::new();
     for r in &rows {
         let line = r.position().map(|p| p.line()).unwrap_or(0);
@@ -193,6 +224,13 @@ pub(crate) fn read_parsed(
         if r.iter().all(|c| c.trim().is_empty()) {
             continue;
         }
+        // A row a quoted cell carried over several lines: taken as CSV's rule reads it, and
+        // the lines taken into the cell said (refused under --strict).
+        let span = shape
+            .spans
+            .binary_search_by_key(&(line as usize), |s| s.row)
+            .ok()
+            .map(|i| shape.spans[i].slip());
         let key = cell(r, "session").unwrap_or_default();
         let s = match sessions.iter().find(|(k, _)| *k == key) {
             Some(&(_, s)) => s,
@@ -205,9 +243,135 @@ pub(crate) fn read_parsed(
                 s
             }
         };
-        row(&mut d, s, r, &cell, (prefix, per_direction), &at);
+        d.take(&at, span, |d| {
+            row(d, s, r, &cell, (prefix, per_direction), &at);
+        });
     }
     d.finish(req)
+}
+
+/// A quoted cell over several lines: the row it is in (its first line), the line its quote
+/// opened on and the line it closed on.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+struct Span {
+    row: usize,
+    open: usize,
+    close: usize,
+}
+
+impl Span {
+    fn slip(&self) -> draft::Slip {
+        let (from, to) = (self.open + 1, self.close);
+        let lines = if from == to {
+            format!("line {to} is")
+        } else {
+            format!("lines {from}-{to} are")
+        };
+        draft::Slip {
+            notice: format!("a quoted cell opened on line {} closes on line {}: {lines} inside it, not rows of their own (read as CSV's rule reads them); if they are rows, the quote on line {} is a slip", self.open, self.close, self.open),
+            refusal: format!("a quoted cell opened on line {} runs to line {}, taking {} into it (--strict)", self.open, self.close, if from == to { format!("line {to}") } else { format!("lines {from}-{to}") }),
+        }
+    }
+}
+
+/// What [`shape`] found.
+#[derive(Debug, Default, PartialEq, Eq)]
+struct Shape {
+    /// A quote never closed: the line it opened on, and how many lines follow it.
+    unclosed: Option<(usize, usize)>,
+    /// The first row longer than [`crate::limits::MAX_CSV_ROW_BYTES`]: its line and length.
+    long: Option<(usize, usize)>,
+    /// The quoted cells over several lines, in order.
+    spans: Vec<Span>,
+}
+
+/// The rows of `text` as the `csv` crate reads them (its rules: a quote opens a quoted cell
+/// only at a cell's start, `""` inside is a quote, a line break inside is the cell's; blank
+/// lines are no rows), looked at for what would lose rows without a word or take too much
+/// memory: a quote never closed, a cell over several lines, a row too long.
+fn shape(text: &[u8], delimiter: u8) -> Shape {
+    #[derive(Clone, Copy, PartialEq)]
+    enum S {
+        Row,
+        CellStart,
+        Cell,
+        Quoted,
+        QuoteInQuoted,
+    }
+    let mut out = Shape::default();
+    let (mut st, mut line, mut i) = (S::Row, 1usize, 0usize);
+    // (the row's first byte and line; the line the open quote opened on)
+    let (mut row, mut row_line, mut open) = (0usize, 1usize, 0usize);
+    let end_row = |at: usize, row: usize, row_line: usize, out: &mut Shape| {
+        if at - row > crate::limits::MAX_CSV_ROW_BYTES && out.long.is_none() {
+            out.long = Some((row_line, at - row));
+        }
+    };
+    while i < text.len() {
+        let b = text[i];
+        let newline = b == b'\n' || b == b'\r';
+        match st {
+            S::Row => {
+                if !newline {
+                    (row, row_line, st) = (i, line, S::CellStart);
+                    continue;
+                }
+            }
+            S::CellStart if b == b'"' => (st, open) = (S::Quoted, line),
+            S::CellStart | S::Cell => {
+                if newline {
+                    end_row(i, row, row_line, &mut out);
+                    st = S::Row;
+                    continue;
+                }
+                st = if b == delimiter {
+                    S::CellStart
+                } else {
+                    S::Cell
+                };
+            }
+            S::Quoted => {
+                if b == b'"' {
+                    st = S::QuoteInQuoted;
+                }
+            }
+            S::QuoteInQuoted => {
+                if b == b'"' {
+                    st = S::Quoted;
+                } else {
+                    if line > open {
+                        out.spans.push(Span {
+                            row: row_line,
+                            open,
+                            close: line,
+                        });
+                    }
+                    st = S::Cell;
+                    continue;
+                }
+            }
+        }
+        if b == b'\n' {
+            line += 1;
+        }
+        i += 1;
+    }
+    match st {
+        S::Quoted => {
+            let last = line - usize::from(text.last() == Some(&b'\n'));
+            out.unclosed = Some((open, last - open));
+        }
+        S::QuoteInQuoted if line > open => out.spans.push(Span {
+            row: row_line,
+            open,
+            close: line,
+        }),
+        _ => {}
+    }
+    if st != S::Row {
+        end_row(text.len(), row, row_line, &mut out);
+    }
+    out
 }
 
 fn row(
@@ -218,14 +382,17 @@ fn row(
     (prefix, per_direction): (bool, bool),
     at: &str,
 ) {
-    let board = match cell(r, "board").map(|b| b.parse::<u32>()) {
-        Some(Ok(b)) if (1..=10_000).contains(&b) => b,
-        other => {
+    let board = match cell(r, "board").as_deref().and_then(super::board_number) {
+        Some(b) => b,
+        None => {
             let found = cell(r, "board").unwrap_or_default();
-            let _ = other;
             d.bad(
                 at,
-                format!("board: expected a board number, found {found:?}"),
+                format!(
+                    "board: expected a board number 1-{}, found {}",
+                    super::MAX_BOARD,
+                    crate::import::quote(&found)
+                ),
             );
             return;
         }
@@ -253,10 +420,12 @@ fn row(
     let num = |f: &str| -> Result<Option<u32>, String> {
         match cell(r, f) {
             None => Ok(None),
-            Some(x) => x
-                .parse::<u32>()
-                .map(Some)
-                .map_err(|_| format!("{f}: expected a whole number, found {x:?}")),
+            Some(x) => x.parse::<u32>().map(Some).map_err(|_| {
+                format!(
+                    "{f}: expected a whole number, found {}",
+                    crate::import::quote(&x)
+                )
+            }),
         }
     };
     let (round, table) = match (num("round"), num("table")) {
@@ -287,7 +456,7 @@ fn row(
         Some(x) => match x.parse::<i32>() {
             Ok(v) if v.abs() <= 10_000 => Some(v),
             _ => {
-                d.bad(at, format!("score: expected NS points such as 420 or -50, or an artificial score such as A6040 or A+/A-, found {x:?}"));
+                d.bad(at, format!("score: expected NS points such as 420 or -50, or an artificial score such as A6040 or A+/A-, found {}", crate::import::quote(x)));
                 return;
             }
         },
@@ -301,7 +470,10 @@ fn row(
     let tricks = |c: &crate::bridge::Contract| match (&tricks_cell, &result_cell) {
         (Some(x), _) => match x.parse::<u8>() {
             Ok(n) if n <= 13 => Ok(Some(n)),
-            _ => Err(format!("tricks: expected 0-13, found {x:?}")),
+            _ => Err(format!(
+                "tricks: expected 0-13, found {}",
+                crate::import::quote(x)
+            )),
         },
         (None, Some(x)) => parse_result_offset(x)
             .map_err(|m| format!("result: {m}"))
@@ -402,6 +574,48 @@ mod tests {
         assert_eq!(r["contract"], "3NTX");
         assert_eq!(r["tricks"], 7);
         assert_eq!(r["round"], 1);
+    }
+
+    #[test]
+    fn quotes_and_rows_are_looked_at() {
+        let sh = |t: &str| shape(t.as_bytes(), b',');
+        assert_eq!(
+            sh("a,b\n1,\"x, y\"\n2,\"say \"\"hi\"\"\"\n"),
+            Shape::default()
+        );
+        // (a quote inside a cell is a character: only at a cell's start does one open)
+        assert_eq!(sh("a,b\n1,x\"y\n2,3\n"), Shape::default());
+        assert_eq!(
+            sh("a,b\n1,\"Anna\n2,3\n4,5\n").unclosed,
+            Some((2, 2)),
+            "opened on line 2, lines 3 and 4 after it"
+        );
+        assert_eq!(sh("a\n\"x").unclosed, Some((2, 0)));
+        let s = sh("a,b\n1,\"Anna\n2,3\n4,5\"\n6,7\n");
+        assert_eq!(s.unclosed, None);
+        assert_eq!(
+            s.spans,
+            [Span {
+                row: 2,
+                open: 2,
+                close: 4
+            }]
+        );
+        let s = sh("a,b\r\n\r\n1,\"x\r\ny\"");
+        assert_eq!(
+            s.spans,
+            [Span {
+                row: 3,
+                open: 3,
+                close: 4
+            }]
+        );
+        let long = format!("a,b\n1,{}\n", "x".repeat(crate::limits::MAX_CSV_ROW_BYTES));
+        assert_eq!(
+            sh(&long).long,
+            Some((2, crate::limits::MAX_CSV_ROW_BYTES + 2))
+        );
+        assert_eq!(shape(b"a;b\n1;\"x;y\n", b';').unclosed, Some((2, 0)));
     }
 
     #[test]

@@ -72,6 +72,67 @@ pub mod usebio;
 pub use merge::{merge, Existing, Input, Merged};
 pub use run::{import_append, import_new, ImportError, Imported, Options as ImportOptions};
 
+/// The largest board number a reader takes: the log's own ([`crate::event::read::MAX_BOARD`]),
+/// so that a board the log would refuse is refused at its place in the file.
+pub const MAX_BOARD: u32 = crate::event::read::MAX_BOARD as u32;
+
+/// A board number as a file writes it (`1` to [`MAX_BOARD`]), `None` when it is not one.
+pub fn board_number(s: &str) -> Option<u32> {
+    s.trim()
+        .parse::<u32>()
+        .ok()
+        .filter(|b| (1..=MAX_BOARD).contains(b))
+}
+
+/// What a message quotes of a file (a value, a token, a line) at most: this many characters,
+/// cut in the middle beyond ([`clip_text`]), so that a message about a 20 MB line is short.
+pub const QUOTED_CHARS: usize = 100;
+
+/// `s` as a message quotes it: whole up to [`QUOTED_CHARS`] characters, else its first 64 and
+/// last 24 with how many were cut between them. Every reader quotes through it ([`quote`]).
+pub fn clip_text(s: &str) -> std::borrow::Cow<'_, str> {
+    const HEAD: usize = 64;
+    const TAIL: usize = 24;
+    if s.len() <= QUOTED_CHARS {
+        return std::borrow::Cow::Borrowed(s);
+    }
+    let n = s.chars().count();
+    if n <= QUOTED_CHARS {
+        return std::borrow::Cow::Borrowed(s);
+    }
+    let head_end = s.char_indices().nth(HEAD).map_or(s.len(), |(i, _)| i);
+    let tail_start = s
+        .char_indices()
+        .rev()
+        .nth(TAIL - 1)
+        .map_or(head_end, |(i, _)| i);
+    std::borrow::Cow::Owned(format!(
+        "{} … ({} characters cut) … {}",
+        &s[..head_end],
+        n - HEAD - TAIL,
+        &s[tail_start..]
+    ))
+}
+
+/// `s` quoted (`"4S"`, escaped as Rust's `{:?}` escapes it) and clipped ([`clip_text`]).
+pub fn quote(s: &str) -> String {
+    format!("{:?}", clip_text(s))
+}
+
+/// A reader's problems and notices, each message and place clipped as the log's errors are
+/// (`error::clip`): whatever a reader quoted, no message is longer than a few lines.
+fn clipped(mut ps: Vec<Problem>) -> Vec<Problem> {
+    for p in &mut ps {
+        if p.message.len() > 600 {
+            p.message = crate::error::clip(&p.message);
+        }
+        if p.at.len() > 600 {
+            p.at = crate::error::clip(&p.at);
+        }
+    }
+    ps
+}
+
 /// The formats `frekans import` reads.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Format {
@@ -141,15 +202,84 @@ pub fn detect(bytes: &[u8]) -> Option<Format> {
 }
 
 /// A text file's characters: UTF-8 (a byte-order mark dropped) when the bytes are valid UTF-8,
-/// else ISO-8859-1 (PBN's default; read as windows-1252, its superset, by `encoding_rs`).
-/// Also whether it was read as Latin-1.
-pub fn decode_text(bytes: &[u8]) -> (std::borrow::Cow<'_, str>, bool) {
+/// else ISO-8859-1 (PBN's default; read as windows-1252, its superset, by `encoding_rs`). A
+/// file whose lines mix the two (some lines valid UTF-8 beyond ASCII, others not UTF-8 at all:
+/// two files pasted together) is read line by line, each in its own encoding, and said
+/// ([`Mixed`]), never garbled without a word.
+pub fn decode_text(bytes: &[u8]) -> (std::borrow::Cow<'_, str>, Option<Mixed>) {
     let bytes = bytes.strip_prefix(b"\xef\xbb\xbf").unwrap_or(bytes);
-    match std::str::from_utf8(bytes) {
-        Ok(s) => (std::borrow::Cow::Borrowed(s), false),
-        Err(_) => {
-            let (text, _) = encoding_rs::WINDOWS_1252.decode_without_bom_handling(bytes);
-            (text, true)
+    if std::str::from_utf8(bytes).is_ok() {
+        return (
+            std::borrow::Cow::Borrowed(std::str::from_utf8(bytes).expect("just checked")),
+            None,
+        );
+    }
+    fn latin1(b: &[u8]) -> std::borrow::Cow<'_, str> {
+        encoding_rs::WINDOWS_1252.decode_without_bom_handling(b).0
+    }
+    // (the first line of each kind, and how many are Latin-1)
+    let (mut utf8, mut first_latin1, mut latin1_lines) = (None, None, 0);
+    for (n, l) in bytes.split(|&b| b == b'\n').enumerate() {
+        if l.is_ascii() {
+            continue;
+        }
+        if std::str::from_utf8(l).is_ok() {
+            utf8.get_or_insert(n + 1);
+        } else {
+            first_latin1.get_or_insert(n + 1);
+            latin1_lines += 1;
+        }
+    }
+    let (Some(utf8_line), Some(latin1_line)) = (utf8, first_latin1) else {
+        return (latin1(bytes), None);
+    };
+    let mut text = String::with_capacity(bytes.len() + bytes.len() / 8);
+    for (n, l) in bytes.split(|&b| b == b'\n').enumerate() {
+        if n > 0 {
+            text.push('\n');
+        }
+        match std::str::from_utf8(l) {
+            Ok(s) => text.push_str(s),
+            Err(_) => text.push_str(&latin1(l)),
+        }
+    }
+    (
+        std::borrow::Cow::Owned(text),
+        Some(Mixed {
+            utf8_line,
+            latin1_line,
+            latin1_lines,
+        }),
+    )
+}
+
+/// A text file whose lines mix UTF-8 and Latin-1 ([`decode_text`]): the first line of each,
+/// and how many lines are Latin-1.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Mixed {
+    pub utf8_line: usize,
+    pub latin1_line: usize,
+    pub latin1_lines: usize,
+}
+
+impl Mixed {
+    /// Where it is said: the first Latin-1 line.
+    pub(crate) fn at(&self) -> String {
+        format!("line {}", self.latin1_line)
+    }
+
+    /// The notice (or, under `--strict`, the refusal) a reader gives.
+    pub(crate) fn slip(&self) -> draft::Slip {
+        let what = format!(
+            "the file mixes encodings: line {} is UTF-8, but {} line{} (the first here) {} not UTF-8",
+            self.utf8_line,
+            self.latin1_lines,
+            if self.latin1_lines == 1 { "" } else { "s" },
+            if self.latin1_lines == 1 { "is" } else { "are" }
+        );
+        draft::Slip {
+            notice: format!("{what}: each line read in its own encoding, those as Latin-1 (ISO-8859-1); check their names"),
+            refusal: format!("{what} (--strict): save the file in one encoding"),
         }
     }
 }
@@ -199,11 +329,19 @@ pub fn read_as(
     req: &Request,
     columns: &csv::Columns,
 ) -> Result<Parsed, Vec<Problem>> {
-    match format {
+    let read = match format {
         Format::Pbn => pbn::read_parsed(bytes, file, req),
         Format::Csv => csv::read_parsed(bytes, file, req, columns),
         Format::Usebio => usebio::read_parsed(bytes, file, req),
         Format::Bws => bws::read(path, file, req),
+    };
+    match read {
+        Ok(mut p) => {
+            p.skipped = clipped(p.skipped);
+            p.notices = clipped(p.notices);
+            Ok(p)
+        }
+        Err(ps) => Err(clipped(ps)),
     }
 }
 
@@ -239,10 +377,37 @@ mod tests {
     }
 
     #[test]
+    fn quotes_are_clipped() {
+        assert_eq!(quote("4S"), "\"4S\"");
+        let long = format!("{}{}", "ż".repeat(1000), "end");
+        let q = quote(&long);
+        assert!(q.chars().count() < QUOTED_CHARS + 40, "{q}");
+        assert!(
+            q.contains("(915 characters cut)") && q.ends_with("end\""),
+            "{q}"
+        );
+        let exact = "a".repeat(QUOTED_CHARS);
+        assert_eq!(clip_text(&exact), exact.as_str());
+    }
+
+    #[test]
     fn latin1_when_not_utf8() {
-        let (t, latin1) = decode_text(b"Ren\xe9");
-        assert_eq!((t.as_ref(), latin1), ("René", true));
-        let (t, latin1) = decode_text("Żółć".as_bytes());
-        assert_eq!((t.as_ref(), latin1), ("Żółć", false));
+        let (t, mixed) = decode_text(b"Ren\xe9");
+        assert_eq!((t.as_ref(), mixed), ("René", None));
+        let (t, mixed) = decode_text("Żółć".as_bytes());
+        assert_eq!((t.as_ref(), mixed), ("Żółć", None));
+        // Lines of both: each in its own encoding, and said.
+        let mut bytes = "a\nŻółć\n".as_bytes().to_vec();
+        bytes.extend_from_slice(b"Ren\xe9\nb\nJos\xe9\n");
+        let (t, mixed) = decode_text(&bytes);
+        assert_eq!(t.as_ref(), "a\nŻółć\nRené\nb\nJosé\n");
+        assert_eq!(
+            mixed,
+            Some(Mixed {
+                utf8_line: 2,
+                latin1_line: 3,
+                latin1_lines: 2
+            })
+        );
     }
 }

@@ -79,11 +79,8 @@ fn read_all(files: &[PathBuf], opts: &Options) -> Result<ReadFiles, ImportError>
     let mut noted = Vec::new();
     for path in files {
         let name = path.display().to_string();
-        let bytes = tracing::info_span!("file")
-            .in_scope(|| super::file::read(path))
-            .map_err(|e| {
-                ImportError::Io(anyhow::Error::new(e).context(format!("cannot read {name}")))
-            })?;
+        // (a file over the import's size limit: refused, exit 2)
+        let bytes = tracing::info_span!("file").in_scope(|| super::file::read(path, &name))?;
         let format = match opts.format.or_else(|| detect(&bytes)) {
             Some(f) => f,
             None => {

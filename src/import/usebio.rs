@@ -191,7 +191,10 @@ impl<'a> Cx<'a> {
         if root.name != "USEBIO" {
             self.problem(
                 root.path.clone(),
-                format!("expected the root element <USEBIO>, found <{}>", root.name),
+                format!(
+                    "expected the root element <USEBIO>, found <{}>",
+                    super::clip_text(&root.name)
+                ),
             );
             return;
         }
@@ -199,7 +202,10 @@ impl<'a> Cx<'a> {
             if !matches!(v, "1.0" | "1.1" | "1.2") {
                 self.problem(
                     root.path.clone(),
-                    format!("Version {v:?}: expected USEBIO 1.0, 1.1 or 1.2"),
+                    format!(
+                        "Version {}: expected USEBIO 1.0, 1.1 or 1.2",
+                        crate::import::quote(v)
+                    ),
                 );
             }
         }
@@ -709,7 +715,10 @@ impl<'a> Cx<'a> {
                     Some(d) => {
                         self.line_problem(
                             tl.path_of("DIRECTION"),
-                            format!("{d:?}: expected NS or EW (the side the match's TEAM sat)"),
+                            format!(
+                                "{}: expected NS or EW (the side the match's TEAM sat)",
+                                crate::import::quote(d)
+                            ),
                         );
                         continue;
                     }
@@ -740,14 +749,18 @@ impl<'a> Cx<'a> {
     }
 
     fn board_number(&mut self, b: &Element) -> Option<u32> {
-        match b.text_of("BOARD_NUMBER").map(|t| t.parse::<u32>()) {
-            Some(Ok(n)) if (1..=10_000).contains(&n) => Some(n),
-            Some(_) => {
-                let t = b.text_of("BOARD_NUMBER").unwrap_or_default().to_string();
-                self.line_problem(
-                    b.path_of("BOARD_NUMBER"),
-                    format!("{t:?}: expected a board number 1-10000"),
+        match b
+            .text_of("BOARD_NUMBER")
+            .map(|t| (t, super::board_number(t)))
+        {
+            Some((_, Some(n))) => Some(n),
+            Some((t, None)) => {
+                let m = format!(
+                    "{}: expected a board number 1-{}",
+                    crate::import::quote(t),
+                    super::MAX_BOARD
                 );
+                self.line_problem(b.path_of("BOARD_NUMBER"), m);
                 None
             }
             None => {

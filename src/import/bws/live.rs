@@ -6,6 +6,13 @@
 //! again, so importing an unchanged file appends nothing. A result erased in the BWS after it
 //! was imported stays in the log (an append-only log takes nothing back): the import says so,
 //! for the director to rule.
+//!
+//! Each table's event names the BWS entry it came from and how far the BWS had got (its note:
+//! `imported: Bridgemate entry 12 (the BWS's entries up to 13)`, [`Entry`]); entry IDs are
+//! Access's autonumber, growing as the terminals send. A copy of the BWS older than what the
+//! log already took (a table's entry there earlier than the log's, or the copy's entries
+//! stopping before the log's while it would add something) is refused, naming the log's later
+//! results: it would take them back.
 
 use std::collections::{BTreeMap, HashMap, HashSet};
 
@@ -24,6 +31,49 @@ struct LogTable {
     play: String,
 }
 
+/// The BWS entry a table's event came from: its `ReceivedData` ID, and the highest ID of the
+/// file it was read from (erased entries too).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) struct Entry {
+    pub id: i64,
+    pub newest: i64,
+}
+
+impl Entry {
+    /// As an event's note says it, after `imported: Bridgemate ` (or a ruling's remark).
+    pub(crate) fn text(&self) -> String {
+        format!(
+            "entry {} (the BWS's entries up to {})",
+            self.id, self.newest
+        )
+    }
+
+    /// The entry an event's note names (a BWS import's note: `imported: ...`).
+    fn of_note(note: &str) -> Option<Entry> {
+        if !note.starts_with("imported: ") {
+            return None;
+        }
+        let number_after = |word: &str| -> Option<i64> {
+            let i = note.find(word)? + word.len();
+            let digits: &str = &note[i..];
+            let end = digits
+                .find(|c: char| !c.is_ascii_digit())
+                .unwrap_or(digits.len());
+            digits[..end].parse().ok()
+        };
+        Some(Entry {
+            id: number_after("entry ")?,
+            newest: number_after("entries up to ")?,
+        })
+    }
+
+    fn of_map(m: &Map<String, Value>) -> Option<Entry> {
+        m.get("note")
+            .and_then(Value::as_str)
+            .and_then(Entry::of_note)
+    }
+}
+
 /// What the log holds of one BWS session.
 #[derive(Clone, Debug, Default)]
 pub(crate) struct LogSession {
@@ -33,9 +83,26 @@ pub(crate) struct LogSession {
     /// (board, NS) → the ruling in force: its id, score, and whether a BWS import gave it.
     rulings: HashMap<(u32, String), (String, String, bool)>,
     deals: HashMap<u32, String>,
+    /// (board, NS) → the latest BWS entry the log took for the table, and the seq of the
+    /// event that took it.
+    entries: HashMap<(u32, String), (i64, usize)>,
+    /// The highest entry ID of the BWS copies the log took anything from.
+    newest: Option<i64>,
 }
 
 impl LogSession {
+    /// The entry `note` names, taken for the table (board, NS) by the event `seq`.
+    fn took(&mut self, key: (u32, String), note: Option<&str>, seq: usize) {
+        let Some(e) = note.and_then(Entry::of_note) else {
+            return;
+        };
+        self.newest = Some(self.newest.map_or(e.newest, |n| n.max(e.newest)));
+        let t = self.entries.entry(key).or_insert((e.id, seq));
+        if e.id >= t.0 {
+            *t = (e.id, seq);
+        }
+    }
+
     /// The log's id of the session.
     pub(crate) fn id(&self) -> &str {
         &self.id
@@ -127,21 +194,23 @@ pub(crate) fn log_sessions(events: &[Envelope]) -> BTreeMap<String, LogSession> 
                             play: canon_play(&r.play),
                         },
                     );
+                    ls.took((r.board, r.ns.clone()), env.note.as_deref(), env.seq);
                 }
             }
             Event::Correction(c) => {
                 if let Some((session, board, ns, play)) = plays.get_mut(&c.result) {
                     crate::replay::correct(play, c);
-                    if let Some(t) = by_id
-                        .get_mut(session.as_str())
-                        .and_then(|ls| ls.tables.get_mut(&(*board, ns.clone())))
-                    {
-                        t.play = canon_play(play);
+                    if let Some(ls) = by_id.get_mut(session.as_str()) {
+                        if let Some(t) = ls.tables.get_mut(&(*board, ns.clone())) {
+                            t.play = canon_play(play);
+                        }
+                        ls.took((*board, ns.clone()), env.note.as_deref(), env.seq);
                     }
                 }
             }
             Event::Ruling(r) => {
                 if let Some(ls) = by_id.get_mut(&r.session) {
+                    ls.took((r.board, r.ns.clone()), env.note.as_deref(), env.seq);
                     let ours = env
                         .note
                         .as_deref()
@@ -169,6 +238,18 @@ pub(crate) fn log_sessions(events: &[Envelope]) -> BTreeMap<String, LogSession> 
         .into_iter()
         .filter_map(|(note, id)| by_id.remove(&id).map(|ls| (note, ls)))
         .collect()
+}
+
+/// The entry of a table's event (`m`, of the BWS read) when it is earlier than the one the log
+/// took for the table `key`: (this entry, (the log's entry, its seq)).
+fn earlier_entry(
+    m: &Map<String, Value>,
+    log: &LogSession,
+    key: &(u32, String),
+) -> Option<(i64, (i64, usize))> {
+    let here = Entry::of_map(m)?;
+    let &(took, seq) = log.entries.get(key)?;
+    (here.id < took).then_some((here.id, (took, seq)))
 }
 
 /// The note of a BWS file's session (its identity), when `events` are a BWS reader's.
@@ -212,8 +293,17 @@ pub(crate) fn update(
         at,
         message,
     };
-    for (i, e) in input.events.iter().enumerate() {
-        let e = e.to_value();
+    // How far this copy of the BWS had got (its events' notes), and its tables whose entry is
+    // earlier than the one the log took: (where, message).
+    let values: Vec<Value> = input.events.iter().map(Ev::to_value).collect();
+    let newest = values
+        .iter()
+        .filter_map(|v| v.as_object().and_then(Entry::of_map))
+        .map(|e| e.newest)
+        .max();
+    let mut earlier: Vec<(String, String)> = Vec::new();
+    let mut earlier_tables: HashSet<(u32, String)> = HashSet::new();
+    for (i, e) in values.into_iter().enumerate() {
         let Value::Object(m) = &e else { continue };
         let kind = m.get("type").and_then(Value::as_str).unwrap_or("");
         let board = m.get("board").and_then(Value::as_u64).unwrap_or(0) as u32;
@@ -226,6 +316,9 @@ pub(crate) fn update(
         if m.contains_key("session") {
             m.insert("session".into(), Value::from(log.id.as_str()));
         }
+        let stale = matches!(kind, "result" | "ruling")
+            .then(|| earlier_entry(&m, log, &(board, ns.clone())))
+            .flatten();
         match kind {
             "championship" | "session" => continue,
             // (a pair the log has stays as the log declares it: names amended in the BWS since
@@ -240,6 +333,13 @@ pub(crate) fn update(
                     }
                     None => {}
                 }
+            }
+            _ if stale.is_some() => {
+                seen.insert((board, ns.clone()));
+                let (here, (took, seq)) = stale.expect("just matched");
+                earlier_tables.insert((board, ns.clone()));
+                earlier.push((at(i), format!("board {board} of pair {ns}: entry {here} here, but the log took the later entry {took} (seq {seq}); importing this copy would take it back")));
+                continue;
             }
             "result" => {
                 let key = (board, ns.clone());
@@ -275,7 +375,13 @@ pub(crate) fn update(
                     }
                     c.insert(
                         "note".into(),
-                        Value::from("imported: re-entered at the table (Bridgemate)"),
+                        Value::from(match Entry::of_map(&m) {
+                            Some(e) => format!(
+                                "imported: re-entered at the table, Bridgemate {}",
+                                e.text()
+                            ),
+                            None => "imported: re-entered at the table (Bridgemate)".to_string(),
+                        }),
                     );
                     events.push(Value::Object(c));
                     origins.push(at(i));
@@ -307,6 +413,33 @@ pub(crate) fn update(
     if !problems.is_empty() {
         return Err(problems);
     }
+    // An older copy of the BWS than the log took: refused whole, naming the log's later
+    // results (what it would take back, or leave out as if erased).
+    let behind = match (newest, log.newest) {
+        (Some(here), Some(took)) if here < took => Some((here, took)),
+        _ => None,
+    };
+    if !earlier.is_empty() || (behind.is_some() && !events.is_empty()) {
+        let (here, took) = behind.unwrap_or((newest.unwrap_or(0), log.newest.unwrap_or(0)));
+        let mut out = vec![problem(
+            "ReceivedData".into(),
+            format!("this copy of the BWS is older than what the log already took from session {} (its entries go up to ID {here}, the log's up to {took}): nothing was imported; import the BWS as it stands now", log.id),
+        )];
+        out.extend(earlier.into_iter().map(|(at, m)| problem(at, m)));
+        let mut later: Vec<(&(u32, String), &(i64, usize))> = log
+            .entries
+            .iter()
+            .filter(|(k, (id, _))| *id > here && !earlier_tables.contains(*k))
+            .collect();
+        later.sort_by_key(|(_, (_, seq))| *seq);
+        for ((board, ns), (id, seq)) in later {
+            out.push(problem(
+                "ReceivedData".into(),
+                format!("board {board} of pair {ns}: the log took entry {id} (seq {seq}), later than any entry of this copy"),
+            ));
+        }
+        return Err(out);
+    }
     let mut notes = Vec::new();
     let mut gone: Vec<_> = log
         .tables
@@ -314,11 +447,14 @@ pub(crate) fn update(
         .filter(|(k, _)| !seen.contains(*k))
         .collect();
     gone.sort_by_key(|(_, t)| t.seq);
-    for ((board, ns), t) in gone {
-        notes.push(problem(
-            "file".into(),
-            format!("board {board} of pair {ns} (the log's seq {}) is no longer in the BWS (erased after it was imported): the log keeps it; a director's ruling can cancel it", t.seq),
-        ));
+    for (key, t) in gone {
+        let (board, ns) = key;
+        let message = match (log.entries.get(key), newest) {
+            // (its entry later than the copy's last: an older copy, or entries deleted)
+            (Some((id, _)), Some(here)) if *id > here => format!("board {board} of pair {ns} (the log's seq {}, entry {id}) is not in this copy of the BWS, whose entries stop at ID {here}: an older copy, or its last entries deleted; the log keeps it", t.seq),
+            _ => format!("board {board} of pair {ns} (the log's seq {}) is no longer in the BWS (erased after it was imported): the log keeps it; a director's ruling can cancel it", t.seq),
+        };
+        notes.push(problem("file".into(), message));
     }
     Ok((
         Input {
@@ -328,4 +464,30 @@ pub(crate) fn update(
         },
         notes,
     ))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The entry a note names is read back from the notes the reader and `update` write.
+    #[test]
+    fn entries_are_read_from_notes() {
+        let e = Entry { id: 12, newest: 13 };
+        for note in [
+            format!("imported: Bridgemate {}", e.text()),
+            format!("imported: Bridgemate 60%-40%, {}", e.text()),
+            format!("imported: re-entered at the table, Bridgemate {}", e.text()),
+        ] {
+            assert_eq!(Entry::of_note(&note), Some(e), "{note}");
+        }
+        assert_eq!(
+            Entry::of_note("imported: re-entered at the table (Bridgemate)"),
+            None
+        );
+        assert_eq!(
+            Entry::of_note("entry 12 (the BWS's entries up to 13)"),
+            None
+        );
+    }
 }

@@ -169,7 +169,23 @@ struct Database<'a> {
     tables: BTreeSet<String>,
 }
 
-impl Database<'_> {
+impl<'a> Database<'a> {
+    /// The database at `path` (named `file` in messages), its tables listed by mdb-tables.
+    fn open(path: &'a Path, file: &'a str) -> Result<Database<'a>, Problem> {
+        let listing = mdb("mdb-tables", (&[OsStr::new("-1")], path, &[]), file, "file")?;
+        let (text, _) = decode_text(&listing);
+        Ok(Database {
+            path,
+            file,
+            tables: text
+                .lines()
+                .map(str::trim)
+                .filter(|l| !l.is_empty())
+                .map(str::to_string)
+                .collect(),
+        })
+    }
+
     fn has(&self, name: &str) -> bool {
         self.tables.iter().any(|t| t.eq_ignore_ascii_case(name))
     }
@@ -242,24 +258,7 @@ struct Entry {
 
 /// Read the database at `path` (named `file` in messages).
 pub fn read(path: &Path, file: &str, req: &Request) -> Result<Parsed, Vec<Problem>> {
-    let listing = mdb(
-        "mdb-tables",
-        (&[OsStr::new("-1")], path, &[]),
-        file,
-        "file",
-    )
-    .map_err(|p| vec![p])?;
-    let (text, _) = decode_text(&listing);
-    let db = Database {
-        path,
-        file,
-        tables: text
-            .lines()
-            .map(str::trim)
-            .filter(|l| !l.is_empty())
-            .map(str::to_string)
-            .collect(),
-    };
+    let db = Database::open(path, file).map_err(|p| vec![p])?;
     let mut problems = Vec::new();
     for t in ["Section", "ReceivedData"] {
         if !db.has(t) {
@@ -495,24 +494,7 @@ impl Progress {
 
 /// [`Progress`] of the database at `path` (named `file` in messages).
 pub fn progress(path: &Path, file: &str) -> Result<Progress, Vec<Problem>> {
-    let listing = mdb(
-        "mdb-tables",
-        (&[OsStr::new("-1")], path, &[]),
-        file,
-        "file",
-    )
-    .map_err(|p| vec![p])?;
-    let (text, _) = decode_text(&listing);
-    let db = Database {
-        path,
-        file,
-        tables: text
-            .lines()
-            .map(str::trim)
-            .filter(|l| !l.is_empty())
-            .map(str::to_string)
-            .collect(),
-    };
+    let db = Database::open(path, file).map_err(|p| vec![p])?;
     if !db.has("Section") || !db.has("ReceivedData") {
         return Ok(Progress::default());
     }
@@ -526,7 +508,14 @@ pub fn progress(path: &Path, file: &str) -> Result<Progress, Vec<Problem>> {
         .filter_map(|r| {
             let i = int(r, Some(id), "ID").ok().flatten()?;
             let l = cell(r, letter);
-            Some((i, if l.is_empty() { i.to_string() } else { l.to_string() }))
+            Some((
+                i,
+                if l.is_empty() {
+                    i.to_string()
+                } else {
+                    l.to_string()
+                },
+            ))
         })
         .collect();
     let entries = entries(&db.export("ReceivedData").map_err(one)?, &letters, file)?;

@@ -136,7 +136,7 @@ pub(super) fn deals(
     for (i, row) in t.rows.iter().enumerate() {
         let at = t.at(i);
         let board = match int(row, Some(c[0]), "Board") {
-            Ok(Some(b)) if (1..=9999).contains(&b) => b as u32,
+            Ok(Some(b)) if (1..=i64::from(super::super::MAX_BOARD)).contains(&b) => b as u32,
             Ok(_) => continue,
             Err(m) => {
                 d.bad(&at, m);

@@ -36,7 +36,8 @@ pub(crate) fn contract(token: &str) -> Result<Bid, String> {
         1 => parse_contract(&format!("{bare}X")),
         2 => parse_contract(&format!("{bare}XX")),
         _ => Err(format!(
-            "expected a contract such as \"4S\", \"3D*\" or \"PO\", found {t:?}"
+            "expected a contract such as \"4S\", \"3D*\" or \"PO\", found {}",
+            crate::import::quote(t)
         )),
     }
 }
@@ -399,7 +400,8 @@ mod tests {
             2 => c.push_str("XX"),
             _ => {
                 return Err(format!(
-                    "expected a contract such as \"4S\", \"3D*\" or \"PO\", found {t:?}"
+                    "expected a contract such as \"4S\", \"3D*\" or \"PO\", found {}",
+                    crate::import::quote(t)
                 ))
             }
         }

@@ -318,7 +318,12 @@ fn ns_score(value: &str, by: Option<Seat>) -> Result<i32, String> {
 /// or (some producers) `=`, `+1`, `-2` against the contract.
 fn tricks_of(value: &str, c: &crate::bridge::Contract, by: Option<Seat>) -> Result<u8, String> {
     let v = value.trim().trim_start_matches('^').trim();
-    let bad = || format!("[Result]: expected the tricks declarer took (0-13), found {value:?}");
+    let bad = || {
+        format!(
+            "[Result]: expected the tricks declarer took (0-13), found {}",
+            crate::import::quote(value)
+        )
+    };
     let n = |t: &str| {
         Some(t)
             .filter(|t| t.bytes().all(|b| b.is_ascii_digit()))

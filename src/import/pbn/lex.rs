@@ -112,7 +112,12 @@ fn tokens_upto<'a>(line: &'a str, n: usize, out: &mut Vec<Cow<'a, str>>) -> Resu
             }
         }
     };
-    let unclosed = || format!("a quoted token is not closed: {line:?}");
+    let unclosed = || {
+        format!(
+            "a quoted token is not closed: {}",
+            crate::import::quote(line)
+        )
+    };
     let mut i = 0;
     while i < b.len() && out.len() < stop {
         let (ws, n) = space(i);
@@ -195,7 +200,12 @@ fn tokens_by_char<'a>(line: &'a str, out: &mut Vec<Cow<'a, str>>) -> Result<(), 
             let from = start + 1;
             loop {
                 match chars.next() {
-                    None => return Err(format!("a quoted token is not closed: {line:?}")),
+                    None => {
+                        return Err(format!(
+                            "a quoted token is not closed: {}",
+                            crate::import::quote(line)
+                        ))
+                    }
                     Some((i, '\\')) => {
                         let s = owned.get_or_insert_with(|| line[from..i].to_string());
                         match chars.next() {
@@ -204,7 +214,12 @@ fn tokens_by_char<'a>(line: &'a str, out: &mut Vec<Cow<'a, str>>) -> Result<(), 
                                 s.push('\\');
                                 s.push(o);
                             }
-                            None => return Err(format!("a quoted token is not closed: {line:?}")),
+                            None => {
+                                return Err(format!(
+                                    "a quoted token is not closed: {}",
+                                    crate::import::quote(line)
+                                ))
+                            }
                         }
                     }
                     Some((i, '"')) => {
@@ -261,12 +276,17 @@ fn tag_line(line: &str) -> Option<Result<Vec<(String, String)>, String>> {
         let name = &r[..name_end];
         if name.is_empty() || !name.chars().all(|c| c.is_ascii_alphanumeric() || c == '_') {
             return Some(Err(format!(
-                "expected a tag such as [Board \"1\"], found {t:?}"
+                "expected a tag such as [Board \"1\"], found {}",
+                crate::import::quote(t)
             )));
         }
         let r = r[name_end..].trim_start();
         let Some(r) = r.strip_prefix('"') else {
-            return Some(Err(format!("the tag [{name}] has no quoted value: {t:?}")));
+            return Some(Err(format!(
+                "the tag [{}] has no quoted value: {}",
+                crate::import::clip_text(name),
+                crate::import::quote(t)
+            )));
         };
         let mut value = String::new();
         let mut chars = r.char_indices();
@@ -289,11 +309,19 @@ fn tag_line(line: &str) -> Option<Result<Vec<(String, String)>, String>> {
             }
         }
         let Some(end) = end else {
-            return Some(Err(format!("the value of [{name}] is not closed: {t:?}")));
+            return Some(Err(format!(
+                "the value of [{}] is not closed: {}",
+                crate::import::clip_text(name),
+                crate::import::quote(t)
+            )));
         };
         let r = r[end..].trim_start();
         let Some(r) = r.strip_prefix(']') else {
-            return Some(Err(format!("the tag [{name}] is not closed by ]: {t:?}")));
+            return Some(Err(format!(
+                "the tag [{}] is not closed by ]: {}",
+                crate::import::clip_text(name),
+                crate::import::quote(t)
+            )));
         };
         out.push((name.to_string(), value));
         rest = r.trim_start();
@@ -302,7 +330,10 @@ fn tag_line(line: &str) -> Option<Result<Vec<(String, String)>, String>> {
         }
     }
     if !rest.is_empty() && !rest.starts_with(';') {
-        return Some(Err(format!("unexpected text after the tags: {rest:?}")));
+        return Some(Err(format!(
+            "unexpected text after the tags: {}",
+            crate::import::quote(rest)
+        )));
     }
     Some(Ok(out))
 }
@@ -433,7 +464,8 @@ pub fn each<'a>(
                     errors.push((
                         n,
                         format!(
-                            "expected a PBN tag such as [Board \"1\"] or a % comment, found {t:?}"
+                            "expected a PBN tag such as [Board \"1\"] or a % comment, found {}",
+                            crate::import::quote(t)
                         ),
                     ));
                 }

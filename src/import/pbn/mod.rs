@@ -55,13 +55,16 @@ fn read_chunked(
     req: &Request,
     (chunk, slots): (usize, bool),
 ) -> Result<Parsed, Vec<Problem>> {
-    let (text, _latin1) = decode_text(bytes);
+    let (text, mixed) = decode_text(bytes);
     let problem = |line: usize, message: String| Problem {
         file: file.to_string(),
         at: format!("line {line}"),
         message,
     };
     let mut d = Draft::new(file, req);
+    if let Some(m) = mixed {
+        d.slip(&m.at(), m.slip());
+    }
     let s = d.session();
     let mut first = first::First::default();
     let span = tracing::info_span!("pbn_first").entered();
@@ -277,13 +280,17 @@ fn board_of(d: &mut Draft, g: &lex::Game, (what, line): (&str, usize)) -> Option
         d.fail(&at(line), format!("{what} in a game without [Board]"));
         return None;
     };
-    match board.parse::<u32>() {
-        Ok(b) if (1..=10_000).contains(&b) => Some(b),
-        _ => {
+    match super::board_number(board) {
+        Some(b) => Some(b),
+        None => {
             let line = g.tag("Board").map(|t| t.line).unwrap_or(g.line);
             d.fail(
                 &at(line),
-                format!("[Board]: expected a board number, found {board:?}"),
+                format!(
+                    "[Board]: expected a board number 1-{}, found {}",
+                    super::MAX_BOARD,
+                    crate::import::quote(board)
+                ),
             );
             None
         }

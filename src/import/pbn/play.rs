@@ -69,7 +69,11 @@ pub(super) fn row_event(
             if x.is_some() && x.map(|v| -v) == y {
                 Some(a.into())
             } else {
-                return Err(format!("Score_NS {a} and Score_EW {b} disagree"));
+                return Err(format!(
+                    "Score_NS {} and Score_EW {} disagree",
+                    crate::import::quote(a),
+                    crate::import::quote(b)
+                ));
             }
         }
     };
@@ -101,8 +105,8 @@ pub(super) fn row_event(
         },
         Some(None) => {
             return Err(format!(
-                "Score: expected NS points such as 420 or -50, found {:?}",
-                score_ns.unwrap()
+                "Score: expected NS points such as 420 or -50, found {}",
+                crate::import::quote(&score_ns.unwrap())
             ))
         }
     };
@@ -122,7 +126,10 @@ pub(super) fn row_event(
                 .and_then(|o| contract.tricks_for_offset(o))
                 .map(Some)
                 .ok_or_else(|| {
-                    format!("Result: expected the tricks declarer took (0-13), found {r:?}")
+                    format!(
+                        "Result: expected the tricks declarer took (0-13), found {}",
+                        crate::import::quote(r)
+                    )
                 }),
         },
     };

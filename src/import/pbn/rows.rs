@@ -270,7 +270,10 @@ fn row_ops<'r>(
         Some(m) => match m.parse::<u32>() {
             Ok(n) if n <= 10_000 => n,
             _ => {
-                let m = format!("Multiplicity: expected a whole number, found {m:?}");
+                let m = format!(
+                    "Multiplicity: expected a whole number, found {}",
+                    crate::import::quote(m)
+                );
                 ops.push(Op::Bad(at, m));
                 return;
             }

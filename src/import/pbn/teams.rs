@@ -157,12 +157,13 @@ pub(super) fn rows(
         let (event, ruling) = with_ruling(event, ruling_row(ruling, &row, table));
         match event {
             Ok((mut r, slip)) => {
-                if !slip.is_none_or(|slip| d.slip(&at, slip)) {
-                    continue;
-                }
                 if !r.ruling {
                     r.str("match", mid)
                         .str("room", if open { "open" } else { "closed" });
+                }
+                // (a team table is added whatever the draft's seats say: `seen` checked it)
+                if !slip.is_none_or(|slip| d.slip(&at, slip)) {
+                    continue;
                 }
                 d.push_event(s, board, Ev::Row(r), at.clone());
                 if let Some(r) = ruling {

@@ -128,7 +128,8 @@ pub(super) fn form_of(ev: &Element, req: &Request) -> Result<(Form, bool), Strin
         // USEBIO: PAIRS without BOARD_SCORING_METHOD is a matchpointed pairs event.
         "PAIRS" | "SWISS_PAIRS" | "" => Ok((Form::Mp, knockout)),
         _ => Err(format!(
-            "EVENT_TYPE {ty:?} with no BOARD_SCORING_METHOD: cannot tell how it is scored; give --form"
+            "EVENT_TYPE {} with no BOARD_SCORING_METHOD: cannot tell how it is scored; give --form",
+            crate::import::quote(&ty)
         )),
     }
 }

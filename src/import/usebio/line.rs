@@ -70,7 +70,10 @@ impl Cx<'_> {
                 _ => {
                     unreadable.get_or_insert((
                         tl.path_of("TRICKS"),
-                        format!("{t:?}: expected the tricks declarer took, 0-13"),
+                        format!(
+                            "{}: expected the tricks declarer took, 0-13",
+                            crate::import::quote(t)
+                        ),
                     ));
                     None
                 }
@@ -90,7 +93,7 @@ impl Cx<'_> {
                     None => {
                         self.line_problem(
                             tl.path_of("SCORE"),
-                            format!("{t:?}: expected NS points or an adjusted score such as A6040 (A, then NS and EW percentages)"),
+                            format!("{}: expected NS points or an adjusted score such as A6040 (A, then NS and EW percentages)", crate::import::quote(t)),
                         );
                         return None;
                     }
@@ -101,7 +104,7 @@ impl Cx<'_> {
                     _ => {
                         self.line_problem(
                             tl.path_of("SCORE"),
-                            format!("{t:?}: expected NS points (a multiple of 10) or an adjusted score such as A6040"),
+                            format!("{}: expected NS points (a multiple of 10) or an adjusted score such as A6040", crate::import::quote(t)),
                         );
                         return None;
                     }
@@ -324,7 +327,10 @@ impl Cx<'_> {
                         _ => {
                             self.line_problem(
                                 h.path_of("DIRECTION"),
-                                format!("{dir:?}: expected North, East, South or West"),
+                                format!(
+                                    "{}: expected North, East, South or West",
+                                    crate::import::quote(&dir)
+                                ),
                             );
                             continue;
                         }

@@ -658,3 +658,28 @@ fn many_lines_keep_their_order() {
     let last_result = ev.iter().rposition(|e| e["type"] == "result").unwrap();
     assert!(last_result < first_ruling);
 }
+
+/// Elements nested at most `MAX_XML_DEPTH` deep (the root counts): one more is refused at its
+/// line, whatever its name, in the one reading and in a big file's parts alike.
+#[test]
+fn nesting_is_bounded() {
+    let nested = |name: &str, depth: usize| {
+        let mut x = String::from("<USEBIO>\n");
+        x.push_str(&format!("<{name}>").repeat(depth - 1));
+        x.push_str(&format!("</{name}>").repeat(depth - 1));
+        x.push_str("</USEBIO>");
+        x
+    };
+    let max = crate::limits::MAX_XML_DEPTH;
+    for name in ["EVENT", "X"] {
+        assert!(tree::parse(&nested(name, max)).is_ok(), "{name}");
+        let e = tree::parse(&nested(name, max + 1)).unwrap_err();
+        assert_eq!(e.at, "line 2");
+        assert!(
+            e.message
+                .starts_with(&format!("<{name}> is nested 33 elements deep")),
+            "{}",
+            e.message
+        );
+    }
+}

@@ -258,7 +258,10 @@ pub fn decode(bytes: &[u8]) -> Result<Cow<'_, str>, TreeError> {
         None => encoding_rs::UTF_8,
         Some(l) => encoding_rs::Encoding::for_label(l.as_bytes()).ok_or_else(|| TreeError {
             at: "XML declaration".into(),
-            message: format!("unknown encoding {l:?} (expected UTF-8 or ISO-8859-1)"),
+            message: format!(
+                "unknown encoding {} (expected UTF-8 or ISO-8859-1)",
+                crate::import::quote(l)
+            ),
         })?,
     };
     strict(enc, bytes)
@@ -433,7 +436,10 @@ fn parse_with<'t>(text: &'t str, jump: &mut Jump<'t>) -> Result<Element, TreeErr
         let (path, name) = open_path(stack);
         return Err(TreeError {
             at: path,
-            message: format!("the file ends inside <{name}> (truncated? expected </{name}>)"),
+            message: format!(
+                "the file ends inside <{0}> (truncated? expected </{0}>)",
+                super::super::clip_text(&name)
+            ),
         });
     }
     let Some(Frame::El(mut doc, _)) = stack.pop() else {
@@ -498,7 +504,12 @@ impl<'t> Builder<'t> {
             Event::GeneralRef(g) => {
                 let name = g.decode().map_err(|e| err(format!("bad reference: {e}")))?;
                 let s = quick_xml::escape::unescape(&format!("&{name};"))
-                    .map_err(|e| err(format!("unknown entity &{name};: {e}")))?
+                    .map_err(|e| {
+                        err(format!(
+                            "unknown entity &{};: {e}",
+                            super::super::clip_text(&name)
+                        ))
+                    })?
                     .into_owned();
                 push_text(&mut self.stack, &s);
             }
@@ -531,6 +542,32 @@ impl<'t> Builder<'t> {
             });
         }
         let depth = self.offset + stack.len();
+        // (each element of the tree keeps its path: nested without a bound, memory grew with
+        // the square of the depth, and freeing the tree recursed as deep)
+        if depth > crate::limits::MAX_XML_DEPTH {
+            return Err(TreeError {
+                at: at(),
+                message: format!(
+                    "<{}> is nested {depth} elements deep, more than the {} frekans reads (a USEBIO file nests 8: USEBIO/EVENT/SESSION/SECTION/PARTICIPANTS/PAIR/PLAYER/PLAYER_NAME)",
+                    super::super::clip_text(name),
+                    crate::limits::MAX_XML_DEPTH
+                ),
+            });
+        }
+        // The root is USEBIO: any other is refused at once (its name, of any length, would be
+        // the start of every path below it).
+        if depth == 1
+            && name != "USEBIO"
+            && matches!(stack.last(), Some(Frame::El(doc, _)) if doc.children.is_empty())
+        {
+            return Err(TreeError {
+                at: super::super::clip_text(name).into_owned(),
+                message: format!(
+                    "expected the root element <USEBIO>, found <{}>",
+                    super::super::clip_text(name)
+                ),
+            });
+        }
         // An element of the tree: a child of one, and the root or of a name the reader reads.
         let keep = matches!(stack.last(), Some(Frame::El(..)))
             && (depth == 1 || kept(name) || name == "TRAVELLER_LINE");
@@ -539,11 +576,14 @@ impl<'t> Builder<'t> {
         for a in s.attributes() {
             let a = a.map_err(|e| TreeError {
                 at: at(),
-                message: format!("bad attribute in <{name}>: {e}"),
+                message: format!("bad attribute in <{}>: {e}", super::super::clip_text(name)),
             })?;
             let v = a.unescape_value().map_err(|e| TreeError {
                 at: at(),
-                message: format!("bad attribute value in <{name}>: {e}"),
+                message: format!(
+                    "bad attribute value in <{}>: {e}",
+                    super::super::clip_text(name)
+                ),
             })?;
             if keep {
                 attrs.push((
