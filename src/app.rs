@@ -64,6 +64,17 @@ impl From<pipeline::ScoreError> for AppError {
     }
 }
 
+impl From<crate::integrity::Failure> for AppError {
+    /// A key, head or checkpoint file that cannot be read or written is a failure (exit 1, as
+    /// a log that cannot be read); what it holds refused is a bad request (exit 2).
+    fn from(e: crate::integrity::Failure) -> AppError {
+        match e {
+            crate::integrity::Failure::Io(m) => AppError::Other(anyhow::anyhow!(m)),
+            crate::integrity::Failure::Refused(m) => AppError::BadRequest(m),
+        }
+    }
+}
+
 /// The replay's errors and the reader's: a log with any is refused (exit 2), every error once,
 /// in line order.
 fn refuse_if_any(mut errors: Vec<LogError>, read: Vec<LogError>) -> Result<(), AppError> {
@@ -302,7 +313,7 @@ pub fn check(path: &Path, proofs: &Proofs) -> Result<String, AppError> {
             .clone()
             .unwrap_or_else(|| integrity::sig_path(path));
         let last = integrity::verify(&heads, key, &sig).map_err(|e| {
-            AppError::BadRequest(format!("{}: signed checkpoints: {e}", path.display()))
+            AppError::from(e.map(|m| format!("{}: signed checkpoints: {m}", path.display())))
         })?;
         proved.push(format!(
             "every signed checkpoint of {} holds (the latest at event {}, {})",
@@ -346,7 +357,7 @@ pub fn check(path: &Path, proofs: &Proofs) -> Result<String, AppError> {
 pub fn sign(path: &Path, key: &Path, sig: &Path) -> Result<crate::integrity::Head, AppError> {
     let bytes = read_file(path)?;
     let (_, head) = load_with_head(&bytes)?;
-    crate::integrity::sign(&head, key, sig).map_err(AppError::BadRequest)?;
+    crate::integrity::sign(&head, key, sig)?;
     Ok(head)
 }
 

@@ -3,6 +3,9 @@
 //! Prints the frequency tables with their (fractional, possibly negative) counts, the
 //! traveller, and for every adjusted score its components, weights, each component's raw
 //! matchpoints, the self term, the factoring and the result.
+//!
+//! Every text from the log in it (an id, a name, a law, a note) is escaped (`crate::text`): a
+//! note's line break is `\u{a}`, never a line of the explanation.
 
 use std::fmt::Write as _;
 
@@ -15,6 +18,7 @@ use crate::replay::{State, Table};
 use crate::score::mp::field_top;
 use crate::score::Form;
 use crate::score::{BoardScore, Factoring, Line, SideScore, TeamBoardScore};
+use crate::text::escape as esc;
 
 /// A number as a director reads it: exact decimals, else the fraction and an approximation.
 pub fn show(q: Q) -> String {
@@ -157,16 +161,16 @@ fn explain_team(state: &State, team: &TeamBoardScore, out: &mut String) {
     let name = |p| {
         let x = state.participant(p);
         match &x.name {
-            Some(n) => format!("{} ({n})", x.id),
-            None => x.id.clone(),
+            Some(n) => format!("{} ({})", esc(&x.id), esc(n)),
+            None => esc(&x.id).into_owned(),
         }
     };
     let _ = writeln!(
         out,
         "Session {} ({}), match {}: {} (home) v {} (away), board {} — dealer {}, vulnerability {}{}",
-        s.id,
+        esc(&s.id),
         s.form.name(),
-        m,
+        esc(m),
         name(mt.home),
         name(mt.away),
         b.board,
@@ -186,11 +190,11 @@ fn explain_team(state: &State, team: &TeamBoardScore, out: &mut String) {
             .map(|r| {
                 format!(
                     "; ruling {} {}{}",
-                    r.ev.id,
+                    esc(&r.ev.id),
                     r.ev.score.normalised(),
                     r.ev.law
                         .as_ref()
-                        .map(|l| format!(", law {l}"))
+                        .map(|l| format!(", law {}", esc(l)))
                         .unwrap_or_default()
                 )
             })
@@ -204,22 +208,22 @@ fn explain_team(state: &State, team: &TeamBoardScore, out: &mut String) {
             out,
             "  {} room: NS {}, EW {}: {} {}{}",
             room.as_str(),
-            state.participant(ns_team).id,
-            state.participant(ew_team).id,
+            esc(&state.participant(ns_team).id),
+            esc(&state.participant(ew_team).id),
             played_text(t),
             pts,
             ruling
         );
         if let Some(r) = t.ruling(state) {
             if let Some(n) = &r.note {
-                let _ = writeln!(out, "    note: {n}");
+                let _ = writeln!(out, "    note: {}", esc(n));
             }
         }
     }
     let rules = s.form.teams().expect("a match board is of a team form");
     let unit = rules.unit;
     for (team, calc) in [(mt.home, &tb.home_calc), (mt.away, &tb.away_calc)] {
-        let id = &state.participant(team).id;
+        let id = esc(&state.participant(team).id);
         if calc.artificial {
             let _ = writeln!(out, "  {id}: an artificial part decides (C17/C25; the other room is ignored): {} {unit}", show(calc.own));
             continue;
@@ -261,15 +265,15 @@ fn explain_team(state: &State, team: &TeamBoardScore, out: &mut String) {
             show(tb.home_calc.own),
             show(tb.away_calc.own),
             show(tb.home),
-            state.participant(mt.home).id
+            esc(&state.participant(mt.home).id)
         );
     }
     let _ = writeln!(
         out,
         "  board: {} {} {unit}, {} {} {unit}",
-        state.participant(mt.home).id,
+        esc(&state.participant(mt.home).id),
         show(tb.home),
-        state.participant(mt.away).id,
+        esc(&state.participant(mt.away).id),
         show(tb.away)
     );
     let st = &b.stats;
@@ -304,16 +308,16 @@ pub fn pair_boards(state: &State, boards: &[&BoardScore], section: Option<&str>)
         let s = &state.sessions[b.session].def;
         let (dealer, vul) = state.dealer_vul(b.session, b.board);
         let group = match (&b.section, s.compare) {
-            (Some(x), Compare::Section) => format!(", section {x}"),
+            (Some(x), Compare::Section) => format!(", section {}", esc(x)),
             _ => ", all sections compared together".to_string(),
         };
         let _ = writeln!(
             out,
             "Session {}{} ({}){group}, board {} — dealer {}, vulnerability {}",
-            s.id,
+            esc(&s.id),
             s.name
                 .as_ref()
-                .map(|n| format!(" \"{n}\""))
+                .map(|n| format!(" \"{}\"", esc(n)))
                 .unwrap_or_default(),
             s.form.name(),
             b.board,
@@ -409,7 +413,7 @@ pub fn pair_boards(state: &State, boards: &[&BoardScore], section: Option<&str>)
             };
             let ruling = t
                 .ruling(state)
-                .map(|r| format!("{} {}", r.ev.id, r.ev.score.normalised()))
+                .map(|r| format!("{} {}", esc(&r.ev.id), r.ev.score.normalised()))
                 .unwrap_or_default();
             let pts = t
                 .played
@@ -420,8 +424,8 @@ pub fn pair_boards(state: &State, boards: &[&BoardScore], section: Option<&str>)
                 out,
                 "  {:>5}  {:<8} {:<8} {:<14} {:>7}  {:>14}  {:>14}  {ruling}",
                 t.table.map(|x| x.to_string()).unwrap_or_default(),
-                state.participant(ns.participant).id,
-                state.participant(ew.participant).id,
+                esc(&state.participant(ns.participant).id),
+                esc(&state.participant(ew.participant).id),
                 played_text(t),
                 pts,
                 show(ns.score),
@@ -436,24 +440,24 @@ pub fn pair_boards(state: &State, boards: &[&BoardScore], section: Option<&str>)
             let _ = writeln!(
                 out,
                 "\nRuling {} at NS {} v EW {}: {}{}{}{}",
-                r.ev.id,
-                state.participant(t.ns).id,
-                state.participant(t.ew).id,
+                esc(&r.ev.id),
+                esc(&state.participant(t.ns).id),
+                esc(&state.participant(t.ew).id),
                 r.ev.score.normalised(),
                 r.ev.law
                     .as_ref()
-                    .map(|l| format!(", law {l}"))
+                    .map(|l| format!(", law {}", esc(l)))
                     .unwrap_or_default(),
                 r.by.as_ref()
-                    .map(|l| format!(", by {l}"))
+                    .map(|l| format!(", by {}", esc(l)))
                     .unwrap_or_default(),
                 r.ev.supersedes
                     .as_ref()
-                    .map(|l| format!(", supersedes {l}"))
+                    .map(|l| format!(", supersedes {}", esc(l)))
                     .unwrap_or_default(),
             );
             if let Some(n) = &r.note {
-                let _ = writeln!(out, "  note: {n}");
+                let _ = writeln!(out, "  note: {}", esc(n));
             }
             if let Some(p) = &t.played {
                 let _ = writeln!(
@@ -488,7 +492,7 @@ pub fn pair_boards(state: &State, boards: &[&BoardScore], section: Option<&str>)
                 let who = format!(
                     "{} {}",
                     if side.side == Side::NS { "NS" } else { "EW" },
-                    state.participant(side.participant).id
+                    esc(&state.participant(side.participant).id)
                 );
                 if let Some(p) = side.artificial.as_deref().copied() {
                     match side.top {

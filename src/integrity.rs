@@ -17,7 +17,7 @@
 use std::io::Write as _;
 use std::path::{Path, PathBuf};
 
-use ed25519_dalek::{Signature, Signer, SigningKey, Verifier, VerifyingKey};
+use ed25519_dalek::{Signature, Signer, SigningKey, VerifyingKey};
 
 use crate::event::chain;
 
@@ -135,24 +135,42 @@ pub fn reader_knows_head(bytes: &[u8]) -> bool {
 
 /// A published head as given to `--head` or in a `--head-file`: a 64-digit hex hash, with or
 /// without its event count before it (`N HASH`, `N:HASH`, or `check`'s own line `head: N
-/// HASH`).
+/// HASH`). Anything else in it (`12x:HASH`, a second count or hash, a count after the hash) is
+/// refused, naming it: a head is evidence, never guessed at.
 pub fn parse_head(text: &str) -> Result<(Option<usize>, String), String> {
+    let expected = || {
+        format!(
+            "expected a head such as \"1234 {}\" (an event count and a 64-digit SHA-256 in hex, as `frekans check` prints it)",
+            "9f".repeat(32)
+        )
+    };
+    let quoted = |s: &str| format!("{:?}", crate::error::clip(s));
     let mut count = None;
     let mut hash = None;
-    for tok in text.split(|c: char| c.is_whitespace() || c == ':' || c == ',') {
-        if tok.len() == 64 && tok.bytes().all(|b| b.is_ascii_hexdigit()) {
+    let tokens = text
+        .split(|c: char| c.is_whitespace() || c == ':' || c == ',')
+        .filter(|t| !t.is_empty());
+    for (i, tok) in tokens.enumerate() {
+        if tok.len() == 64 && tok.bytes().all(|b| b.is_ascii_hexdigit()) && hash.is_none() {
             hash = Some(tok.to_ascii_lowercase());
-        } else if let Ok(n) = tok.parse::<usize>() {
-            count = Some(n);
+        } else if i == 0 && tok == "head" {
+            // (`check`'s own line)
+        } else if tok.bytes().all(|b| b.is_ascii_digit()) && count.is_none() && hash.is_none() {
+            count = Some(tok.parse::<usize>().map_err(|_| {
+                format!("the event count {} of the head is too large", quoted(tok))
+            })?);
+        } else {
+            return Err(format!(
+                "{} in the head {} is neither its event count (a whole number, before the hash) nor its hash (64 hex digits, once): {}",
+                quoted(tok),
+                quoted(text.trim()),
+                expected()
+            ));
         }
     }
     match hash {
         Some(h) => Ok((count, h)),
-        None => Err(format!(
-            "expected a head such as \"1234 {}\" (an event count and a 64-digit SHA-256 in hex, as `frekans check` prints it), found {:?}",
-            "9f".repeat(32),
-            text.trim()
-        )),
+        None => Err(format!("{}, found {}", expected(), quoted(text.trim()))),
     }
 }
 
@@ -186,6 +204,44 @@ pub fn sig_path(log: &Path) -> PathBuf {
     PathBuf::from(p)
 }
 
+/// Why a proof (`check --head-file`, `--key`) or a signature (`sign`) could not be made.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Failure {
+    /// A file that cannot be read or written (missing, not permitted, a directory, a full
+    /// disk): exit 1, as for a log that cannot be read.
+    Io(String),
+    /// What was given is refused (exit 2): a malformed key, head or checkpoint, a weak key, a
+    /// checkpoint that does not hold or none at all, a key that already exists.
+    Refused(String),
+}
+
+impl Failure {
+    /// `message` about the file error `e`: refused when the file was read but what it holds
+    /// cannot be taken (too long, not UTF-8: `InvalidData`), else a failure to read it.
+    fn of(e: &std::io::Error, message: String) -> Failure {
+        match e.kind() {
+            std::io::ErrorKind::InvalidData => Failure::Refused(message),
+            _ => Failure::Io(message),
+        }
+    }
+
+    /// The same failure, its message made by `f` from its own.
+    pub fn map(self, f: impl FnOnce(String) -> String) -> Failure {
+        match self {
+            Failure::Io(m) => Failure::Io(f(m)),
+            Failure::Refused(m) => Failure::Refused(f(m)),
+        }
+    }
+}
+
+impl std::fmt::Display for Failure {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            Failure::Io(m) | Failure::Refused(m) => f.write_str(m),
+        }
+    }
+}
+
 fn hex(b: &[u8]) -> String {
     hex::encode(b)
 }
@@ -207,83 +263,117 @@ fn read_text(path: &Path, limit: u64, how: &str) -> std::io::Result<String> {
 }
 
 /// The text of a head file (`check --head-file`): at most [`crate::limits::MAX_HEAD_BYTES`].
-pub fn read_head_file(path: &Path) -> Result<String, String> {
+pub fn read_head_file(path: &Path) -> Result<String, Failure> {
     read_text(
         path,
         crate::limits::MAX_HEAD_BYTES,
         " (a head is one line: N HASH)",
     )
-    .map_err(|e| format!("cannot read the head file {}: {e}", path.display()))
+    .map_err(|e| {
+        Failure::of(
+            &e,
+            format!("cannot read the head file {}: {e}", path.display()),
+        )
+    })
 }
 
 /// A key file's one key: `frekans-ed25519-secret HEX` or `frekans-ed25519-public HEX`.
-fn read_key<const N: usize>(path: &Path, kind: &str) -> Result<[u8; N], String> {
+fn read_key<const N: usize>(path: &Path, kind: &str) -> Result<[u8; N], Failure> {
     let text = read_text(
         path,
         crate::limits::MAX_KEY_BYTES,
         " (a key file is one line)",
     )
-    .map_err(|e| format!("cannot read the key {}: {e}", path.display()))?;
+    .map_err(|e| Failure::of(&e, format!("cannot read the key {}: {e}", path.display())))?;
     let mut it = text.split_whitespace();
     match (it.next(), it.next().and_then(unhex::<N>)) {
         (Some(k), Some(b)) if k == kind => Ok(b),
-        _ => Err(format!(
+        _ => Err(Failure::Refused(format!(
             "{}: expected one line \"{kind} <{} hex digits>\" (as `frekans sign --new-key` writes it)",
             path.display(),
             2 * N
-        )),
+        ))),
     }
 }
 
 /// Make a new key pair: the secret key to `secret` (created new, readable by its owner only),
-/// the public key to `secret.pub`. Returns the public key file's path.
-pub fn new_key(secret: &Path) -> Result<PathBuf, String> {
+/// the public key to `secret.pub`. Returns the public key file's path. Both or neither: both
+/// files are created (new: an existing key is never overwritten) before either is written,
+/// and should anything fail, those it created are removed, so that a secret key is never left
+/// without its public key.
+pub fn new_key(secret: &Path) -> Result<PathBuf, Failure> {
     let mut seed = [0u8; 32];
     std::io::Read::read_exact(
-        &mut std::fs::File::open("/dev/urandom")
-            .map_err(|e| format!("no randomness from the system (/dev/urandom): {e}"))?,
+        &mut std::fs::File::open("/dev/urandom").map_err(|e| {
+            Failure::Io(format!("no randomness from the system (/dev/urandom): {e}"))
+        })?,
         &mut seed,
     )
-    .map_err(|e| format!("no randomness from the system (/dev/urandom): {e}"))?;
+    .map_err(|e| Failure::Io(format!("no randomness from the system (/dev/urandom): {e}")))?;
     let key = SigningKey::from_bytes(&seed);
     let public = {
         let mut p = secret.as_os_str().to_owned();
         p.push(".pub");
         PathBuf::from(p)
     };
-    let write = |path: &Path, mode: u32, text: String| -> Result<(), String> {
+    let create = |path: &Path, mode: u32| -> Result<std::fs::File, Failure> {
         let mut o = std::fs::OpenOptions::new();
         o.write(true).create_new(true);
         #[cfg(unix)]
         std::os::unix::fs::OpenOptionsExt::mode(&mut o, mode);
-        let mut f = o.open(path).map_err(|e| {
-            format!(
+        o.open(path).map_err(|e| {
+            let m = format!(
                 "cannot create {} (an existing key is never overwritten): {e}",
                 path.display()
-            )
-        })?;
+            );
+            match e.kind() {
+                std::io::ErrorKind::AlreadyExists => Failure::Refused(m),
+                _ => Failure::Io(m),
+            }
+        })
+    };
+    let write = |f: &mut std::fs::File, path: &Path, text: String| -> Result<(), Failure> {
         f.write_all(text.as_bytes())
             .and_then(|()| f.sync_all())
-            .map_err(|e| format!("cannot write {}: {e}", path.display()))
+            .map_err(|e| Failure::Io(format!("cannot write {}: {e}", path.display())))
     };
-    write(
+    let mut s = create(secret, 0o600)?;
+    let mut p = match create(&public, 0o644) {
+        Ok(p) => p,
+        Err(e) => {
+            drop(s);
+            let _ = std::fs::remove_file(secret);
+            return Err(e);
+        }
+    };
+    let written = write(
+        &mut s,
         secret,
-        0o600,
         format!("frekans-ed25519-secret {}\n", hex(&seed)),
-    )?;
-    write(
-        &public,
-        0o644,
-        format!(
-            "frekans-ed25519-public {}\n",
-            hex(key.verifying_key().as_bytes())
-        ),
-    )?;
+    )
+    .and_then(|()| {
+        write(
+            &mut p,
+            &public,
+            format!(
+                "frekans-ed25519-public {}\n",
+                hex(key.verifying_key().as_bytes())
+            ),
+        )
+    });
+    if let Err(e) = written {
+        drop((s, p));
+        let _ = std::fs::remove_file(secret);
+        let _ = std::fs::remove_file(&public);
+        return Err(e);
+    }
+    let dir = secret.parent().filter(|d| !d.as_os_str().is_empty());
+    crate::outfile::sync_dir(dir.unwrap_or(Path::new(".")));
     Ok(public)
 }
 
 /// Sign `head` with the secret key of `key_file` and append the checkpoint to `sig_file`.
-pub fn sign(head: &Head, key_file: &Path, sig_file: &Path) -> Result<(), String> {
+pub fn sign(head: &Head, key_file: &Path, sig_file: &Path) -> Result<(), Failure> {
     let key = SigningKey::from_bytes(&read_key::<32>(key_file, "frekans-ed25519-secret")?);
     let sig = key.sign(message(head).as_bytes());
     let line = format!(
@@ -297,29 +387,38 @@ pub fn sign(head: &Head, key_file: &Path, sig_file: &Path) -> Result<(), String>
         .append(true)
         .create(true)
         .open(sig_file)
-        .map_err(|e| format!("cannot open {}: {e}", sig_file.display()))?;
+        .map_err(|e| Failure::Io(format!("cannot open {}: {e}", sig_file.display())))?;
     // One transaction under the file's lock (`event::journal`): a checkpoint is in the file
     // whole or not at all, and one cut short earlier is settled first.
     f.lock()
-        .map_err(|e| format!("cannot lock {}: {e}", sig_file.display()))?;
+        .map_err(|e| Failure::Io(format!("cannot lock {}: {e}", sig_file.display())))?;
     let written = crate::event::journal::recover(&mut f, sig_file)
         .and_then(|_| crate::event::journal::append_batch(&mut f, sig_file, line.as_bytes()));
     let _ = f.unlock();
-    written.map_err(|e| format!("cannot write {}: {e}", sig_file.display()))?;
+    written.map_err(|e| Failure::Io(format!("cannot write {}: {e}", sig_file.display())))?;
     Ok(())
 }
 
 /// Verify every checkpoint of `sig_file` with the public key of `key_file` against the log of
-/// `heads`: each signature good, each signed head the log's head after that many events. At
-/// least one checkpoint is required. Returns the latest checkpoint verified.
-pub fn verify(heads: &[String], key_file: &Path, sig_file: &Path) -> Result<Head, String> {
+/// `heads`: each signature good (strictly: `verify_strict`), each signed head the log's head
+/// after that many events. At least one checkpoint is required (a missing `sig_file` has
+/// none). A weak public key (of small order, which a forger's signature matches whatever the
+/// message) is refused. Returns the latest checkpoint verified.
+pub fn verify(heads: &[String], key_file: &Path, sig_file: &Path) -> Result<Head, Failure> {
+    let refused = Failure::Refused;
     let key = VerifyingKey::from_bytes(&read_key::<32>(key_file, "frekans-ed25519-public")?)
-        .map_err(|_| format!("{}: not an Ed25519 public key", key_file.display()))?;
+        .map_err(|_| refused(format!("{}: not an Ed25519 public key", key_file.display())))?;
+    if key.is_weak() {
+        return Err(refused(format!(
+            "{}: a weak Ed25519 public key (of small order: a signature of anything matches it), never one `frekans sign --new-key` makes",
+            key_file.display()
+        )));
+    }
     // (a checkpoint cut short is settled first: kept whole or removed whole)
     crate::event::journal::settle(sig_file)
-        .map_err(|e| format!("cannot settle {}: {e}", sig_file.display()))?;
+        .map_err(|e| Failure::Io(format!("cannot settle {}: {e}", sig_file.display())))?;
     let text = read_text(sig_file, crate::limits::MAX_SIG_BYTES, "").map_err(|e| {
-        format!(
+        let m = format!(
             "cannot read the signed checkpoints {}: {e}{}",
             sig_file.display(),
             if e.kind() == std::io::ErrorKind::NotFound {
@@ -327,7 +426,12 @@ pub fn verify(heads: &[String], key_file: &Path, sig_file: &Path) -> Result<Head
             } else {
                 ""
             }
-        )
+        );
+        // (no file: no checkpoint, which the proof needs)
+        match e.kind() {
+            std::io::ErrorKind::NotFound => refused(m),
+            _ => Failure::of(&e, m),
+        }
     })?;
     let mut last: Option<Head> = None;
     for (i, l) in text.lines().enumerate() {
@@ -339,28 +443,30 @@ pub fn verify(heads: &[String], key_file: &Path, sig_file: &Path) -> Result<Head
         let (events, hash, sig) = match f.as_slice() {
             ["frekans-checkpoint", "1", n, h, s] => (
                 n.parse::<usize>()
-                    .map_err(|_| format!("{at}: the event count {n:?} is not a number"))?,
+                    .map_err(|_| refused(format!("{at}: the event count {n:?} is not a number")))?,
                 h.to_string(),
                 unhex::<64>(s)
-                    .ok_or_else(|| format!("{at}: the signature is not 128 hex digits"))?,
+                    .ok_or_else(|| refused(format!("{at}: the signature is not 128 hex digits")))?,
             ),
             _ => {
-                return Err(format!(
+                return Err(refused(format!(
                     "{at}: expected \"frekans-checkpoint 1 N HEAD SIGNATURE\""
-                ))
+                )))
             }
         };
         let head = Head { events, hash };
-        key.verify(message(&head).as_bytes(), &Signature::from_bytes(&sig))
-            .map_err(|_| format!("{at}: the signature of the checkpoint at event {events} is not the key's ({}): forged or altered", key_file.display()))?;
+        key.verify_strict(message(&head).as_bytes(), &Signature::from_bytes(&sig))
+            .map_err(|_| refused(format!("{at}: the signature of the checkpoint at event {events} is not the key's ({}): forged or altered", key_file.display())))?;
         extends(heads, Some(events), &head.hash).map_err(|e| {
-            format!("{at}: the signed checkpoint at event {events} does not hold: {e}")
+            refused(format!(
+                "{at}: the signed checkpoint at event {events} does not hold: {e}"
+            ))
         })?;
         if last.as_ref().is_none_or(|h| h.events <= head.events) {
             last = Some(head);
         }
     }
-    last.ok_or_else(|| format!("{}: no signed checkpoint", sig_file.display()))
+    last.ok_or_else(|| refused(format!("{}: no signed checkpoint", sig_file.display())))
 }
 
 #[cfg(test)]
@@ -413,6 +519,37 @@ mod tests {
         assert_eq!(head_known(later.as_bytes(), 2, None).unwrap().hash, h2);
     }
 
+    /// Issue 34: the identity point as a public key, and the signature R = identity, s = 0,
+    /// which the plain verification takes for a signature of any message: refused.
+    #[test]
+    fn a_weak_key_verifies_nothing() {
+        let mut identity = [0u8; 32];
+        identity[0] = 1;
+        let key = VerifyingKey::from_bytes(&identity).unwrap();
+        let mut forged = [0u8; 64];
+        forged[..32].copy_from_slice(&identity);
+        let sig = Signature::from_bytes(&forged);
+        let head = Head {
+            events: 0,
+            hash: chain::GENESIS.to_string(),
+        };
+        use ed25519_dalek::Verifier as _;
+        assert!(key.verify(message(&head).as_bytes(), &sig).is_ok());
+        assert!(key.is_weak());
+        let dir = std::env::temp_dir().join(format!("frekans-weak-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let (pk, sf) = (dir.join("weak.pub"), dir.join("log.sig"));
+        std::fs::write(&pk, format!("frekans-ed25519-public {}\n", hex(&identity))).unwrap();
+        let line = format!("frekans-checkpoint 1 0 {} {}\n", head.hash, hex(&forged));
+        std::fs::write(&sf, line).unwrap();
+        let r = verify(&[], &pk, &sf);
+        let _ = std::fs::remove_dir_all(&dir);
+        assert!(
+            matches!(&r, Err(Failure::Refused(m)) if m.contains("weak")),
+            "{r:?}"
+        );
+    }
+
     #[test]
     fn heads_are_parsed_as_printed() {
         let h = "ab".repeat(32);
@@ -421,7 +558,28 @@ mod tests {
             Ok((Some(12), h.clone()))
         );
         assert_eq!(parse_head(&format!("12:{h}\n")), Ok((Some(12), h.clone())));
-        assert_eq!(parse_head(&h.to_uppercase()), Ok((None, h)));
+        assert_eq!(parse_head(&h.to_uppercase()), Ok((None, h.clone())));
+        assert_eq!(parse_head(&format!(" 7, {h} ")), Ok((Some(7), h.clone())));
         assert!(parse_head("12 abc").is_err());
+        // Issue 34: a malformed count was ignored.
+        for bad in [
+            format!("12x:{h}"),
+            format!("-12 {h}"),
+            format!("+12 {h}"),
+            format!("12 13 {h}"),
+            format!("{h} 12"),
+            format!("12 {h} {h}"),
+            format!("head: 12 {h} extra"),
+            format!("99999999999999999999999 {h}"),
+        ] {
+            let e = parse_head(&bad).expect_err(&bad);
+            assert!(
+                e.contains("expected a head such as") || e.contains("too large"),
+                "{bad}: {e}"
+            );
+        }
+        assert!(parse_head(&format!("12x:{h}"))
+            .unwrap_err()
+            .starts_with("\"12x\" in the head"));
     }
 }

@@ -85,6 +85,10 @@ fn main() -> ExitCode {
     }
     // The clock, the environment and the machine, read once (app::Context).
     let mut ctx = app::Context::from_process(false, None);
+    if let Some(e) = &ctx.invalid {
+        eprintln!("frekans: {}", esc(e));
+        return ExitCode::from(exit::INVALID_INPUT as u8);
+    }
     ctx.threads = cli.threads;
     // Progress bars only on a terminal, and not with --quiet or -v (the spans report instead).
     ctx.progress =
@@ -346,9 +350,7 @@ fn run(cli: &Cli, ctx: &app::Context) -> Result<(), AppError> {
         } => {
             let published = match (head, head_file) {
                 (Some(h), _) => Some(h.clone()),
-                (_, Some(f)) => Some(std::fs::read_to_string(f).map_err(|e| {
-                    AppError::BadRequest(format!("cannot read the head file {}: {e}", f.display()))
-                })?),
+                (_, Some(f)) => Some(frekans::integrity::read_head_file(f)?),
                 _ => None,
             };
             let proofs = app::Proofs {
@@ -368,7 +370,7 @@ fn run(cli: &Cli, ctx: &app::Context) -> Result<(), AppError> {
             sig,
         } => {
             if let Some(secret) = new_key {
-                let public = frekans::integrity::new_key(secret).map_err(AppError::BadRequest)?;
+                let public = frekans::integrity::new_key(secret)?;
                 if !cli.quiet {
                     let _ = writeln!(
                         stdout,

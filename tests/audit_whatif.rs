@@ -633,3 +633,223 @@ fn the_readme_appeals_committee_example_runs() {
         std::fs::read(common::root().join("events/mazovia-pairs-2026.jsonl")).unwrap()
     );
 }
+
+/// Issue 34: a proposal longer than an event line may be (1 MiB) was refused with `--no-cache`
+/// but answered from the audit cache. Every hostile proposal (lines at and over the limit,
+/// deep nesting, escapes of NUL and lone surrogates, raw control characters, numbers out of
+/// range, unknown and repeated fields, the notation's fuzz findings, the log reader's, a
+/// byte-order mark, bytes that are not UTF-8) gets the same answer, the same refusal and the
+/// same exit status from the cache as without it, in `audit --with-file` and
+/// `--alternatives`; the log is never changed.
+#[test]
+fn hostile_proposals_get_the_same_answer_with_and_without_the_cache() {
+    let t = tmp("whatif-hostile");
+    let demo = common::root().join("events/mazovia-pairs-2026.jsonl");
+    let log = t.path().join("log.jsonl");
+    std::fs::copy(&demo, &log).unwrap();
+    let bytes = std::fs::read(&log).unwrap();
+    let max = frekans::event::read::MAX_LINE;
+    // A ruling whose note makes its line, as `append` would write it, `len` bytes long.
+    let ruling = |id: &str, note: &str| {
+        format!(
+            r#"{{"type":"ruling","id":"{id}","session":"S1","board":5,"ns":"A8","score":"A","note":"{note}","at":"{NOW}"}}"#
+        )
+    };
+    let sealed = |text: &str| {
+        let p = frekans::event::append::propose(&bytes, &[text], NOW, None).unwrap();
+        p.text.trim_end().len()
+    };
+    let base = sealed(&ruling("W1", ""));
+    let sized = |len: usize| ruling("W1", &"x".repeat(len - base));
+    assert_eq!(sealed(&sized(max)), max);
+    let valid = ruling("W1", "");
+    let deep = format!(
+        r#"{{"type":"ruling","id":"W1","session":"S1","board":5,"ns":"A8","score":"A","note":{}{}}}"#,
+        "[".repeat(100_000),
+        "]".repeat(100_000)
+    );
+    let score = |s: &str| {
+        format!(
+            r#"{{"type":"ruling","id":"W1","session":"S1","board":5,"ns":"A8","score":{}}}"#,
+            serde_json::Value::from(s.trim())
+        )
+    };
+    let mut cases: Vec<(String, Vec<u8>)> = vec![
+        ("valid".into(), valid.clone().into_bytes()),
+        ("a line of exactly 1 MiB".into(), sized(max).into_bytes()),
+        (
+            "a line of 1 MiB and a byte".into(),
+            sized(max + 1).into_bytes(),
+        ),
+        ("a line of 3 MiB".into(), sized(3 * max).into_bytes()),
+        (
+            "a valid proposal then one over 1 MiB".into(),
+            format!("{valid}\n{}", sized(max + 10).replace("W1", "W2")).into_bytes(),
+        ),
+        ("deep nesting".into(), deep.into_bytes()),
+        (
+            "NUL and ESC escaped".into(),
+            ruling("W1", "\\u0000\\u001b[2K").into_bytes(),
+        ),
+        (
+            "a lone surrogate".into(),
+            ruling("W1", "\\ud800").into_bytes(),
+        ),
+        (
+            "a raw control character".into(),
+            ruling("W1", "a\u{1}b\u{1b}").into_bytes(),
+        ),
+        (
+            "a raw DEL and U+009B".into(),
+            ruling("W1", "a\u{7f}\u{9b}").into_bytes(),
+        ),
+        (
+            "a byte-order mark".into(),
+            format!("\u{feff}{valid}").into_bytes(),
+        ),
+        ("not UTF-8".into(), [valid.as_bytes(), b"\xff\xfe"].concat()),
+        (
+            "two with one id".into(),
+            format!("{valid}\n{valid}").into_bytes(),
+        ),
+        ("an empty object".into(), b"{}".to_vec()),
+        ("an array".into(), b"[1,2]".to_vec()),
+        ("null".into(), b"null".to_vec()),
+        (
+            "a huge board".into(),
+            valid
+                .replace("\"board\":5", "\"board\":4294967296")
+                .into_bytes(),
+        ),
+        (
+            "a board of 1e400".into(),
+            valid.replace("\"board\":5", "\"board\":1e400").into_bytes(),
+        ),
+        (
+            "a negative board".into(),
+            valid.replace("\"board\":5", "\"board\":-1").into_bytes(),
+        ),
+        (
+            "a board not played".into(),
+            valid.replace("\"board\":5", "\"board\":999").into_bytes(),
+        ),
+        (
+            "an unknown field".into(),
+            valid.replace("{", "{\"zzz\":1,").into_bytes(),
+        ),
+        (
+            "a repeated field".into(),
+            valid.replace("{", "{\"score\":\"60%\",").into_bytes(),
+        ),
+        (
+            "a number as an id".into(),
+            valid.replace("\"W1\"", "7").into_bytes(),
+        ),
+        (
+            "a seq given".into(),
+            valid.replace("{", "{\"seq\":999,").into_bytes(),
+        ),
+        (
+            "a hash given".into(),
+            valid
+                .replace("{", &format!("{{\"hash\":\"{}\",", "0".repeat(64)))
+                .into_bytes(),
+        ),
+        (
+            "an escaped type".into(),
+            br#"{"\u0074ype":"ruling","id":"W1","session":"S1","board":5,"ns":"A8","score":"A"}"#
+                .to_vec(),
+        ),
+        (
+            "ESC in the type".into(),
+            br#"{"type":"rul\u001bing"}"#.to_vec(),
+        ),
+        (
+            "a correction of result 0".into(),
+            br#"{"type":"correction","result":0,"tricks":9}"#.to_vec(),
+        ),
+        (
+            "a correction of result 2^64".into(),
+            br#"{"type":"correction","result":18446744073709551616,"tricks":9}"#.to_vec(),
+        ),
+        (
+            "a penalty of 1e309".into(),
+            br#"{"type":"penalty","session":"S1","participant":"A1","pct_of_top":1e309}"#.to_vec(),
+        ),
+        (
+            "a withdrawal of no ruling".into(),
+            br#"{"type":"ruling_withdrawn","ruling":"NOPE"}"#.to_vec(),
+        ),
+        (
+            "an overflowing score".into(),
+            score("(99999999999999999999999999999%+420)").into_bytes(),
+        ),
+    ];
+    for dir in ["notation", "log_canonical", "log_reader"] {
+        let d = common::root().join("fuzz/regressions").join(dir);
+        let Ok(rd) = std::fs::read_dir(&d) else {
+            continue;
+        };
+        let mut files: Vec<_> = rd.flatten().map(|e| e.path()).collect();
+        files.sort();
+        for f in files
+            .into_iter()
+            .filter(|f| f.file_name().is_some_and(|n| n != "README.md"))
+        {
+            let b = std::fs::read(&f).unwrap();
+            let b = if dir == "notation" {
+                score(&String::from_utf8_lossy(&b)).into_bytes()
+            } else {
+                b
+            };
+            cases.push((
+                format!("{dir}/{}", f.file_name().unwrap().to_string_lossy()),
+                b,
+            ));
+        }
+    }
+    // The cache made first (by the first audit of the log), then each proposal asked of it and
+    // without it.
+    std::fs::write(t.path().join("p.jsonl"), &valid).unwrap();
+    let o = run_in(t.path(), &["audit", "log.jsonl", "--with-file", "p.jsonl"]);
+    assert!(o.status.success(), "{}", show(&o));
+    let mut answered = 0;
+    for (what, file) in &cases {
+        std::fs::write(t.path().join("p.jsonl"), file).unwrap();
+        for how in ["--with-file", "--alternatives"] {
+            let cached = run_in(t.path(), &["audit", "log.jsonl", how, "p.jsonl"]);
+            let long = run_in(
+                t.path(),
+                &["audit", "log.jsonl", how, "p.jsonl", "--no-cache"],
+            );
+            // (a proposal of megabytes is echoed: the message shows the runs' ends)
+            let brief = |o: &std::process::Output| {
+                let s = show(o);
+                match s.char_indices().nth(3000) {
+                    Some((i, _)) => format!(
+                        "{} … {}",
+                        &s[..i],
+                        &s[s.floor_char_boundary(s.len() - 1500)..]
+                    ),
+                    None => s,
+                }
+            };
+            assert!(
+                (cached.status.code(), &cached.stdout, &cached.stderr)
+                    == (long.status.code(), &long.stdout, &long.stderr),
+                "{what} ({how}): from the cache\n{}\nwithout it\n{}",
+                brief(&cached),
+                brief(&long)
+            );
+            assert!(
+                matches!(long.status.code(), Some(0 | 2)),
+                "{what} ({how}): {}",
+                brief(&long)
+            );
+            answered += usize::from(long.status.success());
+        }
+        assert_eq!(std::fs::read(&log).unwrap(), bytes, "{what}");
+    }
+    // (the valid ones answered: the plain ruling, the 1 MiB line, the escapes, the BOM)
+    assert!(answered >= 8, "{answered} answered");
+}

@@ -546,3 +546,186 @@ fn a_team_pbn_without_the_note_reads_as_team_matches() {
     };
     assert_eq!(tables(&l.state, 0), tables(&orig.state, rr));
 }
+
+/// Texts no interchange file may hold raw: every control below U+0020 (tab and line breaks
+/// included), DEL, every control U+0080–U+009F, the noncharacters XML refuses, quotes, markup, PBN's `]` and `\`, and
+/// a backslash that reads as frekans's own escape. Each between letters (a reader trims a text).
+fn hostile_texts() -> Vec<String> {
+    let range = |a: u32, b: u32| -> String { (a..=b).filter_map(char::from_u32).collect() };
+    vec![
+        format!("c0 {} end", range(0, 0x1f)),
+        format!("del\u{7f}c1 {} end", range(0x80, 0x9f)),
+        "q \"double\" 'single' <&> ]]> ] [x] ; % end".to_string(),
+        "line one\nline two\r\nthree\ttab\rend".to_string(),
+        "back\\slash \\u{41} \\\\u{1b} \\\"x\\\" end".to_string(),
+        "nonchar \u{fffe}\u{ffff} bidi \u{202e}rtl end".to_string(),
+    ]
+}
+
+/// `tests/data/roundtrip-rulings.jsonl` (pairs, teams, Patton, board-a-match, every kind of
+/// ruling) with a hostile text (`hostile_texts`) in every name, place and law: the
+/// championship's, each session's, each pair's players, each team's name and players, each
+/// ruling's law.
+fn hostile_log() -> Vec<u8> {
+    let texts = hostile_texts();
+    let mut k = 0;
+    let mut next = || {
+        k += 1;
+        serde_json::Value::from(texts[k % texts.len()].clone())
+    };
+    let base =
+        std::fs::read_to_string(common::root().join("tests/data/roundtrip-rulings.jsonl")).unwrap();
+    let mut out = String::new();
+    for line in base.lines().filter(|l| l.starts_with('{')) {
+        let mut v: serde_json::Value = serde_json::from_str(line).unwrap();
+        let o = v.as_object_mut().unwrap();
+        match o["type"].as_str().unwrap() {
+            "championship" => {
+                o.insert("name".into(), next());
+                o.insert("place".into(), next());
+            }
+            "session" => {
+                o.insert("name".into(), next());
+            }
+            "pair" | "team" => {
+                if o.contains_key("name") {
+                    o.insert("name".into(), next());
+                }
+                let players: Vec<serde_json::Value> = o["players"]
+                    .as_array()
+                    .unwrap()
+                    .iter()
+                    .map(|_| next())
+                    .collect();
+                o.insert("players".into(), players.into());
+            }
+            "ruling" if o.contains_key("law") => {
+                o.insert("law".into(), next());
+            }
+            _ => {}
+        }
+        out.push_str(&v.to_string());
+        out.push('\n');
+    }
+    out.into_bytes()
+}
+
+/// The texts of a log `hostile_log` made hostile, each with where it is: the championship's
+/// name and place, each participant's name and players (by id), the law of each ruling in
+/// force that gives one (by its session's place in the log, board and NS: the importer names
+/// rulings and sessions its own way).
+fn texts_of(log: &[u8]) -> BTreeMap<String, String> {
+    let l = frekans::app::load_bytes(log, &Default::default()).unwrap();
+    let st = &l.state;
+    let mut out = BTreeMap::new();
+    let c = &st.championship;
+    for (k, v) in [("name", &c.name), ("place", &c.place)] {
+        if let Some(v) = v {
+            out.insert(format!("championship {k}"), v.clone());
+        }
+    }
+    for p in st.participants.iter() {
+        if let Some(n) = &p.name {
+            out.insert(format!("{} name", p.id), n.clone());
+        }
+        for (i, n) in p.players.iter().enumerate() {
+            out.insert(format!("{} player {i}", p.id), n.clone());
+        }
+    }
+    for r in &st.rulings {
+        if let (Some(law), frekans::replay::RulingStatus::InForce) = (&r.ev.law, &r.status) {
+            let s = st.session_index(&r.ev.session).unwrap();
+            let at = format!("ruling {s}/{}/{} law", r.ev.board, r.ev.ns);
+            out.insert(at, law.clone());
+        }
+    }
+    out
+}
+
+/// xmllint (Debian's libxml2-utils) finds `xml` well-formed and valid USEBIO 1.2.
+fn xmllint_valid(xml: &[u8], dir: &Path) {
+    let f = dir.join("xmllint.xml");
+    std::fs::write(&f, xml).unwrap();
+    let out = std::process::Command::new("xmllint")
+        .args(["--noout", "--nonet", "--dtdvalid"])
+        .arg(common::root().join("tests/data/usebio_v1_2.dtd"))
+        .arg(&f)
+        .output()
+        .expect("xmllint (Debian libxml2-utils) must be installed: apt-get install libxml2-utils");
+    assert!(
+        out.status.success(),
+        "not well-formed and valid USEBIO 1.2:\n{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+}
+
+/// Issue 34: a control character in a name made the USEBIO export not well-formed XML, and PBN
+/// wrote ESC and BEL raw. Now the USEBIO file is valid whatever the texts, the PBN file holds
+/// no control character, both import again scoring the same, and each text comes back as it
+/// was, or as `export::notes::write_text` wrote it (what XML or PBN cannot hold, in `\u{1b}`
+/// notation, which `export::notes::read_text` reads back).
+#[test]
+fn hostile_texts_round_trip_through_both_formats() {
+    let log = hostile_log();
+    let want = texts_of(&log);
+    assert!(want.len() > 40, "{want:?}");
+    for t in hostile_texts() {
+        assert!(want.values().any(|v| *v == t), "{t:?} is in no text");
+    }
+    for format in ["usebio", "pbn"] {
+        let dir = Scratch::new("hostile");
+        let bytes = frekans::app::export_bytes(&log, format, None).unwrap();
+        let text = std::str::from_utf8(&bytes).unwrap();
+        if format == "usebio" {
+            xmllint_valid(&bytes, dir.path());
+            // (a line break of the file's own indentation; no other control character raw)
+            let raw: Vec<char> = text
+                .chars()
+                .filter(|&c| c.is_control() && c != '\n')
+                .collect();
+            assert!(raw.is_empty(), "usebio: raw {raw:?}");
+        } else {
+            let raw: Vec<char> = text
+                .chars()
+                .filter(|&c| c.is_control() && c != '\n')
+                .collect();
+            assert!(raw.is_empty(), "pbn: raw {raw:?}");
+            // Each line a tag, a table's row, a comment or blank: no text broke a line.
+            for l in text.lines() {
+                assert!(
+                    l.is_empty()
+                        || l.starts_with(['[', '%', '"'])
+                        || l.starts_with(|c: char| c.is_ascii_digit() || c == '-'),
+                    "pbn: a text broke its line: {l:?}"
+                );
+            }
+        }
+        let ext = if format == "usebio" { "xml" } else { "pbn" };
+        let f = dir.path().join(format!("hostile.{ext}"));
+        std::fs::write(&f, &bytes).unwrap();
+        let back = import(&[f], dir.path()).unwrap_or_else(|e| panic!("{format}: {e}"));
+        let mut lost = Vec::new();
+        let (w, g) = (scores(&log).unwrap(), scores(&back).unwrap());
+        differ("board scores", &w.sides, &g.sides, &mut lost);
+        differ("matches", &w.matches, &g.matches, &mut lost);
+        differ("standings rows", &w.totals, &g.totals, &mut lost);
+        assert!(lost.is_empty(), "{format}: {lost:?}");
+        let got = texts_of(&back);
+        let mut wrong = Vec::new();
+        let mut laws = 0;
+        for (at, t) in &want {
+            match got.get(at) {
+                Some(g) if g == t || frekans::export::notes::read_text(g) == *t => {
+                    laws += usize::from(at.ends_with(" law"));
+                }
+                // (an artificial score the format names is written its way, without its law:
+                // read back with none, or the default 12C)
+                None if at.ends_with(" law") => {}
+                Some(g) if at.ends_with(" law") && g == "12C" => {}
+                g => wrong.push(format!("{at}: {t:?} came back as {g:?}")),
+            }
+        }
+        assert!(wrong.is_empty(), "{format}:\n{}", wrong.join("\n"));
+        assert!(laws >= 5, "{format}: {laws} laws came back");
+    }
+}

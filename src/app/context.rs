@@ -23,6 +23,9 @@ pub struct Context {
     pub typst: Typst,
     /// The largest log read ([`crate::limits::MAX_LOG_BYTES`], or `FREKANS_MAX_LOG_MIB` MiB).
     pub max_log_bytes: u64,
+    /// A variable of the environment set to what frekans cannot take (`FREKANS_MAX_LOG_MIB=abc`),
+    /// and why: `main` refuses to run with it (exit 2) rather than ignore it.
+    pub invalid: Option<String>,
     /// The build of the running program, which the audit caches it writes and reads are of
     /// (`audit::cache::Store`): its executable's size and modification time (empty where they
     /// cannot be read).
@@ -66,7 +69,10 @@ impl Context {
                 .or_else(|| set("XDG_CACHE_HOME").map(|d| d.join("frekans").join("audit")))
                 .or_else(|| set("HOME").map(|d| d.join(".cache").join("frekans").join("audit")))
         };
-        let max_log_bytes = max_log_bytes(env);
+        let (max_log_bytes, invalid) = match max_log_bytes(env) {
+            Ok(n) => (n, None),
+            Err(e) => (crate::limits::MAX_LOG_BYTES, Some(e)),
+        };
         let epoch = env("SOURCE_DATE_EPOCH")
             .and_then(|v| v.into_string().ok())
             .unwrap_or_else(|| "0".to_string());
@@ -81,6 +87,7 @@ impl Context {
                 tmp,
             },
             max_log_bytes,
+            invalid,
             build: String::new(),
         }
     }
@@ -132,17 +139,28 @@ impl Context {
     }
 }
 
-/// The largest log read: [`crate::limits::MAX_LOG_BYTES`], or `FREKANS_MAX_LOG_MIB` MiB.
-fn max_log_bytes(env: Env) -> u64 {
-    env("FREKANS_MAX_LOG_MIB")
-        .and_then(|v| v.to_str()?.trim().parse::<u64>().ok())
-        .map_or(crate::limits::MAX_LOG_BYTES, |m| m.saturating_mul(1 << 20))
+/// The largest log read: [`crate::limits::MAX_LOG_BYTES`], or `FREKANS_MAX_LOG_MIB` MiB (set
+/// and not empty); `Err` (what is wrong) when that is not a whole number of MiB, at least 1.
+fn max_log_bytes(env: Env) -> Result<u64, String> {
+    let Some(v) = env("FREKANS_MAX_LOG_MIB").filter(|v| !v.is_empty()) else {
+        return Ok(crate::limits::MAX_LOG_BYTES);
+    };
+    let text = v.to_string_lossy();
+    match text.trim().parse::<u64>() {
+        Ok(m) if m > 0 => Ok(m.saturating_mul(1 << 20)),
+        _ => Err(format!(
+            "FREKANS_MAX_LOG_MIB={:?}: expected the size of the largest log frekans reads, in MiB (a whole number, at least 1; unset: {})",
+            crate::error::clip(&text),
+            crate::limits::MAX_LOG_BYTES >> 20
+        )),
+    }
 }
 
 /// [`Context::max_log_bytes`] of this process, for `app`'s readers of a log that are not given
-/// a context (a library caller's `load`).
+/// a context (a library caller's `load`; the binary refuses an invalid `FREKANS_MAX_LOG_MIB`
+/// before it reads a log, a library caller gets the default).
 pub(crate) fn log_limit() -> u64 {
-    max_log_bytes(&|k| std::env::var_os(k))
+    max_log_bytes(&|k| std::env::var_os(k)).unwrap_or(crate::limits::MAX_LOG_BYTES)
 }
 
 /// The running program's build: its executable's size and modification time, as
@@ -234,5 +252,23 @@ mod tests {
         assert_eq!(d.typst.epoch, "0");
         assert!(d.typst.program.is_none());
         assert!(with(&[]).cache().is_none());
+        assert!(c.invalid.is_none() && d.invalid.is_none());
+    }
+
+    /// Issue 34: `FREKANS_MAX_LOG_MIB=abc` was ignored silently.
+    #[test]
+    fn a_log_limit_that_is_no_number_is_refused() {
+        for bad in ["abc", "12x", "-1", "0", "1.5", " "] {
+            let c = with(&[("FREKANS_MAX_LOG_MIB", bad)]);
+            let e = c.invalid.expect(bad);
+            assert!(
+                e.starts_with("FREKANS_MAX_LOG_MIB=") && e.contains("in MiB"),
+                "{e}"
+            );
+            assert_eq!(c.max_log_bytes, crate::limits::MAX_LOG_BYTES);
+        }
+        let c = with(&[("FREKANS_MAX_LOG_MIB", " 7 ")]);
+        assert_eq!((c.max_log_bytes, c.invalid), (7 << 20, None));
+        assert!(with(&[("FREKANS_MAX_LOG_MIB", "")]).invalid.is_none());
     }
 }

@@ -123,7 +123,8 @@ fn audit_error(e: crate::audit::AuditError) -> AppError {
 }
 
 /// The proposed events of a `--with-file` or `--alternatives` FILE: each non-blank line that is
-/// not a `//` comment, with where it was read ("FILE line N"), at most 64 MiB of them.
+/// not a `//` comment, with where it was read ("FILE line N"), at most 64 MiB of them; a
+/// byte-order mark at its start skipped, as the log's reader skips one.
 pub fn read_proposals(file: &Path) -> Result<Vec<(String, String)>, AppError> {
     let f = std::fs::File::open(file)
         .with_context(|| format!("cannot read the proposed events {}", file.display()))?;
@@ -149,6 +150,8 @@ pub fn read_proposals(file: &Path) -> Result<Vec<(String, String)>, AppError> {
         ))
     })?;
     Ok(text
+        .strip_prefix('\u{feff}')
+        .unwrap_or(&text)
         .lines()
         .enumerate()
         .filter(|(_, l)| {

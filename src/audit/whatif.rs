@@ -105,6 +105,14 @@ pub fn whatif_cached(
         return Ok(Cached::Cannot);
     }
     let _span = tracing::info_span!("whatif").entered();
+    // A proposal longer than an event line may be: the reader refuses it, which the whole log
+    // read with it says (the same answer with or without the cache).
+    if p.text
+        .lines()
+        .any(|l| l.len() > crate::event::read::MAX_LINE)
+    {
+        return Ok(Cached::Validate);
+    }
     // The proposals' lines, parsed after the declarations (a line knows the sessions above it).
     let new_lines: Vec<(usize, usize, &[u8])> = p
         .text

@@ -7,6 +7,13 @@
 //! text for both formats, written and read here, so that `frekans import` of an export scores
 //! as the log did; other programs read the files without it (they see the table's result and
 //! the format's own fields).
+//!
+//! Also the characters a format cannot hold (a control character in a name, a note or a place:
+//! XML 1.0 has no way to write most controls below U+0020, PBN none to write any control character): written
+//! as `crate::text` shows them, `\u{1b}`, and read back by [`read_text`] ([`write_text`]).
+
+use std::borrow::Cow;
+use std::fmt::Write as _;
 
 use serde::{Deserialize, Serialize};
 use serde_json::{json, Map, Value};
@@ -23,6 +30,65 @@ pub const RULING_PREFIX: &str = "frekans adjusted score: ";
 pub const SD_PREFIX: &str = "frekans subsequent damage: ";
 /// A session, in a note: `frekans session: <JSON of SessionNote>`.
 pub const SESSION_PREFIX: &str = "frekans session: ";
+
+/// The character an escape `\u{HEX}` at the start of `s` stands for, and the escape's length:
+/// one to six hex digits naming a Unicode scalar value, in braces.
+fn escape_at(s: &str) -> Option<(char, usize)> {
+    let rest = s.strip_prefix("\\u{")?;
+    let end = rest.bytes().take(7).position(|b| b == b'}')?;
+    let hex = &rest[..end];
+    if hex.is_empty() || hex.len() > 6 || !hex.bytes().all(|b| b.is_ascii_hexdigit()) {
+        return None;
+    }
+    let c = char::from_u32(u32::from_str_radix(hex, 16).ok()?)?;
+    Some((c, 4 + end))
+}
+
+/// `s` as an interchange file holds it: each character `cannot` says the format cannot hold,
+/// and each backslash that [`read_text`] would read as the start of an escape, written as
+/// `\u{1b}` (the notation of `crate::text`); every other character kept. Borrowed when there
+/// is nothing to write so.
+pub fn write_text(s: &str, cannot: impl Fn(char) -> bool) -> Cow<'_, str> {
+    let escaped = |(i, c): (usize, char)| cannot(c) || (c == '\\' && escape_at(&s[i..]).is_some());
+    if !s.char_indices().any(escaped) {
+        return Cow::Borrowed(s);
+    }
+    let mut o = String::with_capacity(s.len() + 16);
+    for (i, c) in s.char_indices() {
+        if escaped((i, c)) {
+            let _ = write!(o, "\\u{{{:x}}}", c as u32);
+        } else {
+            o.push(c);
+        }
+    }
+    Cow::Owned(o)
+}
+
+/// A text of an interchange file read back ([`write_text`]): each `\u{HEX}` the character it
+/// names; anything else, a backslash not starting such an escape included, as it is.
+pub fn read_text(s: &str) -> Cow<'_, str> {
+    if !s.contains("\\u{") {
+        return Cow::Borrowed(s);
+    }
+    let mut o = String::with_capacity(s.len());
+    let mut i = 0;
+    while let Some(k) = s[i..].find('\\') {
+        o.push_str(&s[i..i + k]);
+        i += k;
+        match escape_at(&s[i..]) {
+            Some((c, n)) => {
+                o.push(c);
+                i += n;
+            }
+            None => {
+                o.push('\\');
+                i += 1;
+            }
+        }
+    }
+    o.push_str(&s[i..]);
+    Cow::Owned(o)
+}
 
 /// A ruling's note (see the prefixes).
 pub fn ruling(r: &RulingView) -> String {
@@ -163,9 +229,18 @@ pub struct DealNote {
     pub vul: String,
 }
 
-/// A session's note (`frekans session: {...}`).
+/// A session's note (`frekans session: {...}`). Every character [`write_text`] would escape
+/// in either format is a JSON escape in it: the control characters and the noncharacters XML
+/// refuses (`\u007f`, `\ufffe`), and a backslash (`\u005c`, never `\\`, which could be followed
+/// by `u{41}`); so the note is written and read as it is, in both formats.
 pub fn session(n: &SessionNote) -> String {
     let json = serde_json::to_string(n).expect("a session note is plain JSON");
+    // (serde_json escapes the controls below U+0020; a JSON text's backslashes each begin an escape, read from the
+    // left: an escaped backslash is each `\\` so read)
+    let json = crate::text::escape_json_text(&json)
+        .replace("\\\\", "\\u005c")
+        .replace('\u{fffe}', "\\ufffe")
+        .replace('\u{ffff}', "\\uffff");
     format!("{SESSION_PREFIX}{json}")
 }
 
@@ -220,6 +295,48 @@ mod tests {
     use super::*;
 
     #[test]
+    fn texts_a_format_cannot_hold_read_back() {
+        let c0 = |c: char| c.is_control();
+        assert_eq!(write_text("a\u{1b}[2K\nb", c0), "a\\u{1b}[2K\\u{a}b");
+        assert_eq!(read_text("a\\u{1b}[2K\\u{a}b"), "a\u{1b}[2K\nb");
+        // A backslash that would read as an escape is written as one; any other is kept.
+        assert_eq!(
+            write_text("\\u{1F0A1} C:\\x \\u{zz}", c0),
+            "\\u{5c}u{1F0A1} C:\\x \\u{zz}"
+        );
+        assert_eq!(
+            read_text("\\u{5c}u{1F0A1} C:\\x \\u{zz}"),
+            "\\u{1F0A1} C:\\x \\u{zz}"
+        );
+        assert!(matches!(
+            write_text("Zażółć <&> \"q\" ]", c0),
+            Cow::Borrowed(_)
+        ));
+        // Not escapes: too many digits, a surrogate, beyond Unicode, unclosed.
+        for s in [
+            "\\u{0000041}",
+            "\\u{d800}",
+            "\\u{110000}",
+            "\\u{41",
+            "\\u{}",
+            "\\",
+        ] {
+            assert_eq!(read_text(s), s);
+        }
+    }
+
+    proptest::proptest! {
+        #[test]
+        fn write_text_then_read_text_is_the_text(
+            s in "([\\\\u{}0-9a-fA-F]|\\PC|[\\x00-\\x1f\\x7f-\\u{9f}]){0,40}"
+        ) {
+            let w = write_text(&s, |c| c.is_control());
+            proptest::prop_assert!(!w.chars().any(|c| c.is_control()));
+            proptest::prop_assert_eq!(read_text(&w), s.as_str());
+        }
+    }
+
+    #[test]
     fn ruling_notes_read_back() {
         let (m, body, law) = read_ruling(
             "frekans adjusted score: (60%+620&40%-100)/(+620); law: 12C1(c); 16B; ruling R7",
@@ -268,6 +385,21 @@ mod tests {
         let text = session(&n);
         assert!(text.starts_with(SESSION_PREFIX));
         assert_eq!(read_session(&text).unwrap().unwrap(), n);
+        // Whatever its texts, a note is what either format writes of it, and reads back.
+        let mut m = n.clone();
+        m.name = Some("a\\u{41}\\\\\"\u{1b}\u{7f}\u{9b}\u{fffe}\u{ffff}\u{202e}\n\\".into());
+        m.matches[0].home = "\\u{1b}".into();
+        let text = session(&m);
+        assert!(
+            matches!(
+                write_text(&text, |c| c.is_control()
+                    || crate::export::usebio::not_xml(c)),
+                Cow::Borrowed(_)
+            ),
+            "{text}"
+        );
+        assert_eq!(read_session(&text).unwrap().unwrap(), m);
+        assert_eq!(read_session(&read_text(&text)).unwrap().unwrap(), m);
         let ev = n.events("S4", &|m| (m == "M2").then(|| "M1".to_string()));
         assert_eq!(
             ev[0],

@@ -6,7 +6,9 @@
 //! the session's note (`[FrekansSession]`: what PBN cannot say of it, `export::notes`). An
 //! artificial score PBN can say is also written its way (`^60 ^40`). UTF-8, `% PBN 2.1`
 //! header. A pure function to bytes; tag values and quoted names are escaped as PBN says
-//! (`\"`, `\\`): they are data.
+//! (`\"`, `\\`): they are data. PBN has no way to write a control character (a line break
+//! included): each is written as `\u{1b}` (`export::notes::write_text`), so that the file holds
+//! no control byte and a line is a line.
 
 use std::fmt::Write as _;
 
@@ -15,15 +17,16 @@ use super::results::{decimal, LineView, SessionView};
 use crate::bridge::{dealer_of, vul_of, Bid};
 use crate::replay::{Kind, State};
 
-/// A PBN string: quoted, with `"` and `\` escaped, line breaks as spaces.
+/// A PBN string: quoted, each control character (line breaks and tabs too) in `\u{1b}`
+/// notation (`export::notes::write_text`), then `"` and `\` escaped.
 fn quoted(s: &str) -> String {
+    let s = notes::write_text(s, char::is_control);
     let mut out = String::with_capacity(s.len() + 2);
     out.push('"');
     for c in s.chars() {
         match c {
             '"' => out.push_str("\\\""),
             '\\' => out.push_str("\\\\"),
-            '\n' | '\r' | '\t' => out.push(' '),
             c => out.push(c),
         }
     }

@@ -12,7 +12,16 @@
 //! form make one `EVENT` (a log of several forms, an `EVENT` for each run of sessions of one
 //! form); what USEBIO cannot say of a session (its options, penalties, fouled boards, a form
 //! without a USEBIO name) is a root `NOTES` (`frekans session: {...}`, `export::notes`).
+//!
+//! Every text is escaped here ([`xml`]): markup as entities; tab, line breaks, DEL and
+//! U+0080–U+009F as character references (kept exactly by every reader); the characters XML 1.0
+//! cannot hold at all (the other controls below U+0020, U+FFFE, U+FFFF) as `\u{1b}`
+//! (`export::notes::write_text`), so that the file is well-formed whatever the log holds.
 
+use std::borrow::Cow;
+use std::fmt::Write as _;
+
+use quick_xml::events::attributes::Attribute;
 use quick_xml::events::{BytesDecl, BytesEnd, BytesStart, BytesText, Event};
 use quick_xml::Writer;
 
@@ -30,10 +39,43 @@ pub const NOTES_SD_PREFIX: &str = notes::SD_PREFIX;
 type W = Writer<Vec<u8>>;
 type R = std::io::Result<()>;
 
+/// Whether XML 1.0 cannot hold `c`, not even as a character reference: the controls below U+0020
+/// other than tab, line feed and carriage return, and the noncharacters U+FFFE and U+FFFF.
+pub fn not_xml(c: char) -> bool {
+    matches!(c, '\0'..='\u{8}' | '\u{b}' | '\u{c}' | '\u{e}'..='\u{1f}' | '\u{fffe}' | '\u{ffff}')
+}
+
+/// `s` as XML text or an attribute's value: `<>&"'` as entities; tab, line feed, carriage
+/// return, DEL and U+0080–U+009F as character references (raw, a reader would take a line
+/// break in an attribute for a space and a carriage return for a line feed); what XML cannot
+/// hold ([`not_xml`]) in `\u{1b}` notation (`export::notes::write_text`).
+pub fn xml(s: &str) -> Cow<'_, str> {
+    let special = |c: char| matches!(c, '<' | '>' | '&' | '"' | '\'' | '\\') || c.is_control();
+    if !s.contains(special) && !s.contains(['\u{fffe}', '\u{ffff}']) {
+        return Cow::Borrowed(s);
+    }
+    let text = notes::write_text(s, not_xml);
+    let mut o = String::with_capacity(text.len() + 16);
+    for c in text.chars() {
+        match c {
+            '<' => o.push_str("&lt;"),
+            '>' => o.push_str("&gt;"),
+            '&' => o.push_str("&amp;"),
+            '"' => o.push_str("&quot;"),
+            '\'' => o.push_str("&apos;"),
+            c if c.is_control() => {
+                let _ = write!(o, "&#x{:X};", c as u32);
+            }
+            c => o.push(c),
+        }
+    }
+    Cow::Owned(o)
+}
+
 fn open(w: &mut W, name: &str, attrs: &[(&str, &str)]) -> R {
     let mut s = BytesStart::new(name);
     for (k, v) in attrs {
-        s.push_attribute((*k, *v));
+        s.push_attribute(Attribute::from((k.as_bytes(), xml(v).as_bytes())));
     }
     w.write_event(Event::Start(s))
 }
@@ -44,7 +86,7 @@ fn close(w: &mut W, name: &str) -> R {
 
 fn leaf(w: &mut W, name: &str, text: &str) -> R {
     w.create_element(name)
-        .write_text_content(BytesText::new(text))
+        .write_text_content(BytesText::from_escaped(xml(text)))
         .map(|_| ())
 }
 
