@@ -715,7 +715,12 @@ fn hostile_texts_round_trip_through_both_formats() {
         let mut laws = 0;
         for (at, t) in &want {
             match got.get(at) {
-                Some(g) if g == t || frekans::export::notes::read_text(g) == *t => {
+                // (names, places and players come back exactly: the import reads the
+                // notation back; a ruling's law is a note's text, as written)
+                Some(g)
+                    if g == t
+                        || at.ends_with(" law") && frekans::export::notes::read_text(g) == *t =>
+                {
                     laws += usize::from(at.ends_with(" law"));
                 }
                 // (an artificial score the format names is written its way, without its law:

@@ -95,9 +95,10 @@ fn read_all(files: &[PathBuf], opts: &Options) -> Result<ReadFiles, ImportError>
             &opts.req,
             &opts.columns,
         ) {
-            Ok(p) => {
+            Ok(mut p) => {
                 skipped.extend(p.skipped);
                 noted.extend(p.notices);
+                unescape_texts(&mut p.events);
                 inputs.push(Input {
                     file: name,
                     events: p.events,
@@ -113,6 +114,40 @@ fn read_all(files: &[PathBuf], opts: &Options) -> Result<ReadFiles, ImportError>
         return Err(ImportError::Invalid(problems));
     }
     Ok((inputs, formats, skipped, noted))
+}
+
+/// The texts of the declarations (names, places, players) read back from the notation frekans's
+/// export writes for a character the format cannot hold (`\u{1b}`: `export::notes`), once,
+/// whatever the reader.
+fn unescape_texts(events: &mut [super::Ev]) {
+    use crate::export::notes::read_text;
+    fn text(v: &mut Value) {
+        match v {
+            Value::String(s) => {
+                if let std::borrow::Cow::Owned(t) = read_text(s) {
+                    *s = t;
+                }
+            }
+            Value::Array(a) => a.iter_mut().for_each(text),
+            _ => {}
+        }
+    }
+    for e in events {
+        let super::Ev::Json(Value::Object(m)) = e else {
+            continue;
+        };
+        if !matches!(
+            m.get("type").and_then(Value::as_str),
+            Some("pair" | "team" | "championship" | "session")
+        ) {
+            continue;
+        }
+        for k in ["name", "place", "players"] {
+            if let Some(v) = m.get_mut(k) {
+                text(v);
+            }
+        }
+    }
 }
 
 /// The log's errors on imported events, each at its place in its file (`first_line`: the log
