@@ -17,7 +17,8 @@ Examples:
 The log format: docs/event-log.md; the rules cited as C1-C38: docs/conventions.md.
 
 Limits: a log of at most 4 GiB (FREKANS_MAX_LOG_MIB sets another, in MiB); an event given
-to `append` of at most 1 MiB; --threads at most 1024. Beyond them: exit status 2.
+to `append` of at most 1 MiB; --threads at most 1024; a file to `import` of at most 1 GiB; a
+key or head file of 64 KiB, LOG.sig of 64 MiB. Beyond them: exit status 2.
 
 Exit status: 0 success; 2 the log is invalid (every problem printed, nothing written) or the
 request is (a session, board or ruling the log does not have, bad flags); 1 anything else.";
