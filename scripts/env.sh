@@ -81,6 +81,12 @@ setup_tidy() {
     apt_install tidy -- tidy
 }
 
+# strace: tests/site_whole.rs kills `site` and `publish` at chosen system calls (fault injection)
+# to check a killed run leaves the old site or the new one, never a mix.
+setup_strace() {
+    apt_install strace -- strace
+}
+
 build_release() {
     log "building frekans (release; the first build compiles polars and takes ~15 minutes on 2 cores)"
     (cd "$FREKANS_ROOT" && cargo build --release --locked)

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Set up what the tests need (pyarrow, poppler, typst, xmllint, mdbtools, chromium, tidy) and run every test, in the same release profile as the demo.
+# Set up what the tests need (pyarrow, poppler, typst, xmllint, mdbtools, chromium, tidy, strace) and run every test, in the same release profile as the demo.
 source "$(dirname "${BASH_SOURCE[0]}")/env.sh"
 setup_python
 setup_poppler
@@ -7,6 +7,7 @@ setup_xmllint
 setup_mdbtools
 setup_chromium
 setup_tidy
+setup_strace
 setup_typst
 cd "$FREKANS_ROOT"
 # The audit caches the tests' commands leave, in a directory of this run's own (not the user's).

@@ -1,17 +1,20 @@
 //! Output paths: every file and directory frekans writes for a user (`score`/`bulletin`/`audit
-//! --out DIR`, `synth --out FILE`) goes through here, so that a run touches nothing it does not
-//! own.
+//! --out DIR`, `synth --out FILE`, `site`, `publish`, `live`) goes through here, so that a run
+//! touches nothing it does not own.
 //!
 //! - Temporary names are unique (process id, a random number, a counter) and created exclusively
 //!   (`mkdir`, `O_CREAT|O_EXCL`): a name planted in advance, a symlink included, is never
 //!   written through; the next name is tried instead.
 //! - A symlinked output is written through to its target, as a user who made the link expects;
 //!   the link itself and everything else beside the target are left alone. A dangling link is
-//!   refused with a message.
-//! - An existing output directory keeps its inode, so its mode, owner, ACLs, setgid and sticky
-//!   bits (see [`write_dir`] for why its contents are replaced rather than the directory).
-//! - `publish` rewrites only the files whose bytes changed, and removes only files it wrote
-//!   before ([`Incremental`], its manifest).
+//!   refused with a message. A symlink *inside* an output directory, where frekans writes a
+//!   directory of its own (`pairs/`), is refused: nothing is written through it.
+//! - `site`, `publish` and `live` replace their directory whole: the next version is built
+//!   beside it and swapped with it in one rename ([`Incremental`]), the files whose bytes are
+//!   unchanged hard-linked from the old version (their inode and times kept), and `publish`
+//!   removes only files it wrote before (its manifest).
+//! - `score`, `bulletin` and `audit` keep an existing output directory's inode, so its mode,
+//!   owner, ACLs, setgid and sticky bits (see [`write_dir`]): their few files are renamed into it.
 //! - Temporaries of a killed run (their process id no longer alive, or a day older than the
 //!   temporary just made: the file system's clock, not the program's) are removed by the next
 //!   run that writes beside them.
@@ -35,6 +38,7 @@ static COUNTER: AtomicU64 = AtomicU64::new(0);
 
 pub(crate) mod cache;
 mod incremental;
+mod swap;
 pub use incremental::{Incremental, Published, MANIFEST};
 
 /// A fresh temporary name for `what` (a file or directory name, kept for a reader of `ls`):
@@ -254,18 +258,16 @@ impl Drop for FileOut {
 /// An existing `out` (or the directory a symlinked `out` points to) is kept, and only the
 /// files of `files` are replaced in it: they are written and synced in a temporary directory
 /// made inside `out` (so on the same file system, whatever is mounted where), then each renamed
-/// over its name, and the temporary removed. Why not fill a sibling directory and swap the two,
-/// which would make the whole set appear at once? Swapping gives `out` a new inode: its mode
-/// (2775, 1777), owner and group, ACLs and extended attributes would have to be copied, which
-/// an ordinary user cannot do for an owner other than themselves (a director writing into a
-/// club's shared directory) and which no copy gets exactly right; a bind mount, a shell's
-/// working directory or a web server watching `out` would keep the old one; and a symlinked
-/// `out` would be replaced by a directory, or its target moved. Replacing the contents keeps
-/// all of that. What it gives up is small: every file is still whole (each is renamed only
-/// once written and synced), every failure before the renames leaves `out` as it was, and the
-/// renames that follow are metadata operations in one directory which fail only if the
-/// directory itself is taken away; a crash during them (milliseconds) can leave some files
-/// of the new run beside some of the old, each whole, and the next run replaces them all.
+/// over its name, and the temporary removed. This is the way of `score`, `bulletin` and
+/// `audit`, a handful of tables whose renames take microseconds; the website's hundreds of
+/// thousands of pages (`site`, `publish`, `live`) are swapped in whole instead ([`Incremental`],
+/// which weighs the two). Keeping `out` keeps its inode: its mode (2775, 1777), owner and group,
+/// ACLs and extended attributes, which an ordinary user cannot copy for an owner other than
+/// themselves (a director writing into a club's shared directory); a bind mount, a shell's
+/// working directory or a web server watching `out` keep seeing it. What it gives up: every
+/// file is still whole (each is renamed only once written and synced), every failure before the
+/// renames leaves `out` as it was, but a crash during the renames can leave some files of the
+/// new run beside some of the old, each whole, and the next run replaces them all.
 /// Files of `out` that this run does not write (a user's notes, a bulletin) are left alone.
 pub fn write_dir(out: &Path, files: Vec<(String, Vec<u8>)>) -> Result<()> {
     let mut w = DirWriter::begin(out)?;
@@ -275,7 +277,7 @@ pub fn write_dir(out: &Path, files: Vec<(String, Vec<u8>)>) -> Result<()> {
     w.finish()
 }
 
-/// [`write_dir`] one file at a time (a site's hundred thousand pages need not all be held):
+/// [`write_dir`] one file at a time (the files need not all be held):
 /// [`DirWriter::begin`], [`DirWriter::put`] each file, [`DirWriter::finish`]. Each file is
 /// written in the temporary directory as it is put, and all are synced in `finish`, before any
 /// reaches `out`. Dropped unfinished (an error on the way), the temporary directory is removed and

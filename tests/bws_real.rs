@@ -70,7 +70,10 @@ fn table(file: &Path, name: &str) -> Vec<BTreeMap<String, String>> {
 /// Duplicate scoring, written out here apart from the program's (Law 72-77): NS points of
 /// `contract` (`4 S x`, `PASS`) by `seat` with `result` (`=`, `+1`, `-2`) on `board`.
 fn ns_points(contract: &str, seat: &str, result: &str, board: u32) -> i64 {
-    let c: String = contract.split_whitespace().collect::<String>().to_uppercase();
+    let c: String = contract
+        .split_whitespace()
+        .collect::<String>()
+        .to_uppercase();
     if c == "PASS" {
         return 0;
     }
@@ -91,7 +94,11 @@ fn ns_points(contract: &str, seat: &str, result: &str, board: u32) -> i64 {
         result.trim_start_matches('+').parse().unwrap()
     };
     let points = if off >= 0 {
-        let per = if strain == "C" || strain == "D" { 20 } else { 30 };
+        let per = if strain == "C" || strain == "D" {
+            20
+        } else {
+            30
+        };
         let trick_score = (per * level + if strain == "NT" { 10 } else { 0 }) << doubled;
         let mut p = trick_score;
         p += if trick_score >= 100 {
@@ -104,8 +111,20 @@ fn ns_points(contract: &str, seat: &str, result: &str, board: u32) -> i64 {
             50
         };
         p += match level {
-            6 => if vul { 750 } else { 500 },
-            7 => if vul { 1500 } else { 1000 },
+            6 => {
+                if vul {
+                    750
+                } else {
+                    500
+                }
+            }
+            7 => {
+                if vul {
+                    1500
+                } else {
+                    1000
+                }
+            }
             _ => 0,
         };
         p += 50 * doubled;
@@ -143,7 +162,11 @@ fn from_database(file: &Path) -> Tables {
     let letters: BTreeMap<String, String> = table(file, "Section")
         .into_iter()
         .map(|r| {
-            let l = r.get("Letter").or_else(|| r.get("Letters")).unwrap().clone();
+            let l = r
+                .get("Letter")
+                .or_else(|| r.get("Letters"))
+                .unwrap()
+                .clone();
             (r["ID"].clone(), l)
         })
         .collect();
@@ -275,7 +298,10 @@ fn pairs(ev: &[Value]) -> BTreeMap<String, Vec<String>> {
 fn two_sections_a_member_list_and_a_larger_board_set() {
     let t = tmp("bws-two");
     let log = t.path().join("log.jsonl");
-    let out = import(t.path(), &["import", s(&bws("twosections")), "--out", s(&log)]);
+    let out = import(
+        t.path(),
+        &["import", s(&bws("twosections")), "--out", s(&log)],
+    );
     assert!(
         out.contains("HandRecord: deals of boards 4-36 are not imported: this session does not play them (it plays boards 1-3)"),
         "{out}"
@@ -292,7 +318,10 @@ fn two_sections_a_member_list_and_a_larger_board_set() {
         .filter(|e| e["type"] == "pair")
         .map(|e| e["section"].as_str().unwrap())
         .collect();
-    assert!(sections.iter().all(|s| *s == "A" || *s == "B"), "{sections:?}");
+    assert!(
+        sections.iter().all(|s| *s == "A" || *s == "B"),
+        "{sections:?}"
+    );
     let deals: Vec<_> = ev.iter().filter(|e| e["type"] == "deal").collect();
     assert_eq!(deals.len(), 3, "boards 1-3 only");
     assert_eq!(ev.iter().filter(|e| e["type"] == "result").count(), 18);
@@ -321,7 +350,14 @@ fn the_older_layout_at_matchpoints() {
     let log2 = t.path().join("log2.jsonl");
     let out = import(
         t.path(),
-        &["import", s(&bws("old")), "--out", s(&log2), "--form", "ximp"],
+        &[
+            "import",
+            s(&bws("old")),
+            "--out",
+            s(&log2),
+            "--form",
+            "ximp",
+        ],
     );
     assert!(!out.contains("ScoringType"), "{out}");
     assert_eq!(events(&log2)[0]["form"], "ximp");
@@ -342,13 +378,22 @@ fn tabscore_corrections_by_id() {
     };
     // Deleted and inserted again (ID 4 gone, ID 7 stored before ID 5): 4S-1.
     let b = at(2, "1NS");
-    assert_eq!((&b["contract"], &b["tricks"]), (&Value::from("4S"), &Value::from(9)));
+    assert_eq!(
+        (&b["contract"], &b["tricks"]),
+        (&Value::from("4S"), &Value::from(9))
+    );
     // Edited in place (same ID, TimeLog rewritten): 2Dx-2.
     let b = at(3, "2NS");
-    assert_eq!((&b["contract"], &b["declarer"]), (&Value::from("2DX"), &Value::from("W")));
+    assert_eq!(
+        (&b["contract"], &b["declarer"]),
+        (&Value::from("2DX"), &Value::from("W"))
+    );
     // A stale Declarer (the EW pair's number): NS/EW says North.
     let b = at(2, "3NS");
-    assert_eq!((&b["contract"], &b["declarer"]), (&Value::from("4S"), &Value::from("N")));
+    assert_eq!(
+        (&b["contract"], &b["declarer"]),
+        (&Value::from("4S"), &Value::from("N"))
+    );
     // The pass-out as TabScore writes it (no seat).
     assert_eq!(at(3, "1NS")["contract"], "PASS");
     assert_eq!(ev.iter().filter(|e| e["type"] == "result").count(), 9);
@@ -362,7 +407,10 @@ fn a_hand_record_joins_the_bws_results() {
     let hands = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/data/import/bc-handrecord.pbn");
     let t = tmp("bws-hands");
     let log = t.path().join("log.jsonl");
-    let out = import(t.path(), &["import", s(&bws("old")), s(&hands), "--out", s(&log)]);
+    let out = import(
+        t.path(),
+        &["import", s(&bws("old")), s(&hands), "--out", s(&log)],
+    );
     assert!(
         out.contains("bc-handrecord.pbn (pbn): session S1 (3 deals of its hand record added)"),
         "{out}"

@@ -73,7 +73,11 @@ fn imported(dir: &Path, bws: &Path, k: usize) -> BTreeMap<String, String> {
 
 /// ReceivedData of a state: (tables with an entry standing, whether its last entry erases one).
 fn entries(bws: &Path) -> (usize, bool) {
-    let o = Command::new("mdb-export").arg(bws).arg("ReceivedData").output().unwrap();
+    let o = Command::new("mdb-export")
+        .arg(bws)
+        .arg("ReceivedData")
+        .output()
+        .unwrap();
     let mut r = csv::Reader::from_reader(o.stdout.as_slice());
     let h = r.headers().unwrap().clone();
     let col = |n: &str| h.iter().position(|x| x == n).unwrap();
@@ -206,7 +210,10 @@ fn a_session_followed_while_it_is_played() {
             // and 2 have not (tables 2 and 3 still play them): only board 3's traveller shows.
             let p = std::fs::read_to_string(&page).unwrap();
             assert!(p.contains("<strong>Board 3 "), "{p}");
-            assert!(!p.contains("<strong>Board 1 ") && !p.contains("<strong>Board 2 "), "{p}");
+            assert!(
+                !p.contains("<strong>Board 1 ") && !p.contains("<strong>Board 2 "),
+                "{p}"
+            );
         }
         // No page whose bytes are the same was written again.
         let after = files(&site);
@@ -230,13 +237,19 @@ fn a_session_followed_while_it_is_played() {
         if let Some(st) = live.child.try_wait().unwrap() {
             break st;
         }
-        assert!(start.elapsed() < Duration::from_secs(30), "live did not stop");
+        assert!(
+            start.elapsed() < Duration::from_secs(30),
+            "live did not stop"
+        );
         std::thread::sleep(Duration::from_millis(50));
     };
     assert!(status.success(), "{status:?}");
     let page = std::fs::read_to_string(site.join("live.html")).unwrap();
     assert!(page.contains("Session complete"), "{page}");
-    assert!(page.contains("<meta http-equiv=\"refresh\" content=\"1\">"), "{page}");
+    assert!(
+        page.contains("<meta http-equiv=\"refresh\" content=\"1\">"),
+        "{page}"
+    );
     assert_eq!(totals(&log), imported(dir, &steps[14], 99));
     let printed = std::fs::read_to_string(&live.out).unwrap();
     assert!(printed.contains("9 of 9 boards entered"), "{printed}");
@@ -260,7 +273,10 @@ fn ctrl_c_stops_cleanly() {
         if let Some(st) = live.child.try_wait().unwrap() {
             break st;
         }
-        assert!(start.elapsed() < Duration::from_secs(5), "live did not stop on SIGINT");
+        assert!(
+            start.elapsed() < Duration::from_secs(5),
+            "live did not stop on SIGINT"
+        );
         std::thread::sleep(Duration::from_millis(20));
     };
     assert!(status.success(), "{status:?}");

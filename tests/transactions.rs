@@ -75,8 +75,21 @@ fn setup(dir: &Path, results: u32) -> (PathBuf, PathBuf) {
     let o = run_in(
         dir,
         &[
-            "synth", "--format", "pbn", "--sections", "1", "--tables", "3", "--boards", "2",
-            "--rulings", "0", "--corrections", "0", "--out", s(&small),
+            "synth",
+            "--format",
+            "pbn",
+            "--sections",
+            "1",
+            "--tables",
+            "3",
+            "--boards",
+            "2",
+            "--rulings",
+            "0",
+            "--corrections",
+            "0",
+            "--out",
+            s(&small),
         ],
     );
     assert!(o.status.success(), "{}", show(&o));
@@ -146,7 +159,11 @@ fn an_import_killed_anywhere_is_in_the_log_whole_or_not_at_all() {
             assert_eq!(n, 1);
         } else {
             all += 1;
-            assert_eq!(lines(&now), lines(&whole), "kill {i}: part of the import is in the log");
+            assert_eq!(
+                lines(&now),
+                lines(&whole),
+                "kill {i}: part of the import is in the log"
+            );
             assert_eq!(n, 2);
         }
         // Re-running the import after the kill: one session, not two.
@@ -158,7 +175,10 @@ fn an_import_killed_anywhere_is_in_the_log_whole_or_not_at_all() {
             "kill {i}"
         );
     }
-    assert!(none > 0, "no kill came before the write ({none} none, {all} whole)");
+    assert!(
+        none > 0,
+        "no kill came before the write ({none} none, {all} whole)"
+    );
 }
 
 /// A full disk in the middle of the import's write: exit 1, the log exactly as it was.
@@ -177,7 +197,11 @@ fn an_import_on_a_full_disk_leaves_the_log_as_it_was() {
         .output()
         .unwrap();
         assert_eq!(o.status.code(), Some(1), "{}", show(&o));
-        assert!(String::from_utf8_lossy(&o.stderr).contains("cannot append"), "{}", show(&o));
+        assert!(
+            String::from_utf8_lossy(&o.stderr).contains("cannot append"),
+            "{}",
+            show(&o)
+        );
         assert_eq!(std::fs::read(&log).unwrap(), old, "{extra}: the log grew");
         assert!(!dir.join("log.jsonl.pending").exists());
         assert_eq!(sessions(dir, &log), 1);
@@ -212,7 +236,11 @@ fn a_checkpoint_on_a_full_disk_is_not_torn() {
     .output()
     .unwrap();
     assert_ne!(o.status.code(), Some(0), "{}", show(&o));
-    assert_eq!(std::fs::read(&sig).unwrap(), before, "the checkpoints file torn");
+    assert_eq!(
+        std::fs::read(&sig).unwrap(),
+        before,
+        "the checkpoints file torn"
+    );
     let o = run_in(dir, &["sign", s(&log), "--key", s(&key)]);
     assert!(o.status.success(), "{}", show(&o));
     let public = format!("{}.pub", s(&key));
@@ -238,12 +266,9 @@ fn a_batch_left_half_written_is_removed_by_the_next_reader() {
     let dir = t.path();
     let (_, log) = setup(dir, 240);
     let old = std::fs::read(&log).unwrap();
-    let batch = b"{\"type\":\"championship\",\"name\":\"a\"}\n{\"type\":\"championship\",\"name\":\"b\"}\n";
-    std::fs::write(
-        dir.join("log.jsonl.pending"),
-        record(old.len(), batch),
-    )
-    .unwrap();
+    let batch =
+        b"{\"type\":\"championship\",\"name\":\"a\"}\n{\"type\":\"championship\",\"name\":\"b\"}\n";
+    std::fs::write(dir.join("log.jsonl.pending"), record(old.len(), batch)).unwrap();
     let mut torn = old.clone();
     torn.extend_from_slice(&batch[..40]);
     std::fs::write(&log, &torn).unwrap();
@@ -253,11 +278,7 @@ fn a_batch_left_half_written_is_removed_by_the_next_reader() {
     let side = dir.join(format!("log.jsonl.torn-at-{}", old.len()));
     assert_eq!(std::fs::read(side).unwrap(), &batch[..40], "no byte lost");
     // Same through `repair`.
-    std::fs::write(
-        dir.join("log.jsonl.pending"),
-        record(old.len(), batch),
-    )
-    .unwrap();
+    std::fs::write(dir.join("log.jsonl.pending"), record(old.len(), batch)).unwrap();
     std::fs::write(&log, &torn).unwrap();
     let o = run_in(dir, &["repair", s(&log)]);
     assert!(o.status.success(), "{}", show(&o));

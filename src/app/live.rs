@@ -221,9 +221,13 @@ fn write_site(
     let r = run::run(&req.log, want, ctx.audit_cache())?;
     let model = run::view(&r, &req.lang, &run::Limits::SITE);
     let mut w = crate::outfile::Incremental::begin(&req.out)?;
-    crate::site::write(&r.state, &r.scored, &model, &req.lang, &mut |name, bytes| {
-        w.put(name, bytes)
-    })
+    crate::site::write(
+        &r.state,
+        &r.scored,
+        &model,
+        &req.lang,
+        &mut |name, bytes| w.put(name, bytes),
+    )
     .map_err(AppError::Other)?;
     let page = crate::site::live::page(&model, status, &req.lang).map_err(AppError::Other)?;
     w.put(LIVE_PAGE, &page)?;

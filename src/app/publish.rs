@@ -12,8 +12,9 @@ use super::*;
 /// `frekans site LOG --out DIR [--lang en|pl]`: the run every output composes
 /// (`crate::app::run`: read, score, solve the deals double dummy with the solved-deals cache of
 /// `cache` and leave the log's audit cache there, as `bulletin`), the view model with its
-/// rulings audited, and the site written into `out` page by page, whole or not at all
-/// (`crate::outfile::DirWriter`).
+/// rulings audited, and the site written into `out` page by page, whole or not at all: a new
+/// tree built beside `out` and swapped with it, the pages whose bytes are unchanged linked from
+/// the old one, every other file of `out` kept (`crate::outfile::Incremental::begin_unlisted`).
 pub fn site(
     log: &Path,
     out: &Path,
@@ -28,12 +29,12 @@ pub fn site(
     };
     let r = run::run(log, want, cache)?;
     let model = run::view(&r, lang, &run::Limits::SITE);
-    let mut w = crate::outfile::DirWriter::begin(out)?;
+    let mut w = crate::outfile::Incremental::begin_unlisted(out)?;
     let report = crate::site::write(&r.state, &r.scored, &model, lang, &mut |name, bytes| {
         w.put(name, bytes)
     })
     .map_err(AppError::Other)?;
-    w.finish()?;
+    w.commit()?;
     Ok(report)
 }
 

@@ -19,7 +19,10 @@ use sha2::{Digest, Sha256};
 
 /// The record of the batch being appended to `file`.
 pub fn path_of(file: &Path) -> PathBuf {
-    let mut name = file.file_name().map(|n| n.to_os_string()).unwrap_or_default();
+    let mut name = file
+        .file_name()
+        .map(|n| n.to_os_string())
+        .unwrap_or_default();
     name.push(".pending");
     file.with_file_name(name)
 }
@@ -112,9 +115,11 @@ pub fn recover(file: &mut File, path: &Path) -> std::io::Result<Settled> {
         .split_whitespace()
         .collect();
     let parsed = match fields.as_slice() {
-        ["frekans-pending", "1", before, n, sha] if text.ends_with(b"\n") => {
-            before.parse::<u64>().ok().zip(n.parse::<u64>().ok()).map(|(b, n)| (b, n, *sha))
-        }
+        ["frekans-pending", "1", before, n, sha] if text.ends_with(b"\n") => before
+            .parse::<u64>()
+            .ok()
+            .zip(n.parse::<u64>().ok())
+            .map(|(b, n)| (b, n, *sha)),
         _ => None,
     };
     let Some((before, n, sha)) = parsed else {
@@ -249,7 +254,12 @@ mod tests {
                 assert_eq!(s, Settled::Clean);
                 assert_eq!(now, b"old\n");
             } else {
-                let Settled::Removed { side, bytes, length } = s else {
+                let Settled::Removed {
+                    side,
+                    bytes,
+                    length,
+                } = s
+                else {
                     panic!("{k}: {s:?}")
                 };
                 assert_eq!((bytes, length), (k as u64, 4));

@@ -32,8 +32,11 @@ pub fn repair(path: &Path, now_secs: u64) -> std::io::Result<Repaired> {
     let mut file = OpenOptions::new().read(true).write(true).open(path)?;
     file.lock()?;
     // An append cut short: its batch removed whole (or kept whole), before anything else.
-    if let super::journal::Settled::Removed { side, bytes, length } =
-        super::journal::recover(&mut file, path)?
+    if let super::journal::Settled::Removed {
+        side,
+        bytes,
+        length,
+    } = super::journal::recover(&mut file, path)?
     {
         let line = std::fs::read(path)?
             .iter()

@@ -330,7 +330,11 @@ pub fn merge(inputs: Vec<Input>, existing: &Existing) -> Result<Merged, Vec<Prob
         sessions: sessions_given,
         new_participants,
         notices: hands.notices(),
-        joined: hands.joined.into_iter().map(|((f, s), n)| (f, s, n)).collect(),
+        joined: hands
+            .joined
+            .into_iter()
+            .map(|((f, s), n)| (f, s, n))
+            .collect(),
     })
 }
 
@@ -383,12 +387,20 @@ impl Hands {
             return Err("a hand record (deals without results) joins a session: import it beside the session's results file, or --append it to a log that has the session".into());
         };
         let board = m.get("board").and_then(Value::as_u64).unwrap_or(0) as u32;
-        let pbn = m.get("pbn").and_then(Value::as_str).unwrap_or("").to_string();
+        let pbn = m
+            .get("pbn")
+            .and_then(Value::as_str)
+            .unwrap_or("")
+            .to_string();
         let joined = self
             .joined
             .entry((file.to_string(), session.clone()))
             .or_default();
-        if !self.boards.get(&session).is_some_and(|b| b.contains(&board)) {
+        if !self
+            .boards
+            .get(&session)
+            .is_some_and(|b| b.contains(&board))
+        {
             self.unplayed
                 .entry((file.to_string(), session))
                 .or_default()
@@ -503,13 +515,11 @@ mod tests {
         assert_eq!(m.new_participants, 1);
     }
 
-    const DEAL1: &str =
-        "N:AKQ2.KJ4.T83.952 J63.QT96.AQ2.K83 4.8732.J754.QJ64 T9875.A5.K96.AT7";
+    const DEAL1: &str = "N:AKQ2.KJ4.T83.952 J63.QT96.AQ2.K83 4.8732.J754.QJ64 T9875.A5.K96.AT7";
     // The same deal written from East, cards of one suit in another order.
     const DEAL1_FROM_E: &str =
         "E:J63.QT96.AQ2.K83 4.8732.J754.QJ64 T9875.A5.K96.AT7 AKQ2.KJ4.T83.259";
-    const DEAL2: &str =
-        "N:J63.QT96.AQ2.K83 AKQ2.KJ4.T83.952 4.8732.J754.QJ64 T9875.A5.K96.AT7";
+    const DEAL2: &str = "N:J63.QT96.AQ2.K83 AKQ2.KJ4.T83.952 4.8732.J754.QJ64 T9875.A5.K96.AT7";
 
     fn hand(board: u32, pbn: &str) -> Value {
         json!({"type":"deal","board":board,"pbn":pbn})
@@ -535,7 +545,12 @@ mod tests {
         assert_eq!(deals[1]["board"], 2);
         // (`session` right after `type`, as a hand writes a deal)
         assert_eq!(
-            deals[0].as_object().unwrap().keys().nth(1).map(String::as_str),
+            deals[0]
+                .as_object()
+                .unwrap()
+                .keys()
+                .nth(1)
+                .map(String::as_str),
             Some("session")
         );
         assert_eq!(m.notices.len(), 1);

@@ -1,26 +1,50 @@
-//! `frekans publish`'s output directory: rewritten only where its bytes change. Each file is
-//! compared with the one there; only the new or different ones are written (to a temporary
-//! directory inside the output, synced) and renamed over their names once every file has been
-//! made, so an unchanged page keeps its inode and modification time (a static host's cache, an
-//! rsync to the web server, a browser's `If-Modified-Since` see nothing new). Files the last
-//! publish wrote and this one does not (a page that no longer exists) are removed; the list of
-//! what publish wrote is kept in the directory ([`MANIFEST`]), so it never removes a file it did
-//! not write (a director's notes beside the results).
+//! `frekans site`'s and `frekans publish`'s output directory, replaced whole and rewritten only
+//! where its bytes change.
 //!
-//! Whole or not at all, as [`super::write_dir`]: a new directory is filled beside and renamed;
-//! in an existing one nothing is touched before every file has been made ([`Incremental::commit`]),
-//! and an error before that (or a dropped, uncommitted writer) removes the temporary directory.
-//! The manifest is written before the renames as the union of the old and new lists, and as
-//! the new list after the removals: a crash between them leaves a manifest that still names
-//! every file publish wrote, so the next publish removes what it should.
+//! **Whole.** An existing directory is not changed file by file: its next version is built
+//! beside it (a temporary directory in its parent, so on the same file system) and the two are
+//! swapped in one `renameat2(RENAME_EXCHANGE)` (`swap`). A reader resolving a path under the
+//! directory, at any moment, finds the old tree or the new one, never a mix; a run killed at any
+//! point leaves one of the two. The old tree is kept, under the temporary's name, until the next
+//! run that writes beside it (or, in `frekans live`, the next cycle), so a reader that opened
+//! it, an rsync walking it, reads the whole old site to the end; a file a reader holds open
+//! keeps its bytes in any case (nothing is ever rewritten in place).
+//!
+//! **Only what changed.** Each file put is compared with the one the directory holds under
+//! that name: the same bytes are hard-linked into the new tree (the same inode, modification
+//! time and all: a static host's cache, an rsync to the web server, a browser's
+//! `If-Modified-Since`, `frekans live`'s projector see nothing new), and only new or different
+//! files are written. Files the directory holds that this run does not write are linked into
+//! the new tree too (a director's notes beside the results), but for the files of the last
+//! publish's manifest ([`MANIFEST`]: what publish wrote) that it no longer makes, which are
+//! left out: publish never removes a file it did not write. `frekans site`
+//! ([`Incremental::begin_unlisted`]) keeps no manifest and removes nothing.
+//!
+//! **Never through a link.** The new tree's directories are made by this run; where the old
+//! tree has a symlink (or a file) at a directory the run writes in (`pairs/`), or a directory
+//! where it writes a file, the run stops before anything is touched, and says so: frekans
+//! neither writes into a link's target nor drops what a user put there.
+//!
+//! What the swap gives the directory: a new inode. Its mode (setgid and sticky bits included),
+//! group, extended attributes (ACLs) are copied from the old one, and its owner when this user
+//! may; a shell or a bind mount holding the old directory keeps the old tree. Where a swap is
+//! impossible (the directory is a mount point, or `/`, or its parent is not this user's to
+//! write), the files are replaced in the directory one by one, as before, with a warning: each
+//! file is whole, but a reader may see old and new files together for the moments of the
+//! renames. A new directory (nothing there yet) is filled beside and renamed into place.
+//!
+//! docs/internals.md ("Output directories") has the choice and its measurements.
 
-use std::collections::BTreeSet;
+use std::collections::{BTreeSet, HashMap, HashSet};
 use std::fs;
 use std::path::{Component, Path, PathBuf};
 
 use anyhow::{bail, Context, Result};
 
-use super::{parent_of, put_file, resolve, sync_dir, sync_files, temp_dir_for, PREFIX};
+use super::swap;
+use super::{
+    create_tmp_dir, parent_of, put_file, resolve, sync_dir, sync_files, temp_dir_for, PREFIX,
+};
 
 /// The manifest's name in the output directory: one path a line, the files publish wrote.
 pub const MANIFEST: &str = ".frekans-publish";
@@ -39,30 +63,92 @@ pub struct Published {
     pub removed: usize,
 }
 
-/// An output directory being published into: [`Incremental::begin`], [`Incremental::put`]
-/// every file, [`Incremental::commit`].
+/// How the directory is replaced.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Way {
+    /// Nothing there yet: the stage, beside it, is renamed to it.
+    New,
+    /// An existing directory: the stage, beside it, is its next version, swapped with it.
+    Swap,
+    /// An existing directory that cannot be swapped: the stage is inside it, and the changed
+    /// files are renamed out of it one by one.
+    InPlace,
+}
+
+/// An output directory being published into: [`Incremental::begin`] (or
+/// [`Incremental::begin_unlisted`]), [`Incremental::put`] every file, [`Incremental::commit`].
 pub struct Incremental {
     out: PathBuf,
+    /// The directory written (`out`, or its symlink's target; canonical when it exists).
     target: PathBuf,
-    /// The temporary directory holding the files that differ (or, for a new `out`, all).
+    way: Way,
+    /// A manifest is kept (publish, live) and the last one's files no longer made removed.
+    listed: bool,
+    /// The temporary directory: the next tree (`New`, `Swap`) or the changed files (`InPlace`).
     stage: PathBuf,
-    existing: bool,
+    /// After a swap the stage's name holds the old tree, kept for its readers.
+    keep_stage: bool,
     /// What the last publish wrote (its manifest; empty when there is none).
     old: BTreeSet<String>,
     /// Every file of this publication.
     names: BTreeSet<String>,
-    /// The files staged: new or different from what `out` holds.
+    /// Every directory of this publication (each name's ancestors).
+    dirs: HashSet<PathBuf>,
+    /// The files written: new or different from what `out` holds.
     changed: Vec<String>,
     subdirs: BTreeSet<PathBuf>,
+    /// Whether the old tree has a directory at each directory of a name (looked up once).
+    old_dirs: HashMap<PathBuf, bool>,
     done: bool,
 }
 
 impl Incremental {
-    /// Start publishing into `out` (through it, if it is a symlink).
+    /// Start publishing into `out` (through it, if it is a symlink), with a manifest
+    /// (`frekans publish`, `frekans live`).
     pub fn begin(out: &Path) -> Result<Incremental> {
-        let target = resolve(out)?;
-        let (stage, existing) = temp_dir_for(out, &target, "publish")?;
-        let old = if existing {
+        Incremental::start(out, true, true)
+    }
+
+    /// Start writing `out` without a manifest (`frekans site`): every file of it this run does
+    /// not write is kept.
+    pub fn begin_unlisted(out: &Path) -> Result<Incremental> {
+        Incremental::start(out, false, true)
+    }
+
+    /// Start writing `out`; `may_swap` false replaces an existing directory's files in place, as
+    /// where no swap can be made (for the tests of that way).
+    fn start(out: &Path, listed: bool, may_swap: bool) -> Result<Incremental> {
+        let mut target = resolve(out)?;
+        if fs::symlink_metadata(&target).is_err() {
+            swap::recover(&target);
+        }
+        let tag = if listed { "publish" } else { "site" };
+        let (way, stage) = match fs::symlink_metadata(&target) {
+            Ok(m) if m.is_dir() => {
+                target = fs::canonicalize(&target)
+                    .with_context(|| format!("cannot resolve {}", out.display()))?;
+                let beside = if may_swap {
+                    swap::stage_beside(&target)
+                } else {
+                    Err("asked".to_string())
+                };
+                match beside {
+                    Ok(stage) => (Way::Swap, stage),
+                    Err(why) => {
+                        tracing::warn!(
+                            "{} cannot be replaced whole ({why}): its files are replaced one by one, so a reader may see old and new files together for a moment",
+                            out.display()
+                        );
+                        (Way::InPlace, create_tmp_dir(&target, tag)?)
+                    }
+                }
+            }
+            _ => {
+                let (stage, existing) = temp_dir_for(out, &target, tag)?;
+                (if existing { Way::InPlace } else { Way::New }, stage)
+            }
+        };
+        let old = if listed && way != Way::New {
             read_manifest(&target.join(MANIFEST))
         } else {
             BTreeSet::new()
@@ -70,18 +156,22 @@ impl Incremental {
         Ok(Incremental {
             out: out.to_path_buf(),
             target,
+            way,
+            listed,
             stage,
-            existing,
+            keep_stage: false,
             old,
             names: BTreeSet::new(),
+            dirs: HashSet::new(),
             changed: Vec::new(),
             subdirs: BTreeSet::new(),
+            old_dirs: HashMap::new(),
             done: false,
         })
     }
 
-    /// File `name` (a relative path under `out`) of the publication: staged when `out` does
-    /// not already hold exactly these bytes under that name.
+    /// File `name` (a relative path under `out`) of the publication: linked from `out` when it
+    /// holds exactly these bytes under that name, else written.
     pub fn put(&mut self, name: &str, bytes: &[u8]) -> Result<()> {
         if !safe_name(name) || name == MANIFEST {
             bail!("cannot publish a file named {name:?}");
@@ -89,79 +179,260 @@ impl Incremental {
         if !self.names.insert(name.to_string()) {
             bail!("{name} published twice");
         }
-        if self.existing && same_bytes(&self.target.join(name), bytes) {
-            return Ok(());
+        let mut up = Path::new(name).parent();
+        while let Some(p) = up.filter(|p| !p.as_os_str().is_empty()) {
+            if !self.dirs.insert(p.to_path_buf()) {
+                break;
+            }
+            up = p.parent();
+        }
+        if self.way != Way::New && self.holds(name, bytes)? {
+            if self.way == Way::InPlace {
+                return Ok(());
+            }
+            let to = self.stage.join(name);
+            if let Some(sub) = Path::new(name)
+                .parent()
+                .filter(|p| !p.as_os_str().is_empty())
+            {
+                if self.subdirs.insert(sub.to_path_buf()) {
+                    fs::create_dir_all(self.stage.join(sub)).with_context(|| {
+                        format!("cannot create {}", self.stage.join(sub).display())
+                    })?;
+                }
+            }
+            // A file this user may not link (another's, with protected hard links) is written.
+            if fs::hard_link(self.target.join(name), &to).is_ok() {
+                return Ok(());
+            }
         }
         put_file(&self.stage, &mut self.subdirs, name, bytes)?;
         self.changed.push(name.to_string());
         Ok(())
     }
 
-    /// Put the publication in place: the staged files renamed over their names, the last
-    /// publication's files that are not part of this one removed, the manifest rewritten.
+    /// Does the old tree hold exactly `bytes` at `name`, reached through directories only? A
+    /// directory at `name`, or anything but a directory at one of its directories (a symlink
+    /// included), stops the run: frekans writes neither over a directory nor through a link.
+    fn holds(&mut self, name: &str, bytes: &[u8]) -> Result<bool> {
+        let mut ups: Vec<&Path> = Path::new(name)
+            .ancestors()
+            .skip(1)
+            .filter(|p| !p.as_os_str().is_empty())
+            .collect();
+        ups.reverse();
+        for up in ups {
+            let present = match self.old_dirs.get(up) {
+                Some(&p) => p,
+                None => {
+                    let path = self.target.join(up);
+                    let p = match fs::symlink_metadata(&path) {
+                        Ok(m) if m.is_dir() => true,
+                        Ok(_) => bail!(not_a_directory(&path)),
+                        Err(_) => false,
+                    };
+                    self.old_dirs.insert(up.to_path_buf(), p);
+                    p
+                }
+            };
+            if !present {
+                return Ok(false);
+            }
+        }
+        let path = self.target.join(name);
+        Ok(match fs::symlink_metadata(&path) {
+            Ok(m) if m.is_dir() => bail!(a_directory(&path)),
+            Ok(m) if m.is_file() && m.len() == bytes.len() as u64 => {
+                fs::read(&path).is_ok_and(|b| b == bytes)
+            }
+            _ => false,
+        })
+    }
+
+    /// Put the publication in place: the new tree swapped with the old (or renamed to a new
+    /// directory, or, where no swap can be made, the changed files renamed over their names),
+    /// the last publication's files that are not part of this one left out, the manifest
+    /// rewritten.
     pub fn commit(mut self) -> Result<Published> {
         self.done = true;
-        let result = self.commit_inner();
-        let _ = fs::remove_dir_all(&self.stage);
+        let result = match self.way {
+            Way::New => self.commit_new(),
+            Way::Swap => self.commit_swap(),
+            Way::InPlace => self.commit_in_place(),
+        };
+        if !self.keep_stage {
+            let _ = fs::remove_dir_all(&self.stage);
+        }
+        if let Ok(p) = &result {
+            tracing::info!(
+                files = p.files,
+                rewritten = p.rewritten,
+                removed = p.removed,
+                "published"
+            );
+        }
         result
     }
 
-    fn commit_inner(&mut self) -> Result<Published> {
-        let manifest = |names: &BTreeSet<String>| -> String {
-            let mut s = String::from(MANIFEST_HEAD);
-            for n in names {
-                s.push_str(n);
-                s.push('\n');
-            }
-            s
-        };
-        for sub in &self.subdirs {
-            sync_dir(&self.stage.join(sub));
-        }
-        let mut published = Published {
+    fn published(&self) -> Published {
+        Published {
             files: self.names.len(),
             rewritten: self.changed.len(),
             removed: 0,
-        };
-        if !self.existing {
-            put_file(
-                &self.stage,
-                &mut self.subdirs,
-                MANIFEST,
-                manifest(&self.names).as_bytes(),
-            )?;
-            let staged = self.changed.iter().map(String::as_str);
-            sync_files(&self.stage, staged.chain([MANIFEST]))?;
-            sync_dir(&self.stage);
-            fs::rename(&self.stage, &self.target)
-                .with_context(|| format!("cannot rename into {}", self.out.display()))?;
-            sync_dir(&parent_of(&self.target));
-            return Ok(published);
         }
+    }
+
+    fn manifest(names: &BTreeSet<String>) -> String {
+        let mut s = String::from(MANIFEST_HEAD);
+        for n in names {
+            s.push_str(n);
+            s.push('\n');
+        }
+        s
+    }
+
+    /// Sync the stage (every file written and directory made in it) before it is put in place.
+    fn sync_stage(&self) -> Result<()> {
+        let listed = self.listed.then_some(MANIFEST);
+        sync_files(
+            &self.stage,
+            self.changed.iter().map(String::as_str).chain(listed),
+        )?;
+        for sub in &self.subdirs {
+            sync_dir(&self.stage.join(sub));
+        }
+        sync_dir(&self.stage);
+        Ok(())
+    }
+
+    fn commit_new(&mut self) -> Result<Published> {
+        if self.listed {
+            let text = Incremental::manifest(&self.names);
+            put_file(&self.stage, &mut self.subdirs, MANIFEST, text.as_bytes())?;
+        }
+        self.sync_stage()?;
+        fs::rename(&self.stage, &self.target)
+            .with_context(|| format!("cannot rename into {}", self.out.display()))?;
+        sync_dir(&parent_of(&self.target));
+        Ok(self.published())
+    }
+
+    fn commit_swap(&mut self) -> Result<Published> {
+        let mut published = self.published();
+        if self.listed {
+            // Linked when it lists the same files, as any unchanged file.
+            let text = Incremental::manifest(&self.names);
+            let (old, new) = (self.target.join(MANIFEST), self.stage.join(MANIFEST));
+            if !(same_bytes(&old, text.as_bytes()) && fs::hard_link(&old, &new).is_ok()) {
+                put_file(&self.stage, &mut self.subdirs, MANIFEST, text.as_bytes())?;
+            }
+        }
+        let (seen, removed) = self.carry()?;
+        published.removed = removed;
+        self.sync_stage()?;
+        let retired = swap::exchange(&self.target, &self.stage)?;
+        // From here on the stage's name may hold the old tree: it is kept for its readers, and
+        // nothing can fail the run (the new tree is in place).
+        self.keep_stage = true;
+        sync_dir(&parent_of(&self.target));
+        swap::late_arrivals(&retired, &self.target, &seen);
+        swap::retire(&self.target, retired);
+        Ok(published)
+    }
+
+    /// Link into the new tree what the old one holds that this run does not write (but for the
+    /// last publication's files no longer made), give the new tree's directories the old
+    /// ones' mode and owners, and refuse a symlink or file where the new tree has a directory,
+    /// or a directory where it has a file. Returns every path of the old tree seen, and how
+    /// many files were left out.
+    fn carry(&mut self) -> Result<(HashSet<PathBuf>, usize)> {
+        let mut seen = HashSet::new();
+        let mut removed = 0;
+        let mut old_dirs = Vec::new();
+        let mut stack = vec![PathBuf::new()];
+        while let Some(rel) = stack.pop() {
+            let dir = self.target.join(&rel);
+            let rd =
+                fs::read_dir(&dir).with_context(|| format!("cannot read {}", dir.display()))?;
+            let mut empty = true;
+            for e in rd {
+                let e = e.with_context(|| format!("cannot read {}", dir.display()))?;
+                empty = false;
+                if swap::is_tmp(&e.file_name()) {
+                    continue;
+                }
+                let r = rel.join(e.file_name());
+                seen.insert(r.clone());
+                let key = r.to_str();
+                let is_dir = e
+                    .file_type()
+                    .with_context(|| format!("cannot read {}", e.path().display()))?
+                    .is_dir();
+                if is_dir {
+                    if key.is_some_and(|k| self.names.contains(k)) {
+                        bail!(a_directory(&e.path()));
+                    }
+                    stack.push(r);
+                    continue;
+                }
+                if self.dirs.contains(&r) {
+                    bail!(not_a_directory(&e.path()));
+                }
+                if key.is_some_and(|k| self.names.contains(k)) {
+                    continue;
+                }
+                if self.listed && key.is_some_and(|k| k == MANIFEST || self.old.contains(k)) {
+                    removed += usize::from(key != Some(MANIFEST));
+                    continue;
+                }
+                swap::link_or_copy(&e.path(), &self.stage.join(&r))?;
+            }
+            // A user's empty directory is kept; one emptied of the files left out goes.
+            if empty {
+                fs::create_dir_all(self.stage.join(&rel)).with_context(|| {
+                    format!("cannot create {}", self.stage.join(&rel).display())
+                })?;
+            }
+            old_dirs.push(rel);
+        }
+        for rel in old_dirs {
+            let to = self.stage.join(&rel);
+            if fs::symlink_metadata(&to).is_ok_and(|m| m.is_dir()) {
+                swap::copy_dir_attrs(&self.target.join(&rel), &to);
+            }
+        }
+        Ok((seen, removed))
+    }
+
+    /// Where no swap can be made: the changed files renamed over their names in the directory.
+    /// The manifest is written before the renames as the union of the old and new lists, and as
+    /// the new list after the removals: a crash between them leaves a manifest that still names
+    /// every file publish wrote, so the next publish removes what it should.
+    fn commit_in_place(&mut self) -> Result<Published> {
+        for sub in &self.subdirs {
+            sync_dir(&self.stage.join(sub));
+        }
+        let mut published = self.published();
         let dir = self.target.clone();
         // Nothing is touched before every rename is known to have a place to go.
         for name in &self.changed {
             let to = dir.join(name);
             if fs::symlink_metadata(&to).is_ok_and(|m| m.is_dir()) {
-                bail!(
-                    "{} is a directory; move it away (frekans writes a file of that name)",
-                    to.display()
-                );
+                bail!(a_directory(&to));
             }
             let mut up = Path::new(name).parent();
             while let Some(p) = up.filter(|p| !p.as_os_str().is_empty()) {
                 if fs::symlink_metadata(dir.join(p)).is_ok_and(|m| !m.is_dir()) {
-                    bail!(
-                        "{} is not a directory; move it away (frekans writes files in it)",
-                        dir.join(p).display()
-                    );
+                    bail!(not_a_directory(&dir.join(p)));
                 }
                 up = p.parent();
             }
         }
         sync_files(&self.stage, self.changed.iter().map(String::as_str))?;
-        let union: BTreeSet<String> = self.old.union(&self.names).cloned().collect();
-        self.write_manifest(&manifest(&union))?;
+        if self.listed {
+            let union: BTreeSet<String> = self.old.union(&self.names).cloned().collect();
+            self.write_manifest(&Incremental::manifest(&union))?;
+        }
         let mut touched: BTreeSet<PathBuf> = BTreeSet::new();
         for name in &self.changed {
             let to = dir.join(name);
@@ -192,17 +463,13 @@ impl Incremental {
             }
             touched.insert(parent_of(&path));
         }
-        self.write_manifest(&manifest(&self.names))?;
+        if self.listed {
+            self.write_manifest(&Incremental::manifest(&self.names))?;
+        }
         for d in &touched {
             sync_dir(d);
         }
         sync_dir(&dir);
-        tracing::info!(
-            files = published.files,
-            rewritten = published.rewritten,
-            removed = published.removed,
-            "published"
-        );
         Ok(published)
     }
 
@@ -218,6 +485,22 @@ impl Incremental {
         let to = self.target.join(MANIFEST);
         fs::rename(&tmp, &to).with_context(|| format!("cannot rename into {}", to.display()))
     }
+}
+
+/// The refusal of a directory where a file is written.
+fn a_directory(path: &Path) -> String {
+    format!(
+        "{} is a directory; move it away (frekans writes a file of that name)",
+        path.display()
+    )
+}
+
+/// The refusal of a file or symlink where a directory of the output is.
+fn not_a_directory(path: &Path) -> String {
+    format!(
+        "{} is not a directory; move it away (frekans writes files in it, and never through a link)",
+        path.display()
+    )
 }
 
 impl Drop for Incremental {
@@ -264,61 +547,93 @@ fn read_manifest(path: &Path) -> BTreeSet<String> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use std::os::unix::fs::{symlink, MetadataExt, PermissionsExt};
 
     fn dir(tag: &str) -> PathBuf {
         let d =
             std::env::temp_dir().join(format!("frekans-incremental-{tag}-{}", std::process::id()));
         let _ = fs::remove_dir_all(&d);
-        d
+        fs::create_dir_all(&d).unwrap();
+        fs::canonicalize(d).unwrap()
     }
 
-    fn publish(out: &Path, files: &[(&str, &str)]) -> Result<Published> {
-        let mut w = Incremental::begin(out)?;
+    fn write(out: &Path, listed: bool, swap: bool, files: &[(&str, &str)]) -> Result<Published> {
+        let mut w = Incremental::start(out, listed, swap)?;
         for (n, b) in files {
             w.put(n, b.as_bytes())?;
         }
         w.commit()
     }
 
+    fn publish(out: &Path, files: &[(&str, &str)]) -> Result<Published> {
+        write(out, true, true, files)
+    }
+
+    fn ino(p: &Path) -> u64 {
+        fs::symlink_metadata(p).unwrap().ino()
+    }
+
+    /// Every file under `dir` (temporaries and the manifest too) with its bytes.
+    fn tree(dir: &Path) -> Vec<(PathBuf, Vec<u8>)> {
+        let mut out = Vec::new();
+        let mut stack = vec![dir.to_path_buf()];
+        while let Some(d) = stack.pop() {
+            for e in fs::read_dir(&d).unwrap().flatten() {
+                if e.file_type().unwrap().is_dir() {
+                    stack.push(e.path());
+                } else {
+                    let bytes = fs::read(e.path()).unwrap_or_default();
+                    out.push((e.path().strip_prefix(dir).unwrap().to_path_buf(), bytes));
+                }
+            }
+        }
+        out.sort();
+        out
+    }
+
+    /// Swapped or replaced in place, the same outcome: only what changed is written, only the
+    /// publication's own files are removed.
     #[test]
     fn only_changed_files_are_written_and_only_its_own_removed() {
-        let base = dir("changed");
-        let out = base.join("out");
-        let p = publish(
-            &out,
-            &[("a.txt", "1"), ("s/b.html", "2"), ("s/c.html", "3")],
-        )
-        .unwrap();
-        assert_eq!((p.files, p.rewritten, p.removed), (3, 3, 0));
-        fs::write(out.join("notes.txt"), "mine").unwrap();
-        let ino =
-            |n: &str| std::os::unix::fs::MetadataExt::ino(&fs::metadata(out.join(n)).unwrap());
-        let (a, b) = (ino("a.txt"), ino("s/b.html"));
-        let p = publish(
-            &out,
-            &[("a.txt", "1"), ("s/b.html", "two"), ("s/d/e.html", "5")],
-        )
-        .unwrap();
-        assert_eq!((p.files, p.rewritten, p.removed), (3, 2, 1));
-        assert_eq!(ino("a.txt"), a, "an unchanged file is left as it is");
-        assert_ne!(ino("s/b.html"), b);
-        assert_eq!(fs::read_to_string(out.join("s/b.html")).unwrap(), "two");
-        assert!(
-            !out.join("s/c.html").exists(),
-            "a page no longer published is removed"
-        );
-        assert_eq!(fs::read_to_string(out.join("notes.txt")).unwrap(), "mine");
-        // The directory of a removed page goes once empty.
-        publish(&out, &[("a.txt", "1")]).unwrap();
-        assert!(!out.join("s").exists());
-        assert!(out.join("notes.txt").exists());
-        let left: Vec<_> = fs::read_dir(&out)
-            .unwrap()
-            .flatten()
-            .map(|e| e.file_name())
-            .collect();
-        assert_eq!(left.len(), 3, "{left:?}"); // a.txt, notes.txt, the manifest
-        let _ = fs::remove_dir_all(&base);
+        for swap in [true, false] {
+            let base = dir(if swap { "changed" } else { "changed-in-place" });
+            let out = base.join("out");
+            let publish = |files: &[(&str, &str)]| write(&out, true, swap, files).unwrap();
+            let p = publish(&[("a.txt", "1"), ("s/b.html", "2"), ("s/c.html", "3")]);
+            assert_eq!((p.files, p.rewritten, p.removed), (3, 3, 0));
+            fs::write(out.join("notes.txt"), "mine").unwrap();
+            let (a, b, notes) = (
+                ino(&out.join("a.txt")),
+                ino(&out.join("s/b.html")),
+                ino(&out.join("notes.txt")),
+            );
+            let p = publish(&[("a.txt", "1"), ("s/b.html", "two"), ("s/d/e.html", "5")]);
+            assert_eq!((p.files, p.rewritten, p.removed), (3, 2, 1));
+            assert_eq!(
+                ino(&out.join("a.txt")),
+                a,
+                "an unchanged file is left as it is"
+            );
+            assert_eq!(ino(&out.join("notes.txt")), notes, "a user's file too");
+            assert_ne!(ino(&out.join("s/b.html")), b);
+            assert_eq!(fs::read_to_string(out.join("s/b.html")).unwrap(), "two");
+            assert!(
+                !out.join("s/c.html").exists(),
+                "a page no longer published is removed"
+            );
+            assert_eq!(fs::read_to_string(out.join("notes.txt")).unwrap(), "mine");
+            // The directory of a removed page goes once empty.
+            publish(&[("a.txt", "1")]);
+            assert!(!out.join("s").exists());
+            assert!(out.join("notes.txt").exists());
+            let left: Vec<_> = fs::read_dir(&out)
+                .unwrap()
+                .flatten()
+                .map(|e| e.file_name())
+                .collect();
+            assert_eq!(left.len(), 3, "{left:?}"); // a.txt, notes.txt, the manifest
+            let _ = fs::remove_dir_all(&base);
+        }
     }
 
     #[test]
@@ -353,6 +668,196 @@ mod tests {
         publish(&out, &[("a.txt", "1")]).unwrap();
         assert!(base.join("victim").exists());
         assert!(!out.join("kept").exists(), "a name it lists is removed");
+        let _ = fs::remove_dir_all(&base);
+    }
+
+    /// The swap: the directory holds the old tree until the one rename, then the new; a reader
+    /// that has the old directory open (an rsync under way) still reads the whole old tree after
+    /// it, until the next run.
+    #[test]
+    fn a_reader_of_the_old_tree_reads_it_whole() {
+        let base = dir("reader");
+        let out = base.join("out");
+        let old: Vec<(String, String)> = (0..50)
+            .map(|k| (format!("p/{k}.html"), format!("old {k}")))
+            .collect();
+        let as_refs = |v: &[(String, String)]| -> Vec<(String, String)> { v.to_vec() };
+        let files = |v: &[(String, String)]| {
+            let mut w = Incremental::begin_unlisted(&out).unwrap();
+            for (n, b) in v {
+                w.put(n, b.as_bytes()).unwrap();
+            }
+            w
+        };
+        files(&as_refs(&old)).commit().unwrap();
+        let before = tree(&out);
+        let reader = fs::File::open(&out).unwrap();
+        let held = fs::File::open(out.join("p/7.html")).unwrap();
+        let new: Vec<(String, String)> = (0..60)
+            .map(|k| (format!("p/{k}.html"), format!("new {k}")))
+            .collect();
+        let w = files(&new);
+        // Everything is made, nothing is yet in place.
+        assert_eq!(tree(&out), before);
+        w.commit().unwrap();
+        assert_eq!(fs::read_to_string(out.join("p/7.html")).unwrap(), "new 7");
+        assert_eq!(tree(&out).len(), 60);
+        // The reader's directory is the old tree, whole.
+        let fd = std::os::fd::AsRawFd::as_raw_fd(&reader);
+        let through = PathBuf::from(format!("/proc/self/fd/{fd}"));
+        assert_eq!(tree(&through), before);
+        assert_eq!(std::io::read_to_string(held).unwrap(), "old 7");
+        let _ = fs::remove_dir_all(&base);
+    }
+
+    /// A symlink (or a file) planted where the output has a directory of its own is never
+    /// written through: the run stops, the directory and the link's target are as they were.
+    #[test]
+    fn a_symlinked_subdirectory_is_refused() {
+        for (listed, swap) in [(false, true), (true, true), (true, false), (false, false)] {
+            let base = dir("symlinked");
+            let out = base.join("out");
+            write(
+                &out,
+                listed,
+                swap,
+                &[("pairs/A1.html", "1"), ("index.html", "i")],
+            )
+            .unwrap();
+            let victim = base.join("victim");
+            fs::create_dir(&victim).unwrap();
+            fs::write(victim.join("A1.html"), "precious").unwrap();
+            fs::remove_dir_all(out.join("pairs")).unwrap();
+            symlink(&victim, out.join("pairs")).unwrap();
+            let before = tree(&out);
+            let e = write(
+                &out,
+                listed,
+                swap,
+                &[("pairs/A1.html", "2"), ("index.html", "j")],
+            )
+            .unwrap_err();
+            assert!(format!("{e:#}").contains("is not a directory"), "{e:#}");
+            assert_eq!(
+                fs::read_to_string(victim.join("A1.html")).unwrap(),
+                "precious"
+            );
+            assert_eq!(tree(&out), before);
+            assert!(fs::symlink_metadata(out.join("pairs"))
+                .unwrap()
+                .is_symlink());
+            // Nor is a directory written over by a file.
+            fs::remove_file(out.join("pairs")).unwrap();
+            fs::remove_file(out.join("index.html")).unwrap();
+            fs::create_dir_all(out.join("index.html/x")).unwrap();
+            let e = write(&out, listed, swap, &[("index.html", "j")]).unwrap_err();
+            assert!(format!("{e:#}").contains("is a directory"), "{e:#}");
+            assert!(out.join("index.html/x").is_dir());
+            let _ = fs::remove_dir_all(&base);
+        }
+    }
+
+    /// The swapped-in directory has the old one's mode (setgid, sticky bits) and keeps a
+    /// user's empty directory and symlinks; the manifest's files no longer made go.
+    #[test]
+    fn the_new_directory_keeps_the_old_ones_mode_and_a_users_files() {
+        let base = dir("mode");
+        for mode in [0o2775, 0o1777, 0o700] {
+            let out = base.join(format!("out{mode:o}"));
+            publish(&out, &[("a.html", "1"), ("s/b.html", "2")]).unwrap();
+            fs::set_permissions(&out, fs::Permissions::from_mode(mode)).unwrap();
+            fs::set_permissions(out.join("s"), fs::Permissions::from_mode(0o750)).unwrap();
+            fs::create_dir(out.join("empty")).unwrap();
+            symlink("a.html", out.join("link")).unwrap();
+            fs::write(out.join("s/mine.txt"), "mine").unwrap();
+            publish(&out, &[("a.html", "1"), ("s/c.html", "3")]).unwrap();
+            let m = |p: &str| fs::symlink_metadata(out.join(p)).unwrap().mode() & 0o7777;
+            assert_eq!(m(""), mode);
+            assert_eq!(m("s"), 0o750);
+            assert!(out.join("empty").is_dir());
+            assert_eq!(
+                fs::read_link(out.join("link")).unwrap(),
+                Path::new("a.html")
+            );
+            assert_eq!(fs::read_to_string(out.join("s/mine.txt")).unwrap(), "mine");
+            assert!(!out.join("s/b.html").exists());
+        }
+        let _ = fs::remove_dir_all(&base);
+    }
+
+    /// Only one old tree is kept by a process replacing the same directory again and again
+    /// (`frekans live`), and a finished run's is removed by the next run.
+    #[test]
+    fn one_old_tree_is_kept() {
+        let base = dir("retired");
+        let out = base.join("out");
+        for k in 0..5 {
+            publish(&out, &[("a.html", &k.to_string())]).unwrap();
+        }
+        let beside: Vec<_> = fs::read_dir(&base)
+            .unwrap()
+            .flatten()
+            .map(|e| e.file_name())
+            .collect();
+        assert_eq!(
+            beside.len(),
+            2,
+            "the directory and one old tree: {beside:?}"
+        );
+        let _ = fs::remove_dir_all(&base);
+    }
+
+    /// Without the exchange (another system), two renames; a run killed between them leaves
+    /// the old tree beside, which the next run puts back before it writes.
+    #[test]
+    fn a_run_killed_between_two_renames_is_undone() {
+        let base = dir("two-renames");
+        let out = base.join("out");
+        publish(&out, &[("a.html", "old")]).unwrap();
+        let stage = base.join("stage");
+        fs::create_dir(&stage).unwrap();
+        fs::write(stage.join("a.html"), "new").unwrap();
+        let old = swap::exchange_with(&out, &stage, false).unwrap();
+        assert_eq!(fs::read_to_string(out.join("a.html")).unwrap(), "new");
+        assert_eq!(fs::read_to_string(old.join("a.html")).unwrap(), "old");
+        // Killed between the two: the old tree aside (a dead process's), nothing at `out`.
+        fs::remove_dir_all(&out).unwrap();
+        let dead = {
+            let mut c = std::process::Command::new("true").spawn().unwrap();
+            let pid = c.id();
+            c.wait().unwrap();
+            pid
+        };
+        let aside = base.join(format!("{PREFIX}{dead}.1-0.out.old"));
+        fs::rename(&old, &aside).unwrap();
+        let w = Incremental::begin(&out).unwrap();
+        assert_eq!(fs::read_to_string(out.join("a.html")).unwrap(), "old");
+        drop(w);
+        assert!(!aside.exists());
+        let _ = fs::remove_dir_all(&base);
+    }
+
+    /// What a user saved into the directory while the new tree was being made is moved into
+    /// it after the swap (unless the new tree has that name).
+    #[test]
+    fn a_file_saved_during_the_swap_is_kept() {
+        let base = dir("late");
+        let (retired, target) = (base.join("retired"), base.join("target"));
+        for d in [&retired, &target] {
+            fs::create_dir_all(d.join("s")).unwrap();
+        }
+        fs::write(retired.join("s/seen.html"), "old").unwrap();
+        fs::write(retired.join("s/late.txt"), "late").unwrap();
+        fs::write(retired.join("taken"), "late").unwrap();
+        fs::write(target.join("taken"), "new").unwrap();
+        let seen: HashSet<PathBuf> = ["s", "s/seen.html"].iter().map(PathBuf::from).collect();
+        swap::late_arrivals(&retired, &target, &seen);
+        assert_eq!(
+            fs::read_to_string(target.join("s/late.txt")).unwrap(),
+            "late"
+        );
+        assert_eq!(fs::read_to_string(target.join("taken")).unwrap(), "new");
+        assert!(!target.join("s/seen.html").exists());
         let _ = fs::remove_dir_all(&base);
     }
 }

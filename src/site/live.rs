@@ -61,10 +61,7 @@ fn labels(lang: &str) -> Value {
 /// Whether the standings are hidden: the round being played is one of the last `hide_last`
 /// and the session is not over.
 pub fn hidden(s: &LiveStatus) -> bool {
-    s.hide_last > 0
-        && !s.complete
-        && s.rounds > 0
-        && s.round + s.hide_last > s.rounds
+    s.hide_last > 0 && !s.complete && s.rounds > 0 && s.round + s.hide_last > s.rounds
 }
 
 /// The page of the last session of `model`: its standings (unless [`hidden`]) and the boards

@@ -9,7 +9,9 @@
 //! `pairs/A12.html` or `teams/T3.html` (a scorecard), `boards/S1-A-14.html` (session, section
 //! when it has one, board), `rulings.html`. Ids are written into file names as they are when
 //! made of ASCII letters, digits and `_`; any other byte is `~` and two hex digits (`-` is
-//! `~2D`), so two ids never share a file and nothing escapes the site's directory.
+//! `~2D`), so two ids never share a file and nothing escapes the site's directory; an id whose
+//! name would pass 96 bytes is cut and ends with `~~` and a hash of it (`slug`), so that every
+//! file name fits the system's 255 bytes.
 //!
 //! Long lists are paged so that no page passes 1 MB (`pages`): a session's and the overall
 //! standings at 1,000 rows, the index's scorecards at 2,000, the rulings at 200; page k > 1 of
@@ -53,19 +55,44 @@ pub fn write(
     })
 }
 
+/// The longest slug kept whole, in bytes: a board's file name holds two (`S1-A-14.html`), and a
+/// file name may have 255 bytes.
+const SLUG_MAX: usize = 96;
+
+/// The hex digits of the id's SHA-256 a shortened slug ends with (96 bits).
+const SLUG_HASH: usize = 24;
+
 /// An id as part of a file name: ASCII letters, digits and `_` as they are, any other byte as
-/// `~` and two hex digits (injective; no `/`, `.` or `-` survives).
+/// `~` and two hex digits (injective; no `/`, `.` or `-` survives). A slug longer than
+/// [`SLUG_MAX`] bytes (an id of 300 characters, or of 40 written in another alphabet) would
+/// make a file name the system refuses: it is cut (never inside a `~XX`) and ends with `~~`
+/// and the first 24 hex digits of the id's SHA-256 — still stable, still distinct from every
+/// slug kept whole (none has `~~`) and from every other shortened one (but for a collision of
+/// 96 bits of SHA-256).
 pub fn slug(id: &str) -> String {
     let mut s = String::with_capacity(id.len());
+    // Where the slug may be cut: the end of each byte's part.
+    let mut cut = 0;
+    let keep = SLUG_MAX - 2 - SLUG_HASH;
     for b in id.bytes() {
         if b.is_ascii_alphanumeric() || b == b'_' {
             s.push(b as char);
         } else {
             s.push_str(&format!("~{b:02X}"));
         }
+        if s.len() <= keep {
+            cut = s.len();
+        }
     }
     if s.is_empty() {
         s.push('~');
+    }
+    if s.len() > SLUG_MAX {
+        use sha2::Digest;
+        let hash = hex::encode(sha2::Sha256::digest(id.as_bytes()));
+        s.truncate(cut);
+        s.push_str("~~");
+        s.push_str(&hash[..SLUG_HASH]);
     }
     s
 }
@@ -109,5 +136,44 @@ mod tests {
         );
         assert_eq!(slug("Ł"), "~C5~81");
         assert_eq!(slug(""), "~");
+    }
+
+    /// An id too long for a file name gets a short, stable name of its own: a prefix of its
+    /// slug, `~~` and a hash of the id. Ids that share the prefix get different names, and
+    /// none is the name of an id kept whole.
+    #[test]
+    fn a_long_id_gets_a_short_stable_name() {
+        let long = "P".repeat(300);
+        let s = slug(&long);
+        assert!(s.len() <= SLUG_MAX, "{} bytes", s.len());
+        assert!(s.starts_with(&"P".repeat(70)) && s.contains("~~"), "{s}");
+        assert_eq!(s, slug(&long), "stable");
+        let other = format!("{}Q", "P".repeat(299));
+        assert_ne!(slug(&other), s);
+        assert_eq!(slug(&other)[..72], s[..72], "the same prefix, another hash");
+        // Exactly at the limit: kept whole; one byte over: shortened.
+        let at = "x".repeat(SLUG_MAX);
+        assert_eq!(slug(&at), at);
+        let over = "x".repeat(SLUG_MAX + 1);
+        assert!(slug(&over).contains("~~") && slug(&over).len() <= SLUG_MAX);
+        // Never cut inside an escape; no byte escaped alone as `~~`.
+        let polish = "Ł".repeat(100);
+        let s = slug(&polish);
+        let (prefix, hash) = s.split_once("~~").unwrap();
+        assert_eq!(prefix.len() % 3, 0, "{s}");
+        assert!(
+            prefix
+                .as_bytes()
+                .chunks(3)
+                .all(|c| c == b"~C5" || c == b"~81"),
+            "{s}"
+        );
+        assert_eq!(hash.len(), SLUG_HASH);
+        assert!(hash.bytes().all(|b| b.is_ascii_hexdigit()));
+        // Every address made of the longest slugs fits in a file name.
+        let name = board_href(&long, Some(&polish), 4_000_000_000);
+        let file = name.rsplit('/').next().unwrap();
+        assert!(file.len() <= 255, "{} bytes: {file}", file.len());
+        assert!(card_href(&long, false).len() < 255);
     }
 }
