@@ -9,36 +9,13 @@ mod common;
 
 use std::path::{Path, PathBuf};
 
+use common::bws::{bws, events, import_ok, s};
 use common::scratch::{run_in, show, tmp};
 use frekans::app::load_bytes;
 use frekans::export::rows::build;
 use frekans::pipeline;
 use frekans::replay::ReplayScope;
 use serde_json::Value;
-
-fn bws(name: &str) -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR"))
-        .join("tests/data/import/bws")
-        .join(format!("{name}.bws"))
-}
-
-fn s(p: &Path) -> &str {
-    p.to_str().unwrap()
-}
-
-fn import_ok(dir: &Path, args: &[&str]) -> String {
-    let o = run_in(dir, args);
-    assert!(o.status.success(), "{}", show(&o));
-    String::from_utf8_lossy(&o.stdout).into_owned()
-}
-
-fn events(log: &Path) -> Vec<Value> {
-    std::fs::read_to_string(log)
-        .unwrap()
-        .lines()
-        .map(|l| serde_json::from_str(l).unwrap())
-        .collect()
-}
 
 /// (board, participant) → matchpoints, and participant → session total, of the scored log.
 fn scored(log: &Path) -> (Vec<(u32, String, f64)>, Vec<(String, f64)>) {

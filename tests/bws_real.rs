@@ -11,39 +11,16 @@
 mod common;
 
 use std::collections::BTreeMap;
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use std::process::Command;
 
+use common::bws::{bws, events, import_ok as import, s};
 use common::scratch::{run_in, show, tmp};
 use frekans::app::load_bytes;
 use frekans::export::rows::build;
 use frekans::pipeline;
 use frekans::replay::ReplayScope;
 use serde_json::Value;
-
-fn bws(name: &str) -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR"))
-        .join("tests/data/import/bws")
-        .join(format!("{name}.bws"))
-}
-
-fn s(p: &Path) -> &str {
-    p.to_str().unwrap()
-}
-
-fn import(dir: &Path, args: &[&str]) -> String {
-    let o = run_in(dir, args);
-    assert!(o.status.success(), "{}", show(&o));
-    String::from_utf8_lossy(&o.stdout).into_owned()
-}
-
-fn events(log: &Path) -> Vec<Value> {
-    std::fs::read_to_string(log)
-        .unwrap()
-        .lines()
-        .map(|l| serde_json::from_str(l).unwrap())
-        .collect()
-}
 
 /// One table of the database, as mdb-export writes it (header → cell).
 fn table(file: &Path, name: &str) -> Vec<BTreeMap<String, String>> {

@@ -3,6 +3,7 @@
 #![allow(dead_code)]
 
 pub mod browser;
+pub mod bws;
 pub mod frames;
 pub mod scratch;
 
