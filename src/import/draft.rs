@@ -11,6 +11,7 @@ use serde_json::{json, Map, Value};
 
 use super::{Ev, Parsed, Problem, Request, Row};
 
+mod teams;
 mod tokens;
 use crate::bridge::{Seat, Vul};
 use crate::score::Form;
@@ -426,88 +427,6 @@ impl Draft {
         ss.events.push((e, at));
     }
 
-    /// Declare team `id` (named `name` when the file names it), or add players to it: a
-    /// team's players are those of every table it is met at, each once, in the order met.
-    pub fn team(&mut self, id: &str, name: Option<&str>, players: &[String], at: &str) {
-        let i = match self.pair_index.get(id) {
-            Some(&i) => i,
-            None => {
-                self.pair_index.insert(id.to_string(), self.pairs.len());
-                self.pairs.push(PairDraft {
-                    id: id.to_string(),
-                    section: None,
-                    players: Vec::new(),
-                    team: Some(name.map(str::to_string)),
-                    from: 0,
-                    at: at.to_string(),
-                });
-                self.pairs.len() - 1
-            }
-        };
-        let t = &mut self.pairs[i];
-        for p in players {
-            if !t.players.contains(p) {
-                t.players.push(p.clone());
-            }
-        }
-    }
-
-    /// The match of session `s` between teams `a` and `b` (either home), declared with `a` at
-    /// home when new: its id (`M1`, `M2`, ... in the order declared) and home team.
-    pub fn team_match(&mut self, s: usize, (a, b): (&str, &str), at: &str) -> (String, String) {
-        let ms = &mut self.sessions[s].matches;
-        if let Some(m) = ms
-            .iter()
-            .find(|m| (m.home == a && m.away == b) || (m.home == b && m.away == a))
-        {
-            return (m.id.clone(), m.home.clone());
-        }
-        let id = format!("M{}", ms.len() + 1);
-        ms.push(MatchDraft {
-            id: id.clone(),
-            home: a.to_string(),
-            away: b.to_string(),
-            boards: BTreeSet::new(),
-            at: at.to_string(),
-        });
-        (id, a.to_string())
-    }
-
-    /// A team match's table: the result `row` (made by [`result_row`]) of board `board` in
-    /// match `id` of session `s`, team `ns` sitting NS and `ew` EW; its room is the open room
-    /// when `ns` is the match's home team. Added if neither team has played the board in that
-    /// room.
-    pub fn push_team(
-        &mut self,
-        s: usize,
-        (id, board): (&str, u32),
-        [ns, ew]: [&str; 2],
-        mut row: Row,
-        at: String,
-    ) {
-        let ss = &mut self.sessions[s];
-        let Some(mi) = ss.matches.iter().position(|m| m.id == id) else {
-            self.fail(&at, format!("match {id} is not declared"));
-            return;
-        };
-        let open = ss.matches[mi].home == ns;
-        let mut numbers = [0; 2];
-        for (n, team) in numbers.iter_mut().zip([ns, ew]) {
-            let len = ss.seat_ids.len() as u32;
-            *n = *ss.seat_ids.entry(team.to_string()).or_insert(len);
-        }
-        let room = if open { 1 } else { 2 };
-        if !self.seat_in(s, (board, room), [ns, ew], numbers, &at) {
-            return;
-        }
-        row.str("match", id)
-            .str("room", if open { "open" } else { "closed" });
-        let ss = &mut self.sessions[s];
-        ss.matches[mi].boards.insert(board);
-        ss.boards.insert(board);
-        ss.events.push((Ev::Row(row), at));
-    }
-
     /// A board's hand record (once a board; the same deal again is fine, another is a problem).
     pub fn deal(
         &mut self,
@@ -867,71 +786,4 @@ pub(crate) fn per_direction<K: std::hash::Hash + Eq>(
 }
 
 #[cfg(test)]
-mod tests {
-    use super::*;
-
-    /// [`result_row`] as `Row`'s own pushes write it: the reference it is compared with.
-    fn result_row_by_pushes(t: TableView, play: &Play) -> Row {
-        let mut r = Row::new(false);
-        if let Some(sec) = t.section {
-            r.str("section", sec);
-        }
-        r.num("board", t.board.into());
-        if let Some(x) = t.round {
-            r.num("round", x.into());
-        }
-        if let Some(x) = t.table {
-            r.num("table", x.into());
-        }
-        r.str("ns", t.ns).str("ew", t.ew);
-        for (k, v) in [("contract", &play.contract), ("declarer", &play.declarer)] {
-            if let Some(v) = v {
-                r.str(k, v);
-            }
-        }
-        if let Some(x) = play.tricks {
-            r.num("tricks", x.into());
-        }
-        if let Some(x) = &play.result {
-            r.str("result", x);
-        }
-        if let Some(x) = play.score {
-            r.num("score", x.into());
-        }
-        if let Some(l) = &play.lead {
-            r.str("lead", l);
-        }
-        r
-    }
-
-    proptest::proptest! {
-        /// A result's text made in one piece is the one `Row`'s pushes make: every member, in
-        /// order, strings escaped (quotes, backslashes, control characters, other scripts).
-        #[test]
-        fn result_rows_as_by_pushes(
-            texts in proptest::collection::vec(
-                proptest::option::of("[A1\"\\\\\u{1}\u{1f}ż ]{0,5}"), 7),
-            numbers in proptest::collection::vec(proptest::option::of(-10_000i32..10_000), 4),
-            board in 0u32..10_001,
-        ) {
-            let t = TableView {
-                section: texts[0].as_deref(),
-                board,
-                round: numbers[0].map(|x| x.unsigned_abs()),
-                table: numbers[1].map(|x| x.unsigned_abs()),
-                ns: texts[1].as_deref().unwrap_or(""),
-                ew: texts[2].as_deref().unwrap_or("1"),
-            };
-            let play = Play {
-                contract: texts[3].clone(),
-                declarer: texts[4].clone(),
-                tricks: numbers[2].map(|x| (x.unsigned_abs() % 14) as u8),
-                result: texts[5].clone(),
-                score: numbers[3],
-                lead: texts[6].clone(),
-            };
-            let (a, b) = (result_row(t, &play), result_row_by_pushes(t, &play));
-            proptest::prop_assert_eq!(format!("{a:?}"), format!("{b:?}"));
-        }
-    }
-}
+mod tests;

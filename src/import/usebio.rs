@@ -20,7 +20,7 @@ use std::collections::{BTreeMap, BTreeSet};
 
 use serde_json::{json, Map, Value};
 
-use super::{Ev, Parsed, Problem, Read, Request, Row};
+use super::{Ev, Parsed, Problem, Read, Request};
 use crate::score::Form;
 use form::{boards_value, form_of, has_lines, iso_date, numbers_repeat, players};
 use tree::{Element, Tl, TlPath};
@@ -49,7 +49,7 @@ pub(crate) fn read_parsed(bytes: &[u8], file: &str, req: &Request) -> Result<Par
     tracing::info_span!("usebio_events").in_scope(|| cx.root(&root));
     super::file::drop_aside(root);
     if !cx.problems.is_empty() {
-        cx.problems.sort_by_key(|a| natural(&a.at));
+        cx.problems.sort_by_key(|a| form::natural(&a.at));
         cx.problems.dedup();
         return Err(cx.problems);
     }
@@ -59,25 +59,6 @@ pub(crate) fn read_parsed(bytes: &[u8], file: &str, req: &Request) -> Result<Par
         notices: cx.notices,
         origins: Vec::new(),
     })
-}
-
-/// Sort key of a path: its numbers compared as numbers (`BOARD[10]` after `BOARD[9]`).
-fn natural(s: &str) -> Vec<(String, u64)> {
-    let mut out = Vec::new();
-    let mut word = String::new();
-    let mut num: Option<u64> = None;
-    for c in s.chars() {
-        if let Some(d) = c.to_digit(10) {
-            num = Some(num.unwrap_or(0).saturating_mul(10).saturating_add(d as u64));
-        } else {
-            if let Some(n) = num.take() {
-                out.push((std::mem::take(&mut word), n));
-            }
-            word.push(c);
-        }
-    }
-    out.push((word, num.unwrap_or(0)));
-    out
 }
 
 /// A participant as the file declares it: (section, number as written, players, team name,
@@ -609,7 +590,7 @@ impl<'a> Cx<'a> {
             self.events.par_extend(
                 lines
                     .par_iter()
-                    .filter_map(|l| result_row(l, &sid, &match_ids).map(Ev::Row)),
+                    .filter_map(|l| line::result_row(l, &sid, &match_ids).map(Ev::Row)),
             );
         }
         let mut rulings = Vec::new();
@@ -787,40 +768,6 @@ impl<'a> Cx<'a> {
         }
         id
     }
-}
-
-/// A traveller line's `result` event (session `sid`), when something was played or scored:
-/// `type`, `session`, `section`, `board`, `ns`, `ew`, `match`, `room`, then the play's fields.
-fn result_row(l: &Line, sid: &str, match_ids: &[String]) -> Option<Row> {
-    let play = l.play.as_ref()?;
-    let mut r = Row::new(false);
-    r.session.push_str(sid);
-    if let Some(s) = &l.section {
-        r.str("section", s);
-    }
-    r.num("board", l.board.into())
-        .str("ns", l.ns)
-        .str("ew", l.ew);
-    if let Some((m, room)) = &l.team {
-        r.str("match", &match_ids[m - 1]).str("room", room);
-    }
-    match play {
-        Play::Pass => {
-            r.str("contract", "PASS");
-        }
-        Play::Contract(b, d, t) => {
-            r.str("contract", b.text(&mut [0; 8]))
-                .str("declarer", d.letter().encode_utf8(&mut [0; 4]))
-                .num("tricks", (*t).into());
-        }
-        Play::Score(s) => {
-            r.num("score", (*s).into());
-        }
-    }
-    if let Some(lead) = l.lead {
-        r.str("lead", lead);
-    }
-    Some(r)
 }
 
 #[cfg(test)]

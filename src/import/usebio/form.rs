@@ -133,3 +133,22 @@ pub(super) fn form_of(ev: &Element, req: &Request) -> Result<(Form, bool), Strin
         )),
     }
 }
+
+/// Sort key of a path: its numbers compared as numbers (`BOARD[10]` after `BOARD[9]`).
+pub(super) fn natural(s: &str) -> Vec<(String, u64)> {
+    let mut out = Vec::new();
+    let mut word = String::new();
+    let mut num: Option<u64> = None;
+    for c in s.chars() {
+        if let Some(d) = c.to_digit(10) {
+            num = Some(num.unwrap_or(0).saturating_mul(10).saturating_add(d as u64));
+        } else {
+            if let Some(n) = num.take() {
+                out.push((std::mem::take(&mut word), n));
+            }
+            word.push(c);
+        }
+    }
+    out.push((word, num.unwrap_or(0)));
+    out
+}

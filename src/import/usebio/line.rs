@@ -408,3 +408,41 @@ pub(super) fn artificial_of(digits: &str) -> Option<String> {
         _ => format!("{ns}%/{ew}%"),
     })
 }
+
+/// A traveller line's `result` event (session `sid`), when something was played or scored:
+/// `type`, `session`, `section`, `board`, `ns`, `ew`, `match`, `room`, then the play's fields.
+pub(super) fn result_row(
+    l: &super::Line,
+    sid: &str,
+    match_ids: &[String],
+) -> Option<crate::import::Row> {
+    let play = l.play.as_ref()?;
+    let mut r = crate::import::Row::new(false);
+    r.session.push_str(sid);
+    if let Some(s) = &l.section {
+        r.str("section", s);
+    }
+    r.num("board", l.board.into())
+        .str("ns", l.ns)
+        .str("ew", l.ew);
+    if let Some((m, room)) = &l.team {
+        r.str("match", &match_ids[m - 1]).str("room", room);
+    }
+    match play {
+        super::Play::Pass => {
+            r.str("contract", "PASS");
+        }
+        super::Play::Contract(b, d, t) => {
+            r.str("contract", b.text(&mut [0; 8]))
+                .str("declarer", d.letter().encode_utf8(&mut [0; 4]))
+                .num("tricks", (*t).into());
+        }
+        super::Play::Score(s) => {
+            r.num("score", (*s).into());
+        }
+    }
+    if let Some(lead) = l.lead {
+        r.str("lead", lead);
+    }
+    Some(r)
+}
