@@ -232,12 +232,16 @@ fn frequency_table_and_bridgewebs_tokens() {
     assert_eq!(ruling["note"], "imported: A A A");
 }
 
-/// Two files make two sessions of one log; a pair declared with other names in the second is
-/// an error naming both places.
+/// Two files make two sessions of one log (the same file named twice is read once); a pair
+/// declared with other names in the second is an error naming both places.
 #[test]
 fn several_files_several_sessions() {
     let dir = tmp("two");
-    let log = import(&dir, &[data("magic.pbn"), data("magic.pbn")], &[]);
+    let night2 = dir.join("night2.pbn");
+    let mut text = std::fs::read(data("magic.pbn")).unwrap();
+    text.extend_from_slice(b"\n% the second night\n");
+    std::fs::write(&night2, text).unwrap();
+    let log = import(&dir, &[data("magic.pbn"), night2, data("magic.pbn")], &[]);
     let ev = events(&log);
     let sessions: Vec<_> = ev
         .iter()
@@ -312,7 +316,19 @@ fn bad_pbn_names_file_and_line() {
 fn append_adds_a_session_or_nothing() {
     let dir = tmp("append");
     let log = import(&dir, &[data("magic.pbn")], &[]);
+    // The same file again (a second run after a crash, say): recognised, nothing added.
+    let before = std::fs::read(&log).unwrap();
     let (code, out, err) = run(&["import", s(&data("magic.pbn")), "--append", s(&log)]);
+    assert_eq!(code, 0, "{out}{err}");
+    assert!(out.contains("S1 (already in the log"), "{out}");
+    assert!(out.contains("nothing new"), "{out}");
+    assert_eq!(std::fs::read(&log).unwrap(), before, "the log changed");
+    // Another night's file (other bytes, the same pairs): a second session.
+    let night2 = dir.join("night2.pbn");
+    let mut text = std::fs::read(data("magic.pbn")).unwrap();
+    text.extend_from_slice(b"\n% the second night\n");
+    std::fs::write(&night2, text).unwrap();
+    let (code, out, err) = run(&["import", s(&night2), "--append", s(&log)]);
     assert_eq!(code, 0, "{out}{err}");
     let (code, out, err) = run(&["check", s(&log)]);
     assert_eq!(code, 0, "{out}{err}");

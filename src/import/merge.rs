@@ -35,6 +35,8 @@ pub struct Existing {
     pub last_session: Option<String>,
     /// The deals the log has: (session, board) → the deal's PBN text.
     pub deals: BTreeMap<(String, u32), String>,
+    /// The files imported before, by the digest their sessions' notes give → those sessions.
+    pub imported: BTreeMap<String, Vec<String>>,
 }
 
 /// Where each merged event came from: its file, and its place there (the reader's, or

@@ -65,15 +65,67 @@ fn problem(file: &str, at: &str, message: impl Into<String>) -> Problem {
     }
 }
 
-/// The files as read: the inputs to merge, each file's format, what `--lenient` skipped, what
-/// the readers noted.
-type ReadFiles = (Vec<Input>, Vec<Format>, Vec<Problem>, Vec<Problem>);
+/// The files as read: the inputs to merge, each file's format and digest ([`Read::digests`]),
+/// what `--lenient` skipped, what the readers noted.
+struct ReadFiles {
+    inputs: Vec<Input>,
+    formats: Vec<Format>,
+    /// Each input's identity: the SHA-256 of its bytes, written into the note of each session it
+    /// declares (`imported from FILE, sha256 HEX`), so that the same file imported again — a
+    /// second run after a crash, say — is recognised and adds nothing (`None`: a BWS, whose
+    /// sessions are followed by their own note, `bws::live`).
+    digests: Vec<Option<String>>,
+    skipped: Vec<Problem>,
+    noted: Vec<Problem>,
+}
+
+/// The note's words before a file's digest.
+const DIGEST: &str = ", sha256 ";
+
+/// The digest a session's note names, if an import wrote it.
+fn digest_of(note: &str) -> Option<&str> {
+    let d = &note[note.rfind(DIGEST)? + DIGEST.len()..];
+    (note.starts_with("imported from ")
+        && d.len() == 64
+        && d.bytes().all(|b| b.is_ascii_hexdigit()))
+    .then_some(d)
+}
+
+/// Each session a file declares noted with the file's name and digest (a note the file gave is
+/// kept, the digest after it).
+fn stamp(events: &mut [super::Ev], path: &Path, digest: &str) {
+    let base = path
+        .file_name()
+        .map(|n| n.to_string_lossy().into_owned())
+        .unwrap_or_default();
+    for e in events {
+        let super::Ev::Json(Value::Object(m)) = e else {
+            continue;
+        };
+        if m.get("type").and_then(Value::as_str) != Some("session") {
+            continue;
+        }
+        let note = match m.get("note").and_then(Value::as_str) {
+            Some(n) => format!("{n}; imported from {base}{DIGEST}{digest}"),
+            None => format!("imported from {base}{DIGEST}{digest}"),
+        };
+        m.insert("note".into(), Value::from(note));
+    }
+}
+
+/// Whether a file's events declare a session (a hand record's do not).
+fn declares_session(events: &[super::Ev]) -> bool {
+    events
+        .iter()
+        .any(|e| matches!(e, super::Ev::Json(v) if v["type"] == "session"))
+}
 
 /// Each file read by its reader: the inputs to merge, with the formats, or every problem of
 /// every file.
 fn read_all(files: &[PathBuf], opts: &Options) -> Result<ReadFiles, ImportError> {
-    let mut inputs = Vec::new();
+    let mut inputs: Vec<Input> = Vec::new();
     let mut formats = Vec::new();
+    let mut digests: Vec<Option<String>> = Vec::new();
     let mut problems = Vec::new();
     let mut skipped = Vec::new();
     let mut noted = Vec::new();
@@ -96,6 +148,28 @@ fn read_all(files: &[PathBuf], opts: &Options) -> Result<ReadFiles, ImportError>
             &opts.columns,
         ) {
             Ok(mut p) => {
+                let digest = (format != Format::Bws && declares_session(&p.events))
+                    .then(|| {
+                        use sha2::Digest as _;
+                        hex::encode(sha2::Sha256::digest(&bytes[..]))
+                    });
+                if let Some(d) = &digest {
+                    // (the same file named twice: read once)
+                    if let Some(i) = digests.iter().position(|x| x.as_ref() == Some(d)) {
+                        noted.push(problem(
+                            &name,
+                            "file",
+                            format!(
+                                "the same bytes as {}: its sessions are imported once",
+                                inputs[i].file
+                            ),
+                        ));
+                        super::file::drop_aside(bytes);
+                        continue;
+                    }
+                    stamp(&mut p.events, path, d);
+                }
+                digests.push(digest);
                 skipped.extend(p.skipped);
                 noted.extend(p.notices);
                 unescape_texts(&mut p.events);
@@ -113,7 +187,13 @@ fn read_all(files: &[PathBuf], opts: &Options) -> Result<ReadFiles, ImportError>
     if !problems.is_empty() {
         return Err(ImportError::Invalid(problems));
     }
-    Ok((inputs, formats, skipped, noted))
+    Ok(ReadFiles {
+        inputs,
+        formats,
+        digests,
+        skipped,
+        noted,
+    })
 }
 
 /// The texts of the declarations (names, places, players) read back from the notation frekans's
@@ -209,8 +289,13 @@ pub fn import_new(files: &[PathBuf], out: &Path, opts: &Options) -> Result<Impor
             "already exists: import writes a new log and never replaces a file (add to a log with --append LOG)",
         )]));
     }
-    let (inputs, formats, skipped, noted) =
-        tracing::info_span!("read").in_scope(|| read_all(files, opts))?;
+    let ReadFiles {
+        inputs,
+        formats,
+        skipped,
+        noted,
+        ..
+    } = tracing::info_span!("read").in_scope(|| read_all(files, opts))?;
     let mut merged = tracing::info_span!("merge")
         .in_scope(|| merge(inputs, &Existing::default()))
         .map_err(ImportError::Invalid)?;
@@ -328,6 +413,9 @@ fn existing(bytes: &[u8]) -> Result<Existing, Vec<LogError>> {
     for env in r.events {
         match env.event {
             Event::Session(s) => {
+                if let Some(d) = env.note.as_deref().and_then(digest_of) {
+                    e.imported.entry(d.to_string()).or_default().push(s.id.clone());
+                }
                 e.boards
                     .insert(s.id.clone(), s.boards.iter().copied().collect());
                 e.last_session = Some(s.id.clone());
@@ -387,7 +475,15 @@ pub fn import_append(
             "no such log to append to (write a new one with --out)",
         )]));
     }
-    let (inputs, formats, skipped, noted) = read_all(files, opts)?;
+    let ReadFiles {
+        inputs,
+        mut formats,
+        digests,
+        skipped,
+        noted,
+    } = read_all(files, opts)?;
+    // Files the log already holds (the same bytes imported before), with their sessions there.
+    let mut already: Vec<(String, Format, Vec<String>)> = Vec::new();
     // Filled under the log's lock by `prepare`, read by the error mapping after.
     let mut refused: Option<Vec<Problem>> = None;
     let mut merged: Option<Merged> = None;
@@ -402,9 +498,22 @@ pub fn import_append(
             first_line = memchr::memchr_iter(b'\n', bytes).count() + 1;
             let ex = existing(bytes)
                 .map_err(|errors| AppendError::Invalid(crate::error::InvalidLog { errors }))?;
+            // A file imported before (its digest in a session's note): nothing from it again.
+            let mut fresh = Vec::new();
+            let mut fmts = Vec::new();
+            for ((input, digest), fmt) in inputs.into_iter().zip(&digests).zip(&formats) {
+                match digest.as_ref().and_then(|d| ex.imported.get(d)) {
+                    Some(ids) => already.push((input.file, *fmt, ids.clone())),
+                    None => {
+                        fresh.push(input);
+                        fmts.push(*fmt);
+                    }
+                }
+            }
+            formats = fmts;
             // A BWS imported before: only what is new since, in its session.
             let mut updated = Vec::new();
-            for input in inputs {
+            for input in fresh {
                 match super::bws::live::key(&input.events).and_then(|k| ex.live.get(&k)) {
                     Some(ls) => match super::bws::live::update(input, ls, &|id| {
                         ex.participants.contains_key(id)
@@ -448,6 +557,13 @@ pub fn import_append(
                 if let Some((_, id)) = live.iter().find(|(f, _)| f == file) {
                     sessions.push(format!("{id} (brought up to date)"));
                 }
+            }
+            for (file, fmt, ids) in already {
+                let s = format!(
+                    "{} (already in the log: the same file was imported before; nothing added)",
+                    ids.join(", ")
+                );
+                files.push((file, fmt, vec![s]));
             }
             let mut skipped = skipped;
             skipped.extend(notes);
