@@ -372,6 +372,17 @@ pub struct SynthArgs {
     /// With --format salliere: the names file (default: the --out file with `.names.csv`).
     #[arg(long, value_name = "FILE")]
     pub names: Option<PathBuf>,
+    /// The championship's date, YYYY-MM-DD (default 2026-11-21).
+    #[arg(long, value_name = "DATE")]
+    pub date: Option<String>,
+    /// Seat players drawn from a federation of N members, each with a member number and always
+    /// the same name, in fixed partnerships (a season's logs share players).
+    #[arg(long, value_name = "N")]
+    pub members: Option<u32>,
+    /// Draw the boards' deals from this seed rather than --seed: logs with the same deal seed
+    /// play the same deal set (a simultaneous pairs), each with its own results.
+    #[arg(long, value_name = "N")]
+    pub deal_seed: Option<u64>,
 }
 
 const LIVE_HELP: &str = "\

@@ -499,6 +499,9 @@ fn run(cli: &Cli, ctx: &app::Context) -> Result<(), AppError> {
                 seed: a.seed,
                 deals: a.deals,
                 options,
+                date: a.date.clone(),
+                members: a.members,
+                deal_seed: a.deal_seed,
             };
             let format = match a.format.as_str() {
                 "salliere" => frekans::synth::OutFormat::Salliere,

@@ -30,12 +30,16 @@ pub use crate::score::{Kind, PId};
 /// A table of a board: `(session index, board, NS participant)` (event-log.md).
 pub type TableKey = (usize, u32, PId);
 
-#[derive(Clone, Debug, bincode::Encode, bincode::Decode)]
+#[derive(Clone, Debug, Default, bincode::Encode, bincode::Decode)]
 pub struct Participant {
     pub id: String,
     pub section: Option<String>,
     pub name: Option<String>,
+    /// The players' names.
     pub players: Vec<String>,
+    /// Beside each name, the player's federation member number when the log gives one (as long
+    /// as `players`).
+    pub player_ids: Vec<Option<String>>,
     /// `true` for a team.
     pub team: bool,
 }
@@ -441,6 +445,7 @@ impl Replayer {
             section: section.map(str::to_string),
             name: None,
             players: Vec::new(),
+            player_ids: Vec::new(),
             team: false,
         }))
     }
@@ -531,12 +536,17 @@ impl Replayer {
                 &p.id,
                 p.section.clone(),
                 None,
-                p.players.clone(),
+                (p.players.clone(), p.player_ids.clone()),
                 false,
             ),
-            Event::Team(t) => {
-                self.declare(line, &t.id, None, t.name.clone(), t.players.clone(), true)
-            }
+            Event::Team(t) => self.declare(
+                line,
+                &t.id,
+                None,
+                t.name.clone(),
+                (t.players.clone(), t.player_ids.clone()),
+                true,
+            ),
             Event::Result(r) => self.result(env, r),
             Event::Ruling(r) => self.ruling(env, r),
             Event::RulingWithdrawn { ruling } => self.withdraw(env, ruling),
@@ -575,7 +585,7 @@ impl Replayer {
         id: &str,
         section: Option<String>,
         name: Option<String>,
-        players: Vec<String>,
+        (players, player_ids): (Vec<String>, Vec<Option<String>>),
         team: bool,
     ) {
         if self.st.pid(id).is_some() {
@@ -591,6 +601,7 @@ impl Replayer {
             section,
             name,
             players,
+            player_ids,
             team,
         });
     }

@@ -541,6 +541,7 @@ mod rank_tests {
                     section: None,
                     name: None,
                     players: Vec::new(),
+                    player_ids: Vec::new(),
                     team: false,
                 })
                 .collect(),

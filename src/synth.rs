@@ -112,6 +112,16 @@ pub struct Spec {
     pub deals: bool,
     /// Scoring options for every session: a JSON object, written as given (compact).
     pub options: Option<serde_json::Map<String, serde_json::Value>>,
+    /// The championship's date (`YYYY-MM-DD`; default 2026-11-21).
+    pub date: Option<String>,
+    /// Players drawn from a federation of this many members, each with a member number and
+    /// always the same name, in fixed partnerships (a season's logs then share players, as a
+    /// federation's do); `None`: names only, drawn afresh.
+    pub members: Option<u32>,
+    /// The boards' deals (and how they tend to be played) drawn from this seed rather than
+    /// `seed`: championships with the same deal seed play the same deal set (a simultaneous
+    /// pairs), each with its own results.
+    pub deal_seed: Option<u64>,
 }
 
 impl Default for Spec {
@@ -128,6 +138,9 @@ impl Default for Spec {
             seed: 1,
             deals: false,
             options: None,
+            date: None,
+            members: None,
+            deal_seed: None,
         }
     }
 }
@@ -159,6 +172,28 @@ impl Spec {
             if !(0.0..=1.0).contains(&v) || v.is_nan() {
                 return Err(format!(
                     "{name} is a share of the tables, between 0 and 1; found {v}"
+                ));
+            }
+        }
+        if let Some(d) = &self.date {
+            let ok = d.len() == 10
+                && d.bytes().enumerate().all(|(i, b)| {
+                    if i == 4 || i == 7 {
+                        b == b'-'
+                    } else {
+                        b.is_ascii_digit()
+                    }
+                });
+            if !ok {
+                return Err(format!("--date is a date as YYYY-MM-DD; found {d:?}"));
+            }
+        }
+        if let Some(m) = self.members {
+            let per = if self.form.is_team() { 4 } else { 2 };
+            let need = u64::from(self.sections) * u64::from(self.tables) * 2 * per;
+            if u64::from(m) < need {
+                return Err(format!(
+                    "--members {m} is fewer than the {need} players this championship seats"
                 ));
             }
         }
@@ -443,7 +478,7 @@ fn generate(spec: &Spec, w: &mut Writer) -> io::Result<()> {
     if w.is_jsonl() {
         Obj::new(&mut w.buf, "championship")
             .str("name", &format!("Synthetic Championship {}", spec.seed))
-            .str("date", "2026-11-21")
+            .str("date", spec.date.as_deref().unwrap_or("2026-11-21"))
             .str("place", "Warszawa");
         w.emit()?;
     }
@@ -484,6 +519,7 @@ fn generate(spec: &Spec, w: &mut Writer) -> io::Result<()> {
     }
 
     // Participants.
+    let mut members = spec.members.map(Members::new);
     let mut sections = Vec::with_capacity(spec.sections as usize);
     for si in 0..spec.sections {
         let name = section_name(si);
@@ -500,30 +536,46 @@ fn generate(spec: &Spec, w: &mut Writer) -> io::Result<()> {
             )
         };
         for id in ns.iter().chain(&ew) {
+            let seated = members
+                .as_mut()
+                .map(|m| m.seat(if teams { 2 } else { 1 }, &mut rng));
             if teams {
-                let players: Vec<String> = (0..4).map(|_| player_name(&mut rng)).collect();
+                let players: Vec<String> = match &seated {
+                    Some(ids) => ids.iter().map(|&m| member_name(m)).collect(),
+                    None => (0..4).map(|_| player_name(&mut rng)).collect(),
+                };
                 w.summary.participants += 1;
                 if w.is_jsonl() {
+                    let ids = seated.as_deref().map(member_ids);
                     Obj::new(&mut w.buf, "team")
                         .str("id", id)
                         .str("name", &format!("Team {id}"))
-                        .strs("players", &players);
+                        .players("players", &players, ids.as_deref());
                     w.emit()?;
                 }
             } else {
-                let players = [player_name(&mut rng), player_name(&mut rng)];
-                w.pair(id, &name, &players)?;
+                let players: Vec<String> = match &seated {
+                    Some(ids) => ids.iter().map(|&m| member_name(m)).collect(),
+                    None => vec![player_name(&mut rng), player_name(&mut rng)],
+                };
+                let ids = seated.as_deref().map(member_ids);
+                w.pair(id, &name, &players, ids.as_deref())?;
             }
         }
         sections.push(Section { name, ns, ew });
     }
 
+    let mut deal_rng = spec.deal_seed.map(Rng::new);
     let mut ruling_no = 0u64;
     let mut kind_no = 0usize;
     for s in 1..=spec.sessions {
         let sid = format!("S{s}");
         let day = s - 1;
-        let models: Vec<BoardModel> = (1..=boards).map(|b| BoardModel::new(b, &mut rng)).collect();
+        // (a deal set shared with other championships: drawn from its own seed)
+        let models: Vec<BoardModel> = match &mut deal_rng {
+            Some(d) => (1..=boards).map(|b| BoardModel::new(b, d)).collect(),
+            None => (1..=boards).map(|b| BoardModel::new(b, &mut rng)).collect(),
+        };
         if let (true, Sink::Pbn { deals, .. }) = (spec.deals, &mut w.sink) {
             *deals = models.iter().map(|m| m.deal.pbn()).collect();
         }

@@ -80,7 +80,11 @@ fn a_session_part_way_through() {
                 e["id"].as_str().unwrap(),
                 e["players"]
                     .as_array()
-                    .map(|p| p.iter().map(|x| x.as_str().unwrap()).collect())
+                    .map(|p| {
+                        p.iter()
+                            .map(|x| x.as_str().or(x["name"].as_str()).unwrap())
+                            .collect()
+                    })
                     .unwrap_or_default(),
             )
         })

@@ -262,7 +262,11 @@ fn pairs(ev: &[Value]) -> BTreeMap<String, Vec<String>> {
                 e["id"].as_str().unwrap().to_string(),
                 e["players"]
                     .as_array()
-                    .map(|p| p.iter().map(|x| x.as_str().unwrap().to_string()).collect())
+                    .map(|p| {
+                        p.iter()
+                            .map(|x| x.as_str().or(x["name"].as_str()).unwrap().to_string())
+                            .collect()
+                    })
                     .unwrap_or_default(),
             )
         })

@@ -236,6 +236,7 @@ fn synth(form: &str, sessions: u32, field: bool, options: Option<&str>, seed: u6
         seed,
         deals: true,
         options: options.map(|o| serde_json::from_str(o).unwrap()),
+        ..Spec::default()
     };
     let mut out = Vec::new();
     write_log(&spec, &mut out).unwrap();

@@ -588,3 +588,103 @@ fn cli_usebio_is_the_export_of_the_log_and_imports_back() {
     assert!(text.contains("&quot;form&quot;:&quot;napki&quot;"));
     let _ = std::fs::remove_dir_all(dir);
 }
+
+/// `--members`: players drawn from a federation, each member number always with the same name
+/// and the same partner, never seated twice in one championship; `--date` the championship's.
+#[test]
+fn members_are_a_federations_players() {
+    let mut seen: std::collections::BTreeMap<String, String> = Default::default();
+    let mut partner: std::collections::BTreeMap<String, String> = Default::default();
+    for (seed, form) in [
+        (1, SynthForm::Mp),
+        (2, SynthForm::Mp),
+        (3, SynthForm::Teams),
+    ] {
+        let spec = Spec {
+            sections: 2,
+            tables: 5,
+            boards: 3,
+            form,
+            seed,
+            members: Some(100),
+            date: Some("2025-04-05".into()),
+            ..Spec::default()
+        };
+        spec.validate(OutFormat::Jsonl).unwrap();
+        let (bytes, _) = log_of(&spec);
+        let (events, _) = checked(&bytes);
+        let text = String::from_utf8(bytes).unwrap();
+        assert!(text.contains(r#""date":"2025-04-05""#));
+        let mut here = std::collections::BTreeSet::new();
+        for l in text.lines().filter(|l| l.contains(r#""players":[{"#)) {
+            let v: serde_json::Value = serde_json::from_str(l).unwrap();
+            let ps = v["players"].as_array().unwrap();
+            for (i, p) in ps.iter().enumerate() {
+                let id = p["id"].as_str().unwrap().to_string();
+                let n: u32 = id.parse().unwrap();
+                assert!((100_001..=100_100).contains(&n), "{id}");
+                assert!(here.insert(id.clone()), "member {id} seated twice");
+                let name = p["name"].as_str().unwrap().to_string();
+                assert_eq!(seen.entry(id.clone()).or_insert(name.clone()), &name);
+                // partners: 2k+1 and 2k+2, seated side by side
+                let mate = ps[i ^ 1]["id"].as_str().unwrap().to_string();
+                assert_eq!(partner.entry(id.clone()).or_insert(mate.clone()), &mate);
+                assert_eq!(
+                    (n - 100_001) / 2,
+                    (mate.parse::<u32>().unwrap() - 100_001) / 2
+                );
+            }
+        }
+        assert!(!here.is_empty());
+        assert!(events.len() > 10);
+    }
+    let too_few = Spec {
+        sections: 2,
+        tables: 5,
+        members: Some(39),
+        ..Spec::default()
+    };
+    let e = too_few.validate(OutFormat::Jsonl).unwrap_err();
+    assert!(e.contains("fewer than the 40 players"), "{e}");
+    let bad_date = Spec {
+        date: Some("5 April".into()),
+        ..Spec::default()
+    };
+    assert!(bad_date.validate(OutFormat::Jsonl).is_err());
+}
+
+/// `--deal-seed`: two clubs playing one deal set (a simultaneous pairs) have the same deals and
+/// their own results.
+#[test]
+fn a_deal_seed_is_a_shared_deal_set() {
+    let club = |seed| {
+        let (bytes, _) = log_of(&Spec {
+            sections: 1,
+            tables: 4,
+            boards: 4,
+            seed,
+            deals: true,
+            deal_seed: Some(77),
+            ..Spec::default()
+        });
+        checked(&bytes);
+        let text = String::from_utf8(bytes).unwrap();
+        let of = |ty: &str| -> Vec<String> {
+            text.lines()
+                .filter(|l| l.contains(&format!(r#""type":"{ty}""#)))
+                .map(str::to_string)
+                .collect()
+        };
+        (of("deal"), of("result"))
+    };
+    let (d1, r1) = club(1);
+    let (d2, r2) = club(2);
+    assert_eq!(d1.len(), 4);
+    assert_eq!(d1, d2, "the same deal set");
+    assert_ne!(r1, r2, "each club its own results");
+    let (d3, _) = log_of(&Spec {
+        deals: true,
+        ..Spec::default()
+    });
+    assert!(!String::from_utf8(d3).unwrap().contains(&d1[0]));
+}

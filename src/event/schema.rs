@@ -99,14 +99,43 @@ pub struct SessionDef {
 pub struct PairDef {
     pub id: String,
     pub section: Option<String>,
+    /// The players' names.
     pub players: Vec<String>,
+    /// Beside each name (the same length), the player's federation member number when the log
+    /// gives one (`{"name": ..., "id": ...}`).
+    pub player_ids: Vec<Option<String>>,
 }
 
 #[derive(Clone, Debug)]
 pub struct TeamDef {
     pub id: String,
     pub name: Option<String>,
+    /// The players' names.
     pub players: Vec<String>,
+    /// Beside each name, the player's federation member number when known ([`PairDef`]).
+    pub player_ids: Vec<Option<String>>,
+}
+
+/// The `players` of a `pair` or `team` event as the log writes them: each player's name, or
+/// `{"name": ..., "id": ...}` when the player's federation member number is known (`ids`
+/// beside `names`; shorter or empty: no numbers).
+pub fn players_value(names: &[String], ids: &[Option<String>]) -> serde_json::Value {
+    use serde_json::Value;
+    Value::Array(
+        names
+            .iter()
+            .enumerate()
+            .map(|(i, name)| match ids.get(i).and_then(Option::as_deref) {
+                Some(id) => {
+                    let mut m = serde_json::Map::new();
+                    m.insert("name".into(), Value::from(name.as_str()));
+                    m.insert("id".into(), Value::from(id));
+                    Value::Object(m)
+                }
+                None => Value::from(name.as_str()),
+            })
+            .collect(),
+    )
 }
 
 /// A team match (team forms): the open room has the home team NS, the closed room the away team.

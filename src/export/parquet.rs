@@ -69,19 +69,24 @@ pub fn frame_of(t: &Tables, name: &str) -> PolarsResult<DataFrame> {
             "field": |r| r.field,
             "tables": |r| r.tables,
         })?,
-        "standings.parquet" => frame!(&t.standings, {
-            "session": |r| r.session.as_str(),
-            "section": |r| r.section.as_deref(),
-            "participant": |r| r.participant.as_str(),
-            "rank": |r| r.rank,
-            "rank_to": |r| r.rank_to,
-            "total": |r| r.total,
-            "max": |r| r.max,
-            "pct": |r| r.pct,
-            "boards": |r| r.boards,
-            "players": |r| r.players.as_str(),
-            "penalties": |r| r.penalties,
-        })?,
+        "standings.parquet" => {
+            let mut df = frame!(&t.standings, {
+                "session": |r| r.session.as_str(),
+                "section": |r| r.section.as_deref(),
+                "participant": |r| r.participant.as_str(),
+                "rank": |r| r.rank,
+                "rank_to": |r| r.rank_to,
+                "total": |r| r.total,
+                "max": |r| r.max,
+                "pct": |r| r.pct,
+                "boards": |r| r.boards,
+                "players": |r| r.players.as_str(),
+                "penalties": |r| r.penalties,
+            })?;
+            let ids = t.standings.iter().map(|r| r.player_ids.as_slice());
+            df.with_column(player_ids_column("player_ids", ids)?)?;
+            df
+        }
         "rulings.parquet" => frame!(&t.rulings, {
             "ruling": |r| r.ruling.as_str(),
             "session": |r| r.session.as_str(),
@@ -123,6 +128,24 @@ pub fn frame_of(t: &Tables, name: &str) -> PolarsResult<DataFrame> {
         })?,
         other => panic!("no table {other} here (scores.parquet: scores_frame)"),
     })
+}
+
+/// A column of lists of strings, one list a row, null where an element is not known: the
+/// players' federation member numbers beside their names (`standings.parquet`'s
+/// `player_ids`).
+pub fn player_ids_column<'r>(
+    name: &str,
+    rows: impl ExactSizeIterator<Item = &'r [Option<String>]>,
+) -> PolarsResult<Column> {
+    let mut b = ListStringChunkedBuilder::new(name.into(), rows.len(), rows.len() * 2);
+    for ids in rows {
+        let s = Series::new(
+            PlSmallStr::EMPTY,
+            ids.iter().map(Option::as_deref).collect::<Vec<_>>(),
+        );
+        b.append_series(&s)?;
+    }
+    Ok(b.finish().into_series().into_column())
 }
 
 /// Serialize one frame to Parquet bytes.

@@ -42,6 +42,8 @@ pub struct ParticipantView<'s> {
     pub section: Option<&'s str>,
     pub name: Option<&'s str>,
     pub players: &'s [String],
+    /// Beside each player, the federation member number when known (may be shorter).
+    pub player_ids: &'s [Option<String>],
     pub total: f64,
     pub pct: Option<f64>,
     pub rank: u32,
@@ -219,6 +221,7 @@ pub fn sessions<'s>(
                     section: None,
                     name: p.name.as_deref(),
                     players: &p.players,
+                    player_ids: &p.player_ids,
                     total: s.total.to_f64(),
                     pct: s.pct(),
                     rank: s.rank,

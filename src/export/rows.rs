@@ -73,6 +73,9 @@ pub struct StandingRow {
     pub players: String,
     /// Extra: penalties taken off the total.
     pub penalties: f64,
+    /// Extra: each player's federation member number, in the order of `players` (`None`:
+    /// not known).
+    pub player_ids: Vec<Option<String>>,
 }
 
 #[derive(Clone, Debug, PartialEq)]
@@ -280,6 +283,13 @@ pub fn score_rows(state: &State, b: &BoardScore, out: &mut Vec<ScoreRow>) {
     );
 }
 
+/// A participant's players' federation member numbers, one per player (`None`: not known).
+pub fn player_ids(p: &crate::replay::Participant) -> Vec<Option<String>> {
+    let mut ids = p.player_ids.clone();
+    ids.resize(p.players.len(), None);
+    ids
+}
+
 /// The row of standings.parquet for one standing.
 pub fn standing_row(state: &State, s: &Standing) -> StandingRow {
     let p = state.participant(s.participant);
@@ -298,6 +308,7 @@ pub fn standing_row(state: &State, s: &Standing) -> StandingRow {
         boards: s.boards as i32,
         players: p.players.join(" – "),
         penalties: s.penalties.to_f64(),
+        player_ids: player_ids(p),
     }
 }
 

@@ -270,7 +270,7 @@ fn participants(w: &mut W, s: &SessionView, section: Option<Option<&str>>) -> R 
         match s.kind {
             Kind::Pairs => {
                 leaf(w, "BOARDS_PLAYED", &p.boards.to_string())?;
-                players(w, p.players)?;
+                players(w, p.players, p.player_ids)?;
                 close(w, "PAIR")?;
             }
             Kind::Teams => {
@@ -279,7 +279,7 @@ fn participants(w: &mut W, s: &SessionView, section: Option<Option<&str>>) -> R 
                 for (k, two) in p.players.chunks(2).enumerate() {
                     open(w, "PAIR", &[])?;
                     leaf(w, "PAIR_NUMBER", &format!("{}-{}", p.id, k + 1))?;
-                    players(w, two)?;
+                    players(w, two, p.player_ids.get(2 * k..).unwrap_or_default())?;
                     close(w, "PAIR")?;
                 }
                 close(w, "TEAM")?;
@@ -289,10 +289,15 @@ fn participants(w: &mut W, s: &SessionView, section: Option<Option<&str>>) -> R 
     close(w, "PARTICIPANTS")
 }
 
-fn players(w: &mut W, names: &[String]) -> R {
-    for name in names {
+/// Each player's name, and its federation member number (`NATIONAL_ID_NUMBER`, where EBUScore
+/// and Compscore write it) when known: `ids` beside `names`.
+fn players(w: &mut W, names: &[String], ids: &[Option<String>]) -> R {
+    for (i, name) in names.iter().enumerate() {
         open(w, "PLAYER", &[])?;
         leaf(w, "PLAYER_NAME", name)?;
+        if let Some(id) = ids.get(i).and_then(Option::as_deref) {
+            leaf(w, "NATIONAL_ID_NUMBER", id)?;
+        }
         close(w, "PLAYER")?;
     }
     Ok(())

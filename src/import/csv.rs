@@ -2,7 +2,9 @@
 //! The first row names the columns; by default they are the log's own field names
 //! (case-insensitive): `session`, `section`, `board`, `ns`, `ew`, `contract`, `declarer`,
 //! `tricks` or `result` (`=`, `+1`, `-2`) or `score` (NS points), and optionally `table`,
-//! `round`, `lead`, `ns_players`, `ew_players` (`"Anna Nowak - Jan Kowalski"`). Other layouts are
+//! `round`, `lead`, `ns_players`, `ew_players` (`"Anna Nowak - Jan Kowalski"`) and
+//! `ns_player_ids`, `ew_player_ids` (their federation member numbers, `"12345 - 67890"`, as
+//! many as names; `0` or `-` for none). Other layouts are
 //! mapped with `--columns board=Board,ns=NS Pair,...`. Comma, semicolon or tab separated (the
 //! header row decides), UTF-8 or Latin-1. An artificial score goes in `score`: `A6040`,
 //! `A+/A-`, `60%/40%` or `A` (average to both). Each distinct `session` value is a session, in
@@ -15,7 +17,7 @@ use super::{decode_text, Parsed, Problem, Read, Request};
 use crate::bridge::{parse_result_offset, vul_of, Bid};
 
 /// The fields a row is read by, in the default layout's order.
-pub const FIELDS: [&str; 15] = [
+pub const FIELDS: [&str; 17] = [
     "session",
     "section",
     "board",
@@ -31,6 +33,8 @@ pub const FIELDS: [&str; 15] = [
     "lead",
     "ns_players",
     "ew_players",
+    "ns_player_ids",
+    "ew_player_ids",
 ];
 
 /// `--columns`: the header each field is read from, where it is not the field's own name.
@@ -413,9 +417,15 @@ fn row(
         id
     };
     let (ns, ew) = (id(&ns_raw, "NS"), id(&ew_raw, "EW"));
-    for (pid, f) in [(&ns, "ns_players"), (&ew, "ew_players")] {
+    for (pid, f, n) in [
+        (&ns, "ns_players", "ns_player_ids"),
+        (&ew, "ew_players", "ew_player_ids"),
+    ] {
         let players = cell(r, f).map(|c| draft::players(&c)).unwrap_or_default();
         d.pair(pid, section.as_deref(), players, at);
+        if let Some(ids) = cell(r, n) {
+            d.player_ids(pid, draft::member_ids(&ids), at);
+        }
     }
     let num = |f: &str| -> Result<Option<u32>, String> {
         match cell(r, f) {

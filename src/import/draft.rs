@@ -11,6 +11,7 @@ use serde_json::{json, Map, Value};
 
 use super::{Ev, Parsed, Problem, Request, Row};
 
+mod ids;
 mod teams;
 mod tokens;
 use crate::bridge::{Seat, Vul};
@@ -22,6 +23,8 @@ struct PairDraft {
     id: String,
     section: Option<String>,
     players: Vec<String>,
+    /// Beside `players`, their federation member numbers (`ids`; empty: none known).
+    ids: Vec<Option<String>>,
     /// A team ([`Draft::team`]): its name, when the file gives one.
     team: Option<Option<String>>,
     /// The names its players were copied from ([`Draft::pair_named`]; 0: none).
@@ -275,6 +278,7 @@ impl Draft {
             id: id.to_string(),
             section: section.map(str::to_string),
             players: players.into_owned(),
+            ids: Vec::new(),
             team: None,
             from,
             at: at.to_string(),
@@ -539,7 +543,8 @@ impl Draft {
                         m.insert("section".into(), Value::from(sec.as_str()));
                     }
                     if !p.players.is_empty() {
-                        m.insert("players".into(), json!(p.players));
+                        let v = crate::event::players_value(&p.players, &p.ids);
+                        m.insert("players".into(), v);
                     }
                     events.push(Ev::Json(Value::Object(m)));
                     origins.push(p.at.clone());

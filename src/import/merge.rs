@@ -98,17 +98,36 @@ fn differs(a: &Map<String, Value>, b: &Map<String, Value>) -> Option<String> {
         };
         return Some(format!("{} here, {} there", s(b), s(a)));
     }
+    // Players: by name, and by member number where both places give one (a file without
+    // numbers joins a log that has them).
     let players = |m: &Map<String, Value>| {
         m.get("players")
             .and_then(Value::as_array)
             .filter(|p| !p.is_empty())
-            .cloned()
+            .map(|v| {
+                v.iter()
+                    .map(|p| match p {
+                        Value::Object(o) => (
+                            o.get("name").and_then(Value::as_str).unwrap_or("?").to_string(),
+                            o.get("id").and_then(Value::as_str).map(str::to_string),
+                        ),
+                        p => (p.as_str().unwrap_or("?").to_string(), None),
+                    })
+                    .collect::<Vec<_>>()
+            })
     };
     if let (Some(x), Some(y)) = (players(a), players(b)) {
-        if x != y {
-            let j = |v: &[Value]| {
+        let same = x.len() == y.len()
+            && x.iter().zip(&y).all(|((xn, xi), (yn, yi))| {
+                xn == yn && (xi.is_none() || yi.is_none() || xi == yi)
+            });
+        if !same {
+            let j = |v: &[(String, Option<String>)]| {
                 v.iter()
-                    .map(|s| s.as_str().unwrap_or("?").to_string())
+                    .map(|(n, id)| match id {
+                        Some(id) => format!("{n} ({id})"),
+                        None => n.clone(),
+                    })
                     .collect::<Vec<_>>()
                     .join(" - ")
             };

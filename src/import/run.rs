@@ -148,11 +148,10 @@ fn read_all(files: &[PathBuf], opts: &Options) -> Result<ReadFiles, ImportError>
             &opts.columns,
         ) {
             Ok(mut p) => {
-                let digest = (format != Format::Bws && declares_session(&p.events))
-                    .then(|| {
-                        use sha2::Digest as _;
-                        hex::encode(sha2::Sha256::digest(&bytes[..]))
-                    });
+                let digest = (format != Format::Bws && declares_session(&p.events)).then(|| {
+                    use sha2::Digest as _;
+                    hex::encode(sha2::Sha256::digest(&bytes[..]))
+                });
                 if let Some(d) = &digest {
                     // (the same file named twice: read once)
                     if let Some(i) = digests.iter().position(|x| x.as_ref() == Some(d)) {
@@ -209,6 +208,12 @@ fn unescape_texts(events: &mut [super::Ev]) {
                 }
             }
             Value::Array(a) => a.iter_mut().for_each(text),
+            // (a player as `{"name": …, "id": …}`)
+            Value::Object(o) => {
+                if let Some(n) = o.get_mut("name") {
+                    text(n);
+                }
+            }
             _ => {}
         }
     }
@@ -414,7 +419,10 @@ fn existing(bytes: &[u8]) -> Result<Existing, Vec<LogError>> {
         match env.event {
             Event::Session(s) => {
                 if let Some(d) = env.note.as_deref().and_then(digest_of) {
-                    e.imported.entry(d.to_string()).or_default().push(s.id.clone());
+                    e.imported
+                        .entry(d.to_string())
+                        .or_default()
+                        .push(s.id.clone());
                 }
                 e.boards
                     .insert(s.id.clone(), s.boards.iter().copied().collect());
@@ -438,7 +446,10 @@ fn existing(bytes: &[u8]) -> Result<Existing, Vec<LogError>> {
                     m.insert("section".into(), Value::from(s));
                 }
                 if !p.players.is_empty() {
-                    m.insert("players".into(), Value::from(p.players));
+                    m.insert(
+                        "players".into(),
+                        crate::event::players_value(&p.players, &p.player_ids),
+                    );
                 }
                 e.participants.insert(p.id, m);
             }
@@ -450,7 +461,10 @@ fn existing(bytes: &[u8]) -> Result<Existing, Vec<LogError>> {
                     m.insert("name".into(), Value::from(n));
                 }
                 if !t.players.is_empty() {
-                    m.insert("players".into(), Value::from(t.players));
+                    m.insert(
+                        "players".into(),
+                        crate::event::players_value(&t.players, &t.player_ids),
+                    );
                 }
                 e.participants.insert(t.id, m);
             }

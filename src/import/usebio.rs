@@ -63,7 +63,7 @@ pub(crate) fn read_parsed(bytes: &[u8], file: &str, req: &Request) -> Result<Par
 
 /// A participant as the file declares it: (section, number as written, players, team name,
 /// path).
-type Declared = (Option<String>, String, Vec<String>, Option<String>, String);
+type Declared = (Option<String>, String, Vec<Value>, Option<String>, String);
 
 struct Cx<'a> {
     file: &'a str,
@@ -74,7 +74,7 @@ struct Cx<'a> {
     notices: Vec<Problem>,
     events: Vec<Ev>,
     /// Participants declared so far: id → (players, path where first declared).
-    declared: crate::hash::FxMap<String, (Vec<String>, String)>,
+    declared: crate::hash::FxMap<String, (Vec<Value>, String)>,
     rulings: usize,
     sessions: usize,
     /// The sessions' notes frekans's export wrote (`note`), by session id.

@@ -130,55 +130,117 @@ pub fn parse_boards(v: &Value) -> Result<Vec<u32>, String> {
     Ok(out)
 }
 
-pub(super) fn players(f: &mut Fields) -> Vec<String> {
-    match f.raw("players") {
-        None => Vec::new(),
-        Some(Value::Array(items)) => {
-            let mut out = Vec::new();
-            for it in items {
-                match it {
-                    Value::String(s) => out.push(s.clone()),
-                    other => {
-                        f.error(
-                            "players",
-                            format!(
-                                "expected a list of names (strings), found {}",
-                                describe(other)
-                            ),
-                        );
-                        return Vec::new();
-                    }
-                }
-            }
-            out
-        }
+/// A `pair`'s or `team`'s `players`: names, or objects `{"name": ..., "id": ...}` giving a
+/// player's federation member number; the names, and beside each its number (or `None`).
+pub(super) fn players(f: &mut Fields) -> (Vec<String>, Vec<Option<String>>) {
+    let items = match f.raw("players") {
+        None => return (Vec::new(), Vec::new()),
+        Some(Value::Array(items)) => items,
         Some(other) => {
             let m = format!("expected a list of names, found {}", describe(other));
             f.error("players", m);
-            Vec::new()
+            return (Vec::new(), Vec::new());
+        }
+    };
+    let (mut names, mut ids) = (
+        Vec::with_capacity(items.len()),
+        Vec::with_capacity(items.len()),
+    );
+    let errors = f.errors.len();
+    for (i, it) in items.iter().enumerate() {
+        match it {
+            Value::String(s) => {
+                names.push(s.clone());
+                ids.push(None);
+            }
+            Value::Object(obj) => {
+                if let Some((name, id)) = player(f, i, obj) {
+                    names.push(name);
+                    ids.push(id);
+                }
+            }
+            other => f.error(
+                &format!("players[{i}]"),
+                format!(
+                    "expected a name (a string) or {{\"name\": ..., \"id\": ...}}, found {}",
+                    describe(other)
+                ),
+            ),
         }
     }
+    if f.errors.len() != errors {
+        return (Vec::new(), Vec::new());
+    }
+    (names, ids)
+}
+
+/// One player given as an object (`players[i]`): its name and federation member number.
+fn player(f: &mut Fields, i: usize, obj: &Map<String, Value>) -> Option<(String, Option<String>)> {
+    let at = |k: &str| format!("players[{i}].{k}");
+    for k in obj.keys() {
+        if k != "name" && k != "id" {
+            f.error(&at(k), "unknown field of a player (expected name, id)");
+        }
+    }
+    let name = match obj.get("name") {
+        Some(Value::String(s)) if !s.trim().is_empty() => Some(s.clone()),
+        None | Some(Value::Null) => {
+            f.error(
+                &at("name"),
+                "missing; a player given as an object needs its name",
+            );
+            None
+        }
+        Some(other) => {
+            let m = format!(
+                "expected the player's name, a non-empty string, found {}",
+                describe(other)
+            );
+            f.error(&at("name"), m);
+            None
+        }
+    };
+    let id = match obj.get("id") {
+        None | Some(Value::Null) => Some(None),
+        Some(Value::String(s)) if !s.trim().is_empty() => Some(Some(s.clone())),
+        Some(Value::Number(n)) => {
+            let m = format!("expected the player's federation member number as a JSON string, found the number {n} (write \"{n}\")");
+            f.error(&at("id"), m);
+            None
+        }
+        Some(other) => {
+            let m = format!(
+                "expected the player's federation member number, a non-empty string, found {}",
+                describe(other)
+            );
+            f.error(&at("id"), m);
+            None
+        }
+    };
+    Some((name?, id?))
 }
 
 pub(super) fn pair(f: &mut Fields) -> Option<Event> {
     let id = f.req_id("id");
     let section = f.opt_id("section");
-    let players = players(f);
+    let (players, player_ids) = players(f);
     Some(Event::Pair(PairDef {
         id: id?,
         section,
         players,
+        player_ids,
     }))
 }
 
 pub(super) fn team(f: &mut Fields) -> Option<Event> {
     let id = f.req_id("id");
     let name = f.opt_str("name");
-    let players = players(f);
+    let (players, player_ids) = players(f);
     Some(Event::Team(TeamDef {
         id: id?,
         name,
         players,
+        player_ids,
     }))
 }
 

@@ -436,8 +436,9 @@ fn read_tables(db: &Database, req: &Request) -> Result<Parsed, Vec<Problem>> {
             .or_insert_with(|| (ids.id(sec, n, dir), at.clone()));
     }
     for ((sec, _, _), (id, at)) in pairs {
-        let p = players.get(&id).cloned().unwrap_or_default();
+        let (p, numbers) = players.get(&id).cloned().unwrap_or_default();
         d.pair(&id, Some(&letters[&sec]), p, &at);
+        d.player_ids(&id, numbers, &at);
     }
     if db.has("HandRecord") {
         // (a board set of 36 deals for a movement of 27 boards: only the boards played)

@@ -3,17 +3,21 @@
 use std::collections::{BTreeSet, HashMap};
 
 use super::{cell, int, Database, Entry, Ids, Problem, Rows, Seat};
-use crate::import::draft::Draft;
+use crate::import::draft::{self, Draft};
 
-/// Players' names by pair id: `PlayerNumbers` gives each seat's number (and name, once Bridgemate
-/// Control Software has looked it up), `PlayerNames` the names of numbers; the pair at a seat
-/// is the movement's (or a result's) in the round the number was entered.
+/// A pair's players: their names, and beside each its member number (`None`: none entered).
+pub(super) type Players = (Vec<String>, Vec<Option<String>>);
+
+/// Players' names and member numbers by pair id: `PlayerNumbers` gives each seat's number (and
+/// name, once Bridgemate Control Software has looked it up), `PlayerNames` the names of
+/// numbers; the pair at a seat is the movement's (or a result's) in the round the number was
+/// entered. The number is kept as entered (`0` or empty: none).
 pub(super) fn players(
     db: &Database,
     movement: &[Seat],
     entries: &[Entry],
     ids: &Ids,
-) -> Result<HashMap<String, Vec<String>>, Vec<Problem>> {
+) -> Result<HashMap<String, Players>, Vec<Problem>> {
     let t = db.export("PlayerNumbers").map_err(|p| vec![p])?;
     let c = t
         .need(&["Section", "Table", "Direction", "Number"], db.file)
@@ -43,7 +47,7 @@ pub(super) fn players(
         }
     }
     // (pair id) → [N or E, S or W], from the earliest round that names them
-    let mut seats: HashMap<String, (u32, [Option<String>; 2])> = HashMap::new();
+    let mut seats: HashMap<String, (u32, [Option<(String, Option<String>)>; 2])> = HashMap::new();
     for row in &t.rows {
         let (Ok(Some(section)), Ok(Some(table))) = (
             int(row, Some(c[0]), "Section"),
@@ -92,12 +96,13 @@ pub(super) fn players(
             *e = (round, [None, None]);
         }
         if round == e.0 {
-            e.1[k] = Some(name.to_string());
+            let id = draft::member_id(cell(row, Some(c[3])));
+            e.1[k] = Some((name.to_string(), id));
         }
     }
     Ok(seats
         .into_iter()
-        .map(|(id, (_, p))| (id, p.into_iter().flatten().collect()))
+        .map(|(id, (_, p))| (id, p.into_iter().flatten().unzip()))
         .collect())
 }
 

@@ -17,6 +17,7 @@ impl Draft {
                     id: id.to_string(),
                     section: None,
                     players: Vec::new(),
+                    ids: Vec::new(),
                     team: Some(name.map(str::to_string)),
                     from: 0,
                     at: at.to_string(),

@@ -378,6 +378,28 @@ pub(crate) fn players(cell: &str) -> Vec<String> {
     vec![t.to_string()]
 }
 
+/// A player's federation member number as a file writes it, trimmed; `None` when the cell is
+/// empty, `-`, `?` or all zeros (what producers write for "no number").
+pub(crate) fn member_id(cell: &str) -> Option<String> {
+    let t = cell.trim();
+    (!t.is_empty() && t != "-" && t != "?" && !t.bytes().all(|b| b == b'0')).then(|| t.to_string())
+}
+
+/// Players' federation member numbers as one cell writes them, separated as [`players`]
+/// separates names (`"12345 - 67890"`); each `None` where [`member_id`] finds none.
+pub(crate) fn member_ids(cell: &str) -> Vec<Option<String>> {
+    let t = cell.trim();
+    if t.is_empty() {
+        return Vec::new();
+    }
+    for sep in [" - ", " & ", " / ", " + ", " and ", " – ", ",", ";"] {
+        if t.contains(sep) {
+            return t.split(sep).map(member_id).collect();
+        }
+    }
+    vec![member_id(t)]
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -501,5 +523,15 @@ mod tests {
         );
         assert_eq!(players("A & B"), ["A", "B"]);
         assert!(players("-").is_empty());
+        assert_eq!(member_id(" 0042 "), Some("0042".to_string()));
+        for none in ["", "0", "000", "-", "?"] {
+            assert_eq!(member_id(none), None, "{none:?}");
+        }
+        assert_eq!(
+            member_ids("123 - 0"),
+            [Some("123".to_string()), None],
+            "as many as the names, 0 for none"
+        );
+        assert_eq!(member_ids("5,6").len(), 2);
     }
 }

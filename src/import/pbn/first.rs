@@ -22,6 +22,9 @@ pub(super) struct First<'a> {
     site: Option<String>,
     /// Pair numbers (with `NS`/`EW` when the table says the direction) → players.
     pub names: FxMap<String, Vec<String>>,
+    /// Beside `names` (the same keys), the players' federation member numbers a
+    /// `TotalScoreTable` gives (`MemberID1`, `MemberID2`, ... as Ruter writes them).
+    pub member_ids: FxMap<String, Vec<Option<String>>>,
     /// Every ScoreTable's pair cells: the section as written (`""` when the row has none)
     /// and the number as written.
     pub slots: Slots,
@@ -151,7 +154,8 @@ impl<'a> First<'a> {
     }
 
     /// Pair numbers and names of the game's `TotalScoreTable`s (`PairId`, `Names`; with
-    /// `Direction` `N-S`/`E-W`, keyed `1NS`, `1EW`).
+    /// `Direction` `N-S`/`E-W`, keyed `1NS`, `1EW`), and the players' member numbers
+    /// (`MemberID1`, `MemberID2`).
     fn total_names(&mut self, g: &lex::Game, d: &mut Draft) {
         for t in g
             .tables
@@ -183,6 +187,13 @@ impl<'a> First<'a> {
                         Some(d @ ("NS" | "EW")) => format!("{row_p}{d}"),
                         _ => row_p,
                     };
+                    let ids: Vec<Option<String>> = (1..)
+                        .map_while(|k| t.col(&format!("MemberID{k}")))
+                        .map(|c| draft::member_id(&row[c]))
+                        .collect();
+                    if ids.len() == names.len() && ids.iter().any(Option::is_some) {
+                        self.member_ids.insert(key.clone(), ids);
+                    }
                     if !names.is_empty() {
                         self.names.insert(key, names);
                     }

@@ -105,6 +105,12 @@ fn read_chunked(
             .any(|k| k.ends_with("NS") || k.ends_with("EW")),
     };
     let names = first.names;
+    // (the names' addresses, as `Draft::pair_named` keeps them, to their member numbers)
+    let member_ids: crate::hash::FxMap<usize, &[Option<String>]> = first
+        .member_ids
+        .iter()
+        .filter_map(|(k, ids)| Some((names.get(k)?.as_ptr() as usize, ids.as_slice())))
+        .collect();
     let mut key = String::new();
     let known = slots::Known::new(
         first.slots,
@@ -139,6 +145,7 @@ fn read_chunked(
         ss.options
             .insert("neuberg_small_field".into(), Value::from("off"));
     }
+    d.player_ids_of_names(|from| member_ids.get(&from).copied());
     let _span = tracing::info_span!("pbn_finish").entered();
     d.finish(req)
 }

@@ -6,6 +6,7 @@ use std::collections::BTreeSet;
 use serde_json::{json, Value};
 
 use super::tree::Element;
+use crate::import::draft::member_id;
 use crate::import::Request;
 use crate::score::Form;
 
@@ -37,9 +38,18 @@ pub(super) fn has_lines(b: &Element) -> bool {
     !b.lines.is_empty()
 }
 
-pub(super) fn players(p: &Element) -> Vec<String> {
+/// The players of a PAIR or TEAM as the log's `players` holds them: each name, or
+/// `{"name", "id"}` with the player's federation member number (`NATIONAL_ID_NUMBER`, as
+/// EBUScore and Compscore write it; none when empty or 0).
+pub(super) fn players(p: &Element) -> Vec<Value> {
     p.all("PLAYER")
-        .filter_map(|pl| pl.text_of("PLAYER_NAME").map(str::to_string))
+        .filter_map(|pl| {
+            let name = pl.text_of("PLAYER_NAME")?;
+            Some(match pl.text_of("NATIONAL_ID_NUMBER").and_then(member_id) {
+                Some(id) => json!({"name": name, "id": id}),
+                None => json!(name),
+            })
+        })
         .collect()
 }
 

@@ -157,6 +157,7 @@ fn kept(name: &str) -> bool {
             | "TEAM_NAME"
             | "PLAYER"
             | "PLAYER_NAME"
+            | "NATIONAL_ID_NUMBER"
             | "MATCH"
             | "OPPOSING_TEAM"
             | "START_BOARD_NUMBER"
