@@ -3,7 +3,8 @@
 # Everything expensive is cached outside the clone, in $FREKANS_CACHE (default ~/.cache/frekans):
 # the cargo target directory (one release profile serves the demo, the tests and the benchmarks,
 # so polars is compiled once per machine) and a Python virtualenv with pyarrow, the Parquet reader
-# the tests use to check our files with something other than polars.
+# the tests use to check our files with something other than polars (and DuckDB, polars and
+# deltalake, which read the dataset of `frekans dataset`).
 set -euo pipefail
 FREKANS_ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 export FREKANS_CACHE="${FREKANS_CACHE:-$HOME/.cache/frekans}"
@@ -13,13 +14,15 @@ mkdir -p "$FREKANS_CACHE"
 
 log() { printf '==> %s\n' "$*" >&2; }
 
-# A virtualenv with pyarrow (installed once, reused).
+# A virtualenv with pyarrow, and the readers tests/dataset.rs reads the dataset with (DuckDB,
+# polars, Delta Lake's deltalake), installed once and reused.
 setup_python() {
     local venv="$FREKANS_CACHE/venv"
-    if [ ! -x "$venv/bin/python" ] || ! "$venv/bin/python" -c 'import pyarrow' 2>/dev/null; then
-        log "installing pyarrow into $venv (once per machine)"
-        python3 -m venv "$venv"
-        "$venv/bin/python" -m pip install --quiet --disable-pip-version-check 'pyarrow>=14'
+    if [ ! -x "$venv/bin/python" ] || ! "$venv/bin/python" -c 'import pyarrow, duckdb, polars, deltalake' 2>/dev/null; then
+        log "installing pyarrow, duckdb, polars and deltalake into $venv (once per machine)"
+        [ -x "$venv/bin/python" ] || python3 -m venv "$venv"
+        "$venv/bin/python" -m pip install --quiet --disable-pip-version-check \
+            'pyarrow>=14' 'duckdb>=1' 'polars>=1' 'deltalake>=1'
     fi
     export FREKANS_PYTHON="$venv/bin/python"
 }

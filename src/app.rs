@@ -16,6 +16,7 @@ use crate::score::{BoardScore, TeamBoardScore};
 mod append;
 mod audit_run;
 pub mod context;
+mod dataset;
 mod interchange;
 pub mod live;
 mod publish;
@@ -27,6 +28,9 @@ pub use append::{append, cache_appended, AppendedLog};
 use audit_run::*;
 pub use audit_run::{audit, audit_bytes};
 pub use context::Context;
+pub use dataset::{
+    dataset_add, dataset_list, dataset_remove, AddReport, DatasetAdd, LogOutcome, Outcome,
+};
 pub use interchange::{
     export, export_bytes, import, synth, synth_summary, write_file_atomic, ImportRequest,
 };

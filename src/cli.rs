@@ -266,6 +266,14 @@ xdg-open /tmp/mazovia-site/index.html"
     /// Write a synthetic but realistic championship log (or salliere's CSV input) of any size.
     #[command(after_help = SYNTH_EXAMPLES)]
     Synth(SynthArgs),
+    /// A federation's championships as one dataset that DuckDB, polars, Spark, pyarrow and
+    /// Delta Lake readers read as one table per kind (scores, standings, results...):
+    /// `add` scores logs into it, `list` names what it holds, `remove` takes one out.
+    #[command(after_help = DATASET_HELP)]
+    Dataset {
+        #[command(subcommand)]
+        command: DatasetCommand,
+    },
     /// Show how one board was scored: frequency tables, adjusted scores, each side's arithmetic.
     #[command(
         after_help = "Examples:\n  frekans explain events/mazovia-pairs-2026.jsonl --session S1 --board 5 --section A\n  frekans explain events/mazovia-pairs-2026.jsonl --session S1 --board 14 --section A \\\n      --with '{\"type\":\"ruling_withdrawn\",\"ruling\":\"R8\"}'"
@@ -310,6 +318,71 @@ as it is (JSON: {\"audit\": {\"with\": [...]}, ...}). --alternatives FILE holds 
 for one table, one a line: each is added on its own and the affected participants' places and
 totals are shown under each, side by side. Answered from the audit cache when it can.
 The questions and their JSON and Parquet outputs: docs/audit.md.";
+
+const DATASET_HELP: &str = "\
+Examples:
+  frekans dataset add events/*.jsonl --to /srv/federation
+  frekans dataset add events/club-2026-11-25.jsonl --to /srv/federation --id club-2026-11-25
+  frekans dataset list --to /srv/federation
+  frekans dataset remove club-2026-11-25 --to /srv/federation
+  duckdb -c \"SELECT * FROM read_parquet('/srv/federation/scores/**/*.parquet', hive_partitioning=true)\"
+
+DIR/<table>/season=YYYY/championship=ID/part-0.parquet for the tables championships, sessions,
+results, scores, standings, boards, matches, rulings, deals and players; each table directory is
+also a Delta Lake table (DIR/<table>/_delta_log). Adding a log whose head has not changed writes
+nothing; a changed log replaces its championship's files only; each add that changes anything is
+one new version. Runs on one DIR wait for each other; one killed anywhere is finished by the
+next. Columns, layout and guarantees: docs/dataset.md.
+
+Exit status: 0 done; 2 a log is invalid or the request is (nothing written); 1 anything else.";
+
+#[derive(Debug, Subcommand)]
+pub enum DatasetCommand {
+    /// Score each LOG (as `score` does) into the dataset DIR: its championship's rows added, or
+    /// replaced when the log changed since it was added; one new version if anything changed.
+    #[command(after_help = DATASET_HELP)]
+    Add {
+        /// The event logs, one championship each.
+        #[arg(required = true, value_name = "LOG")]
+        logs: Vec<PathBuf>,
+        /// The dataset's directory (made if it does not exist).
+        #[arg(long, value_name = "DIR")]
+        to: PathBuf,
+        /// The championship's id (one LOG only; default: the log file's name without its
+        /// extension). Letters, digits, '.', '_' and '-'.
+        #[arg(long, value_name = "ID")]
+        id: Option<String>,
+        /// The date of a championship whose log names none (its championship event's `date`,
+        /// else its first event's `at`).
+        #[arg(long, value_name = "YYYY-MM-DD")]
+        date: Option<String>,
+        /// The season of a championship whose date is unknown (default: the date's year).
+        #[arg(long, value_name = "YYYY", value_parser = clap::value_parser!(i32).range(1..=9999))]
+        season: Option<i32>,
+    },
+    /// Name every championship of the dataset: id, season, log head, rows, when added.
+    #[command(after_help = "Example:\n  frekans dataset list --to /srv/federation --json")]
+    List {
+        /// The dataset's directory.
+        #[arg(long, value_name = "DIR")]
+        to: PathBuf,
+        /// One JSON object a championship, one a line.
+        #[arg(long)]
+        json: bool,
+    },
+    /// Take a championship out of the dataset (a new version; earlier versions keep it for
+    /// time travel).
+    #[command(
+        after_help = "Example:\n  frekans dataset remove club-2026-11-25 --to /srv/federation"
+    )]
+    Remove {
+        /// The championship's id, as `dataset list` names it.
+        id: String,
+        /// The dataset's directory.
+        #[arg(long, value_name = "DIR")]
+        to: PathBuf,
+    },
+}
 
 const SYNTH_EXAMPLES: &str = "\
 Examples:

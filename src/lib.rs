@@ -12,6 +12,7 @@ pub mod adjust;
 pub mod app;
 pub mod audit;
 pub mod bridge;
+pub mod dataset;
 pub mod dd;
 pub mod error;
 pub mod event;

@@ -116,6 +116,98 @@ fn main() -> ExitCode {
     ExitCode::from(code as u8)
 }
 
+/// `frekans dataset add|list|remove`.
+fn dataset(
+    cli: &Cli,
+    ctx: &app::Context,
+    command: &cli::DatasetCommand,
+    stdout: &mut impl Write,
+) -> Result<(), AppError> {
+    use cli::DatasetCommand;
+    match command {
+        DatasetCommand::Add {
+            logs,
+            to,
+            id,
+            date,
+            season,
+        } => {
+            let r = app::dataset_add(
+                &app::DatasetAdd {
+                    logs: logs.clone(),
+                    to: to.clone(),
+                    id: id.clone(),
+                    date: date.clone(),
+                    season: *season,
+                },
+                ctx,
+            )?;
+            if !cli.quiet {
+                for l in &r.logs {
+                    let what = match l.outcome {
+                        app::Outcome::Unchanged => "unchanged".to_string(),
+                        app::Outcome::Added => format!("added ({} rows)", l.rows),
+                        app::Outcome::Replaced => format!("replaced ({} rows)", l.rows),
+                    };
+                    let _ = writeln!(
+                        stdout,
+                        "{}: {} (season {}): {what}",
+                        l.log.display(),
+                        l.id,
+                        l.season
+                    );
+                }
+                let _ = match r.version {
+                    Some(v) => {
+                        writeln!(stdout, "wrote version {v} of the dataset {}", to.display())
+                    }
+                    None => writeln!(stdout, "nothing changed in {}", to.display()),
+                };
+            }
+        }
+        DatasetCommand::List { to, json } => {
+            let m = app::dataset_list(to)?;
+            for (id, e) in &m.championships {
+                let line = if *json {
+                    let tables: serde_json::Map<String, serde_json::Value> = e
+                        .tables
+                        .iter()
+                        .map(|(t, f)| (t.clone(), f.rows.into()))
+                        .collect();
+                    serde_json::json!({
+                        "championship": id, "season": e.season, "date": e.date,
+                        "log_head": e.head, "events": e.events, "rows": e.rows(),
+                        "tables": tables, "added_at": e.added_at, "version": e.version,
+                        "log": e.log,
+                    })
+                    .to_string()
+                } else {
+                    format!(
+                        "{id}\t{}\t{}\t{} rows\t{}",
+                        e.season,
+                        &e.head[..e.head.len().min(12)],
+                        e.rows(),
+                        e.added_at
+                    )
+                };
+                let _ = writeln!(stdout, "{}", esc(&line));
+            }
+        }
+        DatasetCommand::Remove { id, to } => {
+            let v = app::dataset_remove(to, id, ctx)?;
+            if !cli.quiet {
+                let _ = writeln!(
+                    stdout,
+                    "removed {} from {}: version {v}",
+                    esc(id),
+                    to.display()
+                );
+            }
+        }
+    }
+    Ok(())
+}
+
 fn run(cli: &Cli, ctx: &app::Context) -> Result<(), AppError> {
     // Each command's context: the audit cache's directory (`FREKANS_AUDIT_CACHE`, else the
     // user's cache directory) unless `--no-cache`, the `--typst` program.
@@ -519,6 +611,7 @@ fn run(cli: &Cli, ctx: &app::Context) -> Result<(), AppError> {
                 eprintln!("frekans: {}", esc(&app::synth_summary(&s, &to)));
             }
         }
+        Command::Dataset { command } => dataset(cli, ctx, command, &mut stdout)?,
         Command::Explain {
             log,
             session,

@@ -108,7 +108,10 @@ fn differs(a: &Map<String, Value>, b: &Map<String, Value>) -> Option<String> {
                 v.iter()
                     .map(|p| match p {
                         Value::Object(o) => (
-                            o.get("name").and_then(Value::as_str).unwrap_or("?").to_string(),
+                            o.get("name")
+                                .and_then(Value::as_str)
+                                .unwrap_or("?")
+                                .to_string(),
                             o.get("id").and_then(Value::as_str).map(str::to_string),
                         ),
                         p => (p.as_str().unwrap_or("?").to_string(), None),
@@ -118,9 +121,9 @@ fn differs(a: &Map<String, Value>, b: &Map<String, Value>) -> Option<String> {
     };
     if let (Some(x), Some(y)) = (players(a), players(b)) {
         let same = x.len() == y.len()
-            && x.iter().zip(&y).all(|((xn, xi), (yn, yi))| {
-                xn == yn && (xi.is_none() || yi.is_none() || xi == yi)
-            });
+            && x.iter()
+                .zip(&y)
+                .all(|((xn, xi), (yn, yi))| xn == yn && (xi.is_none() || yi.is_none() || xi == yi));
         if !same {
             let j = |v: &[(String, Option<String>)]| {
                 v.iter()
