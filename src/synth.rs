@@ -16,6 +16,7 @@
 mod forms;
 mod model;
 mod rulings;
+mod seating;
 mod write;
 
 pub use forms::SynthForm;
@@ -348,7 +349,7 @@ impl Summary {
 // Deals and the field's model of them
 // ---------------------------------------------------------------------------------------------
 
-struct Section {
+pub(super) struct Section {
     name: String,
     /// NS ids then EW ids (pairs), or the section's teams.
     ns: Vec<String>,
@@ -518,52 +519,7 @@ fn generate(spec: &Spec, w: &mut Writer) -> io::Result<()> {
         }
     }
 
-    // Participants.
-    let mut members = spec.members.map(Members::new);
-    let mut sections = Vec::with_capacity(spec.sections as usize);
-    for si in 0..spec.sections {
-        let name = section_name(si);
-        let n = spec.tables as usize;
-        let (ns, ew): (Vec<String>, Vec<String>) = if teams {
-            (
-                (1..=n).map(|i| format!("{name}T{i}")).collect(),
-                (n + 1..=2 * n).map(|i| format!("{name}T{i}")).collect(),
-            )
-        } else {
-            (
-                (1..=n).map(|i| format!("{name}{i}")).collect(),
-                (n + 1..=2 * n).map(|i| format!("{name}{i}")).collect(),
-            )
-        };
-        for id in ns.iter().chain(&ew) {
-            let seated = members
-                .as_mut()
-                .map(|m| m.seat(if teams { 2 } else { 1 }, &mut rng));
-            if teams {
-                let players: Vec<String> = match &seated {
-                    Some(ids) => ids.iter().map(|&m| member_name(m)).collect(),
-                    None => (0..4).map(|_| player_name(&mut rng)).collect(),
-                };
-                w.summary.participants += 1;
-                if w.is_jsonl() {
-                    let ids = seated.as_deref().map(member_ids);
-                    Obj::new(&mut w.buf, "team")
-                        .str("id", id)
-                        .str("name", &format!("Team {id}"))
-                        .players("players", &players, ids.as_deref());
-                    w.emit()?;
-                }
-            } else {
-                let players: Vec<String> = match &seated {
-                    Some(ids) => ids.iter().map(|&m| member_name(m)).collect(),
-                    None => vec![player_name(&mut rng), player_name(&mut rng)],
-                };
-                let ids = seated.as_deref().map(member_ids);
-                w.pair(id, &name, &players, ids.as_deref())?;
-            }
-        }
-        sections.push(Section { name, ns, ew });
-    }
+    let sections = seating::participants(spec, w, &mut rng)?;
 
     let mut deal_rng = spec.deal_seed.map(Rng::new);
     let mut ruling_no = 0u64;

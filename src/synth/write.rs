@@ -88,48 +88,6 @@ pub(super) fn player_name(rng: &mut Rng) -> String {
     format!("{} {}", rng.pick(FIRST), rng.pick(LAST))
 }
 
-/// A federation's members (`synth --members N`): member `m` (0-based) has the number
-/// `100001 + m` and always the same name; members `2k` and `2k + 1` are partners. A championship
-/// seats partnerships drawn without repeats.
-pub(super) struct Members {
-    partnerships: u32,
-    taken: crate::hash::FxSet<u32>,
-}
-
-impl Members {
-    pub(super) fn new(n: u32) -> Members {
-        Members {
-            partnerships: n / 2,
-            taken: Default::default(),
-        }
-    }
-
-    /// The members of `k` partnerships not seated yet (`validate` has checked there are enough).
-    pub(super) fn seat(&mut self, k: usize, rng: &mut Rng) -> Vec<u32> {
-        let mut out = Vec::with_capacity(2 * k);
-        while out.len() < 2 * k {
-            let p = rng.below(self.partnerships);
-            if self.taken.insert(p) {
-                out.extend([2 * p, 2 * p + 1]);
-            }
-        }
-        out
-    }
-}
-
-/// Member `m`'s name: the same in every log (a mix of its number, not the generator's draw).
-pub(super) fn member_name(m: u32) -> String {
-    let mut r = Rng::new(u64::from(m) ^ 0x5eed_f00d);
-    format!("{} {}", r.pick(FIRST), r.pick(LAST))
-}
-
-/// Members' numbers as the log writes them.
-pub(super) fn member_ids(ms: &[u32]) -> Vec<String> {
-    ms.iter()
-        .map(|m| (100_001 + u64::from(*m)).to_string())
-        .collect()
-}
-
 /// Section names A..Z, AA..ZZ, AAA.. (bijective base 26).
 pub fn section_name(mut i: u32) -> String {
     let mut s = Vec::new();

@@ -1,0 +1,99 @@
+//! The championship's participants: its sections' pairs or teams, their players drawn afresh
+//! or from a federation's members (`synth --members`).
+
+use std::io;
+
+use super::*;
+
+/// Every section's participants declared (the log's `pair`/`team` events), in order.
+pub(super) fn participants(spec: &Spec, w: &mut Writer, rng: &mut Rng) -> io::Result<Vec<Section>> {
+    let teams = spec.form.is_team();
+    let mut members = spec.members.map(Members::new);
+    let mut sections = Vec::with_capacity(spec.sections as usize);
+    for si in 0..spec.sections {
+        let name = section_name(si);
+        let n = spec.tables as usize;
+        let (ns, ew): (Vec<String>, Vec<String>) = if teams {
+            (
+                (1..=n).map(|i| format!("{name}T{i}")).collect(),
+                (n + 1..=2 * n).map(|i| format!("{name}T{i}")).collect(),
+            )
+        } else {
+            (
+                (1..=n).map(|i| format!("{name}{i}")).collect(),
+                (n + 1..=2 * n).map(|i| format!("{name}{i}")).collect(),
+            )
+        };
+        for id in ns.iter().chain(&ew) {
+            let seated = members
+                .as_mut()
+                .map(|m| m.seat(if teams { 2 } else { 1 }, rng));
+            if teams {
+                let players: Vec<String> = match &seated {
+                    Some(ids) => ids.iter().map(|&m| member_name(m)).collect(),
+                    None => (0..4).map(|_| player_name(rng)).collect(),
+                };
+                w.summary.participants += 1;
+                if w.is_jsonl() {
+                    let ids = seated.as_deref().map(member_ids);
+                    Obj::new(&mut w.buf, "team")
+                        .str("id", id)
+                        .str("name", &format!("Team {id}"))
+                        .players("players", &players, ids.as_deref());
+                    w.emit()?;
+                }
+            } else {
+                let players: Vec<String> = match &seated {
+                    Some(ids) => ids.iter().map(|&m| member_name(m)).collect(),
+                    None => vec![player_name(rng), player_name(rng)],
+                };
+                let ids = seated.as_deref().map(member_ids);
+                w.pair(id, &name, &players, ids.as_deref())?;
+            }
+        }
+        sections.push(Section { name, ns, ew });
+    }
+    Ok(sections)
+}
+
+/// A federation's members (`synth --members N`): member `m` (0-based) has the number
+/// `100001 + m` and always the same name; members `2k` and `2k + 1` are partners. A championship
+/// seats partnerships drawn without repeats.
+pub(super) struct Members {
+    partnerships: u32,
+    taken: crate::hash::FxSet<u32>,
+}
+
+impl Members {
+    pub(super) fn new(n: u32) -> Members {
+        Members {
+            partnerships: n / 2,
+            taken: Default::default(),
+        }
+    }
+
+    /// The members of `k` partnerships not seated yet (`validate` has checked there are enough).
+    pub(super) fn seat(&mut self, k: usize, rng: &mut Rng) -> Vec<u32> {
+        let mut out = Vec::with_capacity(2 * k);
+        while out.len() < 2 * k {
+            let p = rng.below(self.partnerships);
+            if self.taken.insert(p) {
+                out.extend([2 * p, 2 * p + 1]);
+            }
+        }
+        out
+    }
+}
+
+/// Member `m`'s name: the same in every log (a mix of its number, not the generator's draw).
+pub(super) fn member_name(m: u32) -> String {
+    let mut r = Rng::new(u64::from(m) ^ 0x5eed_f00d);
+    format!("{} {}", r.pick(FIRST), r.pick(LAST))
+}
+
+/// Members' numbers as the log writes them.
+pub(super) fn member_ids(ms: &[u32]) -> Vec<String> {
+    ms.iter()
+        .map(|m| (100_001 + u64::from(*m)).to_string())
+        .collect()
+}
