@@ -21,4 +21,6 @@ if [ ! -x "$venv/bin/python" ] || ! "$venv/bin/python" -c 'import pyspark, duckd
     python3 -m venv "$venv"
     "$venv/bin/python" -m pip install --quiet --disable-pip-version-check pyspark duckdb polars pyarrow
 fi
-python3 "$FREKANS_ROOT/scripts/bench_dataset.py" "$DIR" --bin "$BIN" --python-spark "$venv/bin/python" "$@"
+# (a copy: a build during the long run must not change the program measured)
+cp "$BIN" "$DIR/frekans"
+python3 "$FREKANS_ROOT/scripts/bench_dataset.py" "$DIR" --bin "$DIR/frekans" --python-spark "$venv/bin/python" "$@"
