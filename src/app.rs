@@ -19,6 +19,7 @@ pub mod context;
 mod dataset;
 mod interchange;
 pub mod live;
+pub mod notices;
 mod publish;
 pub mod run;
 mod whatif;
@@ -346,9 +347,8 @@ pub fn check(path: &Path, proofs: &Proofs) -> Result<String, AppError> {
         in_force,
         st.penalties.len()
     );
-    for n in &st.notices {
-        let _ = writeln!(out, "notice: {n}");
-    }
+    let notices: Vec<&Notice> = st.notices.iter().collect();
+    out.push_str(&notices::printed(&notices, "notice: "));
     let _ = writeln!(out, "head: {head}");
     for p in proved {
         let _ = writeln!(out, "{p}");
@@ -510,9 +510,7 @@ pub fn summary(r: &ScoreReport, lines_per_group: usize) -> String {
         let _ = writeln!(out, "\n{} notice(s):", r.scored.notices.len());
         let mut notices: Vec<&Notice> = r.scored.notices.iter().collect();
         notices.sort();
-        for n in notices {
-            let _ = writeln!(out, "  {n}");
-        }
+        out.push_str(&notices::printed(&notices, "  "));
     }
     out
 }

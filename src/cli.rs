@@ -53,6 +53,10 @@ pub struct Cli {
     /// not depend on it.
     #[arg(long, global = true, value_name = "N")]
     pub threads: Option<usize>,
+    /// Notices printed: `summary` (every one when there are few, else how many of each kind
+    /// and the first few) or `all`.
+    #[arg(long, global = true, value_name = "WHICH", default_value = "summary", value_parser = ["summary", "all"])]
+    pub notices: String,
     #[command(subcommand)]
     pub command: Command,
 }

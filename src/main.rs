@@ -55,6 +55,7 @@ fn esc(s: &str) -> std::borrow::Cow<'_, str> {
 fn main() -> ExitCode {
     no_huge_pages();
     let cli = Cli::parse();
+    frekans::app::notices::show_all(cli.notices == "all");
     let level = match (cli.quiet, cli.verbose) {
         (true, _) => "error",
         (false, 0) => "warn",

@@ -71,6 +71,18 @@ impl Standing {
     }
 }
 
+/// [`Standing`]'s ranking value (as the ranking computes it), for code that places a standing
+/// among ranked ones without ranking them again (`audit::effects`).
+pub fn rank_key(s: &Standing) -> (Option<Q>, f64) {
+    s.key()
+}
+
+/// The ranking's order of two ranking values ([`rank_key`]): `Greater` ranks higher. A group
+/// with any value beyond exact arithmetic is ranked by the floats alone (both `None`).
+pub fn cmp_rank_keys(a: &(Option<Q>, f64), b: &(Option<Q>, f64)) -> Ordering {
+    cmp_key(a, b)
+}
+
 fn cmp_key(a: &(Option<Q>, f64), b: &(Option<Q>, f64)) -> Ordering {
     match (a.0, b.0) {
         // Each float is its exact value rounded (a few units in the last place, well within a

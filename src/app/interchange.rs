@@ -317,8 +317,6 @@ pub(super) fn import_report(i: &crate::import::Imported, to: &Path, appended: bo
     for p in &i.skipped {
         let _ = writeln!(out, "skipped: {p}");
     }
-    for n in &i.notices {
-        let _ = writeln!(out, "notice: {n}");
-    }
+    out.push_str(&super::notices::printed_texts(&i.notices, "notice: "));
     out
 }

@@ -178,8 +178,8 @@ pub fn run(path: &Path, want: Want, cache: Option<Store<'_>>) -> Result<Run, App
 
 /// The view model of the bulletin (`Limits::BULLETIN`) or the website (`Limits::SITE`) in
 /// `lang`: the scored championship cut to `limits`, the log's head when the run has it, and
-/// the rulings in force audited for what they changed (the first within
-/// [`crate::report::cut::AuditBudget::VIEW`]; needs [`Want::events`]).
+/// the rulings in force audited for what they changed (every one within
+/// [`crate::report::cut::AuditBudget::VIEW`]: `audit::ruling_effects`; needs [`Want::events`]).
 pub fn view(run: &Run, lang: &str, limits: &Limits) -> Bulletin {
     let mut model = unaudited_view(run, lang, limits);
     {
@@ -193,6 +193,8 @@ pub fn view(run: &Run, lang: &str, limits: &Limits) -> Bulletin {
             crate::report::cut::AuditBudget::VIEW,
         );
     }
+    // (each ruling's board scored again: freed before the pages are made)
+    crate::progress::release_freed_memory();
     model
 }
 

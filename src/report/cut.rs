@@ -47,10 +47,12 @@ impl Limits {
 }
 
 /// Which rulings a view model audits for what they changed: the first `rulings` in force in log
-/// order, while the tables on their boards add up to no more than `tables` (an audit re-scores
-/// its ruling's board and re-ranks the standings; the first ruling is audited whatever its
-/// board's size). At a real congress's size (a few hundred tables a board) that is the first 200;
-/// in a field of 50,000 tables a board, the first 40. The others say how to ask.
+/// order, while the tables on their boards add up to no more than `tables` (each answer scores
+/// its ruling's board again, `audit::ruling_effects`; the first ruling is audited whatever its
+/// board's size). That is every ruling of any real championship (there is no count of rulings:
+/// 10,000 rulings on boards of 200 tables); in a field of 50,000 tables a board, the first 40
+/// (docs/benchmarks.md: an answer there still costs about half a second). The others say how
+/// to ask.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct AuditBudget {
     pub rulings: usize,
@@ -59,7 +61,7 @@ pub struct AuditBudget {
 
 impl AuditBudget {
     pub const VIEW: AuditBudget = AuditBudget {
-        rulings: 200,
+        rulings: usize::MAX,
         tables: 2_000_000,
     };
 }

@@ -1,19 +1,20 @@
-//! What each ruling changed, for the view model's rulings appendix: the rulings in force
-//! audited within a budget (`cut::AuditBudget`), side by side, and each audit's movers cut to
-//! what the bulletin and the site show (`cut::movers`).
+//! What each ruling changed, for the view model's rulings appendix: the rulings in force listed
+//! (`audit::ruling_effects`: each answer that of `audit --ruling ID`) within a budget of boards'
+//! tables re-scored (`cut::AuditBudget`: every ruling of any real championship), and each one's
+//! movers cut to what the bulletin and the site show (`cut::movers`).
 
 use super::view::{Bulletin, Changes, Mover};
 use crate::pipeline::Scored;
 use crate::replay::State;
 
-/// Audit each ruling in force (the standings with it against without it, `audit`) and add to
-/// its entry of the bulletin's rulings appendix what it changed: how many participants moved
-/// and the biggest movers of each standings group (`cut::movers`: five a group, twenty in all).
-/// The rulings audited are the first in force in log order within `budget`
-/// ([`super::cut::AuditBudget`]: a number of rulings, and of tables on their boards, since an
-/// audit re-scores its board); the others say how to ask (`frekans audit LOG --ruling ID`).
-/// The audits run side by side; each entry gets its own audit's answer, so the model does not
-/// depend on the thread count.
+/// Add to each entry in force of the rulings appendix what its ruling changed (the standings
+/// with it against without it, as `frekans audit LOG --ruling ID` answers): how many
+/// participants moved and the biggest movers of each standings group (`cut::movers`: five a
+/// group, twenty in all). The rulings answered are the first in force in log order within
+/// `budget` ([`super::cut::AuditBudget`]: a number of rulings, and of tables on their boards,
+/// since each answer scores its board again; the first is answered whatever its board's size);
+/// the others say how to ask (`frekans audit LOG --ruling ID`). They are answered side by side;
+/// each entry gets its own ruling's answer, so the model does not depend on the thread count.
 pub fn add_ruling_effects(
     data: &mut Bulletin,
     events: &[crate::event::Envelope],
@@ -21,7 +22,6 @@ pub fn add_ruling_effects(
     scored: &Scored,
     budget: super::cut::AuditBudget,
 ) {
-    use rayon::prelude::*;
     // Whether a session's standings are by section (else one group of the whole field).
     let by_section = |id: &str| {
         state
@@ -29,7 +29,7 @@ pub fn add_ruling_effects(
             .iter()
             .any(|s| s.def.id == id && s.def.compare == crate::options::Compare::Section)
     };
-    // The tables of each (session, board): what an audit of a ruling on it re-scores.
+    // The tables of each (session, board): what an answer re-scores.
     let mut tables: crate::hash::FxMap<(&str, u32), u64> = Default::default();
     for b in scored.boards() {
         let id = state.sessions[b.session].def.id.as_str();
@@ -45,10 +45,9 @@ pub fn add_ruling_effects(
             .get(&(entry.session.as_str(), entry.board))
             .copied()
             .unwrap_or(0);
-        // (the first ruling is audited whatever its board's size)
         full = full
             || chosen.len() == budget.rulings
-            || (!chosen.is_empty() && spent + cost > budget.tables);
+            || (!chosen.is_empty() && spent.saturating_add(cost) > budget.tables);
         if full {
             entry.changes = Some(Changes {
                 skipped: Some(true),
@@ -60,43 +59,26 @@ pub fn add_ruling_effects(
         spent += cost;
         chosen.push(i);
     }
-    let answers: Vec<Option<Changes>> = chosen
-        .par_iter()
-        .map(|&i| {
-            let id = data.rulings[i].id.clone();
-            let a = crate::audit::audit_scored(
-                events,
-                state,
-                scored,
-                &crate::audit::Question::Ruling(id),
-            )
-            .ok()?;
-            Some(changes_of(&a, &by_section))
-        })
-        .collect();
-    for (i, c) in chosen.into_iter().zip(answers) {
-        if c.is_some() {
-            data.rulings[i].changes = c;
+    let ids: Vec<String> = chosen.iter().map(|&i| data.rulings[i].id.clone()).collect();
+    let effects =
+        crate::audit::ruling_effects(events, state, scored, &ids, super::cut::MOVERS_PER_GROUP);
+    for (i, e) in chosen.into_iter().zip(effects) {
+        if let Some(e) = e {
+            data.rulings[i].changes = Some(changes_of(&e, &by_section));
         }
     }
 }
 
-/// What an audit of one ruling says it changed, as the rulings appendix shows it.
-fn changes_of(a: &crate::audit::Audit, by_section: &impl Fn(&str) -> bool) -> Changes {
-    // Who moved: a different place or total; per standings group, the biggest movers
-    // (`cut::movers`).
-    let moved: Vec<&crate::audit::StandingDelta> = a
-        .standings
-        .iter()
-        .filter(|d| d.rank_before != d.rank_after || d.delta().is_none_or(|x| x != 0.0))
-        .collect();
+/// What one ruling changed, as the rulings appendix shows it.
+pub fn changes_of(e: &crate::audit::Effect, by_section: &impl Fn(&str) -> bool) -> Changes {
     let value = |t: Option<f64>, p: Option<f64>| match (p, t) {
         (Some(p), _) => format!("{p:.2}%"),
         (None, Some(t)) => format!("{t:.2}"),
         (None, None) => "–".to_string(),
     };
     let place = |r: Option<i32>| r.map_or("–".to_string(), |r| r.to_string());
-    let shown: Vec<Mover> = super::cut::movers(&moved, by_section)
+    let listed: Vec<&crate::audit::StandingDelta> = e.shown.iter().collect();
+    let shown: Vec<Mover> = super::cut::movers(&listed, by_section)
         .into_iter()
         .map(|(group, d)| Mover {
             group,
@@ -110,7 +92,7 @@ fn changes_of(a: &crate::audit::Audit, by_section: &impl Fn(&str) -> bool) -> Ch
         .collect();
     Changes {
         skipped: None,
-        moved: Some(moved.len()),
+        moved: Some(e.moved),
         shown: Some(shown),
     }
 }

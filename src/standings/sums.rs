@@ -178,6 +178,12 @@ impl Sums {
             .collect()
     }
 
+    /// A participant's sums in one comparison group (`(session, section or None)`).
+    pub fn member(&self, group: &(usize, Option<String>), p: PId) -> Option<&Standing> {
+        let g = self.groups.get(group)?;
+        g.members.get(*g.index.get(&p)? as usize)
+    }
+
     /// Whether every group's session is one of the first `n` sessions (a state's own).
     pub fn sessions_within(&self, n: usize) -> bool {
         self.groups.keys().all(|(s, _)| *s < n)
