@@ -10,13 +10,16 @@
 #   - the byte-reading floor: `cat LOG > /dev/null` and `wc -l LOG`;
 #   - the validation floor: `frekans check LOG` (read, parse, replay, no scoring);
 #   - `frekans score LOG --out DIR` in each form: mp, ximp, butler, napki;
-# and prints a markdown table with each score's ratio to the check. The logs are written by
+# and prints a markdown table with each score's ratio to the check. First, scripts/bench_check.sh
+# (issue 37): `frekans check` of the 1.2 M-result log against one Python thread with orjson and
+# the reference reader tools/refreader (simd-json + SHA-256), in the same run; --check-only runs
+# that alone, --no-check leaves it out. The logs are written by
 # `frekans synth` (16-table sections compared as one field, 1% of the tables with a ruling of
 # every kind, 0.1% corrected, seed 2026); the time synth takes is reported too.
 #
 # Options: --results N (default 1200000), --boards N (24), --tables N (16 per section),
 # --repeat N (best of N, default 1), --threads "1 2", --forms "mp ximp butler napki",
-# --scaling, --scaling-only, --sizes "N ...", --dir DIR (work files; default ${TMPDIR:-/tmp}/frekans-bench, removed at the end
+# --scaling, --scaling-only, --check-only, --no-check, --sizes "N ...", --dir DIR (work files; default ${TMPDIR:-/tmp}/frekans-bench, removed at the end
 # unless --keep).
 source "$(dirname "${BASH_SOURCE[0]}")/env.sh"
 
@@ -28,6 +31,7 @@ THREADS="1 2"
 FORMS="mp ximp butler napki"
 SCALING=0
 MAIN=1
+CHECK=1
 KEEP=0
 DIR="${TMPDIR:-/tmp}/frekans-bench"
 SCALING_SIZES="10000 30000 100000 300000 1200000"
@@ -41,10 +45,12 @@ while [ $# -gt 0 ]; do
         --forms) FORMS="$2"; shift 2 ;;
         --scaling) SCALING=1; shift ;;
         --scaling-only) SCALING=1; MAIN=0; shift ;;
+        --check-only) MAIN=0; SCALING=0; CHECK=2; shift ;;
+        --no-check) CHECK=0; shift ;;
         --sizes) SCALING_SIZES="$2"; shift 2 ;;
         --dir) DIR="$2"; shift 2 ;;
         --keep) KEEP=1; shift ;;
-        -h|--help) sed -n '2,22p' "$0"; exit 0 ;;
+        -h|--help) sed -n '2,25p' "$0"; exit 0 ;;
         *) echo "bench.sh: unknown argument $1" >&2; exit 2 ;;
     esac
 done
@@ -92,6 +98,11 @@ echo "- machine: $(machine)"
 echo "- load average before: $(cut -d' ' -f1-3 /proc/loadavg)"
 echo "- command: bash scripts/bench.sh $( [ "$SCALING" = 1 ] && echo --scaling ) --results $RESULTS --boards $BOARDS --tables $TABLES --repeat $REPEAT"
 echo
+
+if [ "$CHECK" != 0 ]; then
+    SKIP_BUILD=1 bash "$FREKANS_ROOT/scripts/bench_check.sh" --repeat "$REPEAT"
+    echo
+fi
 
 if [ "$MAIN" = 1 ]; then
 # The main log: synth's own time first.

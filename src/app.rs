@@ -252,23 +252,80 @@ pub fn load_streamed(path: &Path) -> Result<Streamed, AppError> {
     load_streamed_bytes(&bytes)
 }
 
-/// [`load_streamed_bytes`] and the log's head (crate::integrity): the reader's when it knows it
-/// (every event hashed), else walked on a thread beside the reader — the walk allocates
-/// nothing, and the replay, which is sequential, leaves a core idle much of the time.
-fn load_with_head(bytes: &[u8]) -> Result<(Streamed, crate::integrity::Head), AppError> {
-    use crate::integrity;
-    let walk = !integrity::reader_knows_head(bytes);
-    std::thread::scope(|s| {
-        let walked = walk.then(|| s.spawn(|| integrity::head_beside(bytes)));
-        let l = load_streamed_bytes(bytes)?;
-        let walked = walked.and_then(|w| w.join().expect("the head's walk does not panic"));
-        let head = match (walked, l.head.as_deref()) {
-            (Some(w), None) => w,
-            (_, known) => integrity::head_known(bytes, l.events, known),
+/// The log's bytes as `check` and `sign` read them: a regular file within the size limit
+/// mapped read-only under a shared lock, so that the reader lets its pages go as it passes
+/// them (a million-result log's bytes are not all held beside its replayed state); anything
+/// else, or a log an append is writing now (its lock taken), read whole as every command
+/// reads it.
+enum LogBytes {
+    /// The map, and the file whose shared lock keeps its bytes.
+    Mapped(memmap2::Mmap, #[allow(dead_code)] std::fs::File),
+    Read(Vec<u8>),
+}
+
+impl LogBytes {
+    fn open(path: &Path) -> Result<LogBytes, AppError> {
+        settle_log(path)?;
+        if let Ok(file) = std::fs::File::open(path) {
+            let fits = file
+                .metadata()
+                .is_ok_and(|m| m.is_file() && m.len() > 0 && m.len() <= context::log_limit());
+            if fits && file.try_lock_shared().is_ok() {
+                // SAFETY: read-only, and the bytes are not truncated or rewritten in place
+                // while the shared lock is held (`repair`, the one writer that truncates,
+                // locks the log exclusively; `append` writes past the mapped length).
+                if let Ok(map) = unsafe { memmap2::Mmap::map(&file) } {
+                    return Ok(LogBytes::Mapped(map, file));
+                }
+            }
         }
+        read_file(path).map(LogBytes::Read)
+    }
+
+    fn bytes(&self) -> &[u8] {
+        match self {
+            LogBytes::Mapped(m, _) => m,
+            LogBytes::Read(b) => b,
+        }
+    }
+}
+
+/// Read, validate and replay the log streamed, with its head walked on the way (the reader's:
+/// the last hash when every event carries its hash, else walked over the lines as they are
+/// parsed); a mapped log's pages are let go behind the reader.
+fn load_with_head(log: &LogBytes) -> Result<(Streamed, crate::integrity::Head), AppError> {
+    use std::sync::atomic::{AtomicUsize, Ordering};
+    let bytes = log.bytes();
+    // The bytes let go so far (a multiple of the page size).
+    let released = AtomicUsize::new(0);
+    let let_go = |read: &[u8]| {
+        let LogBytes::Mapped(map, _) = log else {
+            return;
+        };
+        let end = (read.as_ptr() as usize + read.len()).saturating_sub(map.as_ptr() as usize);
+        let end = end.min(map.len()) & !((4 << 10) - 1);
+        let from = released.fetch_max(end, Ordering::Relaxed);
+        if end > from {
+            // SAFETY: a read-only map of a file: the pages are dropped from this process and
+            // read again from the file (unchanged under the shared lock) should anything look
+            // at them again.
+            let _ = unsafe {
+                map.unchecked_advise_range(memmap2::UncheckedAdvice::DontNeed, from, end - from)
+            };
+        }
+    };
+    let r = crate::replay::replay_checked(bytes, Some(&let_go))
+        .into_valid()
+        .map_err(invalid)?;
+    crate::progress::memory("reading and replaying");
+    let l = Streamed {
+        state: r.state,
+        events: r.events,
+        head: r.head,
+    };
+    let head = crate::integrity::head_known(bytes, l.events, l.head.as_deref())
         .map_err(AppError::BadRequest)?;
-        Ok((l, head))
-    })
+    Ok((l, head))
 }
 
 /// What `check` is also asked to prove (crate::integrity): that the log extends a published
@@ -283,11 +340,11 @@ pub struct Proofs {
 /// `frekans check`: a one-paragraph report of a valid log, its head, and what `proofs` asked.
 pub fn check(path: &Path, proofs: &Proofs) -> Result<String, AppError> {
     use crate::integrity;
-    let bytes = read_file(path)?;
+    let log = LogBytes::open(path)?;
     // Every head on the way only when a proof needs them.
     let (l, head, heads) = if proofs.head.is_some() || proofs.key.is_some() {
-        let l = load_streamed_bytes(&bytes)?;
-        let heads = integrity::heads(&bytes).map_err(AppError::BadRequest)?;
+        let l = load_streamed_bytes(log.bytes())?;
+        let heads = integrity::heads(log.bytes()).map_err(AppError::BadRequest)?;
         let head = integrity::Head {
             events: heads.len(),
             hash: heads
@@ -297,10 +354,10 @@ pub fn check(path: &Path, proofs: &Proofs) -> Result<String, AppError> {
         };
         (l, head, heads)
     } else {
-        let (l, head) = load_with_head(&bytes)?;
+        let (l, head) = load_with_head(&log)?;
         (l, head, Vec::new())
     };
-    drop(bytes);
+    drop(log);
     let mut proved = Vec::new();
     if let Some(text) = &proofs.head {
         let (n, hash) = integrity::parse_head(text).map_err(AppError::BadRequest)?;
@@ -359,8 +416,8 @@ pub fn check(path: &Path, proofs: &Proofs) -> Result<String, AppError> {
 /// `frekans sign`: the log (valid) signed at its head with the secret key `key`, the
 /// checkpoint appended to `sig`.
 pub fn sign(path: &Path, key: &Path, sig: &Path) -> Result<crate::integrity::Head, AppError> {
-    let bytes = read_file(path)?;
-    let (_, head) = load_with_head(&bytes)?;
+    let log = LogBytes::open(path)?;
+    let (_, head) = load_with_head(&log)?;
     crate::integrity::sign(&head, key, sig)?;
     Ok(head)
 }

@@ -12,7 +12,7 @@ mod streamed;
 mod tables;
 
 use index::*;
-pub use streamed::{replay_sealed, replay_streamed, Streamed};
+pub use streamed::{replay_checked, replay_sealed, replay_streamed, Streamed};
 
 use std::collections::BTreeMap;
 
@@ -306,6 +306,8 @@ impl<'s> Replay<'s> {
             seeded: false,
             section_names: FxSet::default(),
             last_session: None,
+            recent: [PId::MAX; 2],
+            last_section: None,
         };
         if let (Some(base), false, Some(_)) = (base, declared_mode, &scope.boards) {
             r.st.participants = base.participants.clone();
@@ -367,6 +369,10 @@ struct Replayer {
     section_names: FxSet<std::sync::Arc<str>>,
     /// The session found last (id, index).
     last_session: Option<(String, usize)>,
+    /// The participants found last as NS and as EW ([`Replayer::participant`]).
+    recent: [PId; 2],
+    /// The section name found last ([`Replayer::table_section`]).
+    last_section: Option<std::sync::Arc<str>>,
 }
 
 impl Replayer {
@@ -433,7 +439,20 @@ impl Replayer {
         id: &str,
         section: Option<&str>,
     ) -> Option<PId> {
+        // Consecutive results mostly name the pairs of the one before (a round's boards at a
+        // table): those are checked first, without hashing the id.
+        let slot = usize::from(field == "ew");
+        let last = self.recent[slot];
+        if self
+            .st
+            .participants
+            .get(last as usize)
+            .is_some_and(|p| p.id == id)
+        {
+            return Some(last);
+        }
         if let Some(p) = self.st.pid(id) {
+            self.recent[slot] = p;
             return Some(p);
         }
         if self.declared_mode {
@@ -686,6 +705,11 @@ impl Replayer {
             }
         }
         self.errors.extend(errs);
+        // The replay's own indexes are done with: freed before the tables are sorted, the
+        // replay's peak of memory.
+        self.plays = Plays::default();
+        self.by_seq = SeqMap::Sparse(FxMap::default());
+        self.corrected_at = FxMap::default();
         // Key order for scoring and output; look-ups by binary search from now on.
         self.st.tables.seal();
     }

@@ -64,11 +64,23 @@ pub fn flat_canonical(text: &str) -> Option<(Option<&str>, Cow<'_, str>)> {
 /// text as the two pieces of the line either side of the `hash` member (the second empty when
 /// the line has none).
 pub fn flat_parts(text: &str) -> Option<(Option<&str>, [&str; 2])> {
+    flat_parts_with(text, true)
+}
+
+/// [`flat_parts`] without its refusal of a key given twice: for the head of a log walked as
+/// its lines are read (`event::read`), where such a line is refused by the reader and the log
+/// has no head to give.
+pub fn flat_parts_unchecked(text: &str) -> Option<(Option<&str>, [&str; 2])> {
+    flat_parts_with(text, false)
+}
+
+fn flat_parts_with(text: &str, once: bool) -> Option<(Option<&str>, [&str; 2])> {
     let b = text.as_bytes();
     if b.first() != Some(&b'{') || b.last() != Some(&b'}') {
         return None;
     }
-    let mut keys: Vec<&str> = Vec::new();
+    // The keys seen, to refuse a repeated one: on the stack for the few keys an event has.
+    let mut keys = Keys::default();
     // The `hash` member: its value, and where the member starts and ends.
     let mut hash: Option<(&str, usize, usize)> = None;
     let mut i = 1;
@@ -79,10 +91,9 @@ pub fn flat_parts(text: &str) -> Option<(Option<&str>, [&str; 2])> {
     loop {
         let k_end = string(b, i)?;
         let key = &text[i + 1..k_end - 1];
-        if keys.contains(&key) {
+        if once && !keys.insert(key) {
             return None;
         }
-        keys.push(key);
         if b.get(k_end) != Some(&b':') {
             return None;
         }
@@ -122,6 +133,36 @@ pub fn flat_parts(text: &str) -> Option<(Option<&str>, [&str; 2])> {
             (Some(h), [&text[..start], &text[end..]])
         }
     })
+}
+
+/// The keys of one flat line: the first [`Keys::INLINE`] on the stack, any more in a vector.
+#[derive(Default)]
+struct Keys<'a> {
+    inline: [&'a str; Keys::INLINE],
+    n: usize,
+    more: Vec<&'a str>,
+}
+
+impl<'a> Keys<'a> {
+    const INLINE: usize = 24;
+
+    /// Add `key`; `false` when it was there already.
+    fn insert(&mut self, key: &'a str) -> bool {
+        // Lengths and first bytes first: most keys differ there.
+        let same = |k: &&str| {
+            k.len() == key.len() && k.as_bytes().first() == key.as_bytes().first() && *k == key
+        };
+        if self.inline[..self.n].iter().any(same) || self.more.iter().any(same) {
+            return false;
+        }
+        if self.n < Self::INLINE {
+            self.inline[self.n] = key;
+            self.n += 1;
+        } else {
+            self.more.push(key);
+        }
+        true
+    }
 }
 
 #[cfg(test)]

@@ -9,5 +9,8 @@ pub mod read;
 pub mod repair;
 pub mod schema;
 
-pub use read::{read_each, read_each_batched, read_log, Chain, EventSink, ReadLog, ReadSummary};
+pub use read::{
+    read_each, read_each_batched, read_each_with, read_log, Chain, EventSink, Item, ReadLog,
+    ReadOptions, ReadSummary,
+};
 pub use schema::*;

@@ -4,14 +4,18 @@
 //! ids it names exist, whether a pair plays a board twice, and the like need the whole history
 //! and are checked by `replay`.
 
+mod batches;
 mod chain;
 mod declarations;
 mod fast;
 mod plays;
+mod scan;
 
+pub use batches::{read_each_with, ReadOptions};
 use chain::*;
 use declarations::*;
 pub use declarations::{check_pbn_deal, parse_boards};
+pub use fast::ResultRef;
 use fast::*;
 use plays::*;
 pub use plays::{check_play, offset_text};
@@ -74,6 +78,34 @@ pub trait EventSink: Send {
     /// The next events, in log order. The sink may take them or only read them: what it
     /// leaves is dropped by the reader, off the sink's thread.
     fn events(&mut self, events: &mut Vec<Envelope>);
+    /// The next events as the reader has them, in log order: plain results still borrowing
+    /// from the log's bytes ([`Item::Result`]). By default each is made an [`Envelope`] and
+    /// given to [`EventSink::events`]; a sink that can use the borrowed form takes it as it is.
+    fn items(&mut self, items: &mut Vec<Item<'_>>) {
+        let mut events: Vec<Envelope> = items.drain(..).map(Item::into_envelope).collect();
+        self.events(&mut events);
+    }
+}
+
+/// An event as the reader hands it on: parsed into an [`Envelope`], or a plain `result` line
+/// read by the fast path, its strings borrowed from the line ([`ResultRef`]).
+#[derive(Debug)]
+// The borrowed result is the common item, kept inline; the rarer event is boxed (it is bigger
+// still, and items are moved in bulk).
+#[allow(clippy::large_enum_variant)]
+pub enum Item<'a> {
+    Event(Box<Envelope>),
+    Result(ResultRef<'a>),
+}
+
+impl Item<'_> {
+    /// The event as an [`Envelope`] (what the full reader makes of the line).
+    pub fn into_envelope(self) -> Envelope {
+        match self {
+            Item::Event(e) => *e,
+            Item::Result(r) => r.to_envelope(),
+        }
+    }
 }
 
 /// What [`read_each`] found besides the events.
@@ -82,9 +114,11 @@ pub struct ReadSummary {
     pub errors: Vec<LogError>,
     /// Physical line count, for messages.
     pub lines: usize,
-    /// The hash written on the last event line, when every event line carries its hash and
-    /// the chain holds (a log written by `frekans append` from its first event): then it is the
-    /// log's head (crate::integrity), known without hashing the log again. `None` otherwise.
+    /// The log's head (crate::integrity) when the reader knows it: the hash written on the last
+    /// event line, when every event line carries its hash and the chain holds (a log written by
+    /// `frekans append` from its first event: known without hashing the log again), else the
+    /// head walked over the lines when [`ReadOptions::head`] asked for it (meaningful for a
+    /// log without errors). `None` otherwise.
     pub head: Option<String>,
 }
 
@@ -124,238 +158,7 @@ pub fn read_each_batched(
     chain: Chain,
     sink: &mut dyn EventSink,
 ) -> ReadSummary {
-    use rayon::prelude::*;
-    let batch = batch.max(1);
-    // A byte-order mark (some Windows editors write one) is not part of the first event.
-    let bytes = bytes.strip_prefix(b"\xEF\xBB\xBF").unwrap_or(bytes);
-    let mut out = ReadSummary::default();
-    let prescan = tracing::info_span!("prescan").entered();
-    // Each physical line classified in parallel (UTF-8, length, blank or comment, whether it
-    // is a result, may declare a session or a participant), then numbered in order.
-    enum Kind<'a> {
-        Error(Box<LogError>),
-        Blank,
-        /// The text, and whether it is a `result`, may declare a session, a participant.
-        Event(&'a str, bool, bool, bool),
-    }
-    let raws: Vec<&[u8]> = bytes.split(|&b| b == b'\n').collect();
-    out.lines = raws.len();
-    let kinds: Vec<Kind> = raws
-        .par_iter()
-        .enumerate()
-        .map(|(i, raw)| {
-            let line_no = i + 1;
-            let raw = raw.strip_suffix(b"\r").unwrap_or(raw);
-            if raw.len() > MAX_LINE {
-                return Kind::Error(Box::new(LogError::new(
-                    line_no,
-                    None,
-                    format!(
-                        "the line is {} bytes long; an event line is at most {MAX_LINE} bytes (1 MiB)",
-                        raw.len()
-                    ),
-                )));
-            }
-            match std::str::from_utf8(raw) {
-                Err(e) => Kind::Error(Box::new(LogError::new(
-                    line_no,
-                    None,
-                    format!(
-                        "invalid UTF-8 at byte {} of the line; the log must be UTF-8",
-                        e.valid_up_to() + 1
-                    ),
-                ))),
-                Ok(text) => {
-                    let t = text.trim();
-                    if t.is_empty() || t.starts_with("//") {
-                        Kind::Blank
-                    } else {
-                        let ty = line_type(t);
-                        Kind::Event(
-                            t,
-                            ty == Some("result"),
-                            may_declare_session(t, ty),
-                            may_declare_participant(t, ty),
-                        )
-                    }
-                }
-            }
-        })
-        .collect();
-    drop(raws);
-    let mut seq = 0usize;
-    // (line, seq, text) of every event line, and whether it may declare a session or a
-    // participant.
-    let mut lines: Vec<(u32, u32, &str)> = Vec::with_capacity(kinds.len());
-    let mut flags: Vec<(bool, bool, bool)> = Vec::with_capacity(kinds.len());
-    for (i, k) in kinds.into_iter().enumerate() {
-        match k {
-            Kind::Blank => {}
-            Kind::Error(e) => {
-                out.errors.push(*e);
-                seq += 1;
-            }
-            Kind::Event(text, result, session, participant) => {
-                seq += 1;
-                lines.push(((i + 1) as u32, seq as u32, text));
-                flags.push((result, session, participant));
-            }
-        }
-    }
-    if chain == Chain::Verify {
-        let _s = tracing::info_span!("chain").entered();
-        let (mut chain_errors, head) = verify_chain(&lines);
-        out.head = head;
-        if !chain_errors.is_empty() {
-            out.errors.append(&mut chain_errors);
-            out.errors.sort_by_key(|e| e.line);
-        }
-    }
-    // Lines parsed in order in this pass: (index in `lines`, parse).
-    let mut sessions: Vec<(String, Form)> = Vec::new();
-    let mut session_lines: Vec<usize> = Vec::new();
-    let mut early: Vec<(usize, Option<Result<Envelope, Vec<LogError>>>)> = Vec::new();
-    let mut declares = false;
-    for (i, &(line, sq, text)) in lines.iter().enumerate() {
-        let (line, sq) = (line as usize, sq as usize);
-        // Participant lines need parsing here only until one is found: after that the log
-        // is known to declare its pairs, and the rest are parsed in parallel with the others.
-        let (_, session, participant) = flags[i];
-        if session || (!declares && participant) {
-            let before = sessions.len();
-            let r = parse_line(line, sq, text, &mut sessions);
-            if sessions.len() > before {
-                session_lines.push(line);
-            }
-            declares |= matches!(&r, Ok(e) if e.event.declares_participant());
-            early.push((i, Some(r)));
-        }
-    }
-    drop(prescan);
-    let _batches = tracing::info_span!("batches").entered();
-    sink.start(declares, lines.len());
-    let early_idx: Vec<usize> = early.iter().map(|e| e.0).collect();
-    let mut early: Vec<Option<Result<Envelope, Vec<LogError>>>> =
-        early.into_iter().map(|e| e.1).collect();
-    // (parse, whether the line declared a session) of a batch's lines; `None` for a line
-    // parsed in the pass above.
-    type Batch = Vec<Option<(Result<Envelope, Vec<LogError>>, bool)>>;
-    let parse_batch = |start: usize| -> Batch {
-        let end = (start + batch).min(lines.len());
-        (start..end)
-            .into_par_iter()
-            .map(|i| {
-                if early_idx.binary_search(&i).is_ok() {
-                    return None;
-                }
-                let (line, sq, text) = lines[i];
-                let (line, sq) = (line as usize, sq as usize);
-                if flags[i].0 {
-                    if let Some(env) = fast_result(line, sq, text) {
-                        return Some((Ok(env), false));
-                    }
-                }
-                // Only the sessions declared above this line are known to it.
-                let known = session_lines.partition_point(|&l| l < line);
-                let mut visible = sessions[..known].to_vec();
-                let r = parse_line(line, sq, text, &mut visible);
-                Some((r, visible.len() > known))
-            })
-            .collect()
-    };
-    let mut parse_errors: Vec<LogError> = Vec::new();
-    let mut early_at = 0usize;
-    // Hand a parsed batch to the sink in line order; `false` when a line of it declared a
-    // session the text tests above let through (`may_declare_session` is meant never to).
-    // Hand a parsed batch to the sink in line order, and give back what the sink left of it
-    // (dropped on the other thread); `None` when a line of it declared a session the text
-    // tests above let through (`may_declare_session` is meant never to).
-    let mut emit = |parsed: Batch, sink: &mut dyn EventSink| -> Option<Vec<Envelope>> {
-        if parsed.iter().flatten().any(|(_, declared)| *declared) {
-            return None;
-        }
-        let mut events = Vec::with_capacity(parsed.len());
-        for p in parsed {
-            let r = match p {
-                Some((r, _)) => r,
-                None => {
-                    early_at += 1;
-                    early[early_at - 1].take().expect("an early parse a line")
-                }
-            };
-            match r {
-                Ok(env) => events.push(env),
-                Err(mut errs) => parse_errors.append(&mut errs),
-            }
-        }
-        sink.events(&mut events);
-        Some(events)
-    };
-    // Pipelined: the next batch is parsed (in parallel), and the one before dropped, while
-    // this one is replayed.
-    let mut in_order = false;
-    let mut pending: Option<Batch> = None;
-    let mut spent: Option<Vec<Envelope>> = None;
-    let mut next = 0usize;
-    loop {
-        let to_parse = (next < lines.len()).then_some(next);
-        next += batch;
-        let old = spent.take();
-        let (parsed, emitted) = rayon::join(
-            || {
-                drop(old);
-                to_parse.map(parse_batch)
-            },
-            || match pending.take() {
-                None => Some(None),
-                Some(p) => emit(p, &mut *sink).map(Some),
-            },
-        );
-        let Some(emitted) = emitted else {
-            in_order = true;
-            break;
-        };
-        spent = emitted;
-        if parsed.is_none() {
-            break;
-        }
-        pending = parsed;
-    }
-    // (`emit`, a closure borrowing the sink, ends here)
-    let _ = emit;
-    if in_order {
-        tracing::warn!("a session line was not recognised by its text; reading the log in order");
-        sessions.clear();
-        parse_errors.clear();
-        let all: Vec<Result<Envelope, Vec<LogError>>> = lines
-            .iter()
-            .map(|&(line, sq, text)| parse_line(line as usize, sq as usize, text, &mut sessions))
-            .collect();
-        let declares = all
-            .iter()
-            .any(|r| matches!(r, Ok(e) if e.event.declares_participant()));
-        sink.start(declares, lines.len());
-        let mut events = Vec::with_capacity(all.len());
-        for r in all {
-            match r {
-                Ok(env) => events.push(env),
-                Err(mut errs) => parse_errors.append(&mut errs),
-            }
-        }
-        sink.events(&mut events);
-    }
-    out.errors.append(&mut parse_errors);
-    if bytes.last().is_some_and(|&b| b != b'\n') && out.lines > 0 {
-        // A last line without its newline is fine when it parsed; a torn one has already
-        // failed to parse and gets a hint.
-        if let Some(e) = out.errors.last_mut() {
-            if e.line == out.lines && e.field.is_none() && e.message.starts_with("invalid JSON") {
-                e.message
-                    .push_str(" (the last line has no newline: was the file cut off mid-write?)");
-            }
-        }
-    }
-    out
+    read_each_with(bytes, &ReadOptions::new(batch, chain), sink)
 }
 
 /// Parse chosen event lines of a log already read whole without errors, each exactly as

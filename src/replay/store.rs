@@ -1,21 +1,35 @@
 //! The tables of a replayed championship, keyed by `(session, board, NS participant)`.
 //!
 //! A million results make a million tables, so this is the state's biggest part. While the
-//! log is replayed, tables are appended in log order and found through a hash index; when the
-//! replay finishes, [`Tables::seal`] drops the index and sorts a list of positions by key, so
-//! that iteration is in key order (what scoring and every output rely on) and look-ups are
-//! binary searches. Compared with a `BTreeMap`, no table is moved after it is written, no node
-//! overhead is paid, and an insertion is a push rather than a walk down a tree.
+//! log is replayed, tables are appended in log order and found through an index kept per NS
+//! participant (a short sorted list of its tables' session and board: the few dozen boards a
+//! pair plays, next to each other in memory, where a hash index of a million keys costs a cache
+//! miss a look-up); when the replay finishes, [`Tables::seal`] drops the index and sorts a list
+//! of positions by key, so that iteration is in key order (what scoring and every output rely
+//! on) and look-ups are binary searches. Compared with a `BTreeMap`, no table is moved after it
+//! is written, no node overhead is paid, and an insertion is a push rather than a walk down a
+//! tree.
 
 use super::{Table, TableKey};
-use crate::hash::FxMap;
+
+/// One NS participant's tables while replaying: `(session, board)` → position in `entries`,
+/// sorted by `(session, board)`.
+type Row = Vec<((u32, u32), u32)>;
+
+/// A table key's place in its NS participant's row.
+fn sub(key: &TableKey) -> (u32, u32) {
+    (
+        u32::try_from(key.0).expect("fewer than 4 billion sessions"),
+        key.1,
+    )
+}
 
 #[derive(Clone, Debug, Default)]
 pub struct Tables {
     /// Every table, in the order it was first recorded.
     entries: Vec<(TableKey, Table)>,
-    /// While replaying: key → position in `entries`.
-    index: FxMap<TableKey, u32>,
+    /// While replaying: by NS participant, its tables' positions in `entries` (see [`Row`]).
+    index: Vec<Row>,
     /// Once sealed: positions in `entries`, in key order.
     order: Vec<u32>,
     sealed: bool,
@@ -25,9 +39,6 @@ impl Tables {
     /// Make room for about `n` tables.
     pub fn reserve(&mut self, n: usize) {
         self.entries.reserve(n);
-        if !self.sealed {
-            self.index.reserve(n);
-        }
     }
 
     pub fn len(&self) -> usize {
@@ -45,8 +56,38 @@ impl Tables {
                 .ok()
                 .map(|k| self.order[k] as usize)
         } else {
-            self.index.get(key).map(|&i| i as usize)
+            let row = self.index.get(key.2 as usize)?;
+            let k = sub(key);
+            row.binary_search_by_key(&k, |e| e.0)
+                .ok()
+                .map(|i| row[i].1 as usize)
         }
+    }
+
+    /// Record position `i` for `key` in the index (replaying).
+    fn index_insert(&mut self, key: &TableKey, i: u32) {
+        let p = key.2 as usize;
+        if p >= self.index.len() {
+            self.index.resize_with(p + 1, Vec::new);
+        }
+        let row = &mut self.index[p];
+        let k = sub(key);
+        // Tables come mostly in order: the end is the likeliest place.
+        match row.last() {
+            Some(last) if last.0 < k => row.push((k, i)),
+            None => row.push((k, i)),
+            _ => match row.binary_search_by_key(&k, |e| e.0) {
+                Ok(j) => row[j].1 = i,
+                Err(j) => row.insert(j, (k, i)),
+            },
+        }
+    }
+
+    /// Take `key` out of the index (replaying); its position.
+    fn index_remove(&mut self, key: &TableKey) -> Option<u32> {
+        let row = self.index.get_mut(key.2 as usize)?;
+        let j = row.binary_search_by_key(&sub(key), |e| e.0).ok()?;
+        Some(row.remove(j).1)
     }
 
     pub fn get(&self, key: &TableKey) -> Option<&Table> {
@@ -70,17 +111,17 @@ impl Tables {
         self.unseal();
         let i = u32::try_from(self.entries.len()).expect("fewer than 4 billion tables");
         self.entries.push((key, table));
-        self.index.insert(key, i);
+        self.index_insert(&key, i);
     }
 
     /// Remove a table (a withdrawn ruling that had created it).
     pub fn remove(&mut self, key: &TableKey) -> Option<Table> {
         self.unseal();
-        let i = self.index.remove(key)? as usize;
+        let i = self.index_remove(key)? as usize;
         let (_, t) = self.entries.swap_remove(i);
         if i < self.entries.len() {
             let moved = self.entries[i].0;
-            self.index.insert(moved, i as u32);
+            self.index_insert(&moved, i as u32);
         }
         Some(t)
     }
@@ -88,14 +129,13 @@ impl Tables {
     /// Back to replaying (the index rebuilt): only if something is recorded after sealing.
     fn unseal(&mut self) {
         if self.sealed {
-            self.index = self
-                .entries
-                .iter()
-                .enumerate()
-                .map(|(i, (k, _))| (*k, i as u32))
-                .collect();
             self.order = Vec::new();
             self.sealed = false;
+            self.index = Vec::new();
+            for i in 0..self.entries.len() {
+                let k = self.entries[i].0;
+                self.index_insert(&k, i as u32);
+            }
         }
     }
 
@@ -105,6 +145,9 @@ impl Tables {
             return;
         }
         use rayon::prelude::*;
+        // The index goes first: it is not needed any more, and the sort's copy of the keys is
+        // made in its place rather than beside it.
+        self.index = Vec::new();
         // Keys copied next to their positions, so the sort reads contiguous memory.
         let mut keyed: Vec<(TableKey, u32)> = self
             .entries
@@ -114,7 +157,6 @@ impl Tables {
             .collect();
         keyed.par_sort_unstable();
         self.order = keyed.into_iter().map(|(_, i)| i).collect();
-        self.index = FxMap::default();
         self.sealed = true;
     }
 

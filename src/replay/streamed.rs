@@ -1,7 +1,28 @@
 //! Replay streamed from the log's bytes, batch by batch as the reader parses them, with an optional witness of each event.
 
 use super::*;
-use crate::event::Chain;
+use crate::event::{Chain, ReadOptions};
+
+impl Replay<'_> {
+    /// Apply one event as the reader hands it on ([`Item`]): a result still borrowing from
+    /// its line is replayed as its event would be, without making the event.
+    pub fn apply_item(&mut self, item: &Item) {
+        let r = match item {
+            Item::Event(env) => return self.apply(env),
+            Item::Result(r) => r,
+        };
+        if self.scope.upto.is_some_and(|u| r.seq > u) || self.scope.skip.contains(&r.seq) {
+            return;
+        }
+        if self.r.only.is_some() {
+            // Some boards only: the event decides whether it is left out.
+            self.r.apply(&r.to_envelope());
+        } else {
+            self.r.result_ref(r);
+        }
+        self.r.st.applied = r.seq;
+    }
+}
 
 /// What [`replay_streamed`] gives.
 pub struct Streamed {
@@ -11,7 +32,8 @@ pub struct Streamed {
     pub errors: Vec<LogError>,
     /// How many events the log has.
     pub events: usize,
-    /// The log's head when the reader knows it (`crate::event::ReadSummary::head`).
+    /// The log's head when the reader knows it (`crate::event::ReadSummary::head`): always,
+    /// for a valid log read by [`replay_checked`].
     pub head: Option<String>,
 }
 
@@ -31,22 +53,29 @@ impl Streamed {
 /// million results never sit in memory as events next to the state they make (`check`,
 /// `score`, `append`).
 pub fn replay_streamed(bytes: &[u8], batch: usize, witness: Option<&mut dyn Witness>) -> Streamed {
-    replay_read(bytes, batch, Chain::Verify, witness)
+    replay_read(bytes, &ReadOptions::new(batch, Chain::Verify), witness)
 }
 
 /// [`replay_streamed`] of a new log this process has just sealed itself (`frekans import
 /// --out`): every check but its hash chain's, whose links were made from these very lines
 /// ([`Chain::Sealed`]).
 pub fn replay_sealed(bytes: &[u8], batch: usize) -> Streamed {
-    replay_read(bytes, batch, Chain::Sealed, None)
+    replay_read(bytes, &ReadOptions::new(batch, Chain::Sealed), None)
 }
 
-fn replay_read(
-    bytes: &[u8],
-    batch: usize,
-    chain: Chain,
-    witness: Option<&mut dyn Witness>,
-) -> Streamed {
+/// [`replay_streamed`] as `check` reads a log: its head walked on the way ([`Streamed::head`]
+/// is the head of a valid log), and `done` told of the bytes read (see
+/// [`crate::event::ReadOptions::done`]).
+pub fn replay_checked(bytes: &[u8], done: Option<&(dyn Fn(&[u8]) + Sync)>) -> Streamed {
+    let opts = ReadOptions {
+        head: true,
+        done,
+        ..ReadOptions::new(crate::event::read::BATCH, Chain::Verify)
+    };
+    replay_read(bytes, &opts, None)
+}
+
+fn replay_read(bytes: &[u8], opts: &ReadOptions, witness: Option<&mut dyn Witness>) -> Streamed {
     struct Sink<'s, 'w> {
         scope: &'s ReplayScope,
         replay: Option<Replay<'s>>,
@@ -76,6 +105,22 @@ fn replay_read(
                 }
             }
         }
+        fn items(&mut self, items: &mut Vec<crate::event::Item<'_>>) {
+            if self.witness.is_some() {
+                // A witness sees every event as an event.
+                let mut events: Vec<Envelope> = items
+                    .drain(..)
+                    .map(crate::event::Item::into_envelope)
+                    .collect();
+                return self.events(&mut events);
+            }
+            self.events += items.len();
+            if let Some(r) = self.replay.as_mut() {
+                for item in items.iter() {
+                    r.apply_item(item);
+                }
+            }
+        }
     }
     let scope = ReplayScope::default();
     let mut sink = Sink {
@@ -90,7 +135,7 @@ fn replay_read(
             "reading and replaying the log ({} MB)",
             bytes.len() >> 20
         ));
-        crate::event::read_each_batched(bytes, batch, chain, &mut sink)
+        crate::event::read_each_with(bytes, opts, &mut sink)
     };
     let (state, mut errors) = match sink.replay {
         Some(r) => {

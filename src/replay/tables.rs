@@ -2,6 +2,34 @@
 
 use super::*;
 
+/// A result as the replay reads it, from an event or straight from the line.
+pub(super) struct ResultView<'r> {
+    pub(super) line: usize,
+    pub(super) seq: usize,
+    pub(super) session: &'r str,
+    pub(super) section: Option<&'r str>,
+    pub(super) board: u32,
+    pub(super) round: Option<u32>,
+    pub(super) table: Option<u32>,
+    pub(super) ns: &'r str,
+    pub(super) ew: &'r str,
+    pub(super) play: &'r Play,
+    /// The lead, when `play` leaves it out (a line read by the fast path).
+    pub(super) lead: Option<&'r str>,
+    pub(super) match_id: Option<&'r str>,
+    pub(super) room: Option<Room>,
+}
+
+impl ResultView<'_> {
+    fn play(&self) -> Play {
+        let mut p = self.play.clone();
+        if let Some(l) = self.lead {
+            p.lead = Some(l.to_string());
+        }
+        p
+    }
+}
+
 impl Replayer {
     /// C30: every id a declared pair, listed once, the NS pair of a table of that board already
     /// recorded; not in team forms (C35). A later event for the board replaces the earlier (C31).
@@ -121,19 +149,57 @@ impl Replayer {
     }
 
     pub(super) fn result(&mut self, env: &Envelope, r: &ResultEv) {
-        let line = env.line;
-        let Some(s) = self.session(line, &r.session) else {
+        self.result_of(&ResultView {
+            line: env.line,
+            seq: env.seq,
+            session: &r.session,
+            section: r.section.as_deref(),
+            board: r.board,
+            round: r.round,
+            table: r.table,
+            ns: &r.ns,
+            ew: &r.ew,
+            play: &r.play,
+            lead: None,
+            match_id: r.match_id.as_deref(),
+            room: r.room,
+        });
+    }
+
+    /// A result line read by the reader's fast path (crate::event::read::ResultRef): replayed
+    /// as [`Replayer::result`] replays its event, without making the event.
+    pub(super) fn result_ref(&mut self, r: &crate::event::read::ResultRef) {
+        self.result_of(&ResultView {
+            line: r.line,
+            seq: r.seq,
+            session: r.session,
+            section: r.section,
+            board: r.board,
+            round: r.round,
+            table: r.table,
+            ns: r.ns,
+            ew: r.ew,
+            play: &r.play,
+            lead: r.lead,
+            match_id: r.match_id,
+            room: r.room,
+        });
+    }
+
+    fn result_of(&mut self, r: &ResultView) {
+        let line = r.line;
+        let Some(s) = self.session(line, r.session) else {
             return;
         };
         if !self.board_in_session(line, s, r.board) {
             return;
         }
-        let ns = self.participant(line, "ns", &r.ns, r.section.as_deref());
-        let ew = self.participant(line, "ew", &r.ew, r.section.as_deref());
+        let ns = self.participant(line, "ns", r.ns, r.section);
+        let ew = self.participant(line, "ew", r.ew, r.section);
         let (Some(ns), Some(ew)) = (ns, ew) else {
             return;
         };
-        let Some(section) = self.table_section(line, s, ns, ew, r.section.as_deref()) else {
+        let Some(section) = self.table_section(line, s, ns, ew, r.section) else {
             return;
         };
         let Some(match_id) = self.check_match(line, s, r, ns, ew) else {
@@ -145,15 +211,15 @@ impl Replayer {
             // result fills it in, if it is the same table.
             if t.played.is_none() && t.ew == ew {
                 t.played = Some(Played {
-                    seq: env.seq,
+                    seq: r.seq,
                     line,
-                    play: r.play.clone(),
+                    play: r.play(),
                     ns_points: 0,
                     corrections: Vec::new(),
                 });
                 t.round = r.round;
                 t.table = r.table;
-                self.by_seq.insert(env.seq, key);
+                self.by_seq.insert(r.seq, key);
                 self.notice(line, format!("result recorded after a ruling on the same table (board {}, NS \"{}\"): the ruling still applies", r.board, r.ns));
                 return;
             }
@@ -161,7 +227,7 @@ impl Replayer {
         if !self.seat_pairs(line, s, r.board, ns, ew, key) {
             return;
         }
-        self.by_seq.insert(env.seq, key);
+        self.by_seq.insert(r.seq, key);
         self.st.tables.insert(
             key,
             Table {
@@ -173,9 +239,9 @@ impl Replayer {
                 round: r.round,
                 table: r.table,
                 played: Some(Played {
-                    seq: env.seq,
+                    seq: r.seq,
                     line,
-                    play: r.play.clone(),
+                    play: r.play(),
                     ns_points: 0,
                     corrections: Vec::new(),
                 }),
@@ -200,7 +266,7 @@ impl Replayer {
         &mut self,
         line: usize,
         s: usize,
-        r: &ResultEv,
+        r: &ResultView,
         ns: PId,
         ew: PId,
     ) -> Option<Option<String>> {
@@ -238,7 +304,7 @@ impl Replayer {
             );
             return None;
         };
-        let Some(m) = self.st.matches.get(&(s, mid.clone())) else {
+        let Some(m) = self.st.matches.get(&(s, mid.to_string())) else {
             self.err(
                 line,
                 "match",
@@ -266,7 +332,7 @@ impl Replayer {
             self.err(line, "ns", format!("in the {} room of match \"{mid}\" NS is \"{a}\" and EW \"{b}\" (the open room has the home team NS)", room.as_str()));
             return None;
         }
-        Some(Some(mid.clone()))
+        Some(Some(mid.to_string()))
     }
 
     /// The section a table belongs to: the result's, else the NS pair's (C2); checked against
@@ -303,11 +369,19 @@ impl Replayer {
                 }
             }
         }
-        let section = section.map(|x| match self.section_names.get(x) {
-            Some(a) => a.clone(),
-            None => {
-                let a: std::sync::Arc<str> = x.into();
-                self.section_names.insert(a.clone());
+        let section = section.map(|x| match &self.last_section {
+            // Consecutive tables are mostly of one section.
+            Some(a) if **a == *x => a.clone(),
+            _ => {
+                let a = match self.section_names.get(x) {
+                    Some(a) => a.clone(),
+                    None => {
+                        let a: std::sync::Arc<str> = x.into();
+                        self.section_names.insert(a.clone());
+                        a
+                    }
+                };
+                self.last_section = Some(a.clone());
                 a
             }
         });

@@ -99,12 +99,20 @@ pub(super) fn verify_chain<'a>(lines: &[(u32, u32, &'a str)]) -> (Vec<LogError>,
     let mut chain: Option<std::borrow::Cow<'a, str>> = None;
     let mut i = 0;
     let mut from_first = false;
+    // (`str::contains` would build a searcher for every line.)
+    let hash_key = memchr::memmem::Finder::new(b"\"hash\"");
     while i < lines.len() && chain.is_none() {
-        let (line, _, text) = lines[i];
-        i += 1;
-        if !text.contains("\"hash\"") && !text.contains('\\') {
-            continue;
-        }
+        // The next line that may name `hash`, found in parallel: a log without hashes is
+        // searched whole here.
+        let Some(k) = lines[i..].par_iter().position_first(|&(_, _, t)| {
+            memchr::memchr(b'\\', t.as_bytes()).is_some() || hash_key.find(t.as_bytes()).is_some()
+        }) else {
+            // No line names it: the chain never starts.
+            i = lines.len();
+            break;
+        };
+        let (line, _, text) = lines[i + k];
+        i += k + 1;
         let l = info(text);
         let ok = match &l {
             Link::Hash { hash, canonical } => linked(GENESIS, hash, canonical),

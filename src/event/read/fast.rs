@@ -63,16 +63,25 @@ pub(super) struct ResultFields<'a> {
     lead: Option<&'a str>,
     match_id: Option<&'a str>,
     room: Option<&'a str>,
+    /// Whether the line has no whitespace between its tokens: then it is flat and compact
+    /// (`crate::event::chain::flat_parts`), and its canonical text is the line without its
+    /// `hash` member.
+    compact: bool,
+    /// Where the `hash` member lies: its key's opening quote, and the end of its value.
+    hash_at: Option<(usize, usize)>,
 }
 
 impl<'a> ResultFields<'a> {
     fn scan(text: &'a str) -> Option<ResultFields<'a>> {
         let b = text.as_bytes();
         let mut i = 0usize;
-        let ws = |i: &mut usize| {
+        let mut spaced = false;
+        let mut ws = |i: &mut usize| {
+            let from = *i;
             while *i < b.len() && matches!(b[*i], b' ' | b'\t' | b'\n' | b'\r') {
                 *i += 1;
             }
+            spaced |= *i > from;
         };
         use crate::event::json::plain;
         let string = |i: &mut usize| -> Option<&'a str> {
@@ -97,6 +106,7 @@ impl<'a> ResultFields<'a> {
         i += 1;
         loop {
             ws(&mut i);
+            let key_at = i;
             let key = string(&mut i)?;
             ws(&mut i);
             if b.get(i) != Some(&b':') {
@@ -124,7 +134,10 @@ impl<'a> ResultFields<'a> {
                 "at" => set!(2, r.at = Some(string(&mut i)?)),
                 "by" => set!(3, r.by = Some(string(&mut i)?)),
                 "note" => set!(4, r.note = Some(string(&mut i)?)),
-                "hash" => set!(5, r.hash = Some(string(&mut i)?)),
+                "hash" => set!(5, {
+                    r.hash = Some(string(&mut i)?);
+                    r.hash_at = Some((key_at, i));
+                }),
                 "session" => set!(6, r.session = string(&mut i)?),
                 "section" => set!(7, r.section = Some(string(&mut i)?)),
                 "board" => set!(8, r.board = int(&mut i)?),
@@ -153,18 +166,125 @@ impl<'a> ResultFields<'a> {
             }
         }
         ws(&mut i);
+        r.compact = !spaced;
         // type, session, board, ns and ew are required.
         const REQUIRED: u32 = 1 | 1 << 6 | 1 << 8 | 1 << 11 | 1 << 12;
         (i == b.len() && seen & REQUIRED == REQUIRED).then_some(r)
     }
+
+    /// The canonical text of a compact line, in two pieces either side of its `hash` member,
+    /// exactly as [`crate::event::chain::flat_parts`] cuts it; `None` for a line with spaces.
+    fn canonical(&self, text: &'a str) -> Option<[&'a str; 2]> {
+        if !self.compact {
+            return None;
+        }
+        let b = text.as_bytes();
+        Some(match self.hash_at {
+            None => [text, ""],
+            Some((start, end)) => {
+                // The member goes with the comma after it, or (the last member) the one before.
+                let (start, end) = if b[end] == b',' {
+                    (start, end + 1)
+                } else if start > 1 {
+                    (start - 1, end)
+                } else {
+                    (start, end)
+                };
+                [&text[..start], &text[end..]]
+            }
+        })
+    }
+}
+
+/// A `result` line as the fast path reads it: every field checked as the full reader checks
+/// it, the strings borrowed from the line (a million results cost no allocation but their
+/// leads'). [`ResultRef::to_envelope`] is the event the full reader makes of the line.
+#[derive(Clone, Debug)]
+pub struct ResultRef<'a> {
+    pub line: usize,
+    pub seq: usize,
+    pub at: Option<&'a str>,
+    pub by: Option<&'a str>,
+    pub note: Option<&'a str>,
+    pub session: &'a str,
+    pub section: Option<&'a str>,
+    pub board: u32,
+    pub round: Option<u32>,
+    pub table: Option<u32>,
+    pub ns: &'a str,
+    pub ew: &'a str,
+    /// The play but its lead (`lead` is `None` here).
+    pub play: Play,
+    pub lead: Option<&'a str>,
+    pub match_id: Option<&'a str>,
+    pub room: Option<Room>,
+}
+
+impl ResultRef<'_> {
+    /// The event, owned: exactly what the full reader makes of the line.
+    pub fn to_envelope(&self) -> Envelope {
+        Envelope {
+            line: self.line,
+            seq: self.seq,
+            at: self.at.map(str::to_string),
+            by: self.by.map(str::to_string),
+            note: self.note.map(str::to_string),
+            event: Event::Result(ResultEv {
+                session: self.session.to_string(),
+                section: self.section.map(str::to_string),
+                board: self.board,
+                round: self.round,
+                table: self.table,
+                ns: self.ns.to_string(),
+                ew: self.ew.to_string(),
+                play: Play {
+                    lead: self.lead.map(str::to_string),
+                    ..self.play.clone()
+                },
+                match_id: self.match_id.map(str::to_string),
+                room: self.room,
+            }),
+        }
+    }
+}
+
+/// [`is_rfc3339`], remembering on each thread the last time found valid: the lines of a round
+/// mostly carry the same `at`, and the answer depends on the text alone.
+fn valid_at(at: &str) -> bool {
+    thread_local! {
+        static LAST: std::cell::RefCell<String> = const { std::cell::RefCell::new(String::new()) };
+    }
+    LAST.with(|last| {
+        if !at.is_empty() && *last.borrow() == at {
+            return true;
+        }
+        let ok = is_rfc3339(at);
+        if ok {
+            let mut l = last.borrow_mut();
+            l.clear();
+            l.push_str(at);
+        }
+        ok
+    })
 }
 
 pub(super) fn fast_result(line: usize, seq: usize, text: &str) -> Option<Envelope> {
+    fast_result_ref(line, seq, text).map(|(r, _)| r.to_envelope())
+}
+
+/// The fast path's reading of a `result` line, or `None` (the full reader decides); beside it,
+/// the line's canonical text when the line is compact (see `ResultFields::canonical`).
+pub(super) fn fast_result_ref(
+    line: usize,
+    seq: usize,
+    text: &str,
+) -> Option<(ResultRef<'_>, Option<[&str; 2]>)> {
     let r = ResultFields::scan(text)?;
+    let canonical = r.canonical(text);
     let id_ok = |s: &str| !s.trim().is_empty();
     if r.ty != "result"
         || r.seq.is_some_and(|s| s as usize != seq)
-        || r.at.is_some_and(|a| !is_rfc3339(a))
+        || r.at.is_some_and(|a| !valid_at(a))
         || !id_ok(r.session)
         || !id_ok(r.ns)
         || !id_ok(r.ew)
@@ -204,29 +324,30 @@ pub(super) fn fast_result(line: usize, seq: usize, text: &str) -> Option<Envelop
         tricks: r.tricks.map(|t| t as u8),
         result,
         score: r.score.map(|s| s as i32),
-        lead: r.lead.map(str::to_string),
+        lead: None,
     };
+    // (The lead is not checked: any text is a lead.)
     if !check_play(&play).is_empty() {
         return None;
     }
     let _ = r.hash;
-    Some(Envelope {
+    let r = ResultRef {
         line,
         seq,
-        at: r.at.map(str::to_string),
-        by: r.by.map(str::to_string),
-        note: r.note.map(str::to_string),
-        event: Event::Result(ResultEv {
-            session: r.session.to_string(),
-            section: r.section.map(str::to_string),
-            board: r.board as u32,
-            round: r.round.map(|x| x as u32),
-            table: r.table.map(|x| x as u32),
-            ns: r.ns.to_string(),
-            ew: r.ew.to_string(),
-            play,
-            match_id: r.match_id.map(str::to_string),
-            room,
-        }),
-    })
+        at: r.at,
+        by: r.by,
+        note: r.note,
+        session: r.session,
+        section: r.section,
+        board: r.board as u32,
+        round: r.round.map(|x| x as u32),
+        table: r.table.map(|x| x as u32),
+        ns: r.ns,
+        ew: r.ew,
+        play,
+        lead: r.lead,
+        match_id: r.match_id,
+        room,
+    };
+    Some((r, canonical))
 }
