@@ -222,7 +222,11 @@ fn explain_team(state: &State, team: &TeamBoardScore, out: &mut String) {
     }
     let rules = s.form.teams().expect("a match board is of a team form");
     let unit = rules.unit;
-    for (team, calc) in [(mt.home, &tb.home_calc), (mt.away, &tb.away_calc)] {
+    // (each team's arithmetic is not kept with the board: its two rooms are scored again)
+    let Some([home_calc, away_calc]) = crate::pipeline::team_board_calc(state, team) else {
+        return;
+    };
+    for (team, calc) in [(mt.home, &home_calc), (mt.away, &away_calc)] {
         let id = esc(&state.participant(team).id);
         if calc.artificial {
             let _ = writeln!(out, "  {id}: an artificial part decides (C17/C25; the other room is ignored): {} {unit}", show(calc.own));
@@ -262,8 +266,8 @@ fn explain_team(state: &State, team: &TeamBoardScore, out: &mut String) {
         let _ = writeln!(
             out,
             "  knockout (Law 86B): both teams get the average: ({} − ({}))/2 = {} to {}",
-            show(tb.home_calc.own),
-            show(tb.away_calc.own),
+            show(home_calc.own),
+            show(away_calc.own),
             show(tb.home),
             esc(&state.participant(mt.home).id)
         );

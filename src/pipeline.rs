@@ -6,7 +6,7 @@
 
 mod matches;
 
-pub use matches::{score_matches, score_team_boards, TeamScope};
+pub use matches::{score_matches, score_team_boards, team_board_calc, TeamScope};
 
 use std::collections::BTreeMap;
 

@@ -27,15 +27,24 @@ pub fn site(
         dd: true,
         head: false,
     };
-    let r = run::run(log, want, cache)?;
+    let mut r = run::run(log, want, cache)?;
     let model = run::view(&r, lang, &run::Limits::SITE);
+    free_events(&mut r);
     let mut w = crate::outfile::Incremental::begin_unlisted(out)?;
-    let report = crate::site::write(&r.state, &r.scored, &model, lang, &mut |name, bytes| {
+    let report = crate::site::write_owned(&r.state, &r.scored, model, lang, &mut |name, bytes| {
         w.put(name, bytes)
     })
     .map_err(AppError::Other)?;
     w.commit()?;
     Ok(report)
+}
+
+/// The run's events, needed no more once its rulings are audited, freed before the pages are
+/// made (a million results' events are hundreds of MB).
+fn free_events(r: &mut run::Run) {
+    drop(std::mem::take(&mut r.events));
+    crate::progress::release_freed_memory();
+    crate::progress::memory("auditing the rulings (their events freed)");
 }
 
 /// Where the website goes in publish's directory.
@@ -63,7 +72,7 @@ pub fn publish(
         dd: true,
         head: true,
     };
-    let r = run::run(path, want, ctx.audit_cache())?;
+    let mut r = run::run(path, want, ctx.audit_cache())?;
     // The site's model, its rulings audited once; the bulletin's, cut shorter, takes their
     // effects from it (the site does not show the head the bulletin prints).
     let model = run::view(&r, lang, &run::Limits::SITE);
@@ -71,11 +80,12 @@ pub fn publish(
         let bulletin = run::view_from(&r, lang, &run::Limits::BULLETIN, &model);
         run::bulletin_files(&r, &bulletin, &ctx.typst)?
     };
+    free_events(&mut r);
     let mut w = crate::outfile::Incremental::begin(out)?;
     for (name, bytes) in files {
         w.put(&name, &bytes)?;
     }
-    let site = crate::site::write(&r.state, &r.scored, &model, lang, &mut |name, bytes| {
+    let site = crate::site::write_owned(&r.state, &r.scored, model, lang, &mut |name, bytes| {
         w.put(&format!("{SITE_DIR}/{name}"), bytes)
     })
     .map_err(AppError::Other)?;

@@ -40,22 +40,25 @@ pub struct TeamCalc {
     pub artificial: bool,
 }
 
-/// A board of a match, scored.
+/// A board of a match, scored: what is kept of it (each team's arithmetic is made again for
+/// `explain` by [`calculate`], as half a million boards would hold it for nothing).
 #[derive(Clone, Debug, PartialEq)]
 pub struct TeamBoard {
     pub board: u32,
     pub home: Q,
     pub away: Q,
-    pub home_calc: TeamCalc,
-    pub away_calc: TeamCalc,
     /// The scores are the knockout average of the two calculations.
     pub averaged: bool,
 }
 
-/// One team's value from its part where it sat NS (`p`) and where it sat EW (`v`, NS view).
-fn team_value(p: &Dist, v: &Dist, rules: &TeamRules, o: &Options) -> TeamCalc {
-    let ns_part = p.components();
-    let ew_part = v.components();
+/// One team's value from its part where it sat NS (`p`) and where it sat EW (`v`, NS view);
+/// the parts listed in the result only when `parts` (for `explain`).
+fn team_value(p: &Dist, v: &Dist, rules: &TeamRules, o: &Options, parts: bool) -> TeamCalc {
+    let (ns_part, ew_part) = if parts {
+        (p.components(), v.components())
+    } else {
+        (Vec::new(), Vec::new())
+    };
     let arts: Vec<(Q, Q)> = [p, v]
         .iter()
         .filter_map(|d| match d {
@@ -77,39 +80,44 @@ fn team_value(p: &Dist, v: &Dist, rules: &TeamRules, o: &Options) -> TeamCalc {
         };
     }
     let mut own = Q::ZERO;
-    for &(pw, x) in &ns_part {
-        for &(vw, y) in &ew_part {
+    p.for_each(|pw, x| {
+        v.for_each(|vw, y| {
             let d = x as i64 - y as i64;
             own += pw * vw * (rules.board_value)(d, o);
-        }
-    }
+        })
+    });
     // Aggregate Σ p x − Σ v y (C25: negative weights included).
-    let aggregate = ns_part
-        .iter()
-        .map(|&(w, x)| w * Q::int(x as i64))
-        .sum::<Q>()
-        - ew_part
-            .iter()
-            .map(|&(w, y)| w * Q::int(y as i64))
-            .sum::<Q>();
+    let (mut px, mut vy) = (Q::ZERO, Q::ZERO);
+    p.for_each(|w, x| px += w * Q::int(x as i64));
+    v.for_each(|w, y| vy += w * Q::int(y as i64));
     TeamCalc {
         ns_part,
         ew_part,
         own,
-        aggregate,
+        aggregate: px - vy,
         artificial: false,
     }
 }
 
-/// Score one board of a match; `None` when a room has no table (C17, C27: not scored).
-pub fn score_board(b: &TeamBoardIn) -> Option<TeamBoard> {
+/// Score one board of a match; `None` when a room has no table (C17, C27: not scored). With
+/// the board, each team's Patton aggregate contribution (home, away).
+pub fn score_board(b: &TeamBoardIn) -> Option<(TeamBoard, [Q; 2])> {
+    board(b, false).map(|(tb, [h, a])| (tb, [h.aggregate, a.aggregate]))
+}
+
+/// [`score_board`] with each team's arithmetic (home, away), its parts listed: for `explain`.
+pub fn calculate(b: &TeamBoardIn) -> Option<(TeamBoard, [TeamCalc; 2])> {
+    board(b, true)
+}
+
+fn board(b: &TeamBoardIn, parts: bool) -> Option<(TeamBoard, [TeamCalc; 2])> {
     let (open, closed) = (b.open.as_ref()?, b.closed.as_ref()?);
     let rules = b
         .form
         .teams()
         .expect("a match board is of a team form (replay puts matches in team sessions only)");
-    let home_calc = team_value(&open.ns_score, &closed.ew_score, rules, b.options);
-    let away_calc = team_value(&closed.ns_score, &open.ew_score, rules, b.options);
+    let home_calc = team_value(&open.ns_score, &closed.ew_score, rules, b.options, parts);
+    let away_calc = team_value(&closed.ns_score, &open.ew_score, rules, b.options, parts);
     // C37: `ko_average_split` given in the session's options applies to every match of the
     // session; not given, it is true for knockout matches only.
     let average = rules.knockout_average && b.options.ko_average_split.unwrap_or(b.knockout);
@@ -119,14 +127,13 @@ pub fn score_board(b: &TeamBoardIn) -> Option<TeamBoard> {
     } else {
         (home_calc.own, away_calc.own)
     };
-    Some(TeamBoard {
+    let tb = TeamBoard {
         board: b.board,
         home,
         away,
-        home_calc,
-        away_calc,
         averaged: average,
-    })
+    };
+    Some((tb, [home_calc, away_calc]))
 }
 
 /// Board points of a net result: 2 above `margin`, 0 below −`margin`, 1 between (Patton
@@ -173,7 +180,7 @@ mod tests {
             open: Some(t(Dist::Plain(100), Dist::Plain(100))),
             closed: Some(t(Dist::Plain(50), Dist::Plain(-200))),
         };
-        let s = score_board(&b).unwrap();
+        let (s, _) = score_board(&b).unwrap();
         assert_eq!(s.home, Q::int(7));
         assert_eq!(s.away, Q::int(-2));
     }

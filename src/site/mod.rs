@@ -29,31 +29,92 @@ pub struct SiteReport {
 }
 
 /// Render the site of a scored championship whose view model is `model`, handing each file to
-/// `put` (its path under the site's directory, its bytes) as it is made (`frekans site`,
-/// `frekans publish`).
+/// `put` (its path under the site's directory, its bytes) as it is made (`frekans live`).
 pub fn write(
     state: &crate::replay::State,
     scored: &crate::pipeline::Scored,
     model: &crate::report::view::Bulletin,
     lang: &str,
-    put: &mut dyn FnMut(&str, &[u8]) -> anyhow::Result<()>,
+    put: &mut (dyn FnMut(&str, &[u8]) -> anyhow::Result<()> + Send),
 ) -> anyhow::Result<SiteReport> {
+    write_owned(state, scored, model.clone(), lang, put)
+}
+
+/// [`write`] of a model the site takes (`frekans site`, `frekans publish`): it is taken apart
+/// as its pages are made, so that it and the pages' data are never held whole together. The
+/// pages are made on this thread and handed to `put` on another (a few at a time, in the
+/// order they are made), so that writing them overlaps making the next; the first error
+/// either way stops both.
+pub fn write_owned(
+    state: &crate::replay::State,
+    scored: &crate::pipeline::Scored,
+    model: crate::report::view::Bulletin,
+    lang: &str,
+    put: &mut (dyn FnMut(&str, &[u8]) -> anyhow::Result<()> + Send),
+) -> anyhow::Result<SiteReport> {
+    let cpu = cpu_seconds();
     let participants = crate::report::cards::build(state, scored);
+    let shown = participants.iter().filter(|p| !p.cards.is_empty()).count();
     let mut files = 0;
     let boards = {
         let _s = tracing::info_span!("site").entered();
         let _p = crate::progress::stage("writing the pages");
-        pages::render_each(model, &participants, lang, &mut |name, bytes| {
-            files += 1;
-            put(&name, &bytes)
+        std::thread::scope(|scope| -> anyhow::Result<usize> {
+            let (tx, rx) = std::sync::mpsc::sync_channel::<(String, Vec<u8>)>(PAGES_IN_FLIGHT);
+            let writer = std::thread::Builder::new()
+                .name("site-writer".into())
+                .spawn_scoped(scope, move || -> anyhow::Result<()> {
+                    for (name, bytes) in rx {
+                        put(&name, &bytes)?;
+                    }
+                    Ok(())
+                })?;
+            let made = pages::render_each(model, participants, lang, &mut |name, bytes| {
+                files += 1;
+                tx.send((name, bytes))
+                    .map_err(|_| anyhow::anyhow!("the site's writer stopped"))
+            });
+            drop(tx);
+            let written = match writer.join() {
+                Ok(w) => w,
+                Err(panic) => std::panic::resume_unwind(panic),
+            };
+            // The writer's error first: a page it could not write stops the rendering.
+            written?;
+            made
         })?
     };
+    if let (Some(a), Some(b)) = (cpu, cpu_seconds()) {
+        let ms = (b - a) * 1000.0 / files.max(1) as f64;
+        tracing::info!(
+            pages = files,
+            cpu_s = format!("{:.2}", b - a),
+            cpu_ms_a_page = format!("{ms:.3}"),
+            rss_mib = crate::progress::rss_mib(),
+            "site: the pages made and written"
+        );
+    }
     Ok(SiteReport {
         pages: files,
         boards,
-        participants: participants.iter().filter(|p| !p.cards.is_empty()).count(),
+        participants: shown,
     })
 }
+
+/// The CPU time this process has used so far (every thread's, user and system), in seconds.
+fn cpu_seconds() -> Option<f64> {
+    // SAFETY: getrusage fills the struct it is given; a zeroed rusage is a valid one.
+    let mut u: libc::rusage = unsafe { std::mem::zeroed() };
+    // SAFETY: `u` is a valid, writable rusage.
+    if unsafe { libc::getrusage(libc::RUSAGE_SELF, &mut u) } != 0 {
+        return None;
+    }
+    let t = |v: libc::timeval| v.tv_sec as f64 + v.tv_usec as f64 / 1e6;
+    Some(t(u.ru_utime) + t(u.ru_stime))
+}
+
+/// Pages made and not yet written, at most (a scorecard is about 12 kB).
+const PAGES_IN_FLIGHT: usize = 64;
 
 /// The longest slug kept whole, in bytes: a board's file name holds two (`S1-A-14.html`), and a
 /// file name may have 255 bytes.
