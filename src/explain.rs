@@ -20,18 +20,7 @@ use crate::score::Form;
 use crate::score::{BoardScore, Factoring, Line, SideScore, TeamBoardScore};
 use crate::text::escape as esc;
 
-/// A number as a director reads it: exact decimals, else the fraction and an approximation.
-pub fn show(q: Q) -> String {
-    let s = q.to_string();
-    if q.denom() > 1_000_000 {
-        // A float-derived value (napki's multiplier): its exact fraction says nothing.
-        format!("≈{:.4}", q.to_f64())
-    } else if s.contains('/') {
-        format!("{s} (≈{:.3})", q.to_f64())
-    } else {
-        s
-    }
-}
+pub use crate::num::show;
 
 /// A pairs form's rules (`explain` shows boards of comparison groups of pairs forms only).
 fn pairs(form: Form) -> &'static crate::score::form::PairRules {

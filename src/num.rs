@@ -563,6 +563,19 @@ impl Total {
     }
 }
 
+/// A number as a director reads it: exact decimals, else the fraction and an approximation.
+pub fn show(q: Q) -> String {
+    let s = q.to_string();
+    if q.denom() > 1_000_000 {
+        // A float-derived value (napki's multiplier): its exact fraction says nothing.
+        format!("≈{:.4}", q.to_f64())
+    } else if s.contains('/') {
+        format!("{s} (≈{:.3})", q.to_f64())
+    } else {
+        s
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

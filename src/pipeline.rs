@@ -440,9 +440,7 @@ fn merge_fouled(boards: Vec<BoardScore>) -> Vec<BoardScore> {
                 i + 1
             ));
             for (k, v) in p.facts {
-                merged
-                    .text
-                    .push(format!("  {k}: {}", crate::explain::show(v)));
+                merged.text.push(format!("  {k}: {}", crate::num::show(v)));
             }
             merged
                 .text
