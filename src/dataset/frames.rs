@@ -100,21 +100,12 @@ fn player_id_column(
     col: &str,
 ) -> PolarsResult<Column> {
     let names = df.column(col)?.str()?;
-    let mut b = ListStringChunkedBuilder::new(
-        format!("{col}_player_ids").into(),
-        df.height(),
-        df.height() * 2,
-    );
-    for name in names.iter() {
-        match name.and_then(|n| state.pid(n)) {
-            Some(p) => {
-                let v: Vec<Option<&str>> = ids[p as usize].iter().map(|o| o.as_deref()).collect();
-                b.append_trusted_len_iter(v.into_iter());
-            }
-            None => b.append_null(),
-        }
-    }
-    Ok(b.finish().into_series().into_column())
+    let rows = names.iter().map(|name| {
+        name.and_then(|n| state.pid(n))
+            .map(|p| ids[p as usize].as_slice())
+    });
+    let rows: Vec<_> = rows.collect();
+    crate::export::parquet::player_ids_column(&format!("{col}_player_ids"), rows.into_iter())
 }
 
 fn championships(src: &Source) -> PolarsResult<DataFrame> {

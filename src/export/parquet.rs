@@ -83,7 +83,7 @@ pub fn frame_of(t: &Tables, name: &str) -> PolarsResult<DataFrame> {
                 "players": |r| r.players.as_str(),
                 "penalties": |r| r.penalties,
             })?;
-            let ids = t.standings.iter().map(|r| r.player_ids.as_slice());
+            let ids = t.standings.iter().map(|r| Some(r.player_ids.as_slice()));
             df.with_column(player_ids_column("player_ids", ids)?)?;
             df
         }
@@ -130,20 +130,18 @@ pub fn frame_of(t: &Tables, name: &str) -> PolarsResult<DataFrame> {
     })
 }
 
-/// A column of lists of strings, one list a row, null where an element is not known: the
-/// players' federation member numbers beside their names (`standings.parquet`'s
-/// `player_ids`).
+/// A `list<string>` column of players' member numbers, one list a row (null where the row names
+/// no participant known): standings.parquet's `player_ids` and the dataset's `<col>_player_ids`.
 pub fn player_ids_column<'r>(
     name: &str,
-    rows: impl ExactSizeIterator<Item = &'r [Option<String>]>,
+    rows: impl ExactSizeIterator<Item = Option<&'r [Option<String>]>>,
 ) -> PolarsResult<Column> {
     let mut b = ListStringChunkedBuilder::new(name.into(), rows.len(), rows.len() * 2);
     for ids in rows {
-        let s = Series::new(
-            PlSmallStr::EMPTY,
-            ids.iter().map(Option::as_deref).collect::<Vec<_>>(),
-        );
-        b.append_series(&s)?;
+        match ids {
+            Some(ids) => b.append_trusted_len_iter(ids.iter().map(Option::as_deref)),
+            None => b.append_null(),
+        }
     }
     Ok(b.finish().into_series().into_column())
 }
