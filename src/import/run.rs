@@ -474,6 +474,30 @@ fn existing(bytes: &[u8]) -> Result<Existing, Vec<LogError>> {
     Ok(e)
 }
 
+/// The inputs the log does not hold yet (`formats` kept beside them); each file whose digest a
+/// session of the log already carries goes to `already`, with those sessions.
+fn not_yet_imported(
+    inputs: Vec<Input>,
+    digests: &[Option<String>],
+    formats: &mut Vec<Format>,
+    ex: &Existing,
+    already: &mut Vec<(String, Format, Vec<String>)>,
+) -> Vec<Input> {
+    let mut fresh = Vec::new();
+    let mut fmts = Vec::new();
+    for ((input, digest), fmt) in inputs.into_iter().zip(digests).zip(formats.iter()) {
+        match digest.as_ref().and_then(|d| ex.imported.get(d)) {
+            Some(ids) => already.push((input.file, *fmt, ids.clone())),
+            None => {
+                fresh.push(input);
+                fmts.push(*fmt);
+            }
+        }
+    }
+    *formats = fmts;
+    fresh
+}
+
 /// `frekans import FILE... --append LOG`: the files' sessions added to an existing log, all or
 /// nothing, its pairs checked against the log's.
 pub fn import_append(
@@ -513,18 +537,7 @@ pub fn import_append(
             let ex = existing(bytes)
                 .map_err(|errors| AppendError::Invalid(crate::error::InvalidLog { errors }))?;
             // A file imported before (its digest in a session's note): nothing from it again.
-            let mut fresh = Vec::new();
-            let mut fmts = Vec::new();
-            for ((input, digest), fmt) in inputs.into_iter().zip(&digests).zip(&formats) {
-                match digest.as_ref().and_then(|d| ex.imported.get(d)) {
-                    Some(ids) => already.push((input.file, *fmt, ids.clone())),
-                    None => {
-                        fresh.push(input);
-                        fmts.push(*fmt);
-                    }
-                }
-            }
-            formats = fmts;
+            let fresh = not_yet_imported(inputs, &digests, &mut formats, &ex, &mut already);
             // A BWS imported before: only what is new since, in its session.
             let mut updated = Vec::new();
             for input in fresh {
