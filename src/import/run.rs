@@ -498,6 +498,30 @@ fn not_yet_imported(
     fresh
 }
 
+/// Each BWS the log took before reduced to what is new since, in its session (`live`: the file
+/// and that session; `notes`: what the update noted); other inputs as they are.
+fn up_to_date(
+    inputs: Vec<Input>,
+    ex: &Existing,
+    live: &mut Vec<(String, String)>,
+    notes: &mut Vec<Problem>,
+) -> Result<Vec<Input>, Vec<Problem>> {
+    let mut updated = Vec::new();
+    for input in inputs {
+        match super::bws::live::key(&input.events).and_then(|k| ex.live.get(&k)) {
+            Some(ls) => {
+                let (i, n) =
+                    super::bws::live::update(input, ls, &|id| ex.participants.contains_key(id))?;
+                live.push((i.file.clone(), ls.id().to_string()));
+                notes.extend(n);
+                updated.push(i);
+            }
+            None => updated.push(input),
+        }
+    }
+    Ok(updated)
+}
+
 /// `frekans import FILE... --append LOG`: the files' sessions added to an existing log, all or
 /// nothing, its pairs checked against the log's.
 pub fn import_append(
@@ -539,27 +563,15 @@ pub fn import_append(
             // A file imported before (its digest in a session's note): nothing from it again.
             let fresh = not_yet_imported(inputs, &digests, &mut formats, &ex, &mut already);
             // A BWS imported before: only what is new since, in its session.
-            let mut updated = Vec::new();
-            for input in fresh {
-                match super::bws::live::key(&input.events).and_then(|k| ex.live.get(&k)) {
-                    Some(ls) => match super::bws::live::update(input, ls, &|id| {
-                        ex.participants.contains_key(id)
-                    }) {
-                        Ok((i, n)) => {
-                            live.push((i.file.clone(), ls.id().to_string()));
-                            notes.extend(n);
-                            updated.push(i);
-                        }
-                        Err(p) => {
-                            refused = Some(p);
-                            return Err(AppendError::Invalid(crate::error::InvalidLog {
-                                errors: Vec::new(),
-                            }));
-                        }
-                    },
-                    None => updated.push(input),
+            let updated = match up_to_date(fresh, &ex, &mut live, &mut notes) {
+                Ok(u) => u,
+                Err(p) => {
+                    refused = Some(p);
+                    return Err(AppendError::Invalid(crate::error::InvalidLog {
+                        errors: Vec::new(),
+                    }));
                 }
-            }
+            };
             match merge(updated, &ex) {
                 Ok(m) => {
                     let events = m.events.iter().map(super::Ev::to_map).collect();
