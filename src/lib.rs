@@ -1,36 +1,26 @@
 //! frekans: scores duplicate-bridge championships from an append-only event log.
 //!
-//! The stages (see ARCHITECTURE.md): `event` reads the log with line-numbered errors,
-//! `replay` folds the events into the championship state as of any `seq`, `score` scores each
-//! board (one module per form), `standings` adds boards up, `pipeline` runs the boards in
-//! parallel, `export` writes Parquet, `explain` prints a board's arithmetic for a director.
+//! The command-line program's library: `app`, one function per command, composing the stages,
+//! which are crates of their own (ARCHITECTURE.md): `frekans_core` (the log, replay, scoring,
+//! standings, audit), `frekans_parquet` (Parquet tables, the dataset), `frekans_interop`
+//! (import and export of other programs' files) and `frekans_publish` (bulletin and website).
+//! Their modules are re-exported here under their names, so that `frekans::replay` is the
+//! core's `replay`.
 
-// The bulletin's label tables are long `json!` literals.
-#![recursion_limit = "256"]
-
-pub mod adjust;
 pub mod app;
-pub mod audit;
-pub mod bridge;
-pub mod dataset;
-pub mod dd;
-pub mod error;
-pub mod event;
-pub mod explain;
-pub mod export;
-pub mod hash;
-pub mod import;
-pub mod integrity;
-pub mod limits;
-pub mod num;
-pub mod options;
-pub mod outfile;
-pub mod pipeline;
-pub mod progress;
-pub mod replay;
-pub mod report;
-pub mod score;
-pub mod site;
-pub mod standings;
-pub mod synth;
-pub mod text;
+
+pub use frekans_core::{
+    adjust, audit, bridge, dd, error, event, explain, hash, integrity, limits, num, options,
+    outfile, pipeline, progress, replay, score, standings, synth, text,
+};
+pub use frekans_interop::import;
+pub use frekans_parquet::dataset;
+pub use frekans_publish::{report, site};
+
+/// Every table and file frekans writes: the core's row types, the Parquet tables and the
+/// interchange formats.
+pub mod export {
+    pub use frekans_core::export::{audit_rows, rows};
+    pub use frekans_interop::export::{notes, pbn, results, usebio};
+    pub use frekans_parquet::export::parquet;
+}

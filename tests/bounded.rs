@@ -1,4 +1,4 @@
-//! Issue 34: every input has a documented size limit (src/limits.rs, docs/interop.md "Limits",
+//! Issue 34: every input has a documented size limit (crates/core/src/limits.rs, docs/interop.md "Limits",
 //! docs/integrity.md) checked before it is read whole; an endless one (`/dev/zero`) is read to
 //! the limit and no further; a USEBIO file's nesting is bounded, so its tree's memory is linear
 //! in the file; what a message quotes of a file is clipped. Each run here is capped in address

@@ -1,4 +1,4 @@
-//! Double dummy and par (src/dd.rs):
+//! Double dummy and par (crates/core/src/dd.rs):
 //! - the published tables and par of real deals: spec/samples/sample_dd_par.pbn (copied to
 //!   fixtures/reference/; deals by Big Deal, tables and par by bcdd);
 //! - two deals worked by hand;

@@ -22,6 +22,23 @@ fn read(rel: &str) -> String {
 
 /// Every file under `dir` (recursively), as (path relative to the root, text); binary files
 /// skipped.
+/// The source folders of the workspace: the binary's `src/` and each crate's `crates/*/src/`.
+fn source_roots() -> Vec<PathBuf> {
+    let mut roots = vec![root().join("src")];
+    let mut crates: Vec<PathBuf> = std::fs::read_dir(root().join("crates"))
+        .unwrap()
+        .map(|e| e.unwrap().path().join("src"))
+        .collect();
+    crates.sort();
+    roots.extend(crates);
+    roots
+}
+
+/// Every source file of the workspace, as (path from the repository's root, text).
+fn sources() -> Vec<(String, String)> {
+    source_roots().iter().flat_map(|r| files_under(r)).collect()
+}
+
 fn files_under(dir: &Path) -> Vec<(String, String)> {
     common::files_under(dir)
         .into_iter()
@@ -111,7 +128,7 @@ fn every_convention_cited_in_src_is_defined_in_docs_conventions() {
         all.difference(&have).collect::<Vec<_>>()
     );
     let mut missing = Vec::new();
-    for (path, text) in files_under(&root().join("src")) {
+    for (path, text) in sources() {
         for (i, line) in text.lines().enumerate() {
             for n in cited(line) {
                 if !defined.contains_key(&n) {
@@ -259,7 +276,7 @@ fn fenced(doc: &str, lang: &str) -> String {
 fn event_log_md_names_every_event_type_form_and_option_the_reader_accepts() {
     let doc = read("docs/event-log.md");
     // Event types: the arms of the reader's `match ty.as_str()`.
-    let reader = read("src/event/read.rs");
+    let reader = read("crates/core/src/event/read.rs");
     let start = reader.find("let event = match ty.as_str() {").unwrap();
     let end = start + reader[start..].find("other => {").unwrap();
     let types: Vec<&str> = reader[start..end]
@@ -270,7 +287,7 @@ fn event_log_md_names_every_event_type_form_and_option_the_reader_accepts() {
     assert_eq!(types.len(), 12, "event types found: {types:?}");
     // Forms: the list of `score::form`; options: `("name", |o, v|` of OPTIONS.
     let forms: Vec<&str> = frekans::score::Form::ALL.iter().map(|f| f.name()).collect();
-    let options_rs = read("src/options.rs");
+    let options_rs = read("crates/core/src/options.rs");
     let mut options = Vec::new();
     for l in options_rs.lines() {
         let t = l.trim();
@@ -490,12 +507,16 @@ fn exit_status_2_covers_an_invalid_log_and_a_bad_request() {
     let _ = std::fs::remove_dir_all(path.parent().unwrap());
 }
 
-/// The module file of the path `segs` under `src/` (`a::b` → `src/a/b.rs` or `src/a/b/mod.rs`).
+/// The module file of the path `segs` in one of the source folders (`a::b` → `src/a/b.rs` or
+/// `crates/core/src/a/b/mod.rs`): the crates' modules are re-exported under their own names
+/// (`frekans::replay` is the core's `replay`), so a name is looked for in every crate.
 fn module_file(segs: &[&str]) -> Option<PathBuf> {
-    let base = root().join("src").join(segs.join("/"));
-    [base.with_extension("rs"), base.join("mod.rs")]
-        .into_iter()
-        .find(|p| p.is_file())
+    source_roots().into_iter().find_map(|r| {
+        let base = r.join(segs.join("/"));
+        [base.with_extension("rs"), base.join("mod.rs")]
+            .into_iter()
+            .find(|p| p.is_file())
+    })
 }
 
 /// Whether `text` (Rust source) defines an item or module named `name`, or re-exports one
@@ -559,7 +580,7 @@ fn real_name(name: &str, sources: &[(String, String)]) -> bool {
 #[test]
 fn every_code_name_in_architecture_md_is_real() {
     let doc = read("ARCHITECTURE.md");
-    let sources = files_under(&root().join("src"));
+    let sources = sources();
     let mut checked = 0;
     let mut unknown = Vec::new();
     for (i, part) in doc.split('`').enumerate() {
@@ -592,7 +613,7 @@ fn every_code_name_in_architecture_md_is_real() {
 
 #[test]
 fn the_name_check_refuses_a_name_the_code_does_not_have() {
-    let sources = files_under(&root().join("src"));
+    let sources = sources();
     assert!(real_name("audit::cache", &sources));
     assert!(real_name("dd::solved", &sources));
     assert!(real_name("audit::rescore", &sources));
@@ -610,7 +631,7 @@ fn the_name_check_refuses_a_name_the_code_does_not_have() {
 /// the modules its code (not its tests, not its comments) names as `crate::…`.
 fn module_imports(sources: &[(String, String)]) -> BTreeMap<String, BTreeSet<String>> {
     let node = |path: &str| -> Option<String> {
-        let rel = path.strip_prefix("src/")?;
+        let rel = path.split_once("src/")?.1;
         let rel = rel.strip_suffix(".rs")?;
         if rel == "lib" || rel == "main" {
             return None;
@@ -687,7 +708,7 @@ fn circle(graph: &BTreeMap<String, BTreeSet<String>>) -> Option<Vec<String>> {
 /// without a circle, so each can be read, changed and tested knowing only what is below it.
 #[test]
 fn modules_import_each_other_without_a_circle() {
-    let sources = files_under(&root().join("src"));
+    let sources = sources();
     let graph = module_imports(&sources);
     assert!(
         graph.len() > 20 && graph["app"].contains("pipeline") && graph["audit"].contains("score"),

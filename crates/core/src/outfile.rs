@@ -51,7 +51,7 @@ fn tmp_name(what: &str) -> String {
 }
 
 /// A number drawn at random once per process, for temporary names.
-pub(crate) fn salt() -> u32 {
+pub fn salt() -> u32 {
     static SALT: std::sync::OnceLock<u32> = std::sync::OnceLock::new();
     *SALT.get_or_init(|| {
         use std::hash::{BuildHasher, Hasher};

@@ -724,7 +724,7 @@ pub fn adjusted_of<'s>(state: &'s State, t: &Table) -> Option<&'s AdjustedScore>
 /// drops contract, declarer, tricks and result; any part of the play given without a score drops
 /// the score; tricks and a result offset replace each other. The one rule of both the replay and
 /// the BWS live import (`import::bws::live`).
-pub(crate) fn correct(p: &mut Play, c: &CorrectionEv) {
+pub fn correct(p: &mut Play, c: &CorrectionEv) {
     let score_only = c.score.is_some()
         && c.contract.is_none()
         && c.declarer.is_none()

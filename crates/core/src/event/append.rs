@@ -220,7 +220,7 @@ pub fn seal(
 /// The compact text of `obj` as the event at `seq`, without its hash: `type`, `seq`, the other
 /// fields in their order (any `hash` dropped), `at` (`now` unless given) — what serializing
 /// that object gives, written straight from `obj` (no copy of its fields).
-pub(crate) fn canonical_text(
+pub fn canonical_text(
     obj: &Map<String, Value>,
     seq: usize,
     now: &str,
@@ -262,7 +262,7 @@ pub(crate) fn canonical_text(
 
 /// Each canonical text of `texts` as a sealed line of `out`, chained from the link `prev`
 /// (left at the last line's link).
-pub(crate) fn push_chained(out: &mut String, prev: &mut Vec<u8>, texts: &[String]) {
+pub fn push_chained(out: &mut String, prev: &mut Vec<u8>, texts: &[String]) {
     for t in texts {
         let h = chain::link_hex(prev, t.as_bytes());
         push_line(
