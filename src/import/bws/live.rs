@@ -346,64 +346,27 @@ pub(crate) fn update(
                 seen.insert(key.clone());
                 if let Some((id, _, true)) = log.rulings.get(&key) {
                     // An artificial score the BWS gave earlier, now replaced by a result.
-                    let mut w = Map::new();
-                    w.insert("type".into(), Value::from("ruling_withdrawn"));
-                    w.insert("ruling".into(), Value::from(id.as_str()));
-                    w.insert(
-                        "note".into(),
-                        Value::from("imported: Bridgemate result entered instead"),
-                    );
-                    events.push(Value::Object(w));
+                    events.push(withdrawn(id));
                     origins.push(at(i));
                 }
                 if let Some(t) = log.tables.get(&key) {
-                    let ew = m.get("ew").and_then(Value::as_str).unwrap_or("");
-                    if t.ew != ew {
-                        problems.push(problem(at(i), format!("board {board} of pair {ns} is against pair {ew} here but against {} in the log (seq {}); a correction cannot change the pairs", t.ew, t.seq)));
-                        continue;
-                    }
-                    if t.play == canon_json(&m) {
-                        continue;
-                    }
-                    let mut c = Map::new();
-                    c.insert("type".into(), Value::from("correction"));
-                    c.insert("result".into(), Value::from(t.seq));
-                    for k in ["contract", "declarer", "tricks", "score", "lead"] {
-                        if let Some(v) = m.get(k) {
-                            c.insert(k.into(), v.clone());
+                    match table_change(&m, t, board, &ns) {
+                        Err(message) => problems.push(problem(at(i), message)),
+                        Ok(None) => {}
+                        Ok(Some(c)) => {
+                            events.push(c);
+                            origins.push(at(i));
                         }
                     }
-                    c.insert(
-                        "note".into(),
-                        Value::from(match Entry::of_map(&m) {
-                            Some(e) => format!(
-                                "imported: re-entered at the table, Bridgemate {}",
-                                e.text()
-                            ),
-                            None => "imported: re-entered at the table (Bridgemate)".to_string(),
-                        }),
-                    );
-                    events.push(Value::Object(c));
-                    origins.push(at(i));
                     continue;
                 }
             }
             "ruling" => {
                 let key = (board, ns.clone());
                 seen.insert(key.clone());
-                let score = m.get("score").and_then(Value::as_str).unwrap_or("");
-                if let Some((id, old, _)) = log.rulings.get(&key) {
-                    let same = crate::adjust::parse_adjusted(score)
-                        .map(|s| s.to_string() == *old)
-                        .unwrap_or(false);
-                    if same {
-                        continue;
-                    }
-                    m.insert("supersedes".into(), Value::from(id.as_str()));
+                if !new_ruling(&mut m, log.rulings.get(&key), &mut rulings) {
+                    continue;
                 }
-                // (ids of the file's own that cannot be any of the log's: `merge` renames them)
-                rulings += 1;
-                m.insert("id".into(), Value::from(format!("\u{0}bws{rulings}")));
             }
             _ => {}
         }
@@ -413,33 +376,146 @@ pub(crate) fn update(
     if !problems.is_empty() {
         return Err(problems);
     }
-    // An older copy of the BWS than the log took: refused whole, naming the log's later
-    // results (what it would take back, or leave out as if erased).
+    let imports = !events.is_empty();
+    if let Some(p) = older_copy(&file, log, (newest, imports), earlier, &earlier_tables) {
+        return Err(p);
+    }
+    let notes = erased(&file, log, &seen, newest);
+    Ok((
+        Input {
+            file: input.file,
+            events: events.into_iter().map(Ev::Json).collect(),
+            origins,
+        },
+        notes,
+    ))
+}
+
+/// The `ruling_withdrawn` of the log's artificial score `id`, a result entered instead.
+fn withdrawn(id: &str) -> Value {
+    let mut w = Map::new();
+    w.insert("type".into(), Value::from("ruling_withdrawn"));
+    w.insert("ruling".into(), Value::from(id));
+    w.insert(
+        "note".into(),
+        Value::from("imported: Bridgemate result entered instead"),
+    );
+    Value::Object(w)
+}
+
+/// What a BWS result `m` changes in the log's table `t` (board `board` of pair `ns`): nothing,
+/// or its correction; `Err` when it is against another pair.
+fn table_change(
+    m: &Map<String, Value>,
+    t: &LogTable,
+    board: u32,
+    ns: &str,
+) -> Result<Option<Value>, String> {
+    let ew = m.get("ew").and_then(Value::as_str).unwrap_or("");
+    if t.ew != ew {
+        return Err(format!("board {board} of pair {ns} is against pair {ew} here but against {} in the log (seq {}); a correction cannot change the pairs", t.ew, t.seq));
+    }
+    if t.play == canon_json(m) {
+        return Ok(None);
+    }
+    Ok(Some(correction(m, t.seq)))
+}
+
+/// The `correction` of the log's result `seq` to the play of `m`, re-entered at the table.
+fn correction(m: &Map<String, Value>, seq: usize) -> Value {
+    let mut c = Map::new();
+    c.insert("type".into(), Value::from("correction"));
+    c.insert("result".into(), Value::from(seq));
+    for k in ["contract", "declarer", "tricks", "score", "lead"] {
+        if let Some(v) = m.get(k) {
+            c.insert(k.into(), v.clone());
+        }
+    }
+    c.insert(
+        "note".into(),
+        Value::from(match Entry::of_map(m) {
+            Some(e) => format!("imported: re-entered at the table, Bridgemate {}", e.text()),
+            None => "imported: re-entered at the table (Bridgemate)".to_string(),
+        }),
+    );
+    Value::Object(c)
+}
+
+/// A BWS ruling `m` made new (`false`: the log has it already): superseding the log's ruling
+/// of the table (`old`: its id and score) when that differs, with an id of the file's own.
+fn new_ruling(
+    m: &mut Map<String, Value>,
+    old: Option<&(String, String, bool)>,
+    rulings: &mut usize,
+) -> bool {
+    let score = m.get("score").and_then(Value::as_str).unwrap_or("");
+    if let Some((id, old, _)) = old {
+        let same = crate::adjust::parse_adjusted(score)
+            .map(|s| s.to_string() == *old)
+            .unwrap_or(false);
+        if same {
+            return false;
+        }
+        m.insert("supersedes".into(), Value::from(id.as_str()));
+    }
+    // (ids of the file's own that cannot be any of the log's: `merge` renames them)
+    *rulings += 1;
+    m.insert("id".into(), Value::from(format!("\u{0}bws{rulings}")));
+    true
+}
+
+/// An older copy of the BWS than the log took (its entries up to ID `newest`; it `imports`
+/// something), or one with tables whose entry is `earlier` than the log's: refused whole, the
+/// problems naming the log's later results (what it would take back, or leave out as if
+/// erased). `None` for a copy as new as the log's.
+fn older_copy(
+    file: &str,
+    log: &LogSession,
+    (newest, imports): (Option<i64>, bool),
+    earlier: Vec<(String, String)>,
+    earlier_tables: &HashSet<(u32, String)>,
+) -> Option<Vec<Problem>> {
     let behind = match (newest, log.newest) {
         (Some(here), Some(took)) if here < took => Some((here, took)),
         _ => None,
     };
-    if !earlier.is_empty() || (behind.is_some() && !events.is_empty()) {
-        let (here, took) = behind.unwrap_or((newest.unwrap_or(0), log.newest.unwrap_or(0)));
-        let mut out = vec![problem(
-            "ReceivedData".into(),
-            format!("this copy of the BWS is older than what the log already took from session {} (its entries go up to ID {here}, the log's up to {took}): nothing was imported; import the BWS as it stands now", log.id),
-        )];
-        out.extend(earlier.into_iter().map(|(at, m)| problem(at, m)));
-        let mut later: Vec<(&(u32, String), &(i64, usize))> = log
-            .entries
-            .iter()
-            .filter(|(k, (id, _))| *id > here && !earlier_tables.contains(*k))
-            .collect();
-        later.sort_by_key(|(_, (_, seq))| *seq);
-        for ((board, ns), (id, seq)) in later {
-            out.push(problem(
-                "ReceivedData".into(),
-                format!("board {board} of pair {ns}: the log took entry {id} (seq {seq}), later than any entry of this copy"),
-            ));
-        }
-        return Err(out);
+    if earlier.is_empty() && !(behind.is_some() && imports) {
+        return None;
     }
+    let (here, took) = behind.unwrap_or((newest.unwrap_or(0), log.newest.unwrap_or(0)));
+    let problem = |at: String, message: String| Problem {
+        file: file.to_string(),
+        at,
+        message,
+    };
+    let mut out = vec![problem(
+        "ReceivedData".into(),
+        format!("this copy of the BWS is older than what the log already took from session {} (its entries go up to ID {here}, the log's up to {took}): nothing was imported; import the BWS as it stands now", log.id),
+    )];
+    out.extend(earlier.into_iter().map(|(at, m)| problem(at, m)));
+    let mut later: Vec<(&(u32, String), &(i64, usize))> = log
+        .entries
+        .iter()
+        .filter(|(k, (id, _))| *id > here && !earlier_tables.contains(*k))
+        .collect();
+    later.sort_by_key(|(_, (_, seq))| *seq);
+    for ((board, ns), (id, seq)) in later {
+        out.push(problem(
+            "ReceivedData".into(),
+            format!("board {board} of pair {ns}: the log took entry {id} (seq {seq}), later than any entry of this copy"),
+        ));
+    }
+    Some(out)
+}
+
+/// The report's notes on the log's tables not `seen` in this copy of the BWS (whose entries
+/// stop at ID `newest`): erased after they were imported, or left out of an older copy.
+fn erased(
+    file: &str,
+    log: &LogSession,
+    seen: &HashSet<(u32, String)>,
+    newest: Option<i64>,
+) -> Vec<Problem> {
     let mut notes = Vec::new();
     let mut gone: Vec<_> = log
         .tables
@@ -454,16 +530,13 @@ pub(crate) fn update(
             (Some((id, _)), Some(here)) if *id > here => format!("board {board} of pair {ns} (the log's seq {}, entry {id}) is not in this copy of the BWS, whose entries stop at ID {here}: an older copy, or its last entries deleted; the log keeps it", t.seq),
             _ => format!("board {board} of pair {ns} (the log's seq {}) is no longer in the BWS (erased after it was imported): the log keeps it; a director's ruling can cancel it", t.seq),
         };
-        notes.push(problem("file".into(), message));
+        notes.push(Problem {
+            file: file.to_string(),
+            at: "file".into(),
+            message,
+        });
     }
-    Ok((
-        Input {
-            file: input.file,
-            events: events.into_iter().map(Ev::Json).collect(),
-            origins,
-        },
-        notes,
-    ))
+    notes
 }
 
 #[cfg(test)]
