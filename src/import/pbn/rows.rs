@@ -265,19 +265,12 @@ fn row_ops<'r>(
             Cow::Owned(_) => Cow::Owned(g.to_string()),
         })
     };
-    let times = match cell(c.mult) {
-        None => 1,
-        Some(m) => match m.parse::<u32>() {
-            Ok(n) if n <= 10_000 => n,
-            _ => {
-                let m = format!(
-                    "Multiplicity: expected a whole number, found {}",
-                    crate::import::quote(m)
-                );
-                ops.push(Op::Bad(at, m));
-                return;
-            }
-        },
+    let times = match multiplicity(cell(c.mult)) {
+        Ok(n) => n,
+        Err(m) => {
+            ops.push(Op::Bad(at, m));
+            return;
+        }
     };
     if times > 1 && (c.ns.is_some() || c.ew.is_some()) {
         ops.push(Op::Bad(
@@ -317,36 +310,11 @@ fn row_ops<'r>(
             }
             _ => match (cell(c.ns), cell(c.ew)) {
                 (Some(a), Some(b)) => {
-                    let side =
-                        |n: &str, names: Option<usize>, j: usize, key: &mut String| match slot(
-                            n, names, j,
-                        ) {
-                            Some(k) => {
-                                let (id, players) = pairs.known.side(k, j);
-                                Side {
-                                    id: id.into(),
-                                    players: players.into(),
-                                    known: Some(k as usize * 2 + j),
-                                }
-                            }
-                            None => {
-                                let dir = ["NS", "EW"][j];
-                                Side {
-                                    id: pairs.ids.id(section.as_deref(), n, dir).into(),
-                                    players: players_of(
-                                        Some(n),
-                                        cell(names),
-                                        dir,
-                                        (pairs.ids, pairs.names),
-                                        key,
-                                    ),
-                                    known: None,
-                                }
-                            }
-                        };
+                    let sec = section.as_deref();
+                    let (ns, ew) = (cell(c.names_ns), cell(c.names_ew));
                     [
-                        side(a, c.names_ns, 0, &mut key),
-                        side(b, c.names_ew, 1, &mut key),
+                        numbered_side(a, ns, (0, slot(a, c.names_ns, 0)), sec, pairs, &mut key),
+                        numbered_side(b, ew, (1, slot(b, c.names_ew, 1)), sec, pairs, &mut key),
                     ]
                 }
                 _ => {
@@ -376,6 +344,50 @@ fn row_ops<'r>(
             event,
             ruling,
         }));
+    }
+}
+
+/// A row's Multiplicity: how many tables played it (1 when the row does not say).
+fn multiplicity(cell: Option<&str>) -> Result<u32, String> {
+    match cell {
+        None => Ok(1),
+        Some(m) => match m.parse::<u32>() {
+            Ok(n) if n <= 10_000 => Ok(n),
+            _ => Err(format!(
+                "Multiplicity: expected a whole number, found {}",
+                crate::import::quote(m)
+            )),
+        },
+    }
+}
+
+/// One side (`j`: 0 NS, 1 EW) of a row's table with pair numbers: its `slot`'s pair where the
+/// first reading has one, else the pair of number `n` and the row's names cell.
+fn numbered_side<'r>(
+    n: &str,
+    names_cell: Option<&str>,
+    (j, slot): (usize, Option<u32>),
+    section: Option<&str>,
+    pairs: &Pairs<'r>,
+    key: &mut String,
+) -> Side<'r> {
+    match slot {
+        Some(k) => {
+            let (id, players) = pairs.known.side(k, j);
+            Side {
+                id: id.into(),
+                players: players.into(),
+                known: Some(k as usize * 2 + j),
+            }
+        }
+        None => {
+            let dir = ["NS", "EW"][j];
+            Side {
+                id: pairs.ids.id(section, n, dir).into(),
+                players: players_of(Some(n), names_cell, dir, (pairs.ids, pairs.names), key),
+                known: None,
+            }
+        }
     }
 }
 

@@ -68,26 +68,7 @@ pub(super) fn rows(
         );
         return;
     };
-    let c = Cols {
-        section: None,
-        table: t.col("Table"),
-        round: t.col("Round"),
-        ns: None,
-        ew: None,
-        names_ns: None,
-        names_ew: None,
-        contract: t.col("Contract"),
-        declarer: t.col("Declarer"),
-        result: t.col("Result"),
-        score_ns: t.col("Score_NS"),
-        score_ew: t.col("Score_EW"),
-        score: t.col("Score"),
-        mp: (None, None),
-        pct: (None, None),
-        imp: (None, None),
-        mult: None,
-        lead: t.col("Lead"),
-    };
+    let c = team_cols(t);
     let ruling = t.col(RULING_COLUMN);
     let mut row: Vec<Cow<str>> = Vec::with_capacity(t.columns.len());
     for &(line, text) in t.rows() {
@@ -172,6 +153,30 @@ pub(super) fn rows(
             }
             Err(e) => d.bad(&at, e),
         }
+    }
+}
+
+/// A team ScoreTable's play and score columns (a pairs ScoreTable's, without pairs).
+fn team_cols(t: &lex::TableTag) -> Cols {
+    Cols {
+        section: None,
+        table: t.col("Table"),
+        round: t.col("Round"),
+        ns: None,
+        ew: None,
+        names_ns: None,
+        names_ew: None,
+        contract: t.col("Contract"),
+        declarer: t.col("Declarer"),
+        result: t.col("Result"),
+        score_ns: t.col("Score_NS"),
+        score_ew: t.col("Score_EW"),
+        score: t.col("Score"),
+        mp: (None, None),
+        pct: (None, None),
+        imp: (None, None),
+        mult: None,
+        lead: t.col("Lead"),
     }
 }
 
