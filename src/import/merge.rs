@@ -157,6 +157,16 @@ struct Used {
 }
 
 impl Used {
+    /// The ids the log has given.
+    fn of(existing: &Existing) -> Used {
+        Used {
+            sessions: existing.sessions.clone(),
+            rulings: existing.rulings.clone(),
+            session_n: existing.sessions.len() + 1,
+            ruling_n: existing.rulings.len() + 1,
+        }
+    }
+
     /// A new ruling id, after those given.
     fn ruling(&mut self) -> String {
         let (new, n) = next_free(&self.rulings, "R", self.ruling_n);
@@ -217,24 +227,13 @@ pub fn merge(inputs: Vec<Input>, existing: &Existing) -> Result<Merged, Vec<Prob
     let mut problems = Vec::new();
     let mut events = Vec::new();
     let mut origins = Origins::default();
-    let mut used = Used {
-        sessions: existing.sessions.clone(),
-        rulings: existing.rulings.clone(),
-        session_n: existing.sessions.len() + 1,
-        ruling_n: existing.rulings.len() + 1,
-    };
+    let mut used = Used::of(existing);
     // Each participant declared so far: its event's index in `events`.
     let mut declared: FxMap<String, usize> = FxMap::default();
     let mut championship = existing.nonempty;
     let mut new_participants = 0;
     let mut sessions_given = Vec::new();
-    let mut hands = Hands {
-        boards: existing.boards.clone(),
-        deals: existing.deals.clone(),
-        last: existing.last_session.clone(),
-        unplayed: BTreeMap::new(),
-        joined: BTreeMap::new(),
-    };
+    let mut hands = Hands::of(existing);
     for input in inputs {
         // Ids first (a ruling may name a later one in `supersedes`).
         let (session_ids, ruling_ids, given) = new_ids(&input.events, &mut used);
@@ -246,7 +245,11 @@ pub fn merge(inputs: Vec<Input>, existing: &Existing) -> Result<Merged, Vec<Prob
         origins.at.reserve(input.events.len());
         for (i, e) in input.events.into_iter().enumerate() {
             let place = places.next();
-            let origin = |_: usize| place.clone().unwrap_or_else(|| format!("event {}", i + 1));
+            let problem = |message: String| Problem {
+                file: file.clone(),
+                at: place.clone().unwrap_or_else(|| format!("event {}", i + 1)),
+                message,
+            };
             let e = match e {
                 Ev::Row(mut r) => {
                     rename_row(&mut r, (&session_ids, &ruling_ids), &mut hands);
@@ -257,18 +260,12 @@ pub fn merge(inputs: Vec<Input>, existing: &Existing) -> Result<Merged, Vec<Prob
                 Ev::Json(v) => v,
             };
             let Value::Object(m) = e else {
-                problems.push(Problem {
-                    file: file.clone(),
-                    at: origin(i),
-                    message: "the reader made an event that is not a JSON object".into(),
-                });
+                problems.push(problem(
+                    "the reader made an event that is not a JSON object".into(),
+                ));
                 continue;
             };
-            let kind = m
-                .get("type")
-                .and_then(Value::as_str)
-                .unwrap_or("")
-                .to_string();
+            let kind = String::from(m.get("type").and_then(Value::as_str).unwrap_or(""));
             match kind.as_str() {
                 "championship" => {
                     if championship {
@@ -282,11 +279,7 @@ pub fn merge(inputs: Vec<Input>, existing: &Existing) -> Result<Merged, Vec<Prob
                     };
                     let known = (existing, &declared, &events[..], &origins);
                     if let Some(again) = declared_before(known, &kind, &id, &m) {
-                        problems.extend(again.map(|message| Problem {
-                            file: file.clone(),
-                            at: origin(i),
-                            message,
-                        }));
+                        problems.extend(again.map(problem));
                         continue;
                     }
                     declared.insert(id, events.len());
@@ -299,11 +292,7 @@ pub fn merge(inputs: Vec<Input>, existing: &Existing) -> Result<Merged, Vec<Prob
                 Ok(Some(m)) => m,
                 Ok(None) => continue,
                 Err(message) => {
-                    problems.push(Problem {
-                        file: file.clone(),
-                        at: origin(i),
-                        message,
-                    });
+                    problems.push(problem(message));
                     continue;
                 }
             };
@@ -442,6 +431,17 @@ struct Hands {
 }
 
 impl Hands {
+    /// What the log has: its sessions' boards and deals, the session declared last.
+    fn of(existing: &Existing) -> Hands {
+        Hands {
+            boards: existing.boards.clone(),
+            deals: existing.deals.clone(),
+            last: existing.last_session.clone(),
+            unplayed: BTreeMap::new(),
+            joined: BTreeMap::new(),
+        }
+    }
+
     /// An event of a session (renamed): its boards, its deals, the session met last.
     fn see(&mut self, kind: &str, m: &Map<String, Value>) {
         let key = if kind == "session" { "id" } else { "session" };

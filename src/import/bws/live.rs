@@ -296,22 +296,13 @@ pub(crate) fn update(
     // How far this copy of the BWS had got (its events' notes), and its tables whose entry is
     // earlier than the one the log took: (where, message).
     let values: Vec<Value> = input.events.iter().map(Ev::to_value).collect();
-    let newest = values
-        .iter()
-        .filter_map(|v| v.as_object().and_then(Entry::of_map))
-        .map(|e| e.newest)
-        .max();
+    let newest = newest_entry(&values);
     let mut earlier: Vec<(String, String)> = Vec::new();
     let mut earlier_tables: HashSet<(u32, String)> = HashSet::new();
     for (i, e) in values.into_iter().enumerate() {
         let Value::Object(m) = &e else { continue };
         let kind = m.get("type").and_then(Value::as_str).unwrap_or("");
-        let board = m.get("board").and_then(Value::as_u64).unwrap_or(0) as u32;
-        let ns = m
-            .get("ns")
-            .and_then(Value::as_str)
-            .unwrap_or("")
-            .to_string();
+        let (board, ns) = board_and_ns(m);
         let mut m = m.clone();
         if m.contains_key("session") {
             m.insert("session".into(), Value::from(log.id.as_str()));
@@ -319,47 +310,36 @@ pub(crate) fn update(
         let stale = matches!(kind, "result" | "ruling")
             .then(|| earlier_entry(&m, log, &(board, ns.clone())))
             .flatten();
+        if let Some((here, (took, seq))) = stale {
+            seen.insert((board, ns.clone()));
+            earlier_tables.insert((board, ns.clone()));
+            earlier.push((at(i), format!("board {board} of pair {ns}: entry {here} here, but the log took the later entry {took} (seq {seq}); importing this copy would take it back")));
+            continue;
+        }
         match kind {
             "championship" | "session" => continue,
             // (a pair the log has stays as the log declares it: names amended in the BWS since
             // are not carried over)
             "pair" if m.get("id").and_then(Value::as_str).is_some_and(known) => continue,
-            "deal" => {
-                match log.deals.get(&board) {
-                    Some(p) if Some(p.as_str()) == m.get("pbn").and_then(Value::as_str) => continue,
-                    Some(_) => {
-                        problems.push(problem(at(i), format!("board {board}'s deal differs from the one session {} of the log has", log.id)));
-                        continue;
-                    }
-                    None => {}
+            "deal" => match new_deal(log, board, &m) {
+                Ok(true) => {}
+                Ok(false) => continue,
+                Err(message) => {
+                    problems.push(problem(at(i), message));
+                    continue;
                 }
-            }
-            _ if stale.is_some() => {
-                seen.insert((board, ns.clone()));
-                let (here, (took, seq)) = stale.expect("just matched");
-                earlier_tables.insert((board, ns.clone()));
-                earlier.push((at(i), format!("board {board} of pair {ns}: entry {here} here, but the log took the later entry {took} (seq {seq}); importing this copy would take it back")));
-                continue;
-            }
+            },
             "result" => {
                 let key = (board, ns.clone());
                 seen.insert(key.clone());
-                if let Some((id, _, true)) = log.rulings.get(&key) {
-                    // An artificial score the BWS gave earlier, now replaced by a result.
-                    events.push(withdrawn(id));
-                    origins.push(at(i));
-                }
-                if let Some(t) = log.tables.get(&key) {
-                    match table_change(&m, t, board, &ns) {
-                        Err(message) => problems.push(problem(at(i), message)),
-                        Ok(None) => {}
-                        Ok(Some(c)) => {
-                            events.push(c);
-                            origins.push(at(i));
-                        }
+                match result_events(m, log, &key) {
+                    Ok(new) => {
+                        origins.extend(new.iter().map(|_| at(i)));
+                        events.extend(new);
                     }
-                    continue;
+                    Err(message) => problems.push(problem(at(i), message)),
                 }
+                continue;
             }
             "ruling" => {
                 let key = (board, ns.clone());
@@ -389,6 +369,56 @@ pub(crate) fn update(
         },
         notes,
     ))
+}
+
+/// The highest entry ID the events' notes give: how far this copy of the BWS had got.
+fn newest_entry(values: &[Value]) -> Option<i64> {
+    values
+        .iter()
+        .filter_map(|v| v.as_object().and_then(Entry::of_map))
+        .map(|e| e.newest)
+        .max()
+}
+
+/// An event's table: its board and NS pair (0 and empty when it has none).
+fn board_and_ns(m: &Map<String, Value>) -> (u32, String) {
+    let board = m.get("board").and_then(Value::as_u64).unwrap_or(0) as u32;
+    let ns = m.get("ns").and_then(Value::as_str).unwrap_or("");
+    (board, ns.to_string())
+}
+
+/// Whether a BWS deal `m` of board `board` is new to the log's session (`false`: the log has
+/// it); `Err` when it differs from the one the log has.
+fn new_deal(log: &LogSession, board: u32, m: &Map<String, Value>) -> Result<bool, String> {
+    match log.deals.get(&board) {
+        Some(p) if Some(p.as_str()) == m.get("pbn").and_then(Value::as_str) => Ok(false),
+        Some(_) => Err(format!(
+            "board {board}'s deal differs from the one session {} of the log has",
+            log.id
+        )),
+        None => Ok(true),
+    }
+}
+
+/// What a BWS result `m` at table `key` adds to the log: the `ruling_withdrawn` of the log's
+/// artificial score there (a result entered instead), then the result where the log has none
+/// at the table, else its correction where the play differs; `Err` when it is against another
+/// pair.
+fn result_events(
+    m: Map<String, Value>,
+    log: &LogSession,
+    key: &(u32, String),
+) -> Result<Vec<Value>, String> {
+    let mut out = Vec::new();
+    if let Some((id, _, true)) = log.rulings.get(key) {
+        // An artificial score the BWS gave earlier, now replaced by a result.
+        out.push(withdrawn(id));
+    }
+    match log.tables.get(key) {
+        None => out.push(Value::Object(m)),
+        Some(t) => out.extend(table_change(&m, t, key.0, &key.1)?),
+    }
+    Ok(out)
 }
 
 /// The `ruling_withdrawn` of the log's artificial score `id`, a result entered instead.

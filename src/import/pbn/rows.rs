@@ -265,21 +265,13 @@ fn row_ops<'r>(
             Cow::Owned(_) => Cow::Owned(g.to_string()),
         })
     };
-    let times = match multiplicity(cell(c.mult)) {
+    let times = match multiplicity(cell(c.mult), c.ns.is_some() || c.ew.is_some()) {
         Ok(n) => n,
         Err(m) => {
             ops.push(Op::Bad(at, m));
             return;
         }
     };
-    if times > 1 && (c.ns.is_some() || c.ew.is_some()) {
-        ops.push(Op::Bad(
-            at,
-            "a row with pair numbers and a Multiplicity above 1 would seat the same pairs twice"
-                .into(),
-        ));
-        return;
-    }
     let section = owned_cell(c.section);
     // The pairs' slots: their ids and players are the slot's when no names cell says who
     // they are.
@@ -295,18 +287,11 @@ fn row_ops<'r>(
             (None, None) => {
                 // A frequency table: each result is its own table of pairs made up for it.
                 *synthetic += 1;
-                let made = |dir: &str, names: Option<usize>| Side {
-                    id: format!("{board}-{synthetic}{dir}").into(),
-                    players: players_of(
-                        None,
-                        cell(names),
-                        dir,
-                        (pairs.ids, pairs.names),
-                        &mut String::new(),
-                    ),
-                    known: None,
-                };
-                [made("NS", c.names_ns), made("EW", c.names_ew)]
+                let n = (board, *synthetic);
+                [
+                    made_side(n, "NS", cell(c.names_ns), pairs),
+                    made_side(n, "EW", cell(c.names_ew), pairs),
+                ]
             }
             _ => match (cell(c.ns), cell(c.ew)) {
                 (Some(a), Some(b)) => {
@@ -347,17 +332,48 @@ fn row_ops<'r>(
     }
 }
 
-/// A row's Multiplicity: how many tables played it (1 when the row does not say).
-fn multiplicity(cell: Option<&str>) -> Result<u32, String> {
-    match cell {
-        None => Ok(1),
+/// A row's Multiplicity: how many tables played it (1 when the row does not say); more than
+/// one is refused for a row with pair numbers (`numbered`).
+fn multiplicity(cell: Option<&str>, numbered: bool) -> Result<u32, String> {
+    let times = match cell {
+        None => 1,
         Some(m) => match m.parse::<u32>() {
-            Ok(n) if n <= 10_000 => Ok(n),
-            _ => Err(format!(
-                "Multiplicity: expected a whole number, found {}",
-                crate::import::quote(m)
-            )),
+            Ok(n) if n <= 10_000 => n,
+            _ => {
+                return Err(format!(
+                    "Multiplicity: expected a whole number, found {}",
+                    crate::import::quote(m)
+                ))
+            }
         },
+    };
+    if times > 1 && numbered {
+        return Err(
+            "a row with pair numbers and a Multiplicity above 1 would seat the same pairs twice"
+                .into(),
+        );
+    }
+    Ok(times)
+}
+
+/// One side (`dir`) of a frequency table's result: a pair made up for it, numbered by its
+/// board and the result's number (`n`), with the players of its names cell.
+fn made_side<'r>(
+    (board, n): (u32, u32),
+    dir: &str,
+    names_cell: Option<&str>,
+    pairs: &Pairs<'r>,
+) -> Side<'r> {
+    Side {
+        id: format!("{board}-{n}{dir}").into(),
+        players: players_of(
+            None,
+            names_cell,
+            dir,
+            (pairs.ids, pairs.names),
+            &mut String::new(),
+        ),
+        known: None,
     }
 }
 
