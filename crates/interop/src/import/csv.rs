@@ -89,30 +89,7 @@ pub(crate) fn read_parsed(
         .into_iter()
         .max_by_key(|d| header_line.bytes().filter(|b| b == d).count())
         .unwrap_or(b',');
-    // Quotes and rows checked before the rows are read: an unbalanced quote would take the
-    // rest of the file into one cell (the rows after it lost without a word), and no row may
-    // hold more than a row's limit.
-    let shape = shape(text.as_bytes(), delimiter);
-    if let Some((line, rest)) = shape.unclosed {
-        return Err(fail(
-            format!("line {line}"),
-            format!("a quote (\") opened on this line is never closed: the rest of the file ({rest} more line{}) would be one cell, its rows lost; close the quote or remove it", if rest == 1 { "" } else { "s" }),
-        ));
-    }
-    if let Some((line, len)) = shape.long {
-        return Err(fail(
-            format!("line {line}"),
-            format!(
-                "a row of {len} bytes, more than the {} a spreadsheet's row may have (one table's traveller line{})",
-                crate::limits::human(crate::limits::MAX_CSV_ROW_BYTES as u64),
-                if shape.spans.iter().any(|s| s.row == line) {
-                    ", its lines together inside a quoted cell"
-                } else {
-                    ""
-                }
-            ),
-        ));
-    }
+    let shape = checked_shape(&text, delimiter, file)?;
     let mut rdr = csv::ReaderBuilder::new()
         .delimiter(delimiter)
         .flexible(true)
@@ -127,58 +104,8 @@ pub(crate) fn read_parsed(
             ))
         }
     };
-    // Each field's column.
-    let mut col: HashMap<&str, usize> = HashMap::new();
-    let mut problems = Vec::new();
-    for f in FIELDS {
-        let want = columns.map.get(f).map(String::as_str).unwrap_or(f);
-        match headers.iter().position(|h| h.trim().eq_ignore_ascii_case(want)) {
-            Some(i) => {
-                col.insert(f, i);
-            }
-            None if columns.map.contains_key(f) => problems.push(Problem {
-                file: file.to_string(),
-                at: "line 1".into(),
-                message: format!("--columns maps {f} to {want:?}, which the header row does not have (it has {})", headers.iter().collect::<Vec<_>>().join(", ")),
-            }),
-            None => {}
-        }
-    }
-    for f in ["board", "ns", "ew"] {
-        if !col.contains_key(f) {
-            problems.push(Problem {
-                file: file.to_string(),
-                at: "line 1".into(),
-                message: format!("no {f} column: the header row must name session, section, board, ns, ew, contract, declarer, tricks (or result, or score), or map its own names with --columns {f}=Header"),
-            });
-        }
-    }
-    if !col.contains_key("contract") && !col.contains_key("score") {
-        problems.push(Problem {
-            file: file.to_string(),
-            at: "line 1".into(),
-            message:
-                "neither a contract nor a score column: nothing says what happened at each table"
-                    .into(),
-        });
-    }
-    if !problems.is_empty() {
-        return Err(problems);
-    }
-    let mut rows = Vec::new();
-    for rec in rdr.records() {
-        match rec {
-            Ok(r) => rows.push(r),
-            Err(e) => {
-                let at = e
-                    .position()
-                    .map(|p| format!("line {}", p.line()))
-                    .unwrap_or("file".into());
-                return Err(fail(at, format!("cannot read this row: {e}")));
-            }
-        }
-    }
-    // Ids: where a pair number stands in two sections, the section is put before it.
+    let col = field_columns(&headers, columns, file)?;
+    let rows = records(&mut rdr, file)?;
     let cell = |r: &csv::StringRecord, f: &str| -> Option<String> {
         col.get(f)
             .and_then(|&i| r.get(i))
@@ -186,33 +113,7 @@ pub(crate) fn read_parsed(
             .filter(|s| !s.is_empty())
             .map(str::to_string)
     };
-    let mut sections: BTreeMap<String, BTreeSet<String>> = BTreeMap::new();
-    for r in &rows {
-        if let Some(sec) = cell(r, "section") {
-            for f in ["ns", "ew"] {
-                if let Some(p) = cell(r, f) {
-                    sections.entry(p).or_default().insert(sec.clone());
-                }
-            }
-        }
-    }
-    let prefix = sections.values().any(|s| s.len() > 1);
-    let seats: Vec<(u32, String, String)> = rows
-        .iter()
-        .filter_map(|r| {
-            let b = super::board_number(&cell(r, "board")?)?;
-            let sec = cell(r, "session").unwrap_or_default()
-                + "\u{0}"
-                + &cell(r, "section").unwrap_or_default();
-            Some((
-                b,
-                format!("{sec}\u{0}{}", cell(r, "ns")?),
-                format!("{sec}\u{0}{}", cell(r, "ew")?),
-            ))
-        })
-        .collect();
-    let per_direction =
-        draft::per_direction(seats.iter().map(|(b, n, e)| (*b, n.as_str(), e.as_str())));
+    let (prefix, per_direction) = id_layout(&rows, &cell);
     let mut d = Draft::new(file, req);
     if let Some(m) = mixed {
         d.slip(&m.at(), m.slip());
@@ -252,6 +153,149 @@ pub(crate) fn read_parsed(
         });
     }
     d.finish(req)
+}
+
+/// The text's shape (`shape`) checked before the rows are read: an unbalanced quote would take
+/// the rest of the file into one cell (the rows after it lost without a word), and no row may
+/// hold more than a row's limit.
+fn checked_shape(text: &str, delimiter: u8, file: &str) -> Result<Shape, Vec<Problem>> {
+    let fail = |at: String, message: String| {
+        vec![Problem {
+            file: file.to_string(),
+            at,
+            message,
+        }]
+    };
+    let shape = shape(text.as_bytes(), delimiter);
+    if let Some((line, rest)) = shape.unclosed {
+        return Err(fail(
+            format!("line {line}"),
+            format!("a quote (\") opened on this line is never closed: the rest of the file ({rest} more line{}) would be one cell, its rows lost; close the quote or remove it", if rest == 1 { "" } else { "s" }),
+        ));
+    }
+    if let Some((line, len)) = shape.long {
+        return Err(fail(
+            format!("line {line}"),
+            format!(
+                "a row of {len} bytes, more than the {} a spreadsheet's row may have (one table's traveller line{})",
+                crate::limits::human(crate::limits::MAX_CSV_ROW_BYTES as u64),
+                if shape.spans.iter().any(|s| s.row == line) {
+                    ", its lines together inside a quoted cell"
+                } else {
+                    ""
+                }
+            ),
+        ));
+    }
+    Ok(shape)
+}
+
+/// Each field's column in the header row (`--columns` mapping fields to other names); the
+/// header row lacking a column a table's result needs is a problem.
+fn field_columns(
+    headers: &csv::StringRecord,
+    columns: &Columns,
+    file: &str,
+) -> Result<HashMap<&'static str, usize>, Vec<Problem>> {
+    let mut col: HashMap<&'static str, usize> = HashMap::new();
+    let mut problems = Vec::new();
+    for f in FIELDS {
+        let want = columns.map.get(f).map(String::as_str).unwrap_or(f);
+        match headers.iter().position(|h| h.trim().eq_ignore_ascii_case(want)) {
+            Some(i) => {
+                col.insert(f, i);
+            }
+            None if columns.map.contains_key(f) => problems.push(Problem {
+                file: file.to_string(),
+                at: "line 1".into(),
+                message: format!("--columns maps {f} to {want:?}, which the header row does not have (it has {})", headers.iter().collect::<Vec<_>>().join(", ")),
+            }),
+            None => {}
+        }
+    }
+    for f in ["board", "ns", "ew"] {
+        if !col.contains_key(f) {
+            problems.push(Problem {
+                file: file.to_string(),
+                at: "line 1".into(),
+                message: format!("no {f} column: the header row must name session, section, board, ns, ew, contract, declarer, tricks (or result, or score), or map its own names with --columns {f}=Header"),
+            });
+        }
+    }
+    if !col.contains_key("contract") && !col.contains_key("score") {
+        problems.push(Problem {
+            file: file.to_string(),
+            at: "line 1".into(),
+            message:
+                "neither a contract nor a score column: nothing says what happened at each table"
+                    .into(),
+        });
+    }
+    if !problems.is_empty() {
+        return Err(problems);
+    }
+    Ok(col)
+}
+
+/// The rows after the header row; one that cannot be read is a problem.
+fn records(
+    rdr: &mut csv::Reader<&[u8]>,
+    file: &str,
+) -> Result<Vec<csv::StringRecord>, Vec<Problem>> {
+    let mut rows = Vec::new();
+    for rec in rdr.records() {
+        match rec {
+            Ok(r) => rows.push(r),
+            Err(e) => {
+                let at = e
+                    .position()
+                    .map(|p| format!("line {}", p.line()))
+                    .unwrap_or("file".into());
+                return Err(vec![Problem {
+                    file: file.to_string(),
+                    at,
+                    message: format!("cannot read this row: {e}"),
+                }]);
+            }
+        }
+    }
+    Ok(rows)
+}
+
+/// How rows' pair numbers become ids: where a pair number stands in two sections, the section
+/// is put before it; where NS and EW are numbered each from 1, the direction after it.
+fn id_layout(
+    rows: &[csv::StringRecord],
+    cell: &dyn Fn(&csv::StringRecord, &str) -> Option<String>,
+) -> (bool, bool) {
+    let mut sections: BTreeMap<String, BTreeSet<String>> = BTreeMap::new();
+    for r in rows {
+        if let Some(sec) = cell(r, "section") {
+            for f in ["ns", "ew"] {
+                if let Some(p) = cell(r, f) {
+                    sections.entry(p).or_default().insert(sec.clone());
+                }
+            }
+        }
+    }
+    let prefix = sections.values().any(|s| s.len() > 1);
+    let seats: Vec<(u32, String, String)> = rows
+        .iter()
+        .filter_map(|r| {
+            let b = super::board_number(&cell(r, "board")?)?;
+            let sec = cell(r, "session").unwrap_or_default()
+                + "\u{0}"
+                + &cell(r, "section").unwrap_or_default();
+            Some((
+                b,
+                format!("{sec}\u{0}{}", cell(r, "ns")?),
+                format!("{sec}\u{0}{}", cell(r, "ew")?),
+            ))
+        })
+        .collect();
+    let per_direction =
+        draft::per_direction(seats.iter().map(|(b, n, e)| (*b, n.as_str(), e.as_str())));
+    (prefix, per_direction)
 }
 
 /// A quoted cell over several lines: the row it is in (its first line), the line its quote
@@ -378,6 +422,7 @@ fn shape(text: &[u8], delimiter: u8) -> Shape {
     out
 }
 
+/// One row of the spreadsheet: a table's result or artificial score in session `s`.
 fn row(
     d: &mut Draft,
     s: usize,
@@ -401,10 +446,26 @@ fn row(
             return;
         }
     };
+    let Some(t) = row_table(d, r, cell, (prefix, per_direction), at, board) else {
+        return;
+    };
+    row_play(d, s, r, cell, t, at);
+}
+
+/// A row's table: its board, round and table, its pairs (declared, with their players);
+/// `None` (a problem) when they cannot be read.
+fn row_table(
+    d: &mut Draft,
+    r: &csv::StringRecord,
+    cell: &dyn Fn(&csv::StringRecord, &str) -> Option<String>,
+    (prefix, per_direction): (bool, bool),
+    at: &str,
+    board: u32,
+) -> Option<Table> {
     let section = cell(r, "section");
     let (Some(ns_raw), Some(ew_raw)) = (cell(r, "ns"), cell(r, "ew")) else {
         d.bad(at, "ns and ew: both pairs must be given");
-        return;
+        return None;
     };
     let id = |raw: &str, dir: &str| {
         let mut id = match (&section, prefix) {
@@ -442,17 +503,29 @@ fn row(
         (Ok(a), Ok(b)) => (a, b),
         (Err(m), _) | (_, Err(m)) => {
             d.bad(at, m);
-            return;
+            return None;
         }
     };
-    let t = Table {
+    Some(Table {
         section: section.clone(),
         board,
         round,
         table,
         ns,
         ew,
-    };
+    })
+}
+
+/// A row's play or score at table `t`: a result, an artificial score, or a problem.
+fn row_play(
+    d: &mut Draft,
+    s: usize,
+    r: &csv::StringRecord,
+    cell: &dyn Fn(&csv::StringRecord, &str) -> Option<String>,
+    t: Table,
+    at: &str,
+) {
+    let board = t.board;
     let score_cell = cell(r, "score");
     // An artificial score.
     if let Some(sc) = &score_cell {

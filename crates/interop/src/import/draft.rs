@@ -11,6 +11,7 @@ use serde_json::{json, Map, Value};
 
 use super::{Ev, Parsed, Problem, Request, Row};
 
+mod finish;
 mod ids;
 mod teams;
 mod tokens;
@@ -494,35 +495,14 @@ impl Draft {
                 continue;
             }
             let id = format!("S{}", i + 1);
-            let (form, options) = match resolve(&s, req) {
+            let resolved = match resolve(&s, req) {
                 Ok(x) => x,
                 Err((at, m)) => {
                     self.fail(&at, m);
                     continue;
                 }
             };
-            let mut m = Map::new();
-            m.insert("type".into(), Value::from("session"));
-            m.insert("id".into(), Value::from(id.as_str()));
-            if let Some(n) = &s.name {
-                m.insert("name".into(), Value::from(n.as_str()));
-            }
-            m.insert("form".into(), Value::from(form));
-            m.insert("boards".into(), boards_value(&s.boards));
-            let compare = req.compare.clone().or(s.compare.clone());
-            if let Some(c) = compare {
-                m.insert("compare".into(), Value::from(c));
-            }
-            if let Some(n) = &s.note {
-                m.insert("note".into(), Value::from(n.as_str()));
-            }
-            if !options.is_empty() {
-                m.insert("options".into(), Value::Object(options));
-            }
-            for (k, v) in &s.extra {
-                m.insert(k.clone(), v.clone());
-            }
-            events.push(Ev::Json(Value::Object(m)));
+            events.push(Ev::Json(finish::session_event(&s, &id, resolved, req)));
             origins.push(
                 s.form
                     .as_ref()
@@ -532,21 +512,7 @@ impl Draft {
             if i == 0 || !pairs_done {
                 pairs_done = !self.pairs.is_empty();
                 for p in &self.pairs {
-                    let mut m = Map::new();
-                    let ty = if p.team.is_some() { "team" } else { "pair" };
-                    m.insert("type".into(), Value::from(ty));
-                    m.insert("id".into(), Value::from(p.id.as_str()));
-                    if let Some(Some(name)) = &p.team {
-                        m.insert("name".into(), Value::from(name.as_str()));
-                    }
-                    if let Some(sec) = &p.section {
-                        m.insert("section".into(), Value::from(sec.as_str()));
-                    }
-                    if !p.players.is_empty() {
-                        let v = crate::event::players_value(&p.players, &p.ids);
-                        m.insert("players".into(), v);
-                    }
-                    events.push(Ev::Json(Value::Object(m)));
+                    events.push(Ev::Json(finish::pair_event(p)));
                     origins.push(p.at.clone());
                 }
             }
@@ -557,37 +523,7 @@ impl Draft {
                 })));
                 origins.push(mt.at.clone());
             }
-            events.reserve(s.events.len());
-            origins.reserve(s.events.len());
-            let all = s.head.into_iter().chain(s.events).chain(s.tail);
-            for (e, at) in all {
-                match e {
-                    Ev::Row(mut r) => {
-                        if r.ruling {
-                            ruling += 1;
-                            r.id = Some(format!("R{ruling}"));
-                        }
-                        r.session = id.clone();
-                        events.push(Ev::Row(r));
-                    }
-                    Ev::Json(Value::Object(mut m)) => {
-                        // `type` first, then (a ruling's `id` and) `session`, as a hand would
-                        // write it.
-                        let ty = m.shift_remove("type").unwrap_or(Value::Null);
-                        let mut next = 1;
-                        if ty == "ruling" {
-                            ruling += 1;
-                            m.shift_insert(0, "id".into(), Value::from(format!("R{ruling}")));
-                            next = 2;
-                        }
-                        m.shift_insert(0, "type".into(), ty);
-                        m.shift_insert(next, "session".into(), Value::from(id.as_str()));
-                        events.push(Ev::Json(Value::Object(m)));
-                    }
-                    e @ Ev::Json(_) => events.push(e),
-                }
-                origins.push(at);
-            }
+            finish::session_tables(s, &id, &mut ruling, (&mut events, &mut origins));
         }
         if !self.problems.is_empty() {
             self.problems.sort();

@@ -147,66 +147,96 @@ fn differs(a: &Map<String, Value>, b: &Map<String, Value>) -> Option<String> {
     None
 }
 
+/// The session and ruling ids given so far (the log's and the files' before), and the numbers
+/// to try next.
+struct Used {
+    sessions: BTreeSet<String>,
+    rulings: BTreeSet<String>,
+    session_n: usize,
+    ruling_n: usize,
+}
+
+impl Used {
+    /// The ids the log has given.
+    fn of(existing: &Existing) -> Used {
+        Used {
+            sessions: existing.sessions.clone(),
+            rulings: existing.rulings.clone(),
+            session_n: existing.sessions.len() + 1,
+            ruling_n: existing.rulings.len() + 1,
+        }
+    }
+
+    /// A new ruling id, after those given.
+    fn ruling(&mut self) -> String {
+        let (new, n) = next_free(&self.rulings, "R", self.ruling_n);
+        self.ruling_n = n;
+        self.rulings.insert(new.clone());
+        new
+    }
+
+    /// A new session id, after those given.
+    fn session(&mut self) -> String {
+        let (new, n) = next_free(&self.sessions, "S", self.session_n);
+        self.session_n = n;
+        self.sessions.insert(new.clone());
+        new
+    }
+}
+
+/// One file's new ids: its sessions' and its rulings' (by the file's ids), and its sessions'
+/// in order.
+fn new_ids(
+    events: &[Ev],
+    used: &mut Used,
+) -> (FxMap<String, String>, FxMap<String, String>, Vec<String>) {
+    let mut session_ids: FxMap<String, String> = FxMap::default();
+    let mut ruling_ids: FxMap<String, String> = FxMap::default();
+    let mut given = Vec::new();
+    for e in events {
+        let e = match e {
+            Ev::Json(v) => v,
+            Ev::Row(r) => {
+                if let (true, Some(id)) = (r.ruling, &r.id) {
+                    ruling_ids.insert(id.clone(), used.ruling());
+                }
+                continue;
+            }
+        };
+        match e.get("type").and_then(Value::as_str) {
+            Some("session") => {
+                if let Some(id) = e.get("id").and_then(Value::as_str) {
+                    let new = used.session();
+                    session_ids.insert(id.to_string(), new.clone());
+                    given.push(new);
+                }
+            }
+            Some("ruling") => {
+                if let Some(id) = e.get("id").and_then(Value::as_str) {
+                    ruling_ids.insert(id.to_string(), used.ruling());
+                }
+            }
+            _ => {}
+        }
+    }
+    (session_ids, ruling_ids, given)
+}
+
 /// Merge `inputs` (in order) after `existing`.
 pub fn merge(inputs: Vec<Input>, existing: &Existing) -> Result<Merged, Vec<Problem>> {
     let mut problems = Vec::new();
     let mut events = Vec::new();
     let mut origins = Origins::default();
-    let mut sessions_used = existing.sessions.clone();
-    let mut rulings_used = existing.rulings.clone();
-    let mut session_n = existing.sessions.len() + 1;
-    let mut ruling_n = existing.rulings.len() + 1;
+    let mut used = Used::of(existing);
     // Each participant declared so far: its event's index in `events`.
     let mut declared: FxMap<String, usize> = FxMap::default();
     let mut championship = existing.nonempty;
     let mut new_participants = 0;
     let mut sessions_given = Vec::new();
-    let mut hands = Hands {
-        boards: existing.boards.clone(),
-        deals: existing.deals.clone(),
-        last: existing.last_session.clone(),
-        unplayed: BTreeMap::new(),
-        joined: BTreeMap::new(),
-    };
+    let mut hands = Hands::of(existing);
     for input in inputs {
-        let mut session_ids: FxMap<String, String> = FxMap::default();
-        let mut ruling_ids: FxMap<String, String> = FxMap::default();
-        let mut given = Vec::new();
         // Ids first (a ruling may name a later one in `supersedes`).
-        for e in &input.events {
-            let e = match e {
-                Ev::Json(v) => v,
-                Ev::Row(r) => {
-                    if let (true, Some(id)) = (r.ruling, &r.id) {
-                        let (new, n) = next_free(&rulings_used, "R", ruling_n);
-                        ruling_n = n;
-                        rulings_used.insert(new.clone());
-                        ruling_ids.insert(id.clone(), new);
-                    }
-                    continue;
-                }
-            };
-            match e.get("type").and_then(Value::as_str) {
-                Some("session") => {
-                    if let Some(id) = e.get("id").and_then(Value::as_str) {
-                        let (new, n) = next_free(&sessions_used, "S", session_n);
-                        session_n = n;
-                        sessions_used.insert(new.clone());
-                        session_ids.insert(id.to_string(), new.clone());
-                        given.push(new);
-                    }
-                }
-                Some("ruling") => {
-                    if let Some(id) = e.get("id").and_then(Value::as_str) {
-                        let (new, n) = next_free(&rulings_used, "R", ruling_n);
-                        ruling_n = n;
-                        rulings_used.insert(new.clone());
-                        ruling_ids.insert(id.to_string(), new);
-                    }
-                }
-                _ => {}
-            }
-        }
+        let (session_ids, ruling_ids, given) = new_ids(&input.events, &mut used);
         let file = input.file.clone();
         let fi = origins.files.len() as u32;
         origins.files.push(file.clone());
@@ -215,37 +245,27 @@ pub fn merge(inputs: Vec<Input>, existing: &Existing) -> Result<Merged, Vec<Prob
         origins.at.reserve(input.events.len());
         for (i, e) in input.events.into_iter().enumerate() {
             let place = places.next();
-            let origin = |_: usize| place.clone().unwrap_or_else(|| format!("event {}", i + 1));
+            let problem = |message: String| Problem {
+                file: file.clone(),
+                at: place.clone().unwrap_or_else(|| format!("event {}", i + 1)),
+                message,
+            };
             let e = match e {
                 Ev::Row(mut r) => {
-                    if let Some(new) = session_ids.get(&r.session) {
-                        r.session.clone_from(new);
-                    }
-                    if hands.last.as_deref() != Some(r.session.as_str()) {
-                        hands.last = Some(r.session.clone());
-                    }
-                    if let Some(new) = r.id.as_ref().and_then(|id| ruling_ids.get(id)) {
-                        r.id = Some(new.clone());
-                    }
+                    rename_row(&mut r, (&session_ids, &ruling_ids), &mut hands);
                     events.push(Ev::Row(r));
                     origins.at.push((fi, i as u32, place));
                     continue;
                 }
                 Ev::Json(v) => v,
             };
-            let Value::Object(mut m) = e else {
-                problems.push(Problem {
-                    file: file.clone(),
-                    at: origin(i),
-                    message: "the reader made an event that is not a JSON object".into(),
-                });
+            let Value::Object(m) = e else {
+                problems.push(problem(
+                    "the reader made an event that is not a JSON object".into(),
+                ));
                 continue;
             };
-            let kind = m
-                .get("type")
-                .and_then(Value::as_str)
-                .unwrap_or("")
-                .to_string();
+            let kind = String::from(m.get("type").and_then(Value::as_str).unwrap_or(""));
             match kind.as_str() {
                 "championship" => {
                     if championship {
@@ -257,32 +277,9 @@ pub fn merge(inputs: Vec<Input>, existing: &Existing) -> Result<Merged, Vec<Prob
                     let Some(id) = m.get("id").and_then(Value::as_str).map(str::to_string) else {
                         continue;
                     };
-                    if let Some(first) = existing.participants.get(&id) {
-                        if let Some(d) = differs(first, &m) {
-                            problems.push(Problem {
-                                file: file.clone(),
-                                at: origin(i),
-                                message: format!(
-                                    "{kind} {id} is not the log's {kind} {id}: {d} (in the log)"
-                                ),
-                            });
-                        }
-                        continue;
-                    }
-                    if let Some(&j) = declared.get(&id) {
-                        let Ev::Json(Value::Object(first)) = &events[j] else {
-                            unreachable!("a declaration is a JSON object");
-                        };
-                        if let Some(d) = differs(first, &m) {
-                            let (f, a) = origins.get(j).expect("an origin per event");
-                            problems.push(Problem {
-                                file: file.clone(),
-                                at: origin(i),
-                                message: format!(
-                                    "{kind} {id} is declared differently: {d} ({f}: {a})"
-                                ),
-                            });
-                        }
+                    let known = (existing, &declared, &events[..], &origins);
+                    if let Some(again) = declared_before(known, &kind, &id, &m) {
+                        problems.extend(again.map(problem));
                         continue;
                     }
                     declared.insert(id, events.len());
@@ -290,59 +287,21 @@ pub fn merge(inputs: Vec<Input>, existing: &Existing) -> Result<Merged, Vec<Prob
                 }
                 _ => {}
             }
-            // Session and ruling ids renamed wherever they stand.
-            if kind == "session" {
-                rename(&mut m, "id", &session_ids);
-            } else {
-                rename(&mut m, "session", &session_ids);
-            }
-            // A hand record without results (a dealing machine's or BridgeComposer's PBN): its
-            // deals join the session imported or declared last, for the boards it plays.
-            if kind == "deal" && !m.contains_key("session") {
-                match hands.join(&mut m, &file) {
-                    Ok(true) => {}
-                    Ok(false) => continue,
-                    Err(message) => {
-                        problems.push(Problem {
-                            file: file.clone(),
-                            at: origin(i),
-                            message,
-                        });
-                        continue;
-                    }
+            let ids = (&session_ids, &ruling_ids);
+            let m = match renamed(m, &kind, ids, &mut hands, &file) {
+                Ok(Some(m)) => m,
+                Ok(None) => continue,
+                Err(message) => {
+                    problems.push(problem(message));
+                    continue;
                 }
-            } else {
-                hands.see(&kind, &m);
-            }
-            if kind == "ruling" {
-                rename(&mut m, "id", &ruling_ids);
-                rename(&mut m, "supersedes", &ruling_ids);
-            }
-            if kind == "ruling_withdrawn" {
-                rename(&mut m, "ruling", &ruling_ids);
-            }
+            };
             events.push(Ev::Json(Value::Object(m)));
             origins.at.push((fi, i as u32, place));
         }
         sessions_given.push((file, given));
     }
-    // Ids of matches must stay unique across the championship too.
-    let mut matches = existing.matches.clone();
-    for (i, m) in events.iter().enumerate() {
-        let Ev::Json(m) = m else { continue };
-        if m.get("type").and_then(Value::as_str) == Some("match") {
-            if let Some(id) = m.get("id").and_then(Value::as_str) {
-                if !matches.insert(id.to_string()) {
-                    let (file, at) = origins.get(i).expect("an origin per event");
-                    problems.push(Problem {
-                        file,
-                        at,
-                        message: format!("match {id} is already in the championship"),
-                    });
-                }
-            }
-        }
-    }
+    unique_matches(existing, &events, &origins, &mut problems);
     if !problems.is_empty() {
         problems.sort();
         problems.dedup();
@@ -362,6 +321,104 @@ pub fn merge(inputs: Vec<Input>, existing: &Existing) -> Result<Merged, Vec<Prob
     })
 }
 
+/// The new ids of one file's sessions and rulings, by the file's ids.
+type Renames<'r> = (&'r FxMap<String, String>, &'r FxMap<String, String>);
+
+/// A table's row with its session and ruling ids renamed; its session is the one met last.
+fn rename_row(r: &mut super::Row, (session_ids, ruling_ids): Renames, hands: &mut Hands) {
+    if let Some(new) = session_ids.get(&r.session) {
+        r.session.clone_from(new);
+    }
+    if hands.last.as_deref() != Some(r.session.as_str()) {
+        hands.last = Some(r.session.clone());
+    }
+    if let Some(new) = r.id.as_ref().and_then(|id| ruling_ids.get(id)) {
+        r.id = Some(new.clone());
+    }
+}
+
+/// A file's event `m` (a `kind`) with its session and ruling ids renamed wherever they stand,
+/// a hand record's deal joined to its session: `Ok(None)` when the deal is left out.
+fn renamed(
+    mut m: Map<String, Value>,
+    kind: &str,
+    (session_ids, ruling_ids): Renames,
+    hands: &mut Hands,
+    file: &str,
+) -> Result<Option<Map<String, Value>>, String> {
+    if kind == "session" {
+        rename(&mut m, "id", session_ids);
+    } else {
+        rename(&mut m, "session", session_ids);
+    }
+    // A hand record without results (a dealing machine's or BridgeComposer's PBN): its
+    // deals join the session imported or declared last, for the boards it plays.
+    if kind == "deal" && !m.contains_key("session") {
+        if !hands.join(&mut m, file)? {
+            return Ok(None);
+        }
+    } else {
+        hands.see(kind, &m);
+    }
+    if kind == "ruling" {
+        rename(&mut m, "id", ruling_ids);
+        rename(&mut m, "supersedes", ruling_ids);
+    }
+    if kind == "ruling_withdrawn" {
+        rename(&mut m, "ruling", ruling_ids);
+    }
+    Ok(Some(m))
+}
+
+/// A participant `id` (a `kind` event `m`) declared before, in the log or in a file merged
+/// already: `Some` (with what differs, if anything) when it was, `None` when it is new.
+fn declared_before(
+    (existing, declared, events, origins): (&Existing, &FxMap<String, usize>, &[Ev], &Origins),
+    kind: &str,
+    id: &str,
+    m: &Map<String, Value>,
+) -> Option<Option<String>> {
+    if let Some(first) = existing.participants.get(id) {
+        return Some(
+            differs(first, m)
+                .map(|d| format!("{kind} {id} is not the log's {kind} {id}: {d} (in the log)")),
+        );
+    }
+    let &j = declared.get(id)?;
+    let Ev::Json(Value::Object(first)) = &events[j] else {
+        unreachable!("a declaration is a JSON object");
+    };
+    Some(differs(first, m).map(|d| {
+        let (f, a) = origins.get(j).expect("an origin per event");
+        format!("{kind} {id} is declared differently: {d} ({f}: {a})")
+    }))
+}
+
+/// Ids of matches must stay unique across the championship too: one given twice is a problem.
+fn unique_matches(
+    existing: &Existing,
+    events: &[Ev],
+    origins: &Origins,
+    problems: &mut Vec<Problem>,
+) {
+    let mut matches = existing.matches.clone();
+    for (i, m) in events.iter().enumerate() {
+        let Ev::Json(m) = m else { continue };
+        if m.get("type").and_then(Value::as_str) == Some("match") {
+            if let Some(id) = m.get("id").and_then(Value::as_str) {
+                if !matches.insert(id.to_string()) {
+                    let (file, at) = origins.get(i).expect("an origin per event");
+                    problems.push(Problem {
+                        file,
+                        at,
+                        message: format!("match {id} is already in the championship"),
+                    });
+                }
+            }
+        }
+    }
+}
+
 /// Where hand records join: each session's boards and deals, and the session met last.
 struct Hands {
     boards: BTreeMap<String, BTreeSet<u32>>,
@@ -374,6 +431,17 @@ struct Hands {
 }
 
 impl Hands {
+    /// What the log has: its sessions' boards and deals, the session declared last.
+    fn of(existing: &Existing) -> Hands {
+        Hands {
+            boards: existing.boards.clone(),
+            deals: existing.deals.clone(),
+            last: existing.last_session.clone(),
+            unplayed: BTreeMap::new(),
+            joined: BTreeMap::new(),
+        }
+    }
+
     /// An event of a session (renamed): its boards, its deals, the session met last.
     fn see(&mut self, kind: &str, m: &Map<String, Value>) {
         let key = if kind == "session" { "id" } else { "session" };

@@ -13,6 +13,7 @@
 mod form;
 mod line;
 mod note;
+mod session;
 mod tree;
 mod twice;
 
@@ -21,8 +22,9 @@ use std::collections::{BTreeMap, BTreeSet};
 use serde_json::{json, Map, Value};
 
 use super::{Ev, Parsed, Problem, Read, Request};
+use crate::export::notes::SessionNote;
 use crate::score::Form;
-use form::{boards_value, form_of, has_lines, iso_date, numbers_repeat, players};
+use form::{boards_value, form_of, iso_date, numbers_repeat};
 use tree::{Element, Tl, TlPath};
 
 /// Read one USEBIO file (see the module's documentation).
@@ -254,6 +256,8 @@ impl<'a> Cx<'a> {
         }
     }
 
+    /// One session (a SESSION, or the EVENT itself): its session event, participants,
+    /// matches, deals, results and rulings.
     #[allow(clippy::too_many_arguments)]
     fn session(
         &mut self,
@@ -269,255 +273,24 @@ impl<'a> Cx<'a> {
         let note = note::of(&self.notes, el).cloned();
         let note = note.as_ref();
         let form = note::form(note, form);
-        // The units holding participants and boards: each SECTION, and the element itself.
-        let mut units: Vec<(Option<String>, &Element)> = Vec::new();
-        for s in el.all("SECTION") {
-            let id = s
-                .attr("SECTION_ID")
-                .map(str::to_string)
-                .or_else(|| s.text_of("SECTION_ID").map(str::to_string));
-            match id {
-                Some(id) if !id.is_empty() => units.push((Some(id), s)),
-                _ => self.problem(s.path.clone(), "missing SECTION_ID; expected a section id"),
-            }
-        }
-        if units.is_empty()
-            || el.child("PARTICIPANTS").is_some()
-            || el.all("BOARD").any(has_lines)
-            || el.child("MATCH").is_some()
-        {
-            units.insert(0, (None, el));
-        }
+        let units = self.units(el);
         let team = form.is_team();
         let _participants = tracing::info_span!("usebio_participants").entered();
         // Participants: (section, number as written) → id.
-        let mut numbers: Vec<Declared> = Vec::new();
-        for (section, u) in &units {
-            for parts in u.all("PARTICIPANTS") {
-                for p in &parts.children {
-                    match (p.name.as_str(), team) {
-                        ("PAIR", false) => {
-                            let Some(n) = p.text_of("PAIR_NUMBER") else {
-                                self.problem(
-                                    p.path_of("PAIR_NUMBER"),
-                                    "missing; expected the pair's number",
-                                );
-                                continue;
-                            };
-                            numbers.push((
-                                section.clone(),
-                                n.to_string(),
-                                players(p),
-                                None,
-                                p.path.clone(),
-                            ));
-                        }
-                        ("TEAM", true) => {
-                            let Some(n) = p
-                                .attr("TEAM_ID")
-                                .filter(|s| !s.is_empty())
-                                .or_else(|| p.text_of("TEAM_ID"))
-                            else {
-                                self.problem(
-                                    p.path.clone(),
-                                    "missing TEAM_ID; expected the team's id",
-                                );
-                                continue;
-                            };
-                            let mut pl = players(p);
-                            for pair in p.all("PAIR") {
-                                pl.extend(players(pair));
-                            }
-                            let name = p
-                                .attr("TEAM_NAME")
-                                .filter(|s| !s.is_empty())
-                                .or_else(|| p.text_of("TEAM_NAME"))
-                                .map(str::to_string);
-                            numbers.push((
-                                section.clone(),
-                                n.to_string(),
-                                pl,
-                                name,
-                                p.path.clone(),
-                            ));
-                        }
-                        ("PAIR", true) => self.problem(
-                            p.path.clone(),
-                            format!("a PAIR in a {} event; expected TEAM elements", form.name()),
-                        ),
-                        ("TEAM", false) => self.problem(
-                            p.path.clone(),
-                            format!(
-                                "a TEAM in a {} pairs event; expected PAIR elements",
-                                form.name()
-                            ),
-                        ),
-                        _ => {}
-                    }
-                }
-            }
-        }
-        let mut ids: crate::hash::FxMap<(Option<&str>, &str), String> = Default::default();
-        // (where each is first declared)
-        let mut first_at: crate::hash::FxMap<(Option<&str>, &str), &str> = Default::default();
-        ids.reserve(numbers.len());
-        first_at.reserve(numbers.len());
-        let mut participants: Vec<(String, &Declared)> = Vec::with_capacity(numbers.len());
-        for d in &numbers {
-            let (section, n, _, _, path) = d;
-            let key = (section.as_deref(), n.as_str());
-            if let Some(first) = first_at.get(&key) {
-                self.problem(
-                    path.clone(),
-                    format!(
-                        "{} {n} is declared twice (first at {first})",
-                        if team { "team" } else { "pair" }
-                    ),
-                );
-                continue;
-            }
-            first_at.insert(key, path);
-            let id = match (prefix, section) {
-                (true, Some(s)) => format!("{s}{n}"),
-                _ => n.clone(),
-            };
-            ids.insert(key, id.clone());
-            participants.push((id, d));
-        }
+        let numbers = self.declared_numbers(&units, form);
+        let (ids, participants) = self.participant_ids(&numbers, prefix, team);
         let declared = !numbers.is_empty();
         drop(_participants);
-
-        // Traveller lines.
-        let mut lines: Vec<Line> = Vec::with_capacity(
-            units
-                .iter()
-                .flat_map(|(_, u)| {
-                    u.all("BOARD")
-                        .chain(u.all("MATCH").flat_map(|m| m.all("BOARD")))
-                })
-                .map(|b| b.lines.len())
-                .sum(),
-        );
-        let mut matches: Vec<Value> = Vec::new();
-        let _lines = tracing::info_span!("usebio_lines").entered();
-        for (section, u) in &units {
-            let resolve = Resolver {
-                ids: &ids,
-                declared,
-                section: section.as_deref(),
-            };
-            if team {
-                for b in u.all("BOARD").filter(|b| has_lines(b)) {
-                    self.problem(
-                        b.path.clone(),
-                        "a board of a teams event outside a MATCH; expected its traveller lines inside MATCH",
-                    );
-                }
-                let mut seen: BTreeMap<(String, String, Vec<u32>), String> = BTreeMap::new();
-                for m in u.all("MATCH") {
-                    self.team_match(
-                        m,
-                        &sid,
-                        &resolve,
-                        knockout,
-                        &mut seen,
-                        &mut matches,
-                        &mut lines,
-                    );
-                }
-            } else {
-                if let Some(m) = u.child("MATCH") {
-                    self.problem(
-                        m.path.clone(),
-                        format!(
-                            "a MATCH in a {} pairs event; expected BOARD elements",
-                            form.name()
-                        ),
-                    );
-                }
-                // Each board's lines read apart (in parallel: a million lines), each board by
-                // a reader of its own whose problems are added in the boards' order: the very
-                // lines and problems, in the very order, of one reading.
-                let boards: Vec<&Element> = u.all("BOARD").filter(|b| has_lines(b)).collect();
-                let (file, req) = (self.file, self.req);
-                type Board<'l> = (Vec<Line<'l>>, [Vec<Problem>; 3]);
-                let read: Vec<Board> = {
-                    use rayon::prelude::*;
-                    boards
-                        .par_iter()
-                        .map(|b| {
-                            let mut cx = Cx::new(file, req);
-                            let mut out = Vec::with_capacity(b.lines.len());
-                            if let Some(board) = cx.board_number(b) {
-                                for tl in b.lines() {
-                                    let ns = cx.pair_of(tl, "NS_PAIR_NUMBER", &resolve);
-                                    let ew = cx.pair_of(tl, "EW_PAIR_NUMBER", &resolve);
-                                    if let (Some(ns), Some(ew)) = (ns, ew) {
-                                        if let Some(l) =
-                                            cx.line(tl, board, (ns, ew), section.as_deref(), None)
-                                        {
-                                            out.push(l);
-                                        }
-                                    }
-                                }
-                            }
-                            (out, [cx.problems, cx.skipped, cx.notices])
-                        })
-                        .collect()
-                };
-                for (board_lines, [problems, skipped, notices]) in read {
-                    lines.extend(board_lines);
-                    self.problems.extend(problems);
-                    self.skipped.extend(skipped);
-                    self.notices.extend(notices);
-                }
-            }
-        }
-        drop(_lines);
+        let (lines, mut matches) =
+            self.session_lines(&units, (&ids, declared), form, (&sid, knockout));
         // A board twice at one table, or a pair at two tables of one board.
         let lines = tracing::info_span!("usebio_twice").in_scope(|| self.played_once(lines));
-        // (a board's lines follow one another: each run's board inserted once)
-        let mut boards: BTreeSet<u32> = BTreeSet::new();
-        for (i, l) in lines.iter().enumerate() {
-            if i == 0 || lines[i - 1].board != l.board {
-                boards.insert(l.board);
-            }
-        }
-        if boards.is_empty() {
-            self.problem(
-                el.path.clone(),
-                "no traveller lines; expected BOARD elements with TRAVELLER_LINEs",
-            );
+        let Some(boards) = self.session_boards(el, &lines, note, &mut matches) else {
             return;
-        }
-        if let Some(n) = note {
-            note::matches(n, &mut matches, &mut boards);
-        }
-        // A match's boards are the session's even when none of a board's lines were kept (read
-        // leniently): found by the usebio fuzz target, a match naming a board its session lacked.
-        for m in &matches {
-            boards.extend(crate::event::read::parse_boards(&m["boards"]).unwrap_or_default());
-        }
+        };
 
         // The session.
-        if let Some(c) = &self.req.compare {
-            if c != "section" && c != "field" {
-                self.problem("--compare", format!("{c:?}: expected section or field"));
-            }
-        }
-        let compare = match note.filter(|_| self.req.compare.is_none()) {
-            Some(n) => n.compare.clone().unwrap_or("section".into()),
-            None => tracing::info_span!("usebio_compare")
-                .in_scope(|| self.compare(form, &units, &lines)),
-        };
-        let mut options = note.map(|n| n.options.clone()).unwrap_or_default();
-        for (k, v) in &self.req.options {
-            options.insert(k.clone(), v.clone());
-        }
-        let (_, errs) = form.read_options(&options);
-        for e in errs {
-            self.problem("--options", format!("{}: {}", e.option, e.message));
-        }
+        let (compare, options) = self.compare_options(form, note, &units, &lines);
         let _head = tracing::info_span!("usebio_head").entered();
         let mut s = Map::new();
         s.insert("type".into(), json!("session"));
@@ -541,32 +314,7 @@ impl<'a> Cx<'a> {
             note::session(n, &mut s);
         }
         self.events.push(Ev::Json(Value::Object(s)));
-
-        for (id, (section, _, pl, name, path)) in participants {
-            if let Some((first_players, first_path)) = self.declared.get(&id) {
-                if first_players != pl {
-                    self.problem(
-                        path.clone(),
-                        format!("{id} is declared with other players than at {first_path}"),
-                    );
-                }
-                continue;
-            }
-            let mut p = Map::new();
-            p.insert("type".into(), json!(if team { "team" } else { "pair" }));
-            p.insert("id".into(), json!(id));
-            if let Some(n) = name {
-                p.insert("name".into(), json!(n));
-            }
-            if let Some(s) = section {
-                if !team {
-                    p.insert("section".into(), json!(s));
-                }
-            }
-            p.insert("players".into(), json!(pl));
-            self.declared.insert(id, (pl.clone(), path.clone()));
-            self.events.push(Ev::Json(Value::Object(p)));
-        }
+        self.participant_events(participants, team);
         // Each match's id, by its number in the session (`Line::team`).
         let match_ids: Vec<String> = matches
             .iter()
@@ -593,6 +341,110 @@ impl<'a> Cx<'a> {
                     .filter_map(|l| line::result_row(l, &sid, &match_ids).map(Ev::Row)),
             );
         }
+        self.ruling_events(lines, &sid);
+        if let Some(n) = note {
+            self.events
+                .extend(note::events(n, &sid).into_iter().map(Ev::Json));
+        }
+    }
+
+    /// A session's boards: its lines', its note's and its matches'; `None` (a problem) when
+    /// it has no traveller lines.
+    fn session_boards(
+        &mut self,
+        el: &Element,
+        lines: &[Line],
+        note: Option<&SessionNote>,
+        matches: &mut [Value],
+    ) -> Option<BTreeSet<u32>> {
+        // (a board's lines follow one another: each run's board inserted once)
+        let mut boards: BTreeSet<u32> = BTreeSet::new();
+        for (i, l) in lines.iter().enumerate() {
+            if i == 0 || lines[i - 1].board != l.board {
+                boards.insert(l.board);
+            }
+        }
+        if boards.is_empty() {
+            self.problem(
+                el.path.clone(),
+                "no traveller lines; expected BOARD elements with TRAVELLER_LINEs",
+            );
+            return None;
+        }
+        if let Some(n) = note {
+            note::matches(n, matches, &mut boards);
+        }
+        // A match's boards are the session's even when none of a board's lines were kept (read
+        // leniently): found by the usebio fuzz target, a match naming a board its session lacked.
+        for m in matches.iter() {
+            boards.extend(crate::event::read::parse_boards(&m["boards"]).unwrap_or_default());
+        }
+        Some(boards)
+    }
+
+    /// A session's `compare` (`--compare`, else its note's, else what its lines say) and its
+    /// `options` (its note's, and `--options` over them).
+    fn compare_options(
+        &mut self,
+        form: Form,
+        note: Option<&SessionNote>,
+        units: &[(Option<String>, &Element)],
+        lines: &[Line],
+    ) -> (String, Map<String, Value>) {
+        if let Some(c) = &self.req.compare {
+            if c != "section" && c != "field" {
+                self.problem("--compare", format!("{c:?}: expected section or field"));
+            }
+        }
+        let compare = match note.filter(|_| self.req.compare.is_none()) {
+            Some(n) => n.compare.clone().unwrap_or("section".into()),
+            None => {
+                tracing::info_span!("usebio_compare").in_scope(|| self.compare(form, units, lines))
+            }
+        };
+        let mut options = note.map(|n| n.options.clone()).unwrap_or_default();
+        for (k, v) in &self.req.options {
+            options.insert(k.clone(), v.clone());
+        }
+        let (_, errs) = form.read_options(&options);
+        for e in errs {
+            self.problem("--options", format!("{}: {}", e.option, e.message));
+        }
+        (compare, options)
+    }
+
+    /// The `pair` or `team` event of each participant not declared in an earlier session; one
+    /// declared again with other players is a problem.
+    fn participant_events(&mut self, participants: Vec<(String, &Declared)>, team: bool) {
+        for (id, (section, _, pl, name, path)) in participants {
+            if let Some((first_players, first_path)) = self.declared.get(&id) {
+                if first_players != pl {
+                    self.problem(
+                        path.clone(),
+                        format!("{id} is declared with other players than at {first_path}"),
+                    );
+                }
+                continue;
+            }
+            let mut p = Map::new();
+            p.insert("type".into(), json!(if team { "team" } else { "pair" }));
+            p.insert("id".into(), json!(id));
+            if let Some(n) = name {
+                p.insert("name".into(), json!(n));
+            }
+            if let Some(s) = section {
+                if !team {
+                    p.insert("section".into(), json!(s));
+                }
+            }
+            p.insert("players".into(), json!(pl));
+            self.declared.insert(id, (pl.clone(), path.clone()));
+            self.events.push(Ev::Json(Value::Object(p)));
+        }
+    }
+
+    /// A `ruling` event for each line with an artificial score.
+    fn ruling_events(&mut self, lines: Vec<Line>, sid: &str) {
         let mut rulings = Vec::new();
         for l in lines {
             if let Some((score, token, law)) = l.artificial.map(|a| *a) {
@@ -611,10 +463,6 @@ impl<'a> Cx<'a> {
             }
         }
         self.events.extend(rulings);
-        if let Some(n) = note {
-            self.events
-                .extend(note::events(n, &sid).into_iter().map(Ev::Json));
-        }
     }
 
     #[allow(clippy::too_many_arguments)]

@@ -296,22 +296,13 @@ pub(crate) fn update(
     // How far this copy of the BWS had got (its events' notes), and its tables whose entry is
     // earlier than the one the log took: (where, message).
     let values: Vec<Value> = input.events.iter().map(Ev::to_value).collect();
-    let newest = values
-        .iter()
-        .filter_map(|v| v.as_object().and_then(Entry::of_map))
-        .map(|e| e.newest)
-        .max();
+    let newest = newest_entry(&values);
     let mut earlier: Vec<(String, String)> = Vec::new();
     let mut earlier_tables: HashSet<(u32, String)> = HashSet::new();
     for (i, e) in values.into_iter().enumerate() {
         let Value::Object(m) = &e else { continue };
         let kind = m.get("type").and_then(Value::as_str).unwrap_or("");
-        let board = m.get("board").and_then(Value::as_u64).unwrap_or(0) as u32;
-        let ns = m
-            .get("ns")
-            .and_then(Value::as_str)
-            .unwrap_or("")
-            .to_string();
+        let (board, ns) = board_and_ns(m);
         let mut m = m.clone();
         if m.contains_key("session") {
             m.insert("session".into(), Value::from(log.id.as_str()));
@@ -319,91 +310,43 @@ pub(crate) fn update(
         let stale = matches!(kind, "result" | "ruling")
             .then(|| earlier_entry(&m, log, &(board, ns.clone())))
             .flatten();
+        if let Some((here, (took, seq))) = stale {
+            seen.insert((board, ns.clone()));
+            earlier_tables.insert((board, ns.clone()));
+            earlier.push((at(i), format!("board {board} of pair {ns}: entry {here} here, but the log took the later entry {took} (seq {seq}); importing this copy would take it back")));
+            continue;
+        }
         match kind {
             "championship" | "session" => continue,
             // (a pair the log has stays as the log declares it: names amended in the BWS since
             // are not carried over)
             "pair" if m.get("id").and_then(Value::as_str).is_some_and(known) => continue,
-            "deal" => {
-                match log.deals.get(&board) {
-                    Some(p) if Some(p.as_str()) == m.get("pbn").and_then(Value::as_str) => continue,
-                    Some(_) => {
-                        problems.push(problem(at(i), format!("board {board}'s deal differs from the one session {} of the log has", log.id)));
-                        continue;
-                    }
-                    None => {}
+            "deal" => match new_deal(log, board, &m) {
+                Ok(true) => {}
+                Ok(false) => continue,
+                Err(message) => {
+                    problems.push(problem(at(i), message));
+                    continue;
                 }
-            }
-            _ if stale.is_some() => {
-                seen.insert((board, ns.clone()));
-                let (here, (took, seq)) = stale.expect("just matched");
-                earlier_tables.insert((board, ns.clone()));
-                earlier.push((at(i), format!("board {board} of pair {ns}: entry {here} here, but the log took the later entry {took} (seq {seq}); importing this copy would take it back")));
-                continue;
-            }
+            },
             "result" => {
                 let key = (board, ns.clone());
                 seen.insert(key.clone());
-                if let Some((id, _, true)) = log.rulings.get(&key) {
-                    // An artificial score the BWS gave earlier, now replaced by a result.
-                    let mut w = Map::new();
-                    w.insert("type".into(), Value::from("ruling_withdrawn"));
-                    w.insert("ruling".into(), Value::from(id.as_str()));
-                    w.insert(
-                        "note".into(),
-                        Value::from("imported: Bridgemate result entered instead"),
-                    );
-                    events.push(Value::Object(w));
-                    origins.push(at(i));
+                match result_events(m, log, &key) {
+                    Ok(new) => {
+                        origins.extend(new.iter().map(|_| at(i)));
+                        events.extend(new);
+                    }
+                    Err(message) => problems.push(problem(at(i), message)),
                 }
-                if let Some(t) = log.tables.get(&key) {
-                    let ew = m.get("ew").and_then(Value::as_str).unwrap_or("");
-                    if t.ew != ew {
-                        problems.push(problem(at(i), format!("board {board} of pair {ns} is against pair {ew} here but against {} in the log (seq {}); a correction cannot change the pairs", t.ew, t.seq)));
-                        continue;
-                    }
-                    if t.play == canon_json(&m) {
-                        continue;
-                    }
-                    let mut c = Map::new();
-                    c.insert("type".into(), Value::from("correction"));
-                    c.insert("result".into(), Value::from(t.seq));
-                    for k in ["contract", "declarer", "tricks", "score", "lead"] {
-                        if let Some(v) = m.get(k) {
-                            c.insert(k.into(), v.clone());
-                        }
-                    }
-                    c.insert(
-                        "note".into(),
-                        Value::from(match Entry::of_map(&m) {
-                            Some(e) => format!(
-                                "imported: re-entered at the table, Bridgemate {}",
-                                e.text()
-                            ),
-                            None => "imported: re-entered at the table (Bridgemate)".to_string(),
-                        }),
-                    );
-                    events.push(Value::Object(c));
-                    origins.push(at(i));
-                    continue;
-                }
+                continue;
             }
             "ruling" => {
                 let key = (board, ns.clone());
                 seen.insert(key.clone());
-                let score = m.get("score").and_then(Value::as_str).unwrap_or("");
-                if let Some((id, old, _)) = log.rulings.get(&key) {
-                    let same = crate::adjust::parse_adjusted(score)
-                        .map(|s| s.to_string() == *old)
-                        .unwrap_or(false);
-                    if same {
-                        continue;
-                    }
-                    m.insert("supersedes".into(), Value::from(id.as_str()));
+                if !new_ruling(&mut m, log.rulings.get(&key), &mut rulings) {
+                    continue;
                 }
-                // (ids of the file's own that cannot be any of the log's: `merge` renames them)
-                rulings += 1;
-                m.insert("id".into(), Value::from(format!("\u{0}bws{rulings}")));
             }
             _ => {}
         }
@@ -413,33 +356,196 @@ pub(crate) fn update(
     if !problems.is_empty() {
         return Err(problems);
     }
-    // An older copy of the BWS than the log took: refused whole, naming the log's later
-    // results (what it would take back, or leave out as if erased).
+    let imports = !events.is_empty();
+    if let Some(p) = older_copy(&file, log, (newest, imports), earlier, &earlier_tables) {
+        return Err(p);
+    }
+    let notes = erased(&file, log, &seen, newest);
+    Ok((
+        Input {
+            file: input.file,
+            events: events.into_iter().map(Ev::Json).collect(),
+            origins,
+        },
+        notes,
+    ))
+}
+
+/// The highest entry ID the events' notes give: how far this copy of the BWS had got.
+fn newest_entry(values: &[Value]) -> Option<i64> {
+    values
+        .iter()
+        .filter_map(|v| v.as_object().and_then(Entry::of_map))
+        .map(|e| e.newest)
+        .max()
+}
+
+/// An event's table: its board and NS pair (0 and empty when it has none).
+fn board_and_ns(m: &Map<String, Value>) -> (u32, String) {
+    let board = m.get("board").and_then(Value::as_u64).unwrap_or(0) as u32;
+    let ns = m.get("ns").and_then(Value::as_str).unwrap_or("");
+    (board, ns.to_string())
+}
+
+/// Whether a BWS deal `m` of board `board` is new to the log's session (`false`: the log has
+/// it); `Err` when it differs from the one the log has.
+fn new_deal(log: &LogSession, board: u32, m: &Map<String, Value>) -> Result<bool, String> {
+    match log.deals.get(&board) {
+        Some(p) if Some(p.as_str()) == m.get("pbn").and_then(Value::as_str) => Ok(false),
+        Some(_) => Err(format!(
+            "board {board}'s deal differs from the one session {} of the log has",
+            log.id
+        )),
+        None => Ok(true),
+    }
+}
+
+/// What a BWS result `m` at table `key` adds to the log: the `ruling_withdrawn` of the log's
+/// artificial score there (a result entered instead), then the result where the log has none
+/// at the table, else its correction where the play differs; `Err` when it is against another
+/// pair.
+fn result_events(
+    m: Map<String, Value>,
+    log: &LogSession,
+    key: &(u32, String),
+) -> Result<Vec<Value>, String> {
+    let mut out = Vec::new();
+    if let Some((id, _, true)) = log.rulings.get(key) {
+        // An artificial score the BWS gave earlier, now replaced by a result.
+        out.push(withdrawn(id));
+    }
+    match log.tables.get(key) {
+        None => out.push(Value::Object(m)),
+        Some(t) => out.extend(table_change(&m, t, key.0, &key.1)?),
+    }
+    Ok(out)
+}
+
+/// The `ruling_withdrawn` of the log's artificial score `id`, a result entered instead.
+fn withdrawn(id: &str) -> Value {
+    let mut w = Map::new();
+    w.insert("type".into(), Value::from("ruling_withdrawn"));
+    w.insert("ruling".into(), Value::from(id));
+    w.insert(
+        "note".into(),
+        Value::from("imported: Bridgemate result entered instead"),
+    );
+    Value::Object(w)
+}
+
+/// What a BWS result `m` changes in the log's table `t` (board `board` of pair `ns`): nothing,
+/// or its correction; `Err` when it is against another pair.
+fn table_change(
+    m: &Map<String, Value>,
+    t: &LogTable,
+    board: u32,
+    ns: &str,
+) -> Result<Option<Value>, String> {
+    let ew = m.get("ew").and_then(Value::as_str).unwrap_or("");
+    if t.ew != ew {
+        return Err(format!("board {board} of pair {ns} is against pair {ew} here but against {} in the log (seq {}); a correction cannot change the pairs", t.ew, t.seq));
+    }
+    if t.play == canon_json(m) {
+        return Ok(None);
+    }
+    Ok(Some(correction(m, t.seq)))
+}
+
+/// The `correction` of the log's result `seq` to the play of `m`, re-entered at the table.
+fn correction(m: &Map<String, Value>, seq: usize) -> Value {
+    let mut c = Map::new();
+    c.insert("type".into(), Value::from("correction"));
+    c.insert("result".into(), Value::from(seq));
+    for k in ["contract", "declarer", "tricks", "score", "lead"] {
+        if let Some(v) = m.get(k) {
+            c.insert(k.into(), v.clone());
+        }
+    }
+    c.insert(
+        "note".into(),
+        Value::from(match Entry::of_map(m) {
+            Some(e) => format!("imported: re-entered at the table, Bridgemate {}", e.text()),
+            None => "imported: re-entered at the table (Bridgemate)".to_string(),
+        }),
+    );
+    Value::Object(c)
+}
+
+/// A BWS ruling `m` made new (`false`: the log has it already): superseding the log's ruling
+/// of the table (`old`: its id and score) when that differs, with an id of the file's own.
+fn new_ruling(
+    m: &mut Map<String, Value>,
+    old: Option<&(String, String, bool)>,
+    rulings: &mut usize,
+) -> bool {
+    let score = m.get("score").and_then(Value::as_str).unwrap_or("");
+    if let Some((id, old, _)) = old {
+        let same = crate::adjust::parse_adjusted(score)
+            .map(|s| s.to_string() == *old)
+            .unwrap_or(false);
+        if same {
+            return false;
+        }
+        m.insert("supersedes".into(), Value::from(id.as_str()));
+    }
+    // (ids of the file's own that cannot be any of the log's: `merge` renames them)
+    *rulings += 1;
+    m.insert("id".into(), Value::from(format!("\u{0}bws{rulings}")));
+    true
+}
+
+/// An older copy of the BWS than the log took (its entries up to ID `newest`; it `imports`
+/// something), or one with tables whose entry is `earlier` than the log's: refused whole, the
+/// problems naming the log's later results (what it would take back, or leave out as if
+/// erased). `None` for a copy as new as the log's.
+fn older_copy(
+    file: &str,
+    log: &LogSession,
+    (newest, imports): (Option<i64>, bool),
+    earlier: Vec<(String, String)>,
+    earlier_tables: &HashSet<(u32, String)>,
+) -> Option<Vec<Problem>> {
     let behind = match (newest, log.newest) {
         (Some(here), Some(took)) if here < took => Some((here, took)),
         _ => None,
     };
-    if !earlier.is_empty() || (behind.is_some() && !events.is_empty()) {
-        let (here, took) = behind.unwrap_or((newest.unwrap_or(0), log.newest.unwrap_or(0)));
-        let mut out = vec![problem(
-            "ReceivedData".into(),
-            format!("this copy of the BWS is older than what the log already took from session {} (its entries go up to ID {here}, the log's up to {took}): nothing was imported; import the BWS as it stands now", log.id),
-        )];
-        out.extend(earlier.into_iter().map(|(at, m)| problem(at, m)));
-        let mut later: Vec<(&(u32, String), &(i64, usize))> = log
-            .entries
-            .iter()
-            .filter(|(k, (id, _))| *id > here && !earlier_tables.contains(*k))
-            .collect();
-        later.sort_by_key(|(_, (_, seq))| *seq);
-        for ((board, ns), (id, seq)) in later {
-            out.push(problem(
-                "ReceivedData".into(),
-                format!("board {board} of pair {ns}: the log took entry {id} (seq {seq}), later than any entry of this copy"),
-            ));
-        }
-        return Err(out);
+    if earlier.is_empty() && !(behind.is_some() && imports) {
+        return None;
     }
+    let (here, took) = behind.unwrap_or((newest.unwrap_or(0), log.newest.unwrap_or(0)));
+    let problem = |at: String, message: String| Problem {
+        file: file.to_string(),
+        at,
+        message,
+    };
+    let mut out = vec![problem(
+        "ReceivedData".into(),
+        format!("this copy of the BWS is older than what the log already took from session {} (its entries go up to ID {here}, the log's up to {took}): nothing was imported; import the BWS as it stands now", log.id),
+    )];
+    out.extend(earlier.into_iter().map(|(at, m)| problem(at, m)));
+    let mut later: Vec<(&(u32, String), &(i64, usize))> = log
+        .entries
+        .iter()
+        .filter(|(k, (id, _))| *id > here && !earlier_tables.contains(*k))
+        .collect();
+    later.sort_by_key(|(_, (_, seq))| *seq);
+    for ((board, ns), (id, seq)) in later {
+        out.push(problem(
+            "ReceivedData".into(),
+            format!("board {board} of pair {ns}: the log took entry {id} (seq {seq}), later than any entry of this copy"),
+        ));
+    }
+    Some(out)
+}
+
+/// The report's notes on the log's tables not `seen` in this copy of the BWS (whose entries
+/// stop at ID `newest`): erased after they were imported, or left out of an older copy.
+fn erased(
+    file: &str,
+    log: &LogSession,
+    seen: &HashSet<(u32, String)>,
+    newest: Option<i64>,
+) -> Vec<Problem> {
     let mut notes = Vec::new();
     let mut gone: Vec<_> = log
         .tables
@@ -454,16 +560,13 @@ pub(crate) fn update(
             (Some((id, _)), Some(here)) if *id > here => format!("board {board} of pair {ns} (the log's seq {}, entry {id}) is not in this copy of the BWS, whose entries stop at ID {here}: an older copy, or its last entries deleted; the log keeps it", t.seq),
             _ => format!("board {board} of pair {ns} (the log's seq {}) is no longer in the BWS (erased after it was imported): the log keeps it; a director's ruling can cancel it", t.seq),
         };
-        notes.push(problem("file".into(), message));
+        notes.push(Problem {
+            file: file.to_string(),
+            at: "file".into(),
+            message,
+        });
     }
-    Ok((
-        Input {
-            file: input.file,
-            events: events.into_iter().map(Ev::Json).collect(),
-            origins,
-        },
-        notes,
-    ))
+    notes
 }
 
 #[cfg(test)]

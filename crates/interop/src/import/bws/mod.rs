@@ -32,6 +32,7 @@ use crate::bridge::{parse_result_offset, vul_of, Bid};
 pub(crate) mod live;
 mod names;
 mod progress;
+mod sections;
 
 use names::{deals, players};
 pub use progress::{progress, Progress};
@@ -287,73 +288,12 @@ pub fn read(path: &Path, file: &str, req: &Request) -> Result<Parsed, Vec<Proble
     })
 }
 
+/// The session of a database: its sections, entries and movement read, its pairs (with their
+/// players), deals and tables drafted.
 fn read_tables(db: &Database, req: &Request) -> Result<Parsed, Vec<Problem>> {
     let file = db.file;
     let one = |p: Problem| vec![p];
-    // Sections: ID → letters (`Letter`, space-padded to its width, as Bridgemate Control
-    // Software writes it; `Letters` read too), and the scoring type.
-    let sections = db.export("Section").map_err(one)?;
-    let c = sections.need(&["ID"], file).map_err(one)?;
-    let letter = sections.col("Letter").or_else(|| sections.col("Letters"));
-    if letter.is_none() {
-        return Err(one(problem(
-            file,
-            "Section",
-            format!(
-                "no column Letter (a Bridgemate Section table names each section's letter in Letter; this one has {})",
-                sections.headers.join(", ")
-            ),
-        )));
-    }
-    let scoring = sections.col("ScoringType");
-    let mut letters: BTreeMap<i64, String> = BTreeMap::new();
-    let mut form: Option<(String, String)> = None;
-    for (i, row) in sections.rows.iter().enumerate() {
-        let id = int(row, Some(c[0]), "ID")
-            .and_then(|v| v.ok_or_else(|| "ID: empty".to_string()))
-            .map_err(|m| one(problem(file, &sections.at(i), m)))?;
-        let l = cell(row, letter);
-        letters.insert(
-            id,
-            if l.is_empty() {
-                id.to_string()
-            } else {
-                l.to_string()
-            },
-        );
-        if let Ok(Some(t)) = int(row, scoring, "ScoringType") {
-            // The codes as the programs that write the column use them (BridgeTab's settings,
-            // a Danish DBF tool: 1 matchpoints, 2 Butler, 3 cross-IMPs, 4 teams); Bridgemate's
-            // developer's guide does not document the column (docs/interop.md).
-            let f = match t {
-                1 => "mp",
-                2 => "butler",
-                3 => "ximp",
-                _ => {
-                    return Err(one(problem(
-                        file,
-                        &sections.at(i),
-                        format!("ScoringType {t}: only pairs sessions are read (1 matchpoints, 2 Butler, 3 cross-IMPs); a teams session (4) is not: import the teams' results from the scoring program's USEBIO or PBN"),
-                    )))
-                }
-            };
-            form.get_or_insert((f.to_string(), sections.at(i)));
-        }
-    }
-    // The older layout (the developer's guide of 2013 and before) has no ScoringType: a pairs
-    // session at matchpoints unless the director says otherwise (`--form`).
-    let mut notices = Vec::new();
-    if form.is_none() && req.form.is_none() {
-        form = Some(("mp".into(), "Section".into()));
-        notices.push((
-            "Section".to_string(),
-            if scoring.is_none() {
-                "no ScoringType column (the older Bridgemate layout): scored at matchpoints; give --form to score it otherwise".to_string()
-            } else {
-                "no section gives a ScoringType: scored at matchpoints; give --form to score it otherwise".to_string()
-            },
-        ));
-    }
+    let (letters, form, notices) = sections::sections(db, req)?;
     let received = db.export("ReceivedData").map_err(one)?;
     let entries = entries(&received, &letters, file)?;
     let movement = if db.has("RoundData") {
@@ -361,38 +301,7 @@ fn read_tables(db: &Database, req: &Request) -> Result<Parsed, Vec<Problem>> {
     } else {
         Vec::new()
     };
-    // Pair ids: the number, after the section's letters where numbers repeat across sections,
-    // and with the direction where NS and EW are numbered each from 1 (a Mitchell).
-    let mut seen: BTreeMap<i64, BTreeSet<i64>> = BTreeMap::new();
-    let mut seats: Vec<(u32, String, String)> = Vec::new();
-    for m in &movement {
-        for b in &m.boards {
-            seats.push((
-                *b,
-                format!("{}\0{}", m.section, m.ns),
-                format!("{}\0{}", m.section, m.ew),
-            ));
-        }
-        seen.entry(m.ns).or_default().insert(m.section);
-        seen.entry(m.ew).or_default().insert(m.section);
-    }
-    for e in &entries {
-        seats.push((
-            e.board,
-            format!("{}\0{}", e.section, e.ns),
-            format!("{}\0{}", e.section, e.ew),
-        ));
-        seen.entry(e.ns).or_default().insert(e.section);
-        seen.entry(e.ew).or_default().insert(e.section);
-    }
-    let per_direction =
-        draft::per_direction(seats.iter().map(|(b, n, e)| (*b, n.as_str(), e.as_str())));
-    let prefix = seen.values().any(|s| s.len() > 1);
-    let ids = Ids {
-        letters: &letters,
-        prefix,
-        per_direction,
-    };
+    let ids = pair_ids(&movement, &entries, &letters);
 
     let mut d = Draft::new(file, req);
     for (at, m) in notices {
@@ -413,6 +322,67 @@ fn read_tables(db: &Database, req: &Request) -> Result<Parsed, Vec<Problem>> {
     } else {
         HashMap::new()
     };
+    declare_pairs(&mut d, (&movement, &entries), &ids, &players);
+    if db.has("HandRecord") {
+        // (a board set of 36 deals for a movement of 27 boards: only the boards played)
+        let played: BTreeSet<u32> = movement
+            .iter()
+            .flat_map(|m| m.boards.iter().copied())
+            .chain(entries.iter().map(|e| e.board))
+            .collect();
+        deals(&mut d, s, &db.export("HandRecord").map_err(one)?, &played)?;
+    }
+    table_entries(&mut d, s, &entries, &received, &ids);
+    d.finish(req)
+}
+
+/// How the pairs of the movement and of the results get their ids. Pair ids: the number,
+/// after the section's letters where numbers repeat across sections, and with the direction
+/// where NS and EW are numbered each from 1 (a Mitchell).
+fn pair_ids<'l>(
+    movement: &[Seat],
+    entries: &[Entry],
+    letters: &'l BTreeMap<i64, String>,
+) -> Ids<'l> {
+    let mut seen: BTreeMap<i64, BTreeSet<i64>> = BTreeMap::new();
+    let mut seats: Vec<(u32, String, String)> = Vec::new();
+    for m in movement {
+        for b in &m.boards {
+            seats.push((
+                *b,
+                format!("{}\0{}", m.section, m.ns),
+                format!("{}\0{}", m.section, m.ew),
+            ));
+        }
+        seen.entry(m.ns).or_default().insert(m.section);
+        seen.entry(m.ew).or_default().insert(m.section);
+    }
+    for e in entries {
+        seats.push((
+            e.board,
+            format!("{}\0{}", e.section, e.ns),
+            format!("{}\0{}", e.section, e.ew),
+        ));
+        seen.entry(e.ns).or_default().insert(e.section);
+        seen.entry(e.ew).or_default().insert(e.section);
+    }
+    let per_direction =
+        draft::per_direction(seats.iter().map(|(b, n, e)| (*b, n.as_str(), e.as_str())));
+    let prefix = seen.values().any(|s| s.len() > 1);
+    Ids {
+        letters,
+        prefix,
+        per_direction,
+    }
+}
+
+/// Every pair of the movement and of the results declared, with its players where known.
+fn declare_pairs(
+    d: &mut Draft,
+    (movement, entries): (&[Seat], &[Entry]),
+    ids: &Ids,
+    players: &HashMap<String, names::Players>,
+) {
     // (section, direction, number) → (id, where first met): NS pairs, then EW, in order
     let mut pairs: BTreeMap<(i64, &str, i64), (String, String)> = BTreeMap::new();
     for (sec, n, dir, at) in movement
@@ -437,19 +407,13 @@ fn read_tables(db: &Database, req: &Request) -> Result<Parsed, Vec<Problem>> {
     }
     for ((sec, _, _), (id, at)) in pairs {
         let (p, numbers) = players.get(&id).cloned().unwrap_or_default();
-        d.pair(&id, Some(&letters[&sec]), p, &at);
+        d.pair(&id, Some(&ids.letters[&sec]), p, &at);
         d.player_ids(&id, numbers, &at);
     }
-    if db.has("HandRecord") {
-        // (a board set of 36 deals for a movement of 27 boards: only the boards played)
-        let played: BTreeSet<u32> = movement
-            .iter()
-            .flat_map(|m| m.boards.iter().copied())
-            .chain(entries.iter().map(|e| e.board))
-            .collect();
-        deals(&mut d, s, &db.export("HandRecord").map_err(one)?, &played)?;
-    }
-    // Each table's last entry.
+}
+
+/// Each table's last entry, not erased, drafted in the entries' order.
+fn table_entries(d: &mut Draft, s: usize, entries: &[Entry], received: &Rows, ids: &Ids) {
     let mut last: HashMap<(i64, u32, u32, u32), usize> = HashMap::new();
     for (i, e) in entries.iter().enumerate() {
         last.insert((e.section, e.table, e.round, e.board), i);
@@ -468,9 +432,8 @@ fn read_tables(db: &Database, req: &Request) -> Result<Parsed, Vec<Problem>> {
         if e.erased {
             continue;
         }
-        table_entry(&mut d, s, (e, newest), &received, &ids);
+        table_entry(d, s, (e, newest), received, ids);
     }
-    d.finish(req)
 }
 
 /// The session's name and the key that identifies it to later imports: the `Session` table's

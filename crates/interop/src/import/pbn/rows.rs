@@ -265,28 +265,13 @@ fn row_ops<'r>(
             Cow::Owned(_) => Cow::Owned(g.to_string()),
         })
     };
-    let times = match cell(c.mult) {
-        None => 1,
-        Some(m) => match m.parse::<u32>() {
-            Ok(n) if n <= 10_000 => n,
-            _ => {
-                let m = format!(
-                    "Multiplicity: expected a whole number, found {}",
-                    crate::import::quote(m)
-                );
-                ops.push(Op::Bad(at, m));
-                return;
-            }
-        },
+    let times = match multiplicity(cell(c.mult), c.ns.is_some() || c.ew.is_some()) {
+        Ok(n) => n,
+        Err(m) => {
+            ops.push(Op::Bad(at, m));
+            return;
+        }
     };
-    if times > 1 && (c.ns.is_some() || c.ew.is_some()) {
-        ops.push(Op::Bad(
-            at,
-            "a row with pair numbers and a Multiplicity above 1 would seat the same pairs twice"
-                .into(),
-        ));
-        return;
-    }
     let section = owned_cell(c.section);
     // The pairs' slots: their ids and players are the slot's when no names cell says who
     // they are.
@@ -302,51 +287,19 @@ fn row_ops<'r>(
             (None, None) => {
                 // A frequency table: each result is its own table of pairs made up for it.
                 *synthetic += 1;
-                let made = |dir: &str, names: Option<usize>| Side {
-                    id: format!("{board}-{synthetic}{dir}").into(),
-                    players: players_of(
-                        None,
-                        cell(names),
-                        dir,
-                        (pairs.ids, pairs.names),
-                        &mut String::new(),
-                    ),
-                    known: None,
-                };
-                [made("NS", c.names_ns), made("EW", c.names_ew)]
+                let n = (board, *synthetic);
+                [
+                    made_side(n, "NS", cell(c.names_ns), pairs),
+                    made_side(n, "EW", cell(c.names_ew), pairs),
+                ]
             }
             _ => match (cell(c.ns), cell(c.ew)) {
                 (Some(a), Some(b)) => {
-                    let side =
-                        |n: &str, names: Option<usize>, j: usize, key: &mut String| match slot(
-                            n, names, j,
-                        ) {
-                            Some(k) => {
-                                let (id, players) = pairs.known.side(k, j);
-                                Side {
-                                    id: id.into(),
-                                    players: players.into(),
-                                    known: Some(k as usize * 2 + j),
-                                }
-                            }
-                            None => {
-                                let dir = ["NS", "EW"][j];
-                                Side {
-                                    id: pairs.ids.id(section.as_deref(), n, dir).into(),
-                                    players: players_of(
-                                        Some(n),
-                                        cell(names),
-                                        dir,
-                                        (pairs.ids, pairs.names),
-                                        key,
-                                    ),
-                                    known: None,
-                                }
-                            }
-                        };
+                    let sec = section.as_deref();
+                    let (ns, ew) = (cell(c.names_ns), cell(c.names_ew));
                     [
-                        side(a, c.names_ns, 0, &mut key),
-                        side(b, c.names_ew, 1, &mut key),
+                        numbered_side(a, ns, (0, slot(a, c.names_ns, 0)), sec, pairs, &mut key),
+                        numbered_side(b, ew, (1, slot(b, c.names_ew, 1)), sec, pairs, &mut key),
                     ]
                 }
                 _ => {
@@ -376,6 +329,81 @@ fn row_ops<'r>(
             event,
             ruling,
         }));
+    }
+}
+
+/// A row's Multiplicity: how many tables played it (1 when the row does not say); more than
+/// one is refused for a row with pair numbers (`numbered`).
+fn multiplicity(cell: Option<&str>, numbered: bool) -> Result<u32, String> {
+    let times = match cell {
+        None => 1,
+        Some(m) => match m.parse::<u32>() {
+            Ok(n) if n <= 10_000 => n,
+            _ => {
+                return Err(format!(
+                    "Multiplicity: expected a whole number, found {}",
+                    crate::import::quote(m)
+                ))
+            }
+        },
+    };
+    if times > 1 && numbered {
+        return Err(
+            "a row with pair numbers and a Multiplicity above 1 would seat the same pairs twice"
+                .into(),
+        );
+    }
+    Ok(times)
+}
+
+/// One side (`dir`) of a frequency table's result: a pair made up for it, numbered by its
+/// board and the result's number (`n`), with the players of its names cell.
+fn made_side<'r>(
+    (board, n): (u32, u32),
+    dir: &str,
+    names_cell: Option<&str>,
+    pairs: &Pairs<'r>,
+) -> Side<'r> {
+    Side {
+        id: format!("{board}-{n}{dir}").into(),
+        players: players_of(
+            None,
+            names_cell,
+            dir,
+            (pairs.ids, pairs.names),
+            &mut String::new(),
+        ),
+        known: None,
+    }
+}
+
+/// One side (`j`: 0 NS, 1 EW) of a row's table with pair numbers: its `slot`'s pair where the
+/// first reading has one, else the pair of number `n` and the row's names cell.
+fn numbered_side<'r>(
+    n: &str,
+    names_cell: Option<&str>,
+    (j, slot): (usize, Option<u32>),
+    section: Option<&str>,
+    pairs: &Pairs<'r>,
+    key: &mut String,
+) -> Side<'r> {
+    match slot {
+        Some(k) => {
+            let (id, players) = pairs.known.side(k, j);
+            Side {
+                id: id.into(),
+                players: players.into(),
+                known: Some(k as usize * 2 + j),
+            }
+        }
+        None => {
+            let dir = ["NS", "EW"][j];
+            Side {
+                id: pairs.ids.id(section, n, dir).into(),
+                players: players_of(Some(n), names_cell, dir, (pairs.ids, pairs.names), key),
+                known: None,
+            }
+        }
     }
 }
 

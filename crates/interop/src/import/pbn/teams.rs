@@ -68,26 +68,7 @@ pub(super) fn rows(
         );
         return;
     };
-    let c = Cols {
-        section: None,
-        table: t.col("Table"),
-        round: t.col("Round"),
-        ns: None,
-        ew: None,
-        names_ns: None,
-        names_ew: None,
-        contract: t.col("Contract"),
-        declarer: t.col("Declarer"),
-        result: t.col("Result"),
-        score_ns: t.col("Score_NS"),
-        score_ew: t.col("Score_EW"),
-        score: t.col("Score"),
-        mp: (None, None),
-        pct: (None, None),
-        imp: (None, None),
-        mult: None,
-        lead: t.col("Lead"),
-    };
+    let c = team_cols(t);
     let ruling = t.col(RULING_COLUMN);
     let mut row: Vec<Cow<str>> = Vec::with_capacity(t.columns.len());
     for &(line, text) in t.rows() {
@@ -117,29 +98,13 @@ pub(super) fn rows(
             d.bad(&at, "Match, TeamId_Home and TeamId_Away must be given");
             continue;
         };
-        let open = match row[room].to_ascii_lowercase().as_str() {
-            "open" | "o" => true,
-            "closed" | "c" => false,
-            other => {
-                d.bad(
-                    &at,
-                    format!("Room: expected Open or Closed, found {other:?}"),
-                );
+        let open = match checked_room(seen, &row[room], (mid, h, a), board) {
+            Ok(open) => open,
+            Err(m) => {
+                d.bad(&at, m);
                 continue;
             }
         };
-        if h == a {
-            d.bad(&at, format!("team {h} cannot play against itself"));
-            continue;
-        }
-        if !seen.insert((mid.to_string(), board, open)) {
-            let r = if open { "open" } else { "closed" };
-            d.bad(
-                &at,
-                format!("match {mid} plays board {board} twice in the {r} room"),
-            );
-            continue;
-        }
         let (ns, ew) = if open { (h, a) } else { (a, h) };
         for team in [h, a] {
             d.team(team, None, &[], &at);
@@ -172,6 +137,55 @@ pub(super) fn rows(
             }
             Err(e) => d.bad(&at, e),
         }
+    }
+}
+
+/// A team row's room (`true`: the open room), checked: two teams, and the match's board not
+/// played in that room before (`seen`).
+fn checked_room(
+    seen: &mut Seen,
+    room: &str,
+    (mid, h, a): (&str, &str, &str),
+    board: u32,
+) -> Result<bool, String> {
+    let open = match room.to_ascii_lowercase().as_str() {
+        "open" | "o" => true,
+        "closed" | "c" => false,
+        other => return Err(format!("Room: expected Open or Closed, found {other:?}")),
+    };
+    if h == a {
+        return Err(format!("team {h} cannot play against itself"));
+    }
+    if !seen.insert((mid.to_string(), board, open)) {
+        let r = if open { "open" } else { "closed" };
+        return Err(format!(
+            "match {mid} plays board {board} twice in the {r} room"
+        ));
+    }
+    Ok(open)
+}
+
+/// A team ScoreTable's play and score columns (a pairs ScoreTable's, without pairs).
+fn team_cols(t: &lex::TableTag) -> Cols {
+    Cols {
+        section: None,
+        table: t.col("Table"),
+        round: t.col("Round"),
+        ns: None,
+        ew: None,
+        names_ns: None,
+        names_ew: None,
+        contract: t.col("Contract"),
+        declarer: t.col("Declarer"),
+        result: t.col("Result"),
+        score_ns: t.col("Score_NS"),
+        score_ew: t.col("Score_EW"),
+        score: t.col("Score"),
+        mp: (None, None),
+        pct: (None, None),
+        imp: (None, None),
+        mult: None,
+        lead: t.col("Lead"),
     }
 }
 

@@ -3,11 +3,11 @@
 
 use std::collections::{BTreeMap, BTreeSet};
 
-use serde_json::{json, Map};
+use serde_json::{json, Map, Value};
 
 use super::tree::{Element, Tl};
 use super::{Cx, Line, Play};
-use crate::bridge::{ns_points, parse_contract, parse_seat, vul_of, Bid};
+use crate::bridge::{ns_points, parse_contract, parse_seat, vul_of, Bid, Seat};
 use crate::score::Form;
 
 impl Cx<'_> {
@@ -20,65 +20,29 @@ impl Cx<'_> {
         section: Option<&'t str>,
         team: Option<(usize, &'static str)>,
     ) -> Option<Line<'t>> {
-        // What of the play cannot be read (the field's path and why): the line is then taken
-        // by its score alone, with a notice (refused under `--strict`, or without a score).
-        let mut unreadable: Option<(String, String)> = None;
-        let contract_text = tl.text_of("CONTRACT");
-        let contract = match contract_text {
-            None => None,
-            Some(t) => {
-                // (`4S*` for doubled: copied only then, not for each of a million lines)
-                let read = if t.contains('*') {
-                    parse_contract(&t.replace('*', "X"))
-                } else {
-                    parse_contract(t)
-                };
-                match read {
-                    Ok(b) => Some(b),
-                    Err(m) => {
-                        unreadable = Some((tl.path_of("CONTRACT"), m));
-                        None
-                    }
-                }
-            }
+        let (read, unreadable) = play_fields(tl);
+        let (score, artificial) = self.line_score(tl)?;
+        let play = match unreadable {
+            Some((path, m)) => self.score_alone(path, m, score, artificial.as_deref())?,
+            None => self.checked_play(tl, board, read, score, artificial.is_some())?,
         };
-        let declarer = match tl.text_of("PLAYED_BY") {
-            None => None,
-            Some(t) => {
-                // (`North`: its first letter)
-                let t1 = if ["NORTH", "EAST", "SOUTH", "WEST"]
-                    .iter()
-                    .any(|w| w.eq_ignore_ascii_case(t))
-                {
-                    &t[..1]
-                } else {
-                    t
-                };
-                match parse_seat(t1) {
-                    Ok(s) => Some(s),
-                    Err(m) => {
-                        unreadable.get_or_insert((tl.path_of("PLAYED_BY"), m));
-                        None
-                    }
-                }
-            }
-        };
-        let tricks = match tl.text_of("TRICKS") {
-            None => None,
-            Some(t) => match t.parse::<u8>() {
-                Ok(n) if n <= 13 => Some(n),
-                _ => {
-                    unreadable.get_or_insert((
-                        tl.path_of("TRICKS"),
-                        format!(
-                            "{}: expected the tricks declarer took, 0-13",
-                            crate::import::quote(t)
-                        ),
-                    ));
-                    None
-                }
-            },
-        };
+        let lead = play.as_ref().and(tl.text_of("LEAD"));
+        Some(Line {
+            board,
+            ns,
+            ew,
+            section,
+            play,
+            lead,
+            artificial,
+            path: tl.path(),
+            team,
+        })
+    }
+
+    /// A line's SCORE (NS's points) or adjusted score (`A6040`, or a ruling frekans's export
+    /// wrote in NOTES); `None` (a problem) when one cannot be read.
+    fn line_score(&mut self, tl: Tl) -> Option<(Option<i32>, Option<Box<Artificial>>)> {
         let score_text = tl.text_of("SCORE");
         let mut artificial = None;
         let mut score = None;
@@ -122,38 +86,51 @@ impl Cx<'_> {
                 }
             }
         }
-        if let Some((path, m)) = unreadable {
-            // A slip (a real file writes `<CONTRACT>42</CONTRACT>` beside its right score): the
-            // line by its score, or its adjusted score, alone.
-            let taken = match (score, &artificial) {
-                (Some(s), _) => Some((Some(Play::Score(s)), format!("{s} for NS"))),
-                (None, Some(a)) => Some((None, format!("the adjusted score {}", a.1))),
-                (None, None) => None,
-            };
-            let Some((play, what)) = taken.filter(|_| !self.req.strict) else {
-                self.line_problem(path, m);
-                return None;
-            };
-            self.notices.push(crate::import::Problem {
-                file: self.file.to_string(),
-                at: path,
-                message: format!(
-                    "{m}; the play cannot be read, so the line is taken by its score alone ({what})"
-                ),
-            });
-            let lead = play.as_ref().and(tl.text_of("LEAD"));
-            return Some(Line {
-                board,
-                ns,
-                ew,
-                section,
-                play,
-                lead,
-                artificial,
-                path: tl.path(),
-                team,
-            });
-        }
+        Some((score, artificial))
+    }
+
+    /// A line whose play cannot be read (`path`, why: `m`) taken by its score, or its adjusted
+    /// score, alone, with a notice: what was played (`None`: only the adjusted score); `None`
+    /// (a problem) under `--strict` or without a score.
+    fn score_alone(
+        &mut self,
+        path: String,
+        m: String,
+        score: Option<i32>,
+        artificial: Option<&Artificial>,
+    ) -> Option<Option<Play>> {
+        // A slip (a real file writes `<CONTRACT>42</CONTRACT>` beside its right score): the
+        // line by its score, or its adjusted score, alone.
+        let taken = match (score, artificial) {
+            (Some(s), _) => Some((Some(Play::Score(s)), format!("{s} for NS"))),
+            (None, Some(a)) => Some((None, format!("the adjusted score {}", a.1))),
+            (None, None) => None,
+        };
+        let Some((play, what)) = taken.filter(|_| !self.req.strict) else {
+            self.line_problem(path, m);
+            return None;
+        };
+        self.notices.push(crate::import::Problem {
+            file: self.file.to_string(),
+            at: path,
+            message: format!(
+                "{m}; the play cannot be read, so the line is taken by its score alone ({what})"
+            ),
+        });
+        Some(play)
+    }
+
+    /// What was played at a table, from its contract, declarer and tricks checked against its
+    /// score (`None` inside: only an adjusted score); `None` (a problem) when they disagree or
+    /// say too little.
+    fn checked_play(
+        &mut self,
+        tl: Tl,
+        board: u32,
+        (contract, declarer, tricks): PlayFields,
+        score: Option<i32>,
+        adjusted: bool,
+    ) -> Option<Option<Play>> {
         let mut play = Some(Play::Pass);
         match (contract, declarer, tricks) {
             (Some(Bid::Pass), _, _) => {
@@ -185,7 +162,7 @@ impl Cx<'_> {
             }
             (Some(b @ Bid::Contract(_)), d, t) => match score {
                 Some(s) => play = Some(Play::Score(s)),
-                None if artificial.is_some() => play = None,
+                None if adjusted => play = None,
                 None => {
                     let missing = if d.is_none() { "PLAYED_BY" } else { "TRICKS" };
                     let _ = t;
@@ -198,7 +175,7 @@ impl Cx<'_> {
             },
             (None, _, _) => match score {
                 Some(s) => play = Some(Play::Score(s)),
-                None if artificial.is_some() => play = None,
+                None if adjusted => play = None,
                 None => {
                     self.line_problem(
                         tl.path().to_string(),
@@ -208,18 +185,7 @@ impl Cx<'_> {
                 }
             },
         }
-        let lead = play.as_ref().and(tl.text_of("LEAD"));
-        Some(Line {
-            board,
-            ns,
-            ew,
-            section,
-            play,
-            lead,
-            artificial,
-            path: tl.path(),
-            team,
-        })
+        Some(play)
     }
 
     /// `--compare`, else what the file shows: matchpoints whose top is the whole field's are
@@ -375,6 +341,76 @@ impl Cx<'_> {
         }
         out
     }
+}
+
+/// An adjusted score: (its `score` or `subsequent_damage` field, the file's token, law).
+type Artificial = (Map<String, Value>, String, String);
+
+/// A line's contract, declarer and tricks, each as far as it can be read.
+type PlayFields = (Option<Bid>, Option<Seat>, Option<u8>);
+
+/// A line's contract, declarer and tricks as far as they can be read, and what of them cannot
+/// (the field's path and why: the line is then taken by its score alone, with a notice,
+/// refused under `--strict` or without a score).
+fn play_fields(tl: Tl) -> (PlayFields, Option<(String, String)>) {
+    let mut unreadable: Option<(String, String)> = None;
+    let contract_text = tl.text_of("CONTRACT");
+    let contract = match contract_text {
+        None => None,
+        Some(t) => {
+            // (`4S*` for doubled: copied only then, not for each of a million lines)
+            let read = if t.contains('*') {
+                parse_contract(&t.replace('*', "X"))
+            } else {
+                parse_contract(t)
+            };
+            match read {
+                Ok(b) => Some(b),
+                Err(m) => {
+                    unreadable = Some((tl.path_of("CONTRACT"), m));
+                    None
+                }
+            }
+        }
+    };
+    let declarer = match tl.text_of("PLAYED_BY") {
+        None => None,
+        Some(t) => {
+            // (`North`: its first letter)
+            let t1 = if ["NORTH", "EAST", "SOUTH", "WEST"]
+                .iter()
+                .any(|w| w.eq_ignore_ascii_case(t))
+            {
+                &t[..1]
+            } else {
+                t
+            };
+            match parse_seat(t1) {
+                Ok(s) => Some(s),
+                Err(m) => {
+                    unreadable.get_or_insert((tl.path_of("PLAYED_BY"), m));
+                    None
+                }
+            }
+        }
+    };
+    let tricks = match tl.text_of("TRICKS") {
+        None => None,
+        Some(t) => match t.parse::<u8>() {
+            Ok(n) if n <= 13 => Some(n),
+            _ => {
+                unreadable.get_or_insert((
+                    tl.path_of("TRICKS"),
+                    format!(
+                        "{}: expected the tricks declarer took, 0-13",
+                        crate::import::quote(t)
+                    ),
+                ));
+                None
+            }
+        },
+    };
+    ((contract, declarer, tricks), unreadable)
 }
 
 /// A ruling frekans's USEBIO export wrote in NOTES (one USEBIO cannot say):

@@ -528,86 +528,14 @@ impl<'t> Builder<'t> {
             None => Cow::Owned(String::from_utf8_lossy(qname.as_ref()).into_owned()),
         };
         let name: &str = &name_cow;
-        // (`<>` or `<` then a space: found by the usebio fuzz target, which such an
-        // element, without a path, reached as a problem with no place)
-        // (and `<\0/>`: a name starts with a letter, `_` or `:`)
-        if !name
-            .chars()
-            .next()
-            .is_some_and(|c| c.is_alphabetic() || c == '_' || c == ':')
-        {
-            return Err(TreeError {
-                at: at(),
-                message: "an element without a name (`<` not followed by one): not well-formed XML"
-                    .into(),
-            });
-        }
         let depth = self.offset + stack.len();
-        // (each element of the tree keeps its path: nested without a bound, memory grew with
-        // the square of the depth, and freeing the tree recursed as deep)
-        if depth > crate::limits::MAX_XML_DEPTH {
-            return Err(TreeError {
-                at: at(),
-                message: format!(
-                    "<{}> is nested {depth} elements deep, more than the {} frekans reads (a USEBIO file nests 8: USEBIO/EVENT/SESSION/SECTION/PARTICIPANTS/PAIR/PLAYER/PLAYER_NAME)",
-                    super::super::clip_text(name),
-                    crate::limits::MAX_XML_DEPTH
-                ),
-            });
-        }
-        // The root is USEBIO: any other is refused at once (its name, of any length, would be
-        // the start of every path below it).
-        if depth == 1
-            && name != "USEBIO"
-            && matches!(stack.last(), Some(Frame::El(doc, _)) if doc.children.is_empty())
-        {
-            return Err(TreeError {
-                at: super::super::clip_text(name).into_owned(),
-                message: format!(
-                    "expected the root element <USEBIO>, found <{}>",
-                    super::super::clip_text(name)
-                ),
-            });
-        }
+        check_start(name, depth, stack, at)?;
         // An element of the tree: a child of one, and the root or of a name the reader reads.
         let keep = matches!(stack.last(), Some(Frame::El(..)))
             && (depth == 1 || kept(name) || name == "TRAVELLER_LINE");
         // The attributes are checked whatever the element; kept for the tree's.
-        let mut attrs = Vec::new();
-        for a in s.attributes() {
-            let a = a.map_err(|e| TreeError {
-                at: at(),
-                message: format!("bad attribute in <{}>: {e}", super::super::clip_text(name)),
-            })?;
-            let v = a.unescape_value().map_err(|e| TreeError {
-                at: at(),
-                message: format!(
-                    "bad attribute value in <{}>: {e}",
-                    super::super::clip_text(name)
-                ),
-            })?;
-            if keep {
-                attrs.push((
-                    String::from_utf8_lossy(a.key.as_ref()).into_owned(),
-                    v.into_owned(),
-                ));
-            }
-        }
-        let index = if repeated(name) {
-            let siblings = stack.last_mut().expect("root").counts();
-            Some(match siblings.iter_mut().find(|(k, _)| *k == name) {
-                Some((_, n)) => {
-                    *n += 1;
-                    *n
-                }
-                None => {
-                    siblings.push((name.to_string(), 1));
-                    1
-                }
-            })
-        } else {
-            None
-        };
+        let attrs = attributes(s, name, keep, at)?;
+        let index = repeated(name).then(|| sibling_index(stack, name));
         let start = match &stack[..] {
             [.., Frame::El(el, _), Frame::Line(..)] => el.line_text.len(),
             _ => 0,
@@ -663,6 +591,102 @@ impl<'t> Builder<'t> {
         };
         stack.push(frame);
         Ok(())
+    }
+}
+
+/// An element's start refused: without a name, nested deeper than frekans reads (`depth`), or
+/// a root other than USEBIO.
+fn check_start(
+    name: &str,
+    depth: usize,
+    stack: &[Frame],
+    at: &dyn Fn() -> String,
+) -> Result<(), TreeError> {
+    // (`<>` or `<` then a space: found by the usebio fuzz target, which such an
+    // element, without a path, reached as a problem with no place)
+    // (and `<\0/>`: a name starts with a letter, `_` or `:`)
+    if !name
+        .chars()
+        .next()
+        .is_some_and(|c| c.is_alphabetic() || c == '_' || c == ':')
+    {
+        return Err(TreeError {
+            at: at(),
+            message: "an element without a name (`<` not followed by one): not well-formed XML"
+                .into(),
+        });
+    }
+    // (each element of the tree keeps its path: nested without a bound, memory grew with
+    // the square of the depth, and freeing the tree recursed as deep)
+    if depth > crate::limits::MAX_XML_DEPTH {
+        return Err(TreeError {
+            at: at(),
+            message: format!(
+                "<{}> is nested {depth} elements deep, more than the {} frekans reads (a USEBIO file nests 8: USEBIO/EVENT/SESSION/SECTION/PARTICIPANTS/PAIR/PLAYER/PLAYER_NAME)",
+                super::super::clip_text(name),
+                crate::limits::MAX_XML_DEPTH
+            ),
+        });
+    }
+    // The root is USEBIO: any other is refused at once (its name, of any length, would be
+    // the start of every path below it).
+    if depth == 1
+        && name != "USEBIO"
+        && matches!(stack.last(), Some(Frame::El(doc, _)) if doc.children.is_empty())
+    {
+        return Err(TreeError {
+            at: super::super::clip_text(name).into_owned(),
+            message: format!(
+                "expected the root element <USEBIO>, found <{}>",
+                super::super::clip_text(name)
+            ),
+        });
+    }
+    Ok(())
+}
+
+/// An element's attributes, each checked (kept, as (name, value), only if `keep`).
+fn attributes(
+    s: &BytesStart,
+    name: &str,
+    keep: bool,
+    at: &dyn Fn() -> String,
+) -> Result<Vec<(String, String)>, TreeError> {
+    let mut attrs = Vec::new();
+    for a in s.attributes() {
+        let a = a.map_err(|e| TreeError {
+            at: at(),
+            message: format!("bad attribute in <{}>: {e}", super::super::clip_text(name)),
+        })?;
+        let v = a.unescape_value().map_err(|e| TreeError {
+            at: at(),
+            message: format!(
+                "bad attribute value in <{}>: {e}",
+                super::super::clip_text(name)
+            ),
+        })?;
+        if keep {
+            attrs.push((
+                String::from_utf8_lossy(a.key.as_ref()).into_owned(),
+                v.into_owned(),
+            ));
+        }
+    }
+    Ok(attrs)
+}
+
+/// The number of an element of a repeated name among its siblings so far (from 1).
+fn sibling_index(stack: &mut [Frame], name: &str) -> usize {
+    let siblings = stack.last_mut().expect("root").counts();
+    match siblings.iter_mut().find(|(k, _)| *k == name) {
+        Some((_, n)) => {
+            *n += 1;
+            *n
+        }
+        None => {
+            siblings.push((name.to_string(), 1));
+            1
+        }
     }
 }
 
