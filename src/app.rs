@@ -7,10 +7,10 @@ use anyhow::Context as _;
 
 use crate::audit::cache::{CacheBuilder, Store};
 use crate::error::{InvalidLog, LogError, Notice};
-use crate::event::{read_log, Envelope};
+use crate::event::Envelope;
 use crate::export;
 use crate::pipeline::{self, Scored};
-use crate::replay::{replay, Kind, ReplayScope, State};
+use crate::replay::{Kind, ReplayScope, State};
 use crate::score::{BoardScore, TeamBoardScore};
 
 mod append;
@@ -80,18 +80,6 @@ impl From<crate::integrity::Failure> for AppError {
     }
 }
 
-/// The replay's errors and the reader's: a log with any is refused (exit 2), every error once,
-/// in line order.
-fn refuse_if_any(mut errors: Vec<LogError>, read: Vec<LogError>) -> Result<(), AppError> {
-    errors.extend(read);
-    if errors.is_empty() {
-        return Ok(());
-    }
-    errors.sort();
-    errors.dedup();
-    Err(AppError::Invalid(InvalidLog { errors }))
-}
-
 /// The bytes of a log file.
 /// An append to `path` cut short (killed, the machine stopped) settled before the log is read:
 /// its batch removed whole, or kept whole (`event::journal`), so that no reader sees part of
@@ -144,34 +132,12 @@ fn read_log_from(file: &std::fs::File, path: &Path) -> Result<Vec<u8>, AppError>
     }
 }
 
-/// A log read and validated whole, replayed within a scope.
-pub struct Loaded {
-    pub events: Vec<Envelope>,
-    pub state: State,
-}
+pub use crate::replay::Loaded;
 
-/// Read, validate (the whole log, whatever the scope) and replay.
+/// Read, validate (the whole log, whatever the scope) and replay: `replay::load_bytes`, its
+/// errors the command's.
 pub fn load_bytes(bytes: &[u8], scope: &ReplayScope) -> Result<Loaded, AppError> {
-    let read = {
-        let _s = tracing::info_span!("read").entered();
-        let _p = crate::progress::stage(&format!("reading the log ({} MB)", bytes.len() >> 20));
-        read_log(bytes)
-    };
-    let (full, errors) = {
-        let _s = tracing::info_span!("replay").entered();
-        let _p = crate::progress::stage(&format!("replaying {} events", read.events.len()));
-        replay(&read.events, &ReplayScope::default())
-    };
-    refuse_if_any(errors, read.errors)?;
-    let state = if scope.upto.is_none() && scope.skip.is_empty() {
-        full
-    } else {
-        replay(&read.events, scope).0
-    };
-    Ok(Loaded {
-        events: read.events,
-        state,
-    })
+    crate::replay::load_bytes(bytes, scope).map_err(AppError::Invalid)
 }
 
 pub fn load(path: &Path, scope: &ReplayScope) -> Result<Loaded, AppError> {

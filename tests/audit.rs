@@ -185,7 +185,7 @@ fn readable_report_and_bad_questions() {
 /// replays whole: for every ruling of both demos and of the fixtures, and for points of the log.
 #[test]
 fn incremental_audit_equals_whole_replays() {
-    use frekans::audit::{audit_with, Question};
+    use frekans_core::audit::{audit_with, Question};
     // Questions compared; answered incrementally; of which someone moved.
     let (mut compared, mut incremental, mut moved, mut team_rulings) = (0, 0, 0, 0);
     for log in common::audited_logs() {
@@ -196,11 +196,11 @@ fn incremental_audit_equals_whole_replays() {
             questions.push(Question::AsOf(k));
             questions.push(Question::Between(k, (k + 7).min(last)));
         }
-        let scored = frekans::pipeline::score(&full).unwrap();
+        let scored = frekans_core::pipeline::score(&full).unwrap();
         for q in questions {
             let a = audit_with(&events, &full, &q, true).unwrap();
             // Reusing a whole-log scoring (the bulletin's way) answers the same.
-            let reused = frekans::audit::audit_scored(&events, &full, &scored, &q).unwrap();
+            let reused = frekans_core::audit::audit_scored(&events, &full, &scored, &q).unwrap();
             assert_eq!(reused, a, "{} {q:?}: audit_scored", log.display());
             let mut b = audit_with(&events, &full, &q, false).unwrap();
             assert!(!b.incremental);
@@ -217,7 +217,7 @@ fn incremental_audit_equals_whole_replays() {
             assert_eq!(a, b, "{} {q:?}", log.display());
             // The streamed JSON is the contract's object.
             let mut streamed = Vec::new();
-            frekans::audit::write_json(&a, &mut streamed).unwrap();
+            frekans_core::audit::write_json(&a, &mut streamed).unwrap();
             // (compared as text: serde_json's default float parsing does not always round-trip)
             assert_eq!(
                 String::from_utf8(streamed).unwrap(),

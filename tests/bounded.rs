@@ -70,7 +70,7 @@ fn an_import_file_over_the_limit_is_refused_unread() {
             assert!(!t.path().join("log.jsonl").exists());
         }
     }
-    assert_eq!(frekans::limits::MAX_IMPORT_BYTES, GIB);
+    assert_eq!(frekans_core::limits::MAX_IMPORT_BYTES, GIB);
 }
 
 /// An endless input (`/dev/zero`) is read up to the limit and refused there (into a mapping
@@ -169,7 +169,7 @@ fn usebio_nesting_is_bounded() {
         "{}",
         show(&o)
     );
-    assert_eq!(frekans::limits::MAX_XML_DEPTH, 32);
+    assert_eq!(frekans_core::limits::MAX_XML_DEPTH, 32);
 }
 
 /// A root element of another name is refused at once, its name clipped: a 1 MB name before

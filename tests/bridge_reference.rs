@@ -3,8 +3,8 @@
 //! spec/samples/), plus the cross-checks and parsing cases listed in laws-and-formats.md §1.1
 //! and event-log.md.
 
-use frekans::bridge::*;
-use frekans::num::Q;
+use frekans_core::bridge::*;
+use frekans_core::num::Q;
 
 fn reference(name: &str) -> Vec<Vec<String>> {
     let path = format!("{}/fixtures/reference/{name}", env!("CARGO_MANIFEST_DIR"));

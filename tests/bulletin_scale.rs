@@ -9,12 +9,15 @@
 //! `pdftotext`), how much is shown of how many.
 
 mod common;
+// The Parquet tables read back (polars): only the tests that read them link it.
+#[path = "common/frames.rs"]
+mod frames;
 
 use std::collections::HashMap;
 use std::path::Path;
 use std::process::Command;
 
-use common::frames::{floats, frame, ints, strs};
+use frames::{floats, frame, ints, strs};
 use common::scratch::{run_in, show, tmp};
 use serde_json::Value;
 

@@ -1503,7 +1503,7 @@ fn ci_runs_the_readme_test_command() {
     let tests = at(test_command).expect(".ci/run must run the README's test command");
     let clippy = at("cargo clippy --release --all-targets --locked -- -D warnings")
         .expect(".ci/run must run clippy with warnings as errors");
-    let fmt = at("cargo fmt --check").expect(".ci/run must check the formatting");
+    let fmt = at("cargo fmt --all --check").expect(".ci/run must check the formatting");
     assert!(
         tests < clippy && tests < fmt,
         "the habits are checked after the tests"

@@ -10,8 +10,8 @@
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
 
-use frekans::bridge::{declarer_score, Contract, Doubling, Seat, Strain, Vul};
-use frekans::dd::{self, DdTable};
+use frekans_core::bridge::{declarer_score, Contract, Doubling, Seat, Strain, Vul};
+use frekans_core::dd::{self, DdTable};
 use serde_json::Value;
 
 // ---------------------------------------------------------------------------------------------
@@ -754,7 +754,7 @@ fn solved_deals_are_kept_between_runs() {
     let d = scratch("kept");
     let log = sample_log(&d);
     let bytes = std::fs::read(&log).unwrap();
-    let l = frekans::app::load_bytes(&bytes, &frekans::replay::ReplayScope::default())
+    let l = frekans_core::replay::load_bytes(&bytes, &frekans_core::replay::ReplayScope::default())
         .unwrap_or_else(|_| panic!("the sample log is valid"));
     let cache = d.join("solved");
     let plain = dd::solve_state(&l.state, None).unwrap();

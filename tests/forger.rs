@@ -239,7 +239,7 @@ fn the_bulletin_data_names_its_head() {
     let d = t.path();
     let log = appended_log(d);
     let bytes = std::fs::read(&log).unwrap();
-    let head = frekans::integrity::head(&bytes).unwrap();
+    let head = frekans_core::integrity::head(&bytes).unwrap();
     let last: serde_json::Value =
         serde_json::from_str(std::str::from_utf8(&bytes).unwrap().lines().last().unwrap()).unwrap();
     assert_eq!(head.events, 5);

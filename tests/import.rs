@@ -4,11 +4,14 @@
 //! durable and all or nothing.
 
 mod common;
+// The Parquet tables read back (polars): only the tests that read them link it.
+#[path = "common/frames.rs"]
+mod frames;
 
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
-use common::frames::{floats, frame, ints, strs};
+use frames::{floats, frame, ints, strs};
 
 use frekans::app::load_bytes;
 use frekans::export::rows::build;

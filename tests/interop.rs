@@ -12,13 +12,16 @@
 //! files the equivalents were made from, which the project may not keep; docs/interop.md).
 
 mod common;
+// The Parquet tables read back (polars): only the tests that read them link it.
+#[path = "common/frames.rs"]
+mod frames;
 
 use std::collections::{BTreeMap, HashMap};
 use std::fmt::Write as _;
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
-use common::frames::{floats, frame, ints, strs};
+use frames::{floats, frame, ints, strs};
 use serde_json::Value;
 
 /// One published value (a row of `<name>.expected.json`).

@@ -6,12 +6,12 @@
 //! with one 100% component scores exactly as the plain result; boards of plain results are
 //! zero-sum at cross-IMPs.
 
-use frekans::adjust::{ArtLabel, Component};
-use frekans::bridge::imp;
-use frekans::num::Q;
-use frekans::options::{Options, XimpAdjustedMethod};
-use frekans::score::Form;
-use frekans::score::{score_board, BoardIn, Dist, TableIn};
+use frekans_core::adjust::{ArtLabel, Component};
+use frekans_core::bridge::imp;
+use frekans_core::num::Q;
+use frekans_core::options::{Options, XimpAdjustedMethod};
+use frekans_core::score::Form;
+use frekans_core::score::{score_board, BoardIn, Dist, TableIn};
 use proptest::prelude::*;
 
 fn dist(comps: &[(i64, i32)]) -> Dist {

@@ -7,6 +7,9 @@
 //! scripts/test.sh (`setup_chromium`, `setup_tidy`): without them these tests fail, never skip.
 
 mod common;
+// The Parquet tables read back (polars): only the tests that read them link it.
+#[path = "common/frames.rs"]
+mod frames;
 
 use std::collections::HashMap;
 use std::path::PathBuf;
@@ -14,7 +17,7 @@ use std::process::Command;
 use std::sync::OnceLock;
 
 use common::browser::{check_pages, links, open, shows, table, text, walk};
-use common::frames::{floats, frame, ints, strs};
+use frames::{floats, frame, ints, strs};
 use common::scratch::{run_in, show, tmp, Tmp};
 
 /// The demo's site and its Parquet tables, made once for the tests of this file.

@@ -8,12 +8,15 @@
 //! scripts/test.sh (`setup_chromium`, `setup_tidy`): without them this test fails, never skips.
 
 mod common;
+// The Parquet tables read back (polars): only the tests that read them link it.
+#[path = "common/frames.rs"]
+mod frames;
 
 use std::collections::HashMap;
 use std::path::Path;
 
 use common::browser::{check_pages, links, open, rows, shows, table, text};
-use common::frames::{floats, frame, strs};
+use frames::{floats, frame, strs};
 use common::scratch::{run_in, show, tmp};
 
 /// The IMPs of a difference in points (Law 78B's scale, from the Laws' table).
@@ -91,7 +94,7 @@ fn from_the_index_to_a_team_its_matches_and_a_board_the_numbers_are_the_scored_o
     let s = frame(&tables, "scores");
     let (session, board, who, score, ns_points) = (
         strs(&s, "session"),
-        common::frames::ints(&s, "board"),
+        frames::ints(&s, "board"),
         strs(&s, "participant"),
         floats(&s, "score"),
         floats(&s, "ns_points"),
@@ -181,7 +184,7 @@ fn from_the_index_to_a_team_its_matches_and_a_board_the_numbers_are_the_scored_o
         strs(&st, "participant"),
         floats(&st, "total"),
     );
-    let rank = common::frames::ints(&st, "rank");
+    let rank = frames::ints(&st, "rank");
     let overall = open(&site.join("overall.html"));
     for (page, sid, n) in [(&rr, "RR", 8), (&overall, "overall", 8)] {
         let got = table(page, "class=\"standings\"");

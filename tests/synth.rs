@@ -6,10 +6,10 @@
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
-use frekans::adjust::Part;
-use frekans::event::{read_log, Event};
-use frekans::replay::{replay, ReplayScope, RulingStatus, State};
-use frekans::synth::{self, OutFormat, RulingKind, Spec, SynthForm};
+use frekans_core::adjust::Part;
+use frekans_core::event::{read_log, Event};
+use frekans_core::replay::{replay, ReplayScope, RulingStatus, State};
+use frekans_core::synth::{self, OutFormat, RulingKind, Spec, SynthForm};
 
 fn log_of(spec: &Spec) -> (Vec<u8>, synth::Summary) {
     let mut out = Vec::new();
@@ -18,7 +18,7 @@ fn log_of(spec: &Spec) -> (Vec<u8>, synth::Summary) {
 }
 
 /// Reads and replays `bytes` as `frekans check` does; panics with the first errors.
-fn checked(bytes: &[u8]) -> (Vec<frekans::event::Envelope>, State) {
+fn checked(bytes: &[u8]) -> (Vec<frekans_core::event::Envelope>, State) {
     let read = read_log(bytes);
     let (state, mut errors) = replay(&read.events, &ReplayScope::default());
     errors.extend(read.errors);
@@ -126,7 +126,7 @@ fn every_ruling_kind_is_written_and_means_what_it_says() {
         assert!(summary.rulings[k as usize] > 0, "no {} ruling", k.name());
     }
     let rulings = &state.rulings;
-    let has = |f: &dyn Fn(&frekans::replay::RulingRecord) -> bool| rulings.iter().any(f);
+    let has = |f: &dyn Fn(&frekans_core::replay::RulingRecord) -> bool| rulings.iter().any(f);
     let is_art = |p: &Part| p.is_artificial();
     let comps = |p: &Part| p.components().len();
     assert!(
@@ -264,14 +264,14 @@ fn salliere_csv_holds_the_same_results() {
         assert_eq!(state.participant(t.ew).id, f[2]);
         let p = t.played.as_ref().unwrap();
         let bid = if f[3] == "P" {
-            frekans::bridge::Bid::Pass
+            frekans_core::bridge::Bid::Pass
         } else {
-            frekans::bridge::parse_contract(f[3]).unwrap()
+            frekans_core::bridge::parse_contract(f[3]).unwrap()
         };
-        let seat = frekans::bridge::parse_seat(f[4]).unwrap();
+        let seat = frekans_core::bridge::parse_seat(f[4]).unwrap();
         let tricks: u8 = f[5].parse().unwrap();
         assert_eq!(
-            frekans::bridge::ns_points(bid, seat, tricks, frekans::bridge::vul_of(board)),
+            frekans_core::bridge::ns_points(bid, seat, tricks, frekans_core::bridge::vul_of(board)),
             p.ns_points,
             "{line}"
         );

@@ -4,8 +4,8 @@
 //! table sizes of §2.1, the need for the convexity adjustment, concavity for 1..=64 boards,
 //! fractional and negative margins (C18), the WBF discrete bands (§2.3) and custom tables.
 
-use frekans::bridge::vp::{vp, wbf_discrete_bands, wbf_table, wbf_table_unadjusted, VpScale};
-use frekans::num::Q;
+use frekans_core::bridge::vp::{vp, wbf_discrete_bands, wbf_table, wbf_table_unadjusted, VpScale};
+use frekans_core::num::Q;
 use serde_json::json;
 use std::collections::BTreeMap;
 

@@ -4,14 +4,13 @@
 
 pub mod browser;
 pub mod bws;
-pub mod frames;
 pub mod scratch;
 
 use std::path::{Path, PathBuf};
 
 /// The audit cache directory `dir` as the tests' build keeps it (`audit::cache::Store`).
-pub fn test_store(dir: &Path) -> frekans::audit::cache::Store<'_> {
-    frekans::audit::cache::Store::new(dir, "test")
+pub fn test_store(dir: &Path) -> frekans_core::audit::cache::Store<'_> {
+    frekans_core::audit::cache::Store::new(dir, "test")
 }
 
 /// The repository root.
@@ -82,35 +81,35 @@ pub fn replayed(
     bytes: &[u8],
     what: &str,
 ) -> (
-    Vec<frekans::event::Envelope>,
-    frekans::replay::State,
-    Vec<frekans::audit::Question>,
+    Vec<frekans_core::event::Envelope>,
+    frekans_core::replay::State,
+    Vec<frekans_core::audit::Question>,
     usize,
 ) {
-    let read = frekans::event::read_log(bytes);
+    let read = frekans_core::event::read_log(bytes);
     assert!(read.errors.is_empty(), "{what}");
     let (full, errors) =
-        frekans::replay::replay(&read.events, &frekans::replay::ReplayScope::default());
+        frekans_core::replay::replay(&read.events, &frekans_core::replay::ReplayScope::default());
     assert!(errors.is_empty(), "{what}");
     let rulings = full
         .rulings
         .iter()
-        .map(|r| frekans::audit::Question::Ruling(r.ev.id.clone()))
+        .map(|r| frekans_core::audit::Question::Ruling(r.ev.id.clone()))
         .collect();
     let last = read.events.last().unwrap().seq;
     (read.events, full, rulings, last)
 }
 
 /// The audit as the JSON object of interface.md, made field by field with `serde_json::json!`:
-/// the oracle the library's one serializer (`frekans::audit::write_json`, streamed) is
+/// the oracle the library's one serializer (`frekans_core::audit::write_json`, streamed) is
 /// checked against.
-pub fn audit_json(a: &frekans::audit::Audit) -> serde_json::Value {
+pub fn audit_json(a: &frekans_core::audit::Audit) -> serde_json::Value {
     use serde_json::json;
     let question = match &a.question {
-        frekans::audit::Question::Ruling(id) => json!({"ruling": id}),
-        frekans::audit::Question::AsOf(s) => json!({"as_of": s}),
-        frekans::audit::Question::Between(x, y) => json!({"between": [x, y]}),
-        frekans::audit::Question::With(v) => json!({ "with": v }),
+        frekans_core::audit::Question::Ruling(id) => json!({"ruling": id}),
+        frekans_core::audit::Question::AsOf(s) => json!({"as_of": s}),
+        frekans_core::audit::Question::Between(x, y) => json!({"between": [x, y]}),
+        frekans_core::audit::Question::With(v) => json!({ "with": v }),
     };
     let standings: Vec<_> = a
         .standings
