@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
-# Whole-process benchmarks of frekans (issue 8; figures recorded in docs/benchmarks.md).
+# Whole-process benchmarks of frekans (issue 8). docs/benchmarks.md's table is written by
+# scripts/bench_table.sh; this script looks closer: 1 and 2 threads, napki, the scaling.
 #
 #   bash scripts/bench.sh                 # 24 boards × 50,000 results (1.2 million), one field
 #   bash scripts/bench.sh --scaling       # also the scaling table, 10 thousand to 1.2 million
@@ -50,7 +51,7 @@ while [ $# -gt 0 ]; do
         --sizes) SCALING_SIZES="$2"; shift 2 ;;
         --dir) DIR="$2"; shift 2 ;;
         --keep) KEEP=1; shift ;;
-        -h|--help) sed -n '2,25p' "$0"; exit 0 ;;
+        -h|--help) sed -n '2,24p' "$0"; exit 0 ;;
         *) echo "bench.sh: unknown argument $1" >&2; exit 2 ;;
     esac
 done

@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
-# Whole-process benchmark of `frekans audit` (issue 6; figures recorded in docs/benchmarks.md).
+# Whole-process benchmark of `frekans audit` (issue 6). docs/benchmarks.md's table (written by
+# scripts/bench_table.sh) has one cached audit; this script has more rulings and the director's day.
 #
 #   bash scripts/bench_audit.sh                    # 24 boards × 50,000 results (1.2 million)
 #   bash scripts/bench_audit.sh --results 300000 --rulings 5 --repeat 3

@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
-# A federation's season as one dataset (issue 35, docs/benchmarks.md "The federation dataset"):
+# A federation's season as one dataset (issue 35; its last figures are carried into docs/benchmarks.md's
+# table by DATASET_CARRIED of scripts/bench_table.py, with the run's date):
 # 5,000 club sessions and 20 championships (10.4 million results) written by `frekans synth`,
 # `score` of every log against one `dataset add` of the season, one more night, the dataset's
 # bytes a result, and docs/dataset.md's queries on DuckDB, polars and Spark (local mode) at one

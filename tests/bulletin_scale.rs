@@ -17,8 +17,8 @@ use std::collections::HashMap;
 use std::path::Path;
 use std::process::Command;
 
-use frames::{floats, frame, ints, strs};
 use common::scratch::{run_in, show, tmp};
+use frames::{floats, frame, ints, strs};
 use serde_json::Value;
 
 fn num(v: &Value) -> f64 {

@@ -17,8 +17,8 @@ use std::process::Command;
 use std::sync::OnceLock;
 
 use common::browser::{check_pages, links, open, shows, table, text, walk};
-use frames::{floats, frame, ints, strs};
 use common::scratch::{run_in, show, tmp, Tmp};
+use frames::{floats, frame, ints, strs};
 
 /// The demo's site and its Parquet tables, made once for the tests of this file.
 struct Demo {

@@ -16,8 +16,8 @@ use std::collections::HashMap;
 use std::path::Path;
 
 use common::browser::{check_pages, links, open, rows, shows, table, text};
-use frames::{floats, frame, strs};
 use common::scratch::{run_in, show, tmp};
+use frames::{floats, frame, strs};
 
 /// The IMPs of a difference in points (Law 78B's scale, from the Laws' table).
 fn imps(diff: i32) -> i32 {

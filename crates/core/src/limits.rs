@@ -25,7 +25,7 @@ pub const MAX_THREADS: usize = 1024;
 
 /// The largest file `import` reads (PBN, USEBIO, CSV, BWS): 1 GiB. The biggest file measured,
 /// a 476 MB USEBIO championship of a million traveller lines, peaks at about 2 GB while
-/// imported (docs/benchmarks.md); a club's file is kilobytes, a national championship's
+/// imported (`git show be4e385:docs/benchmarks.md`); a club's file is kilobytes, a national championship's
 /// megabytes. Twice the biggest measured, and a quarter of the log's own limit.
 pub const MAX_IMPORT_BYTES: u64 = 1 << 30;
 

@@ -439,7 +439,7 @@ pub(crate) fn put_file(
 
 /// Make the files `names` put in `dir` durable, before they are renamed into place. On Linux one
 /// `syncfs` of `dir`'s file system: a site of 100,000 pages synced file by file spent more time
-/// in `fsync` than in rendering (measured in docs/benchmarks.md); elsewhere each file is synced.
+/// in `fsync` than in rendering (measured: `git show be4e385:docs/benchmarks.md`); elsewhere each file is synced.
 pub(crate) fn sync_files<'a>(dir: &Path, names: impl IntoIterator<Item = &'a str>) -> Result<()> {
     #[cfg(target_os = "linux")]
     {

@@ -98,7 +98,7 @@ const MI_OPTION_PURGE_DELAY: libmimalloc_sys::mi_option_t = 15;
 /// 476 MB USEBIO import, with and without, three rounds: 565,000–579,000 page faults ->
 /// 447,000–460,000, 5.1–6.7 s -> 4.6–5.8 s, the same peak of resident memory. The cost: memory
 /// freed by one thread's heap stays with it, so the 43 MB PBN import's peak grew from
-/// 1.02–1.08 to 1.35–1.47 GB (docs/benchmarks.md, session 25).
+/// 1.02–1.08 to 1.35–1.47 GB (session 25: `git show be4e385:docs/benchmarks.md`).
 pub fn keep_freed_memory() {
     // SAFETY: mi_option_set stores one integer option; it takes no pointers.
     unsafe {

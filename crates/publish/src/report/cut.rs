@@ -51,7 +51,7 @@ impl Limits {
 /// its ruling's board again, `audit::ruling_effects`; the first ruling is audited whatever its
 /// board's size). That is every ruling of any real championship (there is no count of rulings:
 /// 10,000 rulings on boards of 200 tables); in a field of 50,000 tables a board, the first 40
-/// (docs/benchmarks.md: an answer there still costs about half a second). The others say how
+/// (`git show be4e385:docs/benchmarks.md`: an answer there still costs about half a second). The others say how
 /// to ask.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct AuditBudget {
