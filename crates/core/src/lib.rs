@@ -21,6 +21,7 @@ pub mod limits;
 pub mod num;
 pub mod options;
 pub mod outfile;
+pub mod pbn;
 pub mod pipeline;
 pub mod progress;
 pub mod replay;

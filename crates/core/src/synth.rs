@@ -417,29 +417,60 @@ pub fn write_pbn(spec: &Spec, out: &mut dyn Write) -> io::Result<Summary> {
         .as_ref()
         .expect("a pairs form with PBN scoring (checked with the spec)")
         .scoring;
-    let mut head = format!(
-        "% PBN 2.1\n% EXPORT\n% Synthetic championship written by `frekans synth --format pbn` (seed {}).\n",
-        spec.seed
+    // (the file's text by the one PBN writer, `crate::pbn`)
+    let mut head: Vec<u8> = Vec::with_capacity(1024);
+    crate::pbn::header(
+        &mut head,
+        &[&format!(
+            "Synthetic championship written by `frekans synth --format pbn` (seed {}).",
+            spec.seed
+        )],
     );
+    let event = format!("Synthetic Championship {}", spec.seed);
+    let mut num = String::new();
     for (i, rows) in rows.iter().enumerate() {
         let b = i as u32 + 1;
-        head.push_str(&format!(
-            "[Event \"Synthetic Championship {}\"]\n[Site \"Warszawa\"]\n[Date \"2026.11.21\"]\n[Board \"{b}\"]\n[Dealer \"{}\"]\n[Vulnerable \"{}\"]\n",
-            spec.seed,
-            crate::bridge::dealer_of(b).letter(),
-            vul_of(b).as_str()
-        ));
+        let tag = |head: &mut Vec<u8>, name: &str, value: &str| crate::pbn::tag(head, name, value);
+        tag(&mut head, "Event", &event);
+        tag(&mut head, "Site", "Warszawa");
+        tag(&mut head, "Date", "2026.11.21");
+        num.clear();
+        crate::event::line::int(&mut num, i64::from(b));
+        tag(&mut head, "Board", &num);
+        let dealer = [crate::bridge::dealer_of(b).letter() as u8];
+        tag(
+            &mut head,
+            "Dealer",
+            std::str::from_utf8(&dealer).expect("a seat's letter is ASCII"),
+        );
+        tag(&mut head, "Vulnerable", vul_of(b).as_str());
         if let Some(d) = deals.get(i) {
-            head.push_str(&format!("[Deal \"{d}\"]\n"));
+            tag(&mut head, "Deal", d);
         }
-        head.push_str(&format!("[Scoring \"{scoring}\"]\n[ScoreTable \"Section\\2L;Table\\4R;Round\\2R;PairId_NS\\6R;PairId_EW\\6R;Contract\\5L;Declarer\\1R;Result\\2R;Score_NS\\5R;Score_EW\\5R\"]\n"));
-        out.write_all(head.as_bytes())?;
+        tag(&mut head, "Scoring", scoring);
+        crate::pbn::table(
+            &mut head,
+            "ScoreTable",
+            &[
+                "Section\\2L",
+                "Table\\4R",
+                "Round\\2R",
+                "PairId_NS\\6R",
+                "PairId_EW\\6R",
+                "Contract\\5L",
+                "Declarer\\1R",
+                "Result\\2R",
+                "Score_NS\\5R",
+                "Score_EW\\5R",
+            ],
+        );
+        out.write_all(&head)?;
         out.write_all(rows)?;
         summary.bytes += (head.len() + rows.len()) as u64;
         head.clear();
         if i == 0 {
-            head.push_str("[TotalScoreTable \"PairId\\6R;Names\\40L\"]\n");
-            out.write_all(head.as_bytes())?;
+            crate::pbn::table(&mut head, "TotalScoreTable", &["PairId\\6R", "Names\\40L"]);
+            out.write_all(&head)?;
             out.write_all(&names)?;
             summary.bytes += (head.len() + names.len()) as u64;
             head.clear();

@@ -200,7 +200,7 @@ pub struct Proposed {
     pub objects: Vec<Map<String, Value>>,
 }
 
-/// An event as `append` writes it: `type`, then `seq`, the fields given (any `hash` dropped),
+/// An event as `append` writes it (the log's one line writer, `event::line`): `type`, then `seq`, the fields given (any `hash` dropped),
 /// `at` (`now` unless given) and `hash`, the link chaining it to `prev` (the last hash of the
 /// log, `None` before the chain starts). The line's text (no newline) and its hash; a `seq`
 /// given that is not `seq` is refused (the field and what was expected).
@@ -213,80 +213,11 @@ pub fn seal(
     let canonical = canonical_text(obj, seq, now)?;
     let hash = chain::link(prev.unwrap_or(chain::GENESIS), &canonical);
     let mut text = String::with_capacity(canonical.len() + 76);
-    push_line(&mut text, &canonical, &hash);
+    super::line::push_sealed(&mut text, &canonical, &hash);
     Ok((text, hash))
 }
 
-/// The compact text of `obj` as the event at `seq`, without its hash: `type`, `seq`, the other
-/// fields in their order (any `hash` dropped), `at` (`now` unless given) — what serializing
-/// that object gives, written straight from `obj` (no copy of its fields).
-pub fn canonical_text(
-    obj: &Map<String, Value>,
-    seq: usize,
-    now: &str,
-) -> Result<String, (&'static str, String)> {
-    use std::io::Write as _;
-    const SERIALIZES: &str = "JSON values and strings serialize to memory";
-    let mut out: Vec<u8> = Vec::with_capacity(256);
-    out.push(b'{');
-    if let Some(t) = obj.get("type") {
-        out.extend_from_slice(b"\"type\":");
-        serde_json::to_writer(&mut out, t).expect(SERIALIZES);
-        out.push(b',');
-    }
-    write!(out, "\"seq\":{seq}").expect(SERIALIZES);
-    for (k, v) in obj {
-        match k.as_str() {
-            "type" | "hash" => continue,
-            "seq" if v.as_u64() != Some(seq as u64) => {
-                return Err((
-                    "seq",
-                    format!("expected {seq} (the next position in the log) or nothing, found {v}"),
-                ));
-            }
-            "seq" => continue,
-            _ => {}
-        }
-        out.push(b',');
-        serde_json::to_writer(&mut out, k).expect(SERIALIZES);
-        out.push(b':');
-        serde_json::to_writer(&mut out, v).expect(SERIALIZES);
-    }
-    if !obj.contains_key("at") {
-        out.extend_from_slice(b",\"at\":");
-        serde_json::to_writer(&mut out, now).expect(SERIALIZES);
-    }
-    out.push(b'}');
-    Ok(String::from_utf8(out).expect("serde_json writes UTF-8"))
-}
-
-/// Each canonical text of `texts` as a sealed line of `out`, chained from the link `prev`
-/// (left at the last line's link).
-pub fn push_chained(out: &mut String, prev: &mut Vec<u8>, texts: &[String]) {
-    for t in texts {
-        let h = chain::link_hex(prev, t.as_bytes());
-        push_line(
-            out,
-            t,
-            std::str::from_utf8(&h).expect("hex digits are ASCII"),
-        );
-        out.push('\n');
-        prev.clear();
-        prev.extend_from_slice(&h);
-    }
-}
-
-/// Write the line of the canonical text `canonical` with `"hash":"…"` added as its last
-/// member, as serde writes it.
-pub(crate) fn push_line(out: &mut String, canonical: &str, hash: &str) {
-    out.push_str(&canonical[..canonical.len() - 1]);
-    if canonical.len() > 2 {
-        out.push(',');
-    }
-    out.push_str("\"hash\":\"");
-    out.push_str(hash);
-    out.push_str("\"}");
-}
+pub use super::line::{canonical as canonical_text, push_chained};
 
 /// The lines of `events` sealed one after another (see [`seal`]) as the events after a log of
 /// `before` events whose chain ends at `prev`: the text to write, each line ending in a newline.

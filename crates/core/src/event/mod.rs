@@ -5,6 +5,7 @@ pub mod chain;
 pub mod fields;
 pub mod journal;
 pub mod json;
+pub mod line;
 pub mod read;
 pub mod repair;
 pub mod schema;

@@ -23,7 +23,7 @@ pub(super) fn header(spec: &Spec, w: &mut Writer) -> io::Result<()> {
     if !w.is_jsonl() {
         return Ok(());
     }
-    Obj::new(&mut w.buf, "championship")
+    obj(&mut w.buf, "championship")
         .str("name", &format!("Synthetic Championship {}", spec.seed))
         .str("date", spec.date.as_deref().unwrap_or("2026-11-21"))
         .str("place", "Warszawa");
@@ -34,7 +34,7 @@ pub(super) fn header(spec: &Spec, w: &mut Writer) -> io::Result<()> {
         .map(|o| serde_json::Value::Object(o.clone()).to_string());
     for s in 1..=spec.sessions {
         let id = format!("S{s}");
-        let mut o = Obj::new(&mut w.buf, "session");
+        let mut o = obj(&mut w.buf, "session");
         o.str("id", &id)
             .str("name", &format!("Session {s}"))
             .str("form", spec.form.name())
@@ -109,7 +109,7 @@ pub(super) fn session(
     }
     if spec.deals && w.is_jsonl() {
         for m in &models {
-            Obj::new(&mut w.buf, "deal")
+            obj(&mut w.buf, "deal")
                 .str("session", &sid)
                 .int("board", i64::from(m.board))
                 .str("pbn", &m.deal.pbn())
@@ -129,7 +129,7 @@ pub(super) fn session(
         for sec in sections {
             for (i, home) in sec.ns.iter().enumerate() {
                 let away = &sec.ew[(i + s as usize - 1) % sec.ew.len()];
-                Obj::new(&mut w.buf, "match")
+                obj(&mut w.buf, "match")
                     .str("session", &sid)
                     .str("id", &format!("{sid}-{}M{}", sec.name, i + 1))
                     .str("home", home)
@@ -290,7 +290,7 @@ fn session_end(
     for (seq, tricks) in end.corrections {
         w.summary.corrections += 1;
         if w.is_jsonl() {
-            Obj::new(&mut w.buf, "correction")
+            obj(&mut w.buf, "correction")
                 .int("result", seq as i64)
                 .int("tricks", i64::from(tricks))
                 .str("by", "Scorer")
@@ -314,7 +314,7 @@ fn session_end(
             };
             write_ruling(w, sid, &appeal, Some(&p.id), &late)?;
         } else if p.withdraw && w.is_jsonl() {
-            Obj::new(&mut w.buf, "ruling_withdrawn")
+            obj(&mut w.buf, "ruling_withdrawn")
                 .str("ruling", &p.id)
                 .str("by", "Appeals committee")
                 .str("note", "table result stands")

@@ -136,7 +136,7 @@ pub(super) fn write_ruling(
     if !w.is_jsonl() {
         return Ok(());
     }
-    let mut o = Obj::new(&mut w.buf, "ruling");
+    let mut o = obj(&mut w.buf, "ruling");
     o.str("id", &p.id)
         .str("session", sid)
         .int("board", i64::from(p.board))

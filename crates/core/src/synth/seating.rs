@@ -36,7 +36,7 @@ pub(super) fn participants(spec: &Spec, w: &mut Writer, rng: &mut Rng) -> io::Re
                 w.summary.participants += 1;
                 if w.is_jsonl() {
                     let ids = seated.as_deref().map(member_ids);
-                    Obj::new(&mut w.buf, "team")
+                    obj(&mut w.buf, "team")
                         .str("id", id)
                         .str("name", &format!("Team {id}"))
                         .players("players", &players, ids.as_deref());

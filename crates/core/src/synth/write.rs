@@ -1,6 +1,9 @@
-//! Writing event lines fast: JSON text straight into a buffer (no serde), names, sections, results.
+//! Writing event lines fast: JSON text straight into a buffer (no serde map per line: the log's
+//! one line writer, `event::line`), names, sections, results.
 
 use super::*;
+use crate::event::line::{self, Line};
+use crate::pbn;
 
 pub(super) const FIRST: &[&str] = &[
     "Anna",
@@ -105,117 +108,41 @@ pub fn section_name(mut i: u32) -> String {
 // Writing
 // ---------------------------------------------------------------------------------------------
 
-/// Appends a JSON string literal.
-pub(super) fn json_str(buf: &mut Vec<u8>, s: &str) {
-    buf.push(b'"');
-    for &b in s.as_bytes() {
-        match b {
-            b'"' => buf.extend_from_slice(b"\\\""),
-            b'\\' => buf.extend_from_slice(b"\\\\"),
-            0..=0x1f => {
-                buf.extend_from_slice(b"\\u00");
-                buf.push(b"0123456789abcdef"[(b >> 4) as usize]);
-                buf.push(b"0123456789abcdef"[(b & 15) as usize]);
-            }
-            _ => buf.push(b),
-        }
-    }
-    buf.push(b'"');
-}
-
-/// Appends a decimal integer (no allocation).
+/// Appends a decimal integer (no allocation), as the log's lines write it.
 pub(super) fn push_int(buf: &mut Vec<u8>, v: i64) {
-    if v < 0 {
-        buf.push(b'-');
-    }
-    let mut n = v.unsigned_abs();
-    let mut tmp = [0u8; 20];
-    let mut i = tmp.len();
-    loop {
-        i -= 1;
-        tmp[i] = b'0' + (n % 10) as u8;
-        n /= 10;
-        if n == 0 {
-            break;
-        }
-    }
-    buf.extend_from_slice(&tmp[i..]);
+    line::int(buf, v);
 }
 
-/// One JSON object being written: `{"type":"...",` then `key:value` pairs.
-pub(super) struct Obj<'a> {
-    pub(super) buf: &'a mut Vec<u8>,
+/// One event's line being written into `buf` (emptied first) by the log's one line writer
+/// (`event::line`): `{"type":"..."` then `"key":value` members; [`Writer::emit`] ends it.
+pub(super) fn obj<'a>(buf: &'a mut Vec<u8>, ty: &str) -> Obj<'a> {
+    buf.clear();
+    Line::new(buf, ty)
 }
 
-impl<'a> Obj<'a> {
-    pub(super) fn new(buf: &'a mut Vec<u8>, ty: &str) -> Obj<'a> {
-        buf.clear();
-        buf.extend_from_slice(b"{\"type\":\"");
-        buf.extend_from_slice(ty.as_bytes());
-        buf.push(b'"');
-        Obj { buf }
-    }
+pub(super) type Obj<'a> = Line<'a, Vec<u8>>;
 
-    pub(super) fn key(&mut self, k: &str) {
-        self.buf.extend_from_slice(b",\"");
-        self.buf.extend_from_slice(k.as_bytes());
-        self.buf.extend_from_slice(b"\":");
-    }
+/// Players as names, or as `{"name":…,"id":…}` objects when their member numbers are given.
+pub(super) trait Players {
+    fn players(&mut self, k: &str, names: &[String], ids: Option<&[String]>) -> &mut Self;
+}
 
-    pub(super) fn str(&mut self, k: &str, v: &str) -> &mut Self {
-        self.key(k);
-        json_str(self.buf, v);
-        self
-    }
-
-    pub(super) fn int(&mut self, k: &str, v: i64) -> &mut Self {
-        self.key(k);
-        push_int(self.buf, v);
-        self
-    }
-
-    pub(super) fn raw(&mut self, k: &str, v: &str) -> &mut Self {
-        self.key(k);
-        self.buf.extend_from_slice(v.as_bytes());
-        self
-    }
-
-    pub(super) fn strs(&mut self, k: &str, vs: &[String]) -> &mut Self {
-        self.key(k);
-        self.buf.push(b'[');
-        for (i, v) in vs.iter().enumerate() {
-            if i > 0 {
-                self.buf.push(b',');
-            }
-            json_str(self.buf, v);
-        }
-        self.buf.push(b']');
-        self
-    }
-
-    /// Players as names, or as `{"name":…,"id":…}` objects when their member numbers are given.
-    pub(super) fn players(
-        &mut self,
-        k: &str,
-        names: &[String],
-        ids: Option<&[String]>,
-    ) -> &mut Self {
+impl Players for Obj<'_> {
+    fn players(&mut self, k: &str, names: &[String], ids: Option<&[String]>) -> &mut Self {
         let Some(ids) = ids else {
             return self.strs(k, names);
         };
         self.key(k);
-        self.buf.push(b'[');
+        self.out.push(b'[');
         for (i, (n, id)) in names.iter().zip(ids).enumerate() {
             if i > 0 {
-                self.buf.push(b',');
+                self.out.push(b',');
             }
-            self.buf.extend_from_slice(b"{\"name\":");
-            json_str(self.buf, n);
-            self.buf.extend_from_slice(b",\"id\":");
-            json_str(self.buf, id);
-            self.buf.push(b'}');
+            let mut p = Line::empty(&mut *self.out);
+            p.str("name", n).str("id", id);
+            p.close();
         }
-        self.buf.push(b']');
+        self.out.push(b']');
         self
     }
 }
@@ -250,7 +177,8 @@ impl Writer<'_> {
 
     /// Ends the object in `buf` and writes it as one event line (JSONL only).
     pub(super) fn emit(&mut self) -> io::Result<()> {
-        self.buf.extend_from_slice(b"}\n");
+        Line::resume(&mut self.buf).close();
+        self.buf.push(b'\n');
         if let Sink::Jsonl(w) = &mut self.sink {
             w.write_all(&self.buf)?;
             self.summary.events += 1;
@@ -277,7 +205,7 @@ impl Writer<'_> {
         self.summary.participants += 1;
         match &mut self.sink {
             Sink::Jsonl(_) => {
-                Obj::new(&mut self.buf, "pair")
+                obj(&mut self.buf, "pair")
                     .str("id", id)
                     .str("section", section)
                     .players("players", players, ids);
@@ -285,12 +213,10 @@ impl Writer<'_> {
             }
             Sink::Pbn { names, .. } => {
                 let clean = |s: &str| s.replace('"', "'");
-                let _ = writeln!(
-                    names,
-                    "{id} \"{} - {}\"",
-                    clean(&players[0]),
-                    clean(&players[1])
-                );
+                let mut row = pbn::Row::new(names);
+                row.bare(id)
+                    .quoted(&format!("{} - {}", clean(&players[0]), clean(&players[1])));
+                row.end();
                 Ok(())
             }
             Sink::Salliere { names, .. } => {
@@ -326,7 +252,7 @@ impl Writer<'_> {
         let p = r.played;
         match &mut self.sink {
             Sink::Jsonl(_) => {
-                let mut o = Obj::new(&mut self.buf, "result");
+                let mut o = obj(&mut self.buf, "result");
                 o.str("session", r.session);
                 if let Some(s) = r.section {
                     o.str("section", s);
@@ -348,23 +274,23 @@ impl Writer<'_> {
                     }
                     Bid::Contract(c) => {
                         o.key("contract");
-                        contract_text(o.buf, c, false);
+                        contract_text(o.out, c, Spelling::Json);
                         o.key("declarer");
-                        o.buf
+                        o.out
                             .extend_from_slice(&[b'"', p.declarer.letter() as u8, b'"']);
                         if r.as_offset {
                             let off = c.offset_of_tricks(p.tricks);
                             o.key("result");
-                            o.buf.push(b'"');
+                            o.out.push(b'"');
                             if off == 0 {
-                                o.buf.push(b'=');
+                                o.out.push(b'=');
                             } else {
                                 if off > 0 {
-                                    o.buf.push(b'+');
+                                    o.out.push(b'+');
                                 }
-                                push_int(o.buf, i64::from(off));
+                                push_int(o.out, i64::from(off));
                             }
-                            o.buf.push(b'"');
+                            o.out.push(b'"');
                         } else {
                             o.int("tricks", i64::from(p.tricks));
                         }
@@ -381,40 +307,30 @@ impl Writer<'_> {
                 if rows.len() <= i {
                     rows.resize(i + 1, Vec::new());
                 }
-                let row = &mut rows[i];
-                row.extend_from_slice(r.section.unwrap_or("-").as_bytes());
+                let mut row = pbn::Row::new(&mut rows[i]);
+                row.bare(r.section.unwrap_or("-"));
                 for x in [r.table, r.round] {
-                    row.push(b' ');
-                    push_int(row, i64::from(x.unwrap_or(0)));
+                    row.int(i64::from(x.unwrap_or(0)));
                 }
-                row.push(b' ');
-                row.extend_from_slice(r.ns.as_bytes());
-                row.push(b' ');
-                row.extend_from_slice(r.ew.as_bytes());
-                row.push(b' ');
+                row.bare(r.ns).bare(r.ew);
                 match p.bid {
-                    Bid::Pass => row.extend_from_slice(b"PO - - 0 -"),
+                    Bid::Pass => {
+                        row.bare("PO").bare("-").bare("-").bare("0").bare("-");
+                    }
                     Bid::Contract(c) => {
-                        row.push(b'0' + c.level);
-                        row.extend_from_slice(c.strain.as_str().as_bytes());
-                        row.extend_from_slice(c.doubling.as_str().as_bytes());
-                        row.push(b' ');
-                        row.push(p.declarer.letter() as u8);
-                        row.push(b' ');
-                        push_int(row, i64::from(p.tricks));
+                        contract_text(row.cell(), c, Spelling::Pbn);
+                        row.cell().push(p.declarer.letter() as u8);
+                        row.int(i64::from(p.tricks));
                         let pts =
                             crate::bridge::ns_points(p.bid, p.declarer, p.tricks, vul_of(r.board));
                         if pts >= 0 {
-                            row.push(b' ');
-                            push_int(row, i64::from(pts));
-                            row.extend_from_slice(b" -");
+                            row.int(i64::from(pts)).bare("-");
                         } else {
-                            row.extend_from_slice(b" - ");
-                            push_int(row, i64::from(-pts));
+                            row.bare("-").int(i64::from(-pts));
                         }
                     }
                 }
-                row.push(b'\n');
+                row.end();
                 self.summary.events += 1;
                 Ok(())
             }
@@ -434,7 +350,7 @@ impl Writer<'_> {
                 match p.bid {
                     Bid::Pass => buf.extend_from_slice(b"P,N,0"),
                     Bid::Contract(c) => {
-                        contract_text(buf, c, true);
+                        contract_text(buf, c, Spelling::Salliere);
                         buf.push(b',');
                         buf.push(p.declarer.letter() as u8);
                         buf.push(b',');
@@ -451,21 +367,33 @@ impl Writer<'_> {
     }
 }
 
-/// `4HX` (quoted for JSON, `N` for notrump in salliere's spelling).
-pub(super) fn contract_text(buf: &mut Vec<u8>, c: Contract, salliere: bool) {
-    if !salliere {
+/// How a contract is spelt.
+#[derive(Clone, Copy, PartialEq, Eq)]
+pub(super) enum Spelling {
+    /// `"4HX"`, a JSON string.
+    Json,
+    /// `4HX`.
+    Pbn,
+    /// `4HX`, `N` for notrump.
+    Salliere,
+}
+
+/// `4HX` as `how` spells it.
+pub(super) fn contract_text(buf: &mut Vec<u8>, c: Contract, how: Spelling) {
+    let json = how == Spelling::Json;
+    if json {
         buf.push(b'"');
     }
     buf.push(b'0' + c.level);
     buf.extend_from_slice(
-        match (c.strain, salliere) {
-            (Strain::N, true) => "N",
+        match (c.strain, how) {
+            (Strain::N, Spelling::Salliere) => "N",
             (s, _) => s.as_str(),
         }
         .as_bytes(),
     );
     buf.extend_from_slice(c.doubling.as_str().as_bytes());
-    if !salliere {
+    if json {
         buf.push(b'"');
     }
 }

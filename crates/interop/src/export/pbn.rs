@@ -1,4 +1,5 @@
-//! PBN 2.1 output (`frekans export --format pbn`): one game per board of each session with
+//! PBN 2.1 output (`frekans export --format pbn`), written by the one PBN writer
+//! (`frekans_core::pbn`, which `synth --format pbn` writes with too): one game per board of each session with
 //! its deal, dealer, vulnerability, `[Scoring]` and `[Competition]` (`Pairs`, or `Teams` as
 //! team programs write it), a `ScoreTable` (one row per table: pairs, or the match, room and
 //! teams; contract, declarer, result, score, the points in the session's form, and the ruling
@@ -10,32 +11,33 @@
 //! included): each is written as `\u{1b}` (`export::notes::write_text`), so that the file holds
 //! no control byte and a line is a line.
 
-use std::fmt::Write as _;
-
 use super::notes;
 use super::results::{decimal, LineView, SessionView};
 use crate::bridge::{dealer_of, vul_of, Bid};
 use crate::replay::{Kind, State};
+use frekans_core::pbn;
 
 /// A PBN string: quoted, each control character (line breaks and tabs too) in `\u{1b}`
 /// notation (`export::notes::write_text`), then `"` and `\` escaped.
 fn quoted(s: &str) -> String {
     let s = notes::write_text(s, char::is_control);
     let mut out = String::with_capacity(s.len() + 2);
-    out.push('"');
-    for c in s.chars() {
-        match c {
-            '"' => out.push_str("\\\""),
-            '\\' => out.push_str("\\\\"),
-            c => out.push(c),
-        }
-    }
-    out.push('"');
+    pbn::quoted(&mut out, &s);
     out
 }
 
+/// A tag, its value in `\u{1b}` notation where PBN cannot hold a character.
 fn tag(out: &mut String, name: &str, value: &str) {
-    let _ = writeln!(out, "[{name} {}]", quoted(value));
+    pbn::tag(out, name, &notes::write_text(value, char::is_control));
+}
+
+/// A table's row of cells written already.
+fn row_line(out: &mut String, cells: &[String]) {
+    let mut r = pbn::Row::new(out);
+    for c in cells {
+        r.bare(c);
+    }
+    r.end();
 }
 
 /// `2026-11-21` → `2026.11.21` (PBN's Date).
@@ -52,7 +54,7 @@ pub const RULING_COLUMN: &str = "Ruling";
 /// The PBN file of the sessions given.
 pub fn write(state: &State, sessions: &[SessionView]) -> Result<Vec<u8>, String> {
     let mut out = String::new();
-    out.push_str("% PBN 2.1\n% EXPORT\n% Creator: frekans\n");
+    pbn::header(&mut out, &["Creator: frekans"]);
     let c = &state.championship;
     for s in sessions {
         let Some(pbn) = &s.form.spec().pbn else {
@@ -175,7 +177,7 @@ fn pair_table(out: &mut String, s: &SessionView, board: u32, unit: &str) {
     if ruled {
         cols.push(format!("{RULING_COLUMN}\\40L"));
     }
-    let _ = writeln!(out, "[ScoreTable {}]", quoted(&cols.join(";")));
+    tag(out, "ScoreTable", &cols.join(";"));
     for l in lines {
         let mut row: Vec<String> = Vec::new();
         if sectioned {
@@ -193,8 +195,7 @@ fn pair_table(out: &mut String, s: &SessionView, board: u32, unit: &str) {
         if ruled {
             row.push(ruling_cell(l));
         }
-        out.push_str(&row.join(" "));
-        out.push('\n');
+        row_line(out, &row);
     }
 }
 
@@ -224,7 +225,7 @@ fn team_table(out: &mut String, s: &SessionView, board: u32, unit: &str) {
     if ruled {
         cols.push(format!("{RULING_COLUMN}\\40L"));
     }
-    let _ = writeln!(out, "[ScoreTable {}]", quoted(&cols.join(";")));
+    tag(out, "ScoreTable", &cols.join(";"));
     for (m, (_, home, away, tables)) in tables() {
         for l in tables {
             // The NS team's and the EW team's board points.
@@ -245,8 +246,7 @@ fn team_table(out: &mut String, s: &SessionView, board: u32, unit: &str) {
             if ruled {
                 row.push(ruling_cell(l));
             }
-            out.push_str(&row.join(" "));
-            out.push('\n');
+            row_line(out, &row);
         }
     }
 }
@@ -273,7 +273,7 @@ fn total_table(out: &mut String, s: &SessionView, total: &str) {
     if sectioned {
         cols.insert(0, "Section\\2R");
     }
-    let _ = writeln!(out, "[TotalScoreTable {}]", quoted(&cols.join(";")));
+    tag(out, "TotalScoreTable", &cols.join(";"));
     for p in &s.participants {
         let mut row = Vec::new();
         if sectioned {
@@ -292,8 +292,7 @@ fn total_table(out: &mut String, s: &SessionView, total: &str) {
             row.push(p.pct.map_or("-".into(), |x| decimal(x, 2)));
         }
         row.push(p.boards.to_string());
-        out.push_str(&row.join(" "));
-        out.push('\n');
+        row_line(out, &row);
     }
 }
 
@@ -308,7 +307,7 @@ fn team_total_table(out: &mut String, s: &SessionView, total: &str) {
         total,
         "NrBoards\\3R",
     ];
-    let _ = writeln!(out, "[TotalScoreTable {}]", quoted(&cols.join(";")));
+    tag(out, "TotalScoreTable", &cols.join(";"));
     for p in &s.participants {
         let row = [
             p.rank.to_string(),
@@ -318,7 +317,6 @@ fn team_total_table(out: &mut String, s: &SessionView, total: &str) {
             decimal(p.total, 2),
             p.boards.to_string(),
         ];
-        out.push_str(&row.join(" "));
-        out.push('\n');
+        row_line(out, &row);
     }
 }

@@ -2,13 +2,14 @@
 //! log's lines. An event is a JSON object ([`Ev::Json`]), or — the bulk of a file, its tables'
 //! results and artificial scores — a [`Row`]: the event already in the log's compact text,
 //! written straight into its line when sealed (no JSON map per table, as `synth` writes
-//! lines). Sealing (seq, `at`, the hash chain) gives the very bytes `event::append` gives the
-//! same events as JSON objects.
+//! lines). Rows and objects alike are written by the log's one line writer (`event::line`):
+//! sealing (seq, `at`, the hash chain) gives the very bytes `event::append` gives the same
+//! events as JSON objects.
 
 use serde_json::{Map, Value};
 
-use crate::event::append::{canonical_text, push_chained};
 use crate::event::chain;
+use crate::event::line::{canonical as canonical_text, push_chained, Line};
 
 /// One event of an import.
 #[derive(Clone, Debug)]
@@ -48,36 +49,20 @@ impl Row {
 
     /// Adds `,"key":"value"`.
     pub fn str(&mut self, key: &str, value: &str) -> &mut Row {
-        self.tail.push_str(",\"");
-        self.tail.push_str(key);
-        self.tail.push_str("\":");
-        json_str(&mut self.tail, value);
+        Line::resume(&mut self.tail).str(key, value);
         self
     }
 
     /// Adds `,"key":n`.
     pub fn num(&mut self, key: &str, n: i64) -> &mut Row {
-        self.tail.push_str(",\"");
-        self.tail.push_str(key);
-        self.tail.push_str("\":");
-        self.tail.push_str(itoa::Buffer::new().format(n));
+        Line::resume(&mut self.tail).int(key, n);
         self
     }
 
     /// Adds `,"key":value`.
     pub fn value(&mut self, key: &str, value: &Value) -> &mut Row {
-        match value {
-            Value::String(s) => self.str(key, s),
-            Value::Number(n) if n.is_i64() => self.num(key, n.as_i64().expect("an i64")),
-            v => {
-                self.tail.push_str(",\"");
-                self.tail.push_str(key);
-                self.tail.push_str("\":");
-                self.tail
-                    .push_str(&serde_json::to_string(v).expect("a JSON value serializes"));
-                self
-            }
-        }
+        Line::resume(&mut self.tail).value(key, value);
+        self
     }
 
     fn kind(&self) -> &'static str {
@@ -91,46 +76,28 @@ impl Row {
     /// The event's compact text, `seq` and `at` as `event::append` writes them.
     fn canonical(&self, seq: usize, now: &str) -> String {
         let mut out = String::with_capacity(self.tail.len() + 96);
-        out.push_str("{\"type\":\"");
-        out.push_str(self.kind());
-        out.push_str("\",\"seq\":");
-        out.push_str(itoa::Buffer::new().format(seq));
+        let mut l = Line::new(&mut out, self.kind());
+        l.int("seq", seq as i64);
         if let Some(id) = &self.id {
-            out.push_str(",\"id\":");
-            json_str(&mut out, id);
+            l.str("id", id);
         }
-        out.push_str(",\"session\":");
-        json_str(&mut out, &self.session);
-        out.push_str(&self.tail);
-        out.push_str(",\"at\":");
-        json_str(&mut out, now);
-        out.push('}');
+        l.str("session", &self.session)
+            .members(&self.tail)
+            .str("at", now);
+        l.close();
         out
     }
 
     /// The event as a JSON object (keys in their order).
     pub fn to_map(&self) -> Map<String, Value> {
-        let mut text = format!("{{\"type\":\"{}\"", self.kind());
+        let mut text = String::with_capacity(self.tail.len() + 64);
+        let mut l = Line::new(&mut text, self.kind());
         if let Some(id) = &self.id {
-            text.push_str(",\"id\":");
-            json_str(&mut text, id);
+            l.str("id", id);
         }
-        text.push_str(",\"session\":");
-        json_str(&mut text, &self.session);
-        text.push_str(&self.tail);
-        text.push('}');
+        l.str("session", &self.session).members(&self.tail);
+        l.close();
         serde_json::from_str(&text).expect("a row's text is a JSON object")
-    }
-}
-
-/// `s` as a JSON string, escaped as serde_json escapes it.
-fn json_str(out: &mut String, s: &str) {
-    if s.bytes().all(|b| b >= 0x20 && b != b'"' && b != b'\\') {
-        out.push('"');
-        out.push_str(s);
-        out.push('"');
-    } else {
-        out.push_str(&serde_json::to_string(s).expect("a string serializes"));
     }
 }
 
