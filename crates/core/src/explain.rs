@@ -167,6 +167,47 @@ fn explain_team(state: &State, team: &TeamBoardScore, out: &mut String) {
         vul.as_str(),
         if mt.def.knockout { ", knockout" } else { "" }
     );
+    team_rooms(state, b, mt, out);
+    let rules = s.form.teams().expect("a match board is of a team form");
+    let unit = rules.unit;
+    // (each team's arithmetic is not kept with the board: its two rooms are scored again)
+    let Some([home_calc, away_calc]) = crate::pipeline::team_board_calc(state, team) else {
+        return;
+    };
+    for (team, calc) in [(mt.home, &home_calc), (mt.away, &away_calc)] {
+        team_arithmetic(state, rules, team, calc, out);
+    }
+    if tb.averaged {
+        let _ = writeln!(
+            out,
+            "  knockout (Law 86B): both teams get the average: ({} − ({}))/2 = {} to {}",
+            show(home_calc.own),
+            show(away_calc.own),
+            show(tb.home),
+            esc(&state.participant(mt.home).id)
+        );
+    }
+    let _ = writeln!(
+        out,
+        "  board: {} {} {unit}, {} {} {unit}",
+        esc(&state.participant(mt.home).id),
+        show(tb.home),
+        esc(&state.participant(mt.away).id),
+        show(tb.away)
+    );
+    let st = &b.stats;
+    let _ = writeln!(
+        out,
+        "  board statistics over the session's tables (C16): results {}, mean {}, dispersion ±{} points, ±{} IMPs\n",
+        show(st.results),
+        st.mean.map(|m| format!("{:.1}", m.to_f64())).unwrap_or("-".into()),
+        st.dispersion.map(|m| format!("{:.1}", m.to_f64())).unwrap_or("-".into()),
+        st.dispersion_imp.map(|m| format!("{:.2}", m.to_f64())).unwrap_or("-".into()),
+    );
+}
+
+/// A match board's two rooms: who sat NS and EW, the result and its ruling.
+fn team_rooms(state: &State, b: &BoardScore, mt: &crate::replay::Match, out: &mut String) {
     for (room, ns_team, ew_team) in [
         (crate::event::Room::Open, mt.home, mt.away),
         (crate::event::Room::Closed, mt.away, mt.home),
@@ -209,74 +250,55 @@ fn explain_team(state: &State, team: &TeamBoardScore, out: &mut String) {
             }
         }
     }
-    let rules = s.form.teams().expect("a match board is of a team form");
+}
+
+/// A team's arithmetic on a match board: its part where it sat NS against its part where it sat
+/// EW, component by component, or the artificial part that decides.
+fn team_arithmetic(
+    state: &State,
+    rules: &crate::score::form::TeamRules,
+    team: crate::score::PId,
+    calc: &crate::score::rooms::TeamCalc,
+    out: &mut String,
+) {
     let unit = rules.unit;
-    // (each team's arithmetic is not kept with the board: its two rooms are scored again)
-    let Some([home_calc, away_calc]) = crate::pipeline::team_board_calc(state, team) else {
+    let id = esc(&state.participant(team).id);
+    if calc.artificial {
+        let _ = writeln!(
+            out,
+            "  {id}: an artificial part decides (C17/C25; the other room is ignored): {} {unit}",
+            show(calc.own)
+        );
         return;
-    };
-    for (team, calc) in [(mt.home, &home_calc), (mt.away, &away_calc)] {
-        let id = esc(&state.participant(team).id);
-        if calc.artificial {
-            let _ = writeln!(out, "  {id}: an artificial part decides (C17/C25; the other room is ignored): {} {unit}", show(calc.own));
-            continue;
-        }
-        let _ = writeln!(
-            out,
-            "  {id}: its part where it sat NS × its part where it sat EW (NS view):"
-        );
-        for &(pw, x) in &calc.ns_part {
-            for &(vw, y) in &calc.ew_part {
-                let d = x - y;
-                let f = (rules.value_text)(d);
-                let _ = writeln!(
-                    out,
-                    "      {}% × {}% : {} − ({}) = {} → {f}",
-                    show(pw * Q::int(100)),
-                    show(vw * Q::int(100)),
-                    signed(x),
-                    signed(y),
-                    signed(d)
-                );
-            }
-        }
-        let _ = writeln!(
-            out,
-            "      = {} {unit}{}",
-            show(calc.own),
-            if rules.shows_aggregate {
-                format!("; aggregate {}", show(calc.aggregate))
-            } else {
-                String::new()
-            }
-        );
-    }
-    if tb.averaged {
-        let _ = writeln!(
-            out,
-            "  knockout (Law 86B): both teams get the average: ({} − ({}))/2 = {} to {}",
-            show(home_calc.own),
-            show(away_calc.own),
-            show(tb.home),
-            esc(&state.participant(mt.home).id)
-        );
     }
     let _ = writeln!(
         out,
-        "  board: {} {} {unit}, {} {} {unit}",
-        esc(&state.participant(mt.home).id),
-        show(tb.home),
-        esc(&state.participant(mt.away).id),
-        show(tb.away)
+        "  {id}: its part where it sat NS × its part where it sat EW (NS view):"
     );
-    let st = &b.stats;
+    for &(pw, x) in &calc.ns_part {
+        for &(vw, y) in &calc.ew_part {
+            let d = x - y;
+            let f = (rules.value_text)(d);
+            let _ = writeln!(
+                out,
+                "      {}% × {}% : {} − ({}) = {} → {f}",
+                show(pw * Q::int(100)),
+                show(vw * Q::int(100)),
+                signed(x),
+                signed(y),
+                signed(d)
+            );
+        }
+    }
     let _ = writeln!(
         out,
-        "  board statistics over the session's tables (C16): results {}, mean {}, dispersion ±{} points, ±{} IMPs\n",
-        show(st.results),
-        st.mean.map(|m| format!("{:.1}", m.to_f64())).unwrap_or("-".into()),
-        st.dispersion.map(|m| format!("{:.1}", m.to_f64())).unwrap_or("-".into()),
-        st.dispersion_imp.map(|m| format!("{:.2}", m.to_f64())).unwrap_or("-".into()),
+        "      = {} {unit}{}",
+        show(calc.own),
+        if rules.shows_aggregate {
+            format!("; aggregate {}", show(calc.aggregate))
+        } else {
+            String::new()
+        }
     );
 }
 
@@ -299,273 +321,312 @@ pub fn pair_boards(state: &State, boards: &[&BoardScore], section: Option<&str>)
             }
         }
         let s = &state.sessions[b.session].def;
-        let (dealer, vul) = state.dealer_vul(b.session, b.board);
-        let group = match (&b.section, s.compare) {
-            (Some(x), Compare::Section) => format!(", section {}", esc(x)),
-            _ => ", all sections compared together".to_string(),
-        };
-        let _ = writeln!(
-            out,
-            "Session {}{} ({}){group}, board {} — dealer {}, vulnerability {}",
-            esc(&s.id),
-            s.name
-                .as_ref()
-                .map(|n| format!(" \"{}\"", esc(n)))
-                .unwrap_or_default(),
-            s.form.name(),
-            b.board,
-            dealer.letter(),
-            vul.as_str()
-        );
-        let o = &s.options;
         let form = s.form;
-        if form.is_mp() {
-            let _ = writeln!(
-                out,
-                "Field N = {} (the most tables on any board of this group, C7), top 2(N−1) = {}; {} tables on this board",
-                b.field,
-                field_top(b.field),
-                b.sides.len() / 2
-            );
-        } else {
-            let _ = writeln!(out, "{} tables on this board", b.sides.len() / 2);
-        }
-        let _ = writeln!(out, "Options: {}\n", (pairs(form).options_text)(o));
-        for (name, value) in &b.facts {
-            let _ = writeln!(out, "{name}: {}", show(*value));
-        }
-        for line in &b.text {
-            let _ = writeln!(out, "{line}");
-        }
-        if !b.facts.is_empty() || !b.text.is_empty() {
-            out.push('\n');
-        }
-        if !form.is_mp() {
-            aggregated(b, form, &mut out);
-        }
-        // Frequency tables.
-        let lines: Vec<(Option<u32>, Line)> = {
-            let mut l: Vec<(Option<u32>, Line)> =
-                b.freq.iter().map(|r| (r.group, r.line)).collect();
-            l.dedup();
-            l
-        };
-        for (group, line) in lines {
-            let title = match line {
-                Line::Both => "Frequency table (the NS and EW lines are the same)",
-                Line::NS => "NS line frequency table (NS pairs are scored here)",
-                Line::EW => "EW line frequency table (EW pairs are scored here)",
-            };
-            match group {
-                Some(g) => {
-                    let _ = writeln!(out, "Fouled board, group {g} (its own field): {title}:");
-                }
-                None => {
-                    let _ = writeln!(out, "{title}:");
-                }
-            }
-            let _ = writeln!(
-                out,
-                "  {:>8}  {:>14}  {:>18}  {:>18}",
-                "NS pts", "count", "MP NS", "MP EW"
-            );
-            let mut n = Q::ZERO;
-            for r in b.freq.iter().filter(|r| r.line == line && r.group == group) {
-                n += r.count;
-                let _ = writeln!(
-                    out,
-                    "  {:>8}  {:>14}  {:>18}  {:>18}",
-                    signed(r.ns_points),
-                    show(r.count),
-                    show(r.mp_ns),
-                    show(r.mp_ew)
-                );
-            }
-            let _ = writeln!(out, "  {:>8}  {:>14}\n", "total", show(n));
-        }
-        // Traveller.
-        let _ = writeln!(out, "Traveller:");
-        let u = unit(form);
-        let _ = writeln!(
-            out,
-            "  {:>5}  {:<8} {:<8} {:<14} {:>7}  {:>14}  {:>14}  ruling",
-            "table",
-            "NS",
-            "EW",
-            "contract",
-            "NS pts",
-            format!("{u} NS"),
-            format!("{u} EW")
-        );
-        let mut adjusted: Vec<(&Table, &SideScore, &SideScore)> = Vec::new();
-        for pair in b.sides.chunks(2) {
-            let (ns, ew) = (&pair[0], &pair[1]);
-            let key = (b.session, b.board, ns.participant);
-            let Some(t) = state.tables.get(&key) else {
-                continue;
-            };
-            let ruling = t
-                .ruling(state)
-                .map(|r| format!("{} {}", esc(&r.ev.id), r.ev.score.normalised()))
-                .unwrap_or_default();
-            let pts = t
-                .played
-                .as_ref()
-                .map(|p| signed(p.ns_points))
-                .unwrap_or_else(|| "-".to_string());
-            let _ = writeln!(
-                out,
-                "  {:>5}  {:<8} {:<8} {:<14} {:>7}  {:>14}  {:>14}  {ruling}",
-                t.table.map(|x| x.to_string()).unwrap_or_default(),
-                esc(&state.participant(ns.participant).id),
-                esc(&state.participant(ew.participant).id),
-                played_text(t),
-                pts,
-                show(ns.score),
-                show(ew.score),
-            );
-            if ns.adjusted {
-                adjusted.push((t, ns, ew));
-            }
-        }
-        for (t, ns, ew) in adjusted {
-            let r = t.ruling(state).expect("adjusted table has a ruling");
-            let _ = writeln!(
-                out,
-                "\nRuling {} at NS {} v EW {}: {}{}{}{}",
-                esc(&r.ev.id),
-                esc(&state.participant(t.ns).id),
-                esc(&state.participant(t.ew).id),
-                r.ev.score.normalised(),
-                r.ev.law
-                    .as_ref()
-                    .map(|l| format!(", law {}", esc(l)))
-                    .unwrap_or_default(),
-                r.by.as_ref()
-                    .map(|l| format!(", by {}", esc(l)))
-                    .unwrap_or_default(),
-                r.ev.supersedes
-                    .as_ref()
-                    .map(|l| format!(", supersedes {}", esc(l)))
-                    .unwrap_or_default(),
-            );
-            if let Some(n) = &r.note {
-                let _ = writeln!(out, "  note: {}", esc(n));
-            }
-            if let Some(p) = &t.played {
-                let _ = writeln!(
-                    out,
-                    "  table result on record: {} = {} (kept in the log, replaced for scoring)",
-                    played_text(t),
-                    signed(p.ns_points)
-                );
-            }
-            if let Some(sd) = &r.ev.sd {
-                let _ = writeln!(
-                    out,
-                    "  subsequent damage (docs/event-log.md), non-offending side {}: A before the infraction {}, B after the infraction {}, C after the additional loss {}; offenders get {}",
-                    sd.nos.as_str(),
-                    signed(sd.before),
-                    signed(sd.after_infraction),
-                    signed(sd.after_loss),
-                    signed(sd.offenders)
-                );
-                let _ = writeln!(
-                    out,
-                    "  NOS score = p(A) − [p(B) − p(C)] = (100% A & −100% B & 100% C) in its own line; sd_method={} ({})",
-                    s.options.sd_method.name(),
-                    if s.options.sd_method == crate::options::SdMethod::Simplified {
-                        "the field compares with A on the NOS line"
-                    } else {
-                        "the field's line table holds +A −B +C"
-                    }
-                );
-            }
+        pair_heading(state, b, &mut out);
+        frequency_tables(b, &mut out);
+        for (t, ns, ew) in traveller(state, b, form, &mut out) {
+            adjusted_ruling(state, b, t, &mut out);
             for side in [ns, ew] {
-                let who = format!(
-                    "{} {}",
-                    if side.side == Side::NS { "NS" } else { "EW" },
-                    esc(&state.participant(side.participant).id)
-                );
-                if let Some(p) = side.artificial.as_deref().copied() {
-                    match side.top {
-                        Some(top) => {
-                            let _ = writeln!(
-                                out,
-                                "  {who}: artificial {}% of top {} = {}",
-                                show(p),
-                                show(top),
-                                show(side.score)
-                            );
-                        }
-                        None => {
-                            let _ = writeln!(
-                                out,
-                                "  {who}: artificial {}% = {} {} (C13, C15)",
-                                show(p),
-                                show(side.score),
-                                unit(form)
-                            );
-                        }
-                    }
-                    continue;
-                }
-                let Some(d) = &side.detail else { continue };
-                let what = pairs(form).component;
-                let line = if side.side == Side::NS { "NS" } else { "EW" };
-                let _ = writeln!(out, "  {who}: scored in the {line} line");
-                for c in &d.components {
-                    let _ = writeln!(
-                        out,
-                        "      {:>8} × {:>6}: {what} = {:>12}  → {}",
-                        format!("{}%", show(c.weight * Q::int(100))),
-                        signed(c.points),
-                        show(c.raw),
-                        show(c.weight * c.raw)
-                    );
-                }
-                let sum: Q = d.components.iter().map(|c| c.weight * c.raw).sum();
-                if form.is_mp() || !d.self_term.is_zero() {
-                    let _ = writeln!(
-                        out,
-                        "      Σ = {}, minus its own table {} = raw {}",
-                        show(sum),
-                        show(d.self_term),
-                        show(d.raw)
-                    );
-                } else {
-                    let _ = writeln!(out, "      Σ = {}", show(sum));
-                }
-                match side.top {
-                    Some(top) => {
-                        let _ = writeln!(
-                            out,
-                            "      {} → {} of top {}",
-                            factoring_text(&d.factoring),
-                            show(side.score),
-                            show(top)
-                        );
-                    }
-                    None => {
-                        let _ = writeln!(out, "      → {} {}", show(side.score), unit(form));
-                    }
-                }
+                adjusted_side(state, side, form, &mut out);
             }
         }
-        let st = &b.stats;
-        let _ = writeln!(
-            out,
-            "\nBoard statistics (pooled, C10): results {}, mean {}, dispersion ±{} points, ±{} IMPs{}",
-            show(st.results),
-            st.mean.map(|m| format!("{:.1}", m.to_f64())).unwrap_or("-".into()),
-            st.dispersion.map(|m| format!("{:.1}", m.to_f64())).unwrap_or("-".into()),
-            st.dispersion_imp.map(|m| format!("{:.2}", m.to_f64())).unwrap_or("-".into()),
-            st.dispersion_mp.map(|m| format!(", ±{:.2} MP", m.to_f64())).unwrap_or_default(),
-        );
+        pair_statistics(b, &mut out);
         for n in &b.notices {
             let _ = writeln!(out, "notice: {n}");
         }
         out.push('\n');
     }
     out
+}
+
+/// A pair board's heading: its session, group, dealer and vulnerability, field, options and
+/// facts (and for IMP forms the aggregated results).
+fn pair_heading(state: &State, b: &BoardScore, out: &mut String) {
+    let s = &state.sessions[b.session].def;
+    let (dealer, vul) = state.dealer_vul(b.session, b.board);
+    let group = match (&b.section, s.compare) {
+        (Some(x), Compare::Section) => format!(", section {}", esc(x)),
+        _ => ", all sections compared together".to_string(),
+    };
+    let _ = writeln!(
+        out,
+        "Session {}{} ({}){group}, board {} — dealer {}, vulnerability {}",
+        esc(&s.id),
+        s.name
+            .as_ref()
+            .map(|n| format!(" \"{}\"", esc(n)))
+            .unwrap_or_default(),
+        s.form.name(),
+        b.board,
+        dealer.letter(),
+        vul.as_str()
+    );
+    let o = &s.options;
+    let form = s.form;
+    if form.is_mp() {
+        let _ = writeln!(
+            out,
+            "Field N = {} (the most tables on any board of this group, C7), top 2(N−1) = {}; {} tables on this board",
+            b.field,
+            field_top(b.field),
+            b.sides.len() / 2
+        );
+    } else {
+        let _ = writeln!(out, "{} tables on this board", b.sides.len() / 2);
+    }
+    let _ = writeln!(out, "Options: {}\n", (pairs(form).options_text)(o));
+    for (name, value) in &b.facts {
+        let _ = writeln!(out, "{name}: {}", show(*value));
+    }
+    for line in &b.text {
+        let _ = writeln!(out, "{line}");
+    }
+    if !b.facts.is_empty() || !b.text.is_empty() {
+        out.push('\n');
+    }
+    if !form.is_mp() {
+        aggregated(b, form, out);
+    }
+}
+
+/// A pair board's frequency tables: one per line (and per fouled group).
+fn frequency_tables(b: &BoardScore, out: &mut String) {
+    let lines: Vec<(Option<u32>, Line)> = {
+        let mut l: Vec<(Option<u32>, Line)> = b.freq.iter().map(|r| (r.group, r.line)).collect();
+        l.dedup();
+        l
+    };
+    for (group, line) in lines {
+        let title = match line {
+            Line::Both => "Frequency table (the NS and EW lines are the same)",
+            Line::NS => "NS line frequency table (NS pairs are scored here)",
+            Line::EW => "EW line frequency table (EW pairs are scored here)",
+        };
+        match group {
+            Some(g) => {
+                let _ = writeln!(out, "Fouled board, group {g} (its own field): {title}:");
+            }
+            None => {
+                let _ = writeln!(out, "{title}:");
+            }
+        }
+        let _ = writeln!(
+            out,
+            "  {:>8}  {:>14}  {:>18}  {:>18}",
+            "NS pts", "count", "MP NS", "MP EW"
+        );
+        let mut n = Q::ZERO;
+        for r in b.freq.iter().filter(|r| r.line == line && r.group == group) {
+            n += r.count;
+            let _ = writeln!(
+                out,
+                "  {:>8}  {:>14}  {:>18}  {:>18}",
+                signed(r.ns_points),
+                show(r.count),
+                show(r.mp_ns),
+                show(r.mp_ew)
+            );
+        }
+        let _ = writeln!(out, "  {:>8}  {:>14}\n", "total", show(n));
+    }
+}
+
+/// A pair board's traveller, one row per table; the tables with an adjusted score, with their
+/// NS and EW sides, to explain next.
+fn traveller<'s>(
+    state: &'s State,
+    b: &'s BoardScore,
+    form: Form,
+    out: &mut String,
+) -> Vec<(&'s Table, &'s SideScore, &'s SideScore)> {
+    let _ = writeln!(out, "Traveller:");
+    let u = unit(form);
+    let _ = writeln!(
+        out,
+        "  {:>5}  {:<8} {:<8} {:<14} {:>7}  {:>14}  {:>14}  ruling",
+        "table",
+        "NS",
+        "EW",
+        "contract",
+        "NS pts",
+        format!("{u} NS"),
+        format!("{u} EW")
+    );
+    let mut adjusted: Vec<(&Table, &SideScore, &SideScore)> = Vec::new();
+    for pair in b.sides.chunks(2) {
+        let (ns, ew) = (&pair[0], &pair[1]);
+        let key = (b.session, b.board, ns.participant);
+        let Some(t) = state.tables.get(&key) else {
+            continue;
+        };
+        let ruling = t
+            .ruling(state)
+            .map(|r| format!("{} {}", esc(&r.ev.id), r.ev.score.normalised()))
+            .unwrap_or_default();
+        let pts = t
+            .played
+            .as_ref()
+            .map(|p| signed(p.ns_points))
+            .unwrap_or_else(|| "-".to_string());
+        let _ = writeln!(
+            out,
+            "  {:>5}  {:<8} {:<8} {:<14} {:>7}  {:>14}  {:>14}  {ruling}",
+            t.table.map(|x| x.to_string()).unwrap_or_default(),
+            esc(&state.participant(ns.participant).id),
+            esc(&state.participant(ew.participant).id),
+            played_text(t),
+            pts,
+            show(ns.score),
+            show(ew.score),
+        );
+        if ns.adjusted {
+            adjusted.push((t, ns, ew));
+        }
+    }
+    adjusted
+}
+
+/// The ruling of an adjusted table: its score, law, director, note, the table result it
+/// replaces and its subsequent-damage arithmetic.
+fn adjusted_ruling(state: &State, b: &BoardScore, t: &Table, out: &mut String) {
+    let s = &state.sessions[b.session].def;
+    let r = t.ruling(state).expect("adjusted table has a ruling");
+    let _ = writeln!(
+        out,
+        "\nRuling {} at NS {} v EW {}: {}{}{}{}",
+        esc(&r.ev.id),
+        esc(&state.participant(t.ns).id),
+        esc(&state.participant(t.ew).id),
+        r.ev.score.normalised(),
+        r.ev.law
+            .as_ref()
+            .map(|l| format!(", law {}", esc(l)))
+            .unwrap_or_default(),
+        r.by.as_ref()
+            .map(|l| format!(", by {}", esc(l)))
+            .unwrap_or_default(),
+        r.ev.supersedes
+            .as_ref()
+            .map(|l| format!(", supersedes {}", esc(l)))
+            .unwrap_or_default(),
+    );
+    if let Some(n) = &r.note {
+        let _ = writeln!(out, "  note: {}", esc(n));
+    }
+    if let Some(p) = &t.played {
+        let _ = writeln!(
+            out,
+            "  table result on record: {} = {} (kept in the log, replaced for scoring)",
+            played_text(t),
+            signed(p.ns_points)
+        );
+    }
+    if let Some(sd) = &r.ev.sd {
+        let _ = writeln!(
+            out,
+            "  subsequent damage (docs/event-log.md), non-offending side {}: A before the infraction {}, B after the infraction {}, C after the additional loss {}; offenders get {}",
+            sd.nos.as_str(),
+            signed(sd.before),
+            signed(sd.after_infraction),
+            signed(sd.after_loss),
+            signed(sd.offenders)
+        );
+        let _ = writeln!(
+            out,
+            "  NOS score = p(A) − [p(B) − p(C)] = (100% A & −100% B & 100% C) in its own line; sd_method={} ({})",
+            s.options.sd_method.name(),
+            if s.options.sd_method == crate::options::SdMethod::Simplified {
+                "the field compares with A on the NOS line"
+            } else {
+                "the field's line table holds +A −B +C"
+            }
+        );
+    }
+}
+
+/// One side of an adjusted table: its artificial score, or its components, sum and factoring.
+fn adjusted_side(state: &State, side: &SideScore, form: Form, out: &mut String) {
+    let who = format!(
+        "{} {}",
+        if side.side == Side::NS { "NS" } else { "EW" },
+        esc(&state.participant(side.participant).id)
+    );
+    if let Some(p) = side.artificial.as_deref().copied() {
+        match side.top {
+            Some(top) => {
+                let _ = writeln!(
+                    out,
+                    "  {who}: artificial {}% of top {} = {}",
+                    show(p),
+                    show(top),
+                    show(side.score)
+                );
+            }
+            None => {
+                let _ = writeln!(
+                    out,
+                    "  {who}: artificial {}% = {} {} (C13, C15)",
+                    show(p),
+                    show(side.score),
+                    unit(form)
+                );
+            }
+        }
+        return;
+    }
+    let Some(d) = &side.detail else { return };
+    let what = pairs(form).component;
+    let line = if side.side == Side::NS { "NS" } else { "EW" };
+    let _ = writeln!(out, "  {who}: scored in the {line} line");
+    for c in &d.components {
+        let _ = writeln!(
+            out,
+            "      {:>8} × {:>6}: {what} = {:>12}  → {}",
+            format!("{}%", show(c.weight * Q::int(100))),
+            signed(c.points),
+            show(c.raw),
+            show(c.weight * c.raw)
+        );
+    }
+    let sum: Q = d.components.iter().map(|c| c.weight * c.raw).sum();
+    if form.is_mp() || !d.self_term.is_zero() {
+        let _ = writeln!(
+            out,
+            "      Σ = {}, minus its own table {} = raw {}",
+            show(sum),
+            show(d.self_term),
+            show(d.raw)
+        );
+    } else {
+        let _ = writeln!(out, "      Σ = {}", show(sum));
+    }
+    match side.top {
+        Some(top) => {
+            let _ = writeln!(
+                out,
+                "      {} → {} of top {}",
+                factoring_text(&d.factoring),
+                show(side.score),
+                show(top)
+            );
+        }
+        None => {
+            let _ = writeln!(out, "      → {} {}", show(side.score), unit(form));
+        }
+    }
+}
+
+/// A pair board's pooled statistics.
+fn pair_statistics(b: &BoardScore, out: &mut String) {
+    let st = &b.stats;
+    let _ =
+        writeln!(
+        out,
+        "\nBoard statistics (pooled, C10): results {}, mean {}, dispersion ±{} points, ±{} IMPs{}",
+        show(st.results),
+        st.mean.map(|m| format!("{:.1}", m.to_f64())).unwrap_or("-".into()),
+        st.dispersion.map(|m| format!("{:.1}", m.to_f64())).unwrap_or("-".into()),
+        st.dispersion_imp.map(|m| format!("{:.2}", m.to_f64())).unwrap_or("-".into()),
+        st.dispersion_mp.map(|m| format!(", ±{:.2} MP", m.to_f64())).unwrap_or_default(),
+    );
 }

@@ -196,35 +196,7 @@ pub fn board_tasks<'s>(
             state.sessions[all[i].session].def.form.name(),
         )));
     }
-    // (session, group, board) → tables, in table-key order. Runs come board by board, so a run
-    // is most often in the same group as the one before it: no map look-up then.
-    let mut index: BTreeMap<(usize, Option<String>, u32), usize> = BTreeMap::new();
-    let mut lists: Vec<Vec<&'s Table>> = Vec::new();
-    let mut last: Option<(&Table, usize)> = None;
-    for &(start, end) in found.iter().flat_map(|(runs, _)| runs) {
-        let t = all[start];
-        let i = match last {
-            Some((prev, i))
-                if prev.session == t.session
-                    && prev.board == t.board
-                    && same_group(state, prev, t) =>
-            {
-                i
-            }
-            _ => *index
-                .entry((t.session, group_of(state, t), t.board))
-                .or_insert_with(|| {
-                    lists.push(Vec::new());
-                    lists.len() - 1
-                }),
-        };
-        lists[i].extend_from_slice(&all[start..end]);
-        last = Some((all[end - 1], i));
-    }
-    let grouped: BTreeMap<(usize, Option<String>, u32), Vec<&'s Table>> = index
-        .into_iter()
-        .map(|(k, i)| (k, std::mem::take(&mut lists[i])))
-        .collect();
+    let grouped = group_runs(state, &all, &found);
     for ((s, g, _), tables) in &grouped {
         let n = fields.entry((*s, g.clone())).or_insert(0);
         *n = (*n).max(tables.len() as u32);
@@ -264,6 +236,44 @@ pub fn board_tasks<'s>(
         }
     }
     Ok((tasks, fields))
+}
+
+/// The tables of the runs `found` grouped by (session, group, board), in table-key order.
+#[allow(clippy::type_complexity)]
+fn group_runs<'s>(
+    state: &State,
+    all: &[&'s Table],
+    found: &[(Vec<(usize, usize)>, Option<usize>)],
+) -> BTreeMap<(usize, Option<String>, u32), Vec<&'s Table>> {
+    // (session, group, board) → tables, in table-key order. Runs come board by board, so a run
+    // is most often in the same group as the one before it: no map look-up then.
+    let mut index: BTreeMap<(usize, Option<String>, u32), usize> = BTreeMap::new();
+    let mut lists: Vec<Vec<&'s Table>> = Vec::new();
+    let mut last: Option<(&Table, usize)> = None;
+    for &(start, end) in found.iter().flat_map(|(runs, _)| runs) {
+        let t = all[start];
+        let i = match last {
+            Some((prev, i))
+                if prev.session == t.session
+                    && prev.board == t.board
+                    && same_group(state, prev, t) =>
+            {
+                i
+            }
+            _ => *index
+                .entry((t.session, group_of(state, t), t.board))
+                .or_insert_with(|| {
+                    lists.push(Vec::new());
+                    lists.len() - 1
+                }),
+        };
+        lists[i].extend_from_slice(&all[start..end]);
+        last = Some((all[end - 1], i));
+    }
+    index
+        .into_iter()
+        .map(|(k, i)| (k, std::mem::take(&mut lists[i])))
+        .collect()
 }
 
 /// The boards of `state` ready to score, in (session, group, board) order, and each comparison

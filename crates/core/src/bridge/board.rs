@@ -1,9 +1,52 @@
-//! Boards: vulnerability and the Law 2 board-number → dealer / vulnerability cycle
+//! Boards: the seats, vulnerability and the Law 2 board-number → dealer / vulnerability cycle
 //! (laws-and-formats.md §1.3).
 
 use std::fmt;
 
-use super::contract::Seat;
+/// A compass seat.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum Seat {
+    N,
+    E,
+    S,
+    W,
+}
+
+impl Seat {
+    /// All four seats in dealing order.
+    pub const ALL: [Seat; 4] = [Seat::N, Seat::E, Seat::S, Seat::W];
+
+    /// True for North and South.
+    pub fn is_ns(self) -> bool {
+        matches!(self, Seat::N | Seat::S)
+    }
+
+    /// `'N'`, `'E'`, `'S'` or `'W'`.
+    pub fn letter(self) -> char {
+        match self {
+            Seat::N => 'N',
+            Seat::E => 'E',
+            Seat::S => 'S',
+            Seat::W => 'W',
+        }
+    }
+
+    /// The seat opposite.
+    pub fn partner(self) -> Seat {
+        match self {
+            Seat::N => Seat::S,
+            Seat::E => Seat::W,
+            Seat::S => Seat::N,
+            Seat::W => Seat::E,
+        }
+    }
+}
+
+impl fmt::Display for Seat {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{}", self.letter())
+    }
+}
 
 /// Which sides are vulnerable on a board.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]

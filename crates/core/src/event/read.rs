@@ -324,6 +324,82 @@ mod tests {
     }
     use super::*;
 
+    /// The fields of the generated `result` lines: each one's plain form first, then the shapes
+    /// the fast path must read as the full reader does, or refuse.
+    const RESULT_FIELDS: &[&[&str]] = &[
+        &[
+            "\"session\":\"S1\"",
+            "\"session\": \"S1\"",
+            "\"session\":\"S\\u0031\"",
+            "\"session\":\"\"",
+            "\"session\":null",
+        ],
+        &[
+            "\"board\":7",
+            "\"board\": 07",
+            "\"board\":7.0",
+            "\"board\":-3",
+            "\"board\":10000",
+            "\"board\":\"7\"",
+            "\"board\":99999999999999999999",
+        ],
+        &["\"ns\":\"A1\"", "\"ns\":\"Ż1\"", "\"ns\":\"A\\\"1\""],
+        &["\"ew\":\"A2\"", "\"ew\":\"A1\"", "\"ew\":[\"A2\"]"],
+        &[
+            "",
+            "\"section\":\"A\"",
+            "\"section\":null",
+            "\"section\":\" \"",
+        ],
+        &[
+            "",
+            "\"round\":1",
+            "\"round\":0",
+            "\"table\":3",
+            "\"table\":1e2",
+        ],
+        &[
+            "\"contract\":\"4S\"",
+            "\"contract\":\"4s\"",
+            "\"contract\":\"3NTX\"",
+            "\"contract\":\"pass\"",
+            "\"contract\":\"8S\"",
+            "",
+        ],
+        &[
+            "\"declarer\":\"N\"",
+            "\"declarer\":\"w\"",
+            "\"declarer\":\"Q\"",
+            "",
+        ],
+        &[
+            "\"result\":\"=\"",
+            "\"result\":\"-2\"",
+            "\"result\":\"+1\"",
+            "\"tricks\":9",
+            "\"tricks\":14",
+            "\"score\":620",
+            "\"score\":625",
+            "\"score\":-0",
+            "\"score\":-100",
+            "",
+        ],
+        &[
+            "",
+            "\"lead\":\"H5\"",
+            "\"at\":\"2026-11-21T10:14:00+01:00\"",
+            "\"at\":\"yesterday\"",
+            "\"by\":\"TD\"",
+            "\"note\":\"ok\"",
+            "\"seq\":1",
+            "\"seq\":2",
+            "\"x\":1",
+            "\"board\":8",
+            "\"match\":\"M1\"",
+            "\"room\":\"open\"",
+        ],
+    ];
+
     /// The fast path for `result` lines accepts a line only as the full reader reads it: on a
     /// few thousand generated lines (plain ones, and every shape the scanner must refuse —
     /// escapes, `null`, floats, leading zeros, repeated or unknown keys, nesting, bad JSON),
@@ -333,83 +409,10 @@ mod tests {
         // The project's own generator (synth's SplitMix64), seeded for repeatable cases.
         let mut rng = crate::synth::Rng::new(2026);
         let mut rnd = |n: usize| rng.below(n as u32) as usize;
-        let fields: &[&[&str]] = &[
-            &[
-                "\"session\":\"S1\"",
-                "\"session\": \"S1\"",
-                "\"session\":\"S\\u0031\"",
-                "\"session\":\"\"",
-                "\"session\":null",
-            ],
-            &[
-                "\"board\":7",
-                "\"board\": 07",
-                "\"board\":7.0",
-                "\"board\":-3",
-                "\"board\":10000",
-                "\"board\":\"7\"",
-                "\"board\":99999999999999999999",
-            ],
-            &["\"ns\":\"A1\"", "\"ns\":\"Ż1\"", "\"ns\":\"A\\\"1\""],
-            &["\"ew\":\"A2\"", "\"ew\":\"A1\"", "\"ew\":[\"A2\"]"],
-            &[
-                "",
-                "\"section\":\"A\"",
-                "\"section\":null",
-                "\"section\":\" \"",
-            ],
-            &[
-                "",
-                "\"round\":1",
-                "\"round\":0",
-                "\"table\":3",
-                "\"table\":1e2",
-            ],
-            &[
-                "\"contract\":\"4S\"",
-                "\"contract\":\"4s\"",
-                "\"contract\":\"3NTX\"",
-                "\"contract\":\"pass\"",
-                "\"contract\":\"8S\"",
-                "",
-            ],
-            &[
-                "\"declarer\":\"N\"",
-                "\"declarer\":\"w\"",
-                "\"declarer\":\"Q\"",
-                "",
-            ],
-            &[
-                "\"result\":\"=\"",
-                "\"result\":\"-2\"",
-                "\"result\":\"+1\"",
-                "\"tricks\":9",
-                "\"tricks\":14",
-                "\"score\":620",
-                "\"score\":625",
-                "\"score\":-0",
-                "\"score\":-100",
-                "",
-            ],
-            &[
-                "",
-                "\"lead\":\"H5\"",
-                "\"at\":\"2026-11-21T10:14:00+01:00\"",
-                "\"at\":\"yesterday\"",
-                "\"by\":\"TD\"",
-                "\"note\":\"ok\"",
-                "\"seq\":1",
-                "\"seq\":2",
-                "\"x\":1",
-                "\"board\":8",
-                "\"match\":\"M1\"",
-                "\"room\":\"open\"",
-            ],
-        ];
         let (mut fast, mut total) = (0, 0);
         for _ in 0..6000 {
             let mut parts: Vec<String> = vec!["\"type\":\"result\"".to_string()];
-            for options in fields {
+            for options in RESULT_FIELDS {
                 // Mostly the plain form (the first), so that many lines are valid.
                 let f = if rnd(4) > 0 {
                     options[0]

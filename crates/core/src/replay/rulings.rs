@@ -3,6 +3,8 @@
 use super::*;
 
 impl Replayer {
+    /// A `ruling`: its table (created when no result was recorded), the ruling it supersedes
+    /// or overrides, and its record.
     pub(super) fn ruling(&mut self, env: &Envelope, r: &RulingEv) {
         let line = env.line;
         if self.st.ruling_by_id(&r.id).is_some() {
@@ -30,103 +32,13 @@ impl Replayer {
             },
             None => None,
         };
-        match self.st.tables.get(&key) {
-            Some(t) => {
-                if let Some(ew) = ew_given {
-                    if ew != t.ew {
-                        let (want, got) = (
-                            self.st.participant(t.ew).id.clone(),
-                            r.ew.clone().unwrap_or_default(),
-                        );
-                        self.err(line, "ew", format!("the table of NS \"{}\" on board {} had EW \"{want}\", not \"{got}\"", r.ns, r.board));
-                        return;
-                    }
-                }
-            }
-            None => {
-                // A ruling with no result creates the table (board not played, C2).
-                let Some(ew) = ew_given else {
-                    self.err(line, "ew", format!("missing; no result was recorded for NS \"{}\" on board {} of session \"{}\", so the ruling must name the EW pair to create the table", r.ns, r.board, r.session));
-                    return;
-                };
-                let Some(section) = self.table_section(line, s, ns, ew, None) else {
-                    return;
-                };
-                // C2: in team forms the table is in the match between the two teams.
-                let (match_id, room) = match self.st.sessions[s].kind {
-                    Kind::Pairs => (None, None),
-                    Kind::Teams => {
-                        let found = self
-                            .pair_matches
-                            .get(&(s, ns.min(ew), ns.max(ew)))
-                            .into_iter()
-                            .flatten()
-                            .filter_map(|id| self.st.matches.get(&(s, id.clone())))
-                            .filter(|m| m.def.boards.binary_search(&r.board).is_ok())
-                            .min_by(|a, b| a.def.id.cmp(&b.def.id));
-                        match found {
-                            Some(m) => (
-                                Some(m.def.id.clone()),
-                                Some(if m.home == ns {
-                                    Room::Open
-                                } else {
-                                    Room::Closed
-                                }),
-                            ),
-                            None => {
-                                let ew_id = r.ew.clone().unwrap_or_default();
-                                self.err(line, "ns", format!("no match of session \"{}\" between \"{}\" and \"{ew_id}\" has board {}", r.session, r.ns, r.board));
-                                return;
-                            }
-                        }
-                    }
-                };
-                if !self.seat_pairs(line, s, r.board, ns, ew, key) {
-                    return;
-                }
-                self.st.tables.insert(
-                    key,
-                    Table {
-                        session: s,
-                        board: r.board,
-                        section,
-                        ns,
-                        ew,
-                        round: None,
-                        table: None,
-                        played: None,
-                        rulings: Vec::new(),
-                        match_id,
-                        room,
-                    },
-                );
-            }
+        if self.ruling_table(line, r, key, ew_given).is_none() {
+            return;
         }
         let idx = self.st.rulings.len();
         if let Some(old) = &r.supersedes {
-            let Some(oi) = self.st.ruling_ids.get(old.as_str()).copied() else {
-                self.err(
-                    line,
-                    "supersedes",
-                    format!("no ruling \"{old}\" was recorded before this line"),
-                );
+            if self.supersede(line, r, old, key).is_none() {
                 return;
-            };
-            if self.st.rulings[oi].key != key {
-                self.err(line, "supersedes", format!("ruling \"{old}\" is for another table (a superseding ruling must be for the same session, board and NS pair)"));
-                return;
-            }
-            match self.st.rulings[oi].status.clone() {
-                RulingStatus::Superseded { by } => {
-                    self.err(line, "supersedes", format!("ruling \"{old}\" was already superseded by \"{by}\"; supersede \"{by}\" instead"));
-                    return;
-                }
-                _ => {
-                    self.st.rulings[oi].status = RulingStatus::Superseded { by: r.id.clone() };
-                    if let Some(t) = self.st.tables.get_mut(&key) {
-                        t.rulings.retain(|&x| x != oi);
-                    }
-                }
             }
         }
         let t = self.st.tables.get_mut(&key).expect("table exists");
@@ -148,6 +60,152 @@ impl Replayer {
             key,
             status: RulingStatus::InForce,
         });
+    }
+
+    /// The table a ruling is for: checked against its EW pair when it exists, created when it
+    /// does not (board not played, C2); `None` after an error.
+    fn ruling_table(
+        &mut self,
+        line: usize,
+        r: &RulingEv,
+        key: TableKey,
+        ew_given: Option<PId>,
+    ) -> Option<()> {
+        let (s, _, ns) = key;
+        match self.st.tables.get(&key) {
+            Some(t) => {
+                if let Some(ew) = ew_given {
+                    if ew != t.ew {
+                        let (want, got) = (
+                            self.st.participant(t.ew).id.clone(),
+                            r.ew.clone().unwrap_or_default(),
+                        );
+                        self.err(line, "ew", format!("the table of NS \"{}\" on board {} had EW \"{want}\", not \"{got}\"", r.ns, r.board));
+                        return None;
+                    }
+                }
+            }
+            None => {
+                self.ruled_table(line, r, s, ns, ew_given)?;
+            }
+        }
+        Some(())
+    }
+
+    /// The table of a ruling with no result, created (board not played, C2); `None` after an
+    /// error.
+    fn ruled_table(
+        &mut self,
+        line: usize,
+        r: &RulingEv,
+        s: usize,
+        ns: PId,
+        ew_given: Option<PId>,
+    ) -> Option<()> {
+        let key = (s, r.board, ns);
+        // A ruling with no result creates the table (board not played, C2).
+        let Some(ew) = ew_given else {
+            self.err(line, "ew", format!("missing; no result was recorded for NS \"{}\" on board {} of session \"{}\", so the ruling must name the EW pair to create the table", r.ns, r.board, r.session));
+            return None;
+        };
+        let section = self.table_section(line, s, ns, ew, None)?;
+        // C2: in team forms the table is in the match between the two teams.
+        let (match_id, room) = match self.st.sessions[s].kind {
+            Kind::Pairs => (None, None),
+            Kind::Teams => self.ruled_match(line, r, s, ns, ew)?,
+        };
+        if !self.seat_pairs(line, s, r.board, ns, ew, key) {
+            return None;
+        }
+        self.st.tables.insert(
+            key,
+            Table {
+                session: s,
+                board: r.board,
+                section,
+                ns,
+                ew,
+                round: None,
+                table: None,
+                played: None,
+                rulings: Vec::new(),
+                match_id,
+                room,
+            },
+        );
+        Some(())
+    }
+
+    /// The match (and room) of a team session a ruled table with no result is in: the match
+    /// between the two teams that has the board; `None` after an error.
+    fn ruled_match(
+        &mut self,
+        line: usize,
+        r: &RulingEv,
+        s: usize,
+        ns: PId,
+        ew: PId,
+    ) -> Option<(Option<String>, Option<Room>)> {
+        let found = self
+            .pair_matches
+            .get(&(s, ns.min(ew), ns.max(ew)))
+            .into_iter()
+            .flatten()
+            .filter_map(|id| self.st.matches.get(&(s, id.clone())))
+            .filter(|m| m.def.boards.binary_search(&r.board).is_ok())
+            .min_by(|a, b| a.def.id.cmp(&b.def.id));
+        match found {
+            Some(m) => Some((
+                Some(m.def.id.clone()),
+                Some(if m.home == ns {
+                    Room::Open
+                } else {
+                    Room::Closed
+                }),
+            )),
+            None => {
+                let ew_id = r.ew.clone().unwrap_or_default();
+                self.err(
+                    line,
+                    "ns",
+                    format!(
+                        "no match of session \"{}\" between \"{}\" and \"{ew_id}\" has board {}",
+                        r.session, r.ns, r.board
+                    ),
+                );
+                None
+            }
+        }
+    }
+
+    /// A superseding ruling: the ruling `old` it supersedes, checked and marked; `None` after
+    /// an error.
+    fn supersede(&mut self, line: usize, r: &RulingEv, old: &str, key: TableKey) -> Option<()> {
+        let Some(oi) = self.st.ruling_ids.get(old).copied() else {
+            self.err(
+                line,
+                "supersedes",
+                format!("no ruling \"{old}\" was recorded before this line"),
+            );
+            return None;
+        };
+        if self.st.rulings[oi].key != key {
+            self.err(line, "supersedes", format!("ruling \"{old}\" is for another table (a superseding ruling must be for the same session, board and NS pair)"));
+            return None;
+        }
+        match self.st.rulings[oi].status.clone() {
+            RulingStatus::Superseded { by } => {
+                self.err(line, "supersedes", format!("ruling \"{old}\" was already superseded by \"{by}\"; supersede \"{by}\" instead"));
+                return None;
+            }
+            _ => {
+                self.st.rulings[oi].status = RulingStatus::Superseded { by: r.id.clone() };
+                if let Some(t) = self.st.tables.get_mut(&key) {
+                    t.rulings.retain(|&x| x != oi);
+                }
+            }
+        }
+        Some(())
     }
 
     pub(super) fn withdraw(&mut self, env: &Envelope, id: &str) {

@@ -11,11 +11,14 @@ use super::form::PenaltyUnit;
 use crate::adjust::Side;
 use crate::error::Notice;
 use crate::num::Q;
-use crate::options::{MpAdjustedMethod, NeubergSmallField, Options, SplitCheck};
+use crate::options::{MpAdjustedMethod, SplitCheck};
 
 use super::form::{PairRules, Pbn, Rules, Spec, Usebio};
 use super::stats::board_stats;
 use super::*;
+
+pub mod table;
+pub use table::{apply, factoring, field_top, FreqTable};
 
 pub static FORM: Spec = Spec {
     name: "mp",
@@ -62,94 +65,6 @@ pub static FORM: Spec = Spec {
     }),
 };
 
-/// A frequency table: distinct NS scores ascending, their counts, and the count below each.
-#[derive(Clone, Debug, Default)]
-pub struct FreqTable {
-    pub xs: Vec<i32>,
-    pub counts: Vec<Q>,
-    below: Vec<Q>,
-    pub n: Q,
-}
-
-impl FreqTable {
-    pub fn build(mut entries: Vec<(i32, Q)>) -> FreqTable {
-        entries.sort_unstable_by_key(|e| e.0);
-        let mut t = FreqTable::default();
-        for (x, c) in entries {
-            if t.xs.last() == Some(&x) {
-                let last = t.counts.last_mut().unwrap();
-                *last += c;
-            } else {
-                t.xs.push(x);
-                t.counts.push(c);
-            }
-        }
-        // Rows whose counts cancelled out (a −100% component on a score the field also has)
-        // stay: a plain result there still looks its row up, and a director sees the 0.
-        let mut acc = Q::ZERO;
-        for c in &t.counts {
-            t.below.push(acc);
-            acc += *c;
-        }
-        t.n = acc;
-        t
-    }
-
-    /// (count below x, count at x).
-    pub fn at(&self, x: i32) -> (Q, Q) {
-        match self.xs.binary_search(&x) {
-            Ok(i) => (self.below[i], self.counts[i]),
-            Err(i) => (
-                if i < self.xs.len() {
-                    self.below[i]
-                } else {
-                    self.n
-                },
-                Q::ZERO,
-            ),
-        }
-    }
-
-    /// Raw matchpoints, before the self term: 2·beaten + tied, in `side`'s view.
-    pub fn beats(&self, x: i32, side: Side) -> Q {
-        let (below, eq) = self.at(x);
-        let beaten = match side {
-            Side::NS => below,
-            Side::EW => self.n - below - eq,
-        };
-        beaten + beaten + eq
-    }
-}
-
-/// How to bring raw matchpoints on `n` results to the field of `field` results.
-pub fn factoring(n: Q, field: u32, opts: &Options) -> Factoring {
-    let big_n = Q::int(field as i64);
-    if n >= big_n || n <= Q::ZERO {
-        Factoring::None
-    } else if opts.neuberg_small_field == NeubergSmallField::HeTable && n < Q::int(4) {
-        Factoring::SmallField { n, field }
-    } else {
-        Factoring::Neuberg { n, field }
-    }
-}
-
-/// Apply a factoring to raw matchpoints (affine, so it may be applied to a weighted sum).
-pub fn apply(f: &Factoring, raw: Q) -> Q {
-    match *f {
-        Factoring::None => raw,
-        Factoring::Neuberg { n, field } => (raw + Q::ONE) * Q::int(field as i64) / n - Q::ONE,
-        Factoring::SmallField { n, field } => {
-            let pct = Q::int(65) - Q::int(5) * n + Q::int(5) * raw;
-            pct / Q::int(100) * field_top(field)
-        }
-    }
-}
-
-/// 2(N − 1).
-pub fn field_top(field: u32) -> Q {
-    Q::int(2 * (field as i64 - 1).max(0))
-}
-
 /// The top of a line with `n` results in a field of `field`: 2(N − 1) once factored, or the
 /// line's own 2(n − 1) when it has more entries than the field (full entries, C28).
 fn line_top(n: Q, field: u32) -> Q {
@@ -174,56 +89,38 @@ fn contribution(d: &Dist, method: MpAdjustedMethod, half: bool) -> Vec<(i32, Q)>
 pub fn score_board(b: &BoardIn) -> BoardScore {
     let opts = b.options;
     let method = opts.mp_adjusted_method;
-    let (ns_tab, ew_tab) = match method {
-        MpAdjustedMethod::Fractional => {
-            let mut all = Vec::with_capacity(b.tables.len() * 2);
-            for t in &b.tables {
-                all.extend(contribution(&t.ns_freq, method, true));
-                all.extend(contribution(&t.ew_freq, method, true));
-            }
-            let pooled = FreqTable::build(all);
-            (pooled.clone(), pooled)
-        }
-        _ => {
-            let mut ns = Vec::with_capacity(b.tables.len());
-            let mut ew = Vec::with_capacity(b.tables.len());
-            for t in &b.tables {
-                ns.extend(contribution(&t.ns_freq, method, false));
-                ew.extend(contribution(&t.ew_freq, method, false));
-            }
-            (FreqTable::build(ns), FreqTable::build(ew))
-        }
-    };
+    let (ns_tab, ew_tab) = line_tables(b, method);
     let ns_f = factoring(ns_tab.n, b.field, opts);
     let ew_f = factoring(ew_tab.n, b.field, opts);
     let ns_top = line_top(ns_tab.n, b.field);
     let ew_top = line_top(ew_tab.n, b.field);
     let ftop = field_top(b.field);
 
-    // Factored matchpoints of every row: what a plain result there earns.
-    // (The small-field table is not zero-sum: both sides of a lone result get 60 %, so the EW
-    // column is factored on its own rather than taken as top − NS.)
-    let rows = |tab: &FreqTable, f: &Factoring, line: Line| -> Vec<FreqRow> {
-        tab.xs
-            .iter()
-            .zip(&tab.counts)
-            .map(|(&x, &c)| FreqRow {
-                line,
-                ns_points: x,
-                count: c,
-                mp_ns: apply(f, tab.beats(x, Side::NS) - Q::ONE),
-                mp_ew: apply(f, tab.beats(x, Side::EW) - Q::ONE),
-                group: (b.part > 0).then_some(b.part),
-            })
-            .collect()
-    };
+    let group = (b.part > 0).then_some(b.part);
     let same = method == MpAdjustedMethod::Fractional
         || (ns_tab.xs == ew_tab.xs && ns_tab.counts == ew_tab.counts);
-    let ns_rows = rows(&ns_tab, &ns_f, if same { Line::Both } else { Line::NS });
+    let ns_rows = freq_rows(
+        &ns_tab,
+        &ns_f,
+        if same { Line::Both } else { Line::NS },
+        group,
+    );
     let ew_rows = if same {
         ns_rows.clone()
     } else {
-        rows(&ew_tab, &ew_f, Line::EW)
+        freq_rows(&ew_tab, &ew_f, Line::EW, group)
+    };
+    let ns_line = LineView {
+        tab: &ns_tab,
+        f: &ns_f,
+        top: ns_top,
+        rows: &ns_rows,
+    };
+    let ew_line = LineView {
+        tab: &ew_tab,
+        f: &ew_f,
+        top: ew_top,
+        rows: &ew_rows,
     };
 
     // §5.6(3)'s check compares with the line's tables at their plain weights: under the default
@@ -236,127 +133,8 @@ pub fn score_board(b: &BoardIn) -> BoardScore {
     let mut sides = Vec::with_capacity(b.tables.len() * 2);
     let mut notices = Vec::new();
     for t in &b.tables {
-        for side in [Side::NS, Side::EW] {
-            let (me, opp, score_d, freq_d, tab, f, top, prows) = match side {
-                Side::NS => (
-                    t.ns,
-                    t.ew,
-                    &t.ns_score,
-                    &t.ns_freq,
-                    &ns_tab,
-                    &ns_f,
-                    ns_top,
-                    &ns_rows,
-                ),
-                Side::EW => (
-                    t.ew,
-                    t.ns,
-                    &t.ew_score,
-                    &t.ew_freq,
-                    &ew_tab,
-                    &ew_f,
-                    ew_top,
-                    &ew_rows,
-                ),
-            };
-            let ns_points = if score_d.is_artificial() {
-                None
-            } else {
-                t.played
-            };
-            let s = match score_d {
-                Dist::Artificial(pct, _) => SideScore {
-                    participant: me,
-                    side,
-                    opponent: opp,
-                    score: *pct / Q::int(100) * ftop,
-                    top: Some(ftop),
-                    adjusted: t.adjusted,
-                    ns_points,
-                    artificial: Some(Box::new(*pct)),
-                    detail: None,
-                },
-                Dist::Plain(x) if score_d == freq_d => {
-                    let i = tab
-                        .xs
-                        .binary_search(x)
-                        .expect("a plain score is in its own line table");
-                    let row = &prows[i];
-                    SideScore {
-                        participant: me,
-                        side,
-                        opponent: opp,
-                        score: if side == Side::NS {
-                            row.mp_ns
-                        } else {
-                            row.mp_ew
-                        },
-                        top: Some(top),
-                        adjusted: t.adjusted,
-                        ns_points,
-                        artificial: None,
-                        detail: t.adjusted.then(|| {
-                            Box::new(Detail {
-                                components: vec![ComponentScore {
-                                    weight: Q::ONE,
-                                    points: *x,
-                                    raw: tab.beats(*x, side),
-                                }],
-                                raw: tab.beats(*x, side) - Q::ONE,
-                                self_term: Q::ONE,
-                                factoring: f.clone(),
-                            })
-                        }),
-                    }
-                }
-                _ => {
-                    let self_term = if score_d == freq_d {
-                        Q::ONE
-                    } else {
-                        let own = match method {
-                            MpAdjustedMethod::Fractional => {
-                                let mut v = contribution(&t.ns_freq, method, true);
-                                v.extend(contribution(&t.ew_freq, method, true));
-                                FreqTable::build(v)
-                            }
-                            _ => FreqTable::build(contribution(freq_d, method, false)),
-                        };
-                        let mut s = Q::ZERO;
-                        score_d.for_each(|w, x| s += w * own.beats(x, side));
-                        s
-                    };
-                    let mut comps = Vec::new();
-                    let mut sum = Q::ZERO;
-                    score_d.for_each(|w, x| {
-                        let raw = tab.beats(x, side);
-                        sum += w * raw;
-                        comps.push(ComponentScore {
-                            weight: w,
-                            points: x,
-                            raw,
-                        });
-                    });
-                    let raw = sum - self_term;
-                    SideScore {
-                        participant: me,
-                        side,
-                        opponent: opp,
-                        score: apply(f, raw),
-                        top: Some(top),
-                        adjusted: t.adjusted,
-                        ns_points,
-                        artificial: None,
-                        detail: Some(Box::new(Detail {
-                            components: comps,
-                            raw,
-                            self_term,
-                            factoring: f.clone(),
-                        })),
-                    }
-                }
-            };
-            sides.push(s);
-        }
+        sides.push(side_score(t, Side::NS, &ns_line, ftop, method));
+        sides.push(side_score(t, Side::EW, &ew_line, ftop, method));
         if t.adjusted {
             check_split(
                 b,
@@ -379,6 +157,188 @@ pub fn score_board(b: &BoardIn) -> BoardScore {
     out.freq = freq;
     out.notices = notices;
     out
+}
+
+/// The NS and EW line tables of a board under `method` (one pooled table, twice, for the
+/// fractional method).
+fn line_tables(b: &BoardIn, method: MpAdjustedMethod) -> (FreqTable, FreqTable) {
+    match method {
+        MpAdjustedMethod::Fractional => {
+            let mut all = Vec::with_capacity(b.tables.len() * 2);
+            for t in &b.tables {
+                all.extend(contribution(&t.ns_freq, method, true));
+                all.extend(contribution(&t.ew_freq, method, true));
+            }
+            let pooled = FreqTable::build(all);
+            (pooled.clone(), pooled)
+        }
+        _ => {
+            let mut ns = Vec::with_capacity(b.tables.len());
+            let mut ew = Vec::with_capacity(b.tables.len());
+            for t in &b.tables {
+                ns.extend(contribution(&t.ns_freq, method, false));
+                ew.extend(contribution(&t.ew_freq, method, false));
+            }
+            (FreqTable::build(ns), FreqTable::build(ew))
+        }
+    }
+}
+
+/// Factored matchpoints of every row of a line table: what a plain result there earns.
+/// (The small-field table is not zero-sum: both sides of a lone result get 60 %, so the EW
+/// column is factored on its own rather than taken as top − NS.)
+fn freq_rows(tab: &FreqTable, f: &Factoring, line: Line, group: Option<u32>) -> Vec<FreqRow> {
+    tab.xs
+        .iter()
+        .zip(&tab.counts)
+        .map(|(&x, &c)| FreqRow {
+            line,
+            ns_points: x,
+            count: c,
+            mp_ns: apply(f, tab.beats(x, Side::NS) - Q::ONE),
+            mp_ew: apply(f, tab.beats(x, Side::EW) - Q::ONE),
+            group,
+        })
+        .collect()
+}
+
+/// One line of a board as its sides are scored in it: its table, factoring, top and rows.
+struct LineView<'a> {
+    tab: &'a FreqTable,
+    f: &'a Factoring,
+    top: Q,
+    rows: &'a [FreqRow],
+}
+
+/// The score of one side of a table: artificial, a plain result (a row's lookup) or an
+/// adjusted distribution.
+#[inline]
+fn side_score(
+    t: &TableIn,
+    side: Side,
+    line: &LineView,
+    ftop: Q,
+    method: MpAdjustedMethod,
+) -> SideScore {
+    let (me, opp, score_d, freq_d) = match side {
+        Side::NS => (t.ns, t.ew, &t.ns_score, &t.ns_freq),
+        Side::EW => (t.ew, t.ns, &t.ew_score, &t.ew_freq),
+    };
+    let (tab, f, top) = (line.tab, line.f, line.top);
+    let ns_points = if score_d.is_artificial() {
+        None
+    } else {
+        t.played
+    };
+    match score_d {
+        Dist::Artificial(pct, _) => SideScore {
+            participant: me,
+            side,
+            opponent: opp,
+            score: *pct / Q::int(100) * ftop,
+            top: Some(ftop),
+            adjusted: t.adjusted,
+            ns_points,
+            artificial: Some(Box::new(*pct)),
+            detail: None,
+        },
+        Dist::Plain(x) if score_d == freq_d => {
+            let i = tab
+                .xs
+                .binary_search(x)
+                .expect("a plain score is in its own line table");
+            let row = &line.rows[i];
+            SideScore {
+                participant: me,
+                side,
+                opponent: opp,
+                score: if side == Side::NS {
+                    row.mp_ns
+                } else {
+                    row.mp_ew
+                },
+                top: Some(top),
+                adjusted: t.adjusted,
+                ns_points,
+                artificial: None,
+                detail: t.adjusted.then(|| {
+                    Box::new(Detail {
+                        components: vec![ComponentScore {
+                            weight: Q::ONE,
+                            points: *x,
+                            raw: tab.beats(*x, side),
+                        }],
+                        raw: tab.beats(*x, side) - Q::ONE,
+                        self_term: Q::ONE,
+                        factoring: f.clone(),
+                    })
+                }),
+            }
+        }
+        _ => {
+            let (score, detail) = adjusted_score(t, side, score_d, freq_d, line, method);
+            SideScore {
+                participant: me,
+                side,
+                opponent: opp,
+                score,
+                top: Some(top),
+                adjusted: t.adjusted,
+                ns_points,
+                artificial: None,
+                detail: Some(Box::new(detail)),
+            }
+        }
+    }
+}
+
+/// The score of a side whose distribution is adjusted: each component's raw matchpoints in
+/// its line, less the self term (its own table), factored.
+fn adjusted_score(
+    t: &TableIn,
+    side: Side,
+    score_d: &Dist,
+    freq_d: &Dist,
+    line: &LineView,
+    method: MpAdjustedMethod,
+) -> (Q, Detail) {
+    let (tab, f) = (line.tab, line.f);
+    let self_term = if score_d == freq_d {
+        Q::ONE
+    } else {
+        let own = match method {
+            MpAdjustedMethod::Fractional => {
+                let mut v = contribution(&t.ns_freq, method, true);
+                v.extend(contribution(&t.ew_freq, method, true));
+                FreqTable::build(v)
+            }
+            _ => FreqTable::build(contribution(freq_d, method, false)),
+        };
+        let mut s = Q::ZERO;
+        score_d.for_each(|w, x| s += w * own.beats(x, side));
+        s
+    };
+    let mut comps = Vec::new();
+    let mut sum = Q::ZERO;
+    score_d.for_each(|w, x| {
+        let raw = tab.beats(x, side);
+        sum += w * raw;
+        comps.push(ComponentScore {
+            weight: w,
+            points: x,
+            raw,
+        });
+    });
+    let raw = sum - self_term;
+    (
+        apply(f, raw),
+        Detail {
+            components: comps,
+            raw,
+            self_term,
+            factoring: f.clone(),
+        },
+    )
 }
 
 /// N6: a split's two sides should not together earn more than top; and §5.6(3): a score with
@@ -497,6 +457,7 @@ fn beats_without(line: &FreqTable, own: &Dist, x: i32, side: Side) -> Q {
 mod tests {
     use super::*;
     use crate::adjust::Component;
+    use crate::options::Options;
 
     /// The O(n) computation `beats_without` replaces: the table of every other table, built
     /// afresh.

@@ -11,7 +11,7 @@ use crate::bridge::imp_of_q;
 use crate::num::Q;
 use crate::options::Options;
 
-use super::mp::{apply, factoring, FreqTable};
+use super::mp::table::{apply, factoring, FreqTable};
 use super::{BoardStats, Dist, TableIn};
 
 pub fn pooled(tables: &[TableIn]) -> FreqTable {

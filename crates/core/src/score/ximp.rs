@@ -155,22 +155,7 @@ fn self_term(score: &Dist, own: &[(i32, Q)]) -> Q {
 pub fn score_board(b: &BoardIn) -> BoardScore {
     let o = b.options;
     let pooled = o.ximp_adjusted_method == XimpAdjustedMethod::Fractional;
-    let (ns_tab, ew_tab) = if pooled {
-        let mut all = Vec::new();
-        for t in &b.tables {
-            all.extend(contribution(&t.ns_freq, true));
-            all.extend(contribution(&t.ew_freq, true));
-        }
-        let p = ImpTable::build(all);
-        (p.clone(), p)
-    } else {
-        let (mut ns, mut ew) = (Vec::new(), Vec::new());
-        for t in &b.tables {
-            ns.extend(contribution(&t.ns_freq, false));
-            ew.extend(contribution(&t.ew_freq, false));
-        }
-        (ImpTable::build(ns), ImpTable::build(ew))
-    };
+    let (ns_tab, ew_tab) = line_tables(b, pooled);
     // Each distinct plain score's sum, computed once.
     let mut cache: [HashMap<i32, Q>; 2] = [HashMap::new(), HashMap::new()];
     let mut sides = Vec::with_capacity(b.tables.len() * 2);
@@ -215,59 +200,15 @@ pub fn score_board(b: &BoardIn) -> BoardScore {
                     (sign * s, None, None)
                 }
                 _ => {
-                    let mut comps = Vec::new();
-                    let mut sum = Q::ZERO;
-                    score_d.for_each(|w, x| {
-                        let r = tab.imps_against(x);
-                        sum += w * r;
-                        comps.push(ComponentScore {
-                            weight: w,
-                            points: x,
-                            raw: sign * r,
-                        });
-                    });
-                    let st = self_term(score_d, &own_line());
-                    let raw = sign * (sum - st);
-                    (
-                        raw,
-                        None,
-                        Some(Detail {
-                            components: comps,
-                            raw,
-                            self_term: sign * st,
-                            factoring: Factoring::None,
-                        }),
-                    )
+                    let (raw, detail) = adjusted_raw(tab, score_d, sign, &own_line());
+                    (raw, None, Some(detail))
                 }
             };
             let flat_art = artificial.is_some() && o.ximp_artificial == XimpArtificial::Flat;
             let score = if flat_art {
                 raw
             } else {
-                match o.ximp_normalize {
-                    XimpNormalize::Sum => raw,
-                    XimpNormalize::Comparisons => {
-                        let c = if artificial.is_some() {
-                            tab.n - Q::ONE
-                        } else {
-                            // Results this side is compared with: the line's, less its own
-                            // table.
-                            tab.n - own_line().iter().map(|e| e.1).sum::<Q>()
-                        };
-                        if c > Q::ZERO {
-                            raw / c
-                        } else {
-                            Q::ZERO
-                        }
-                    }
-                    XimpNormalize::Results => {
-                        if tab.n > Q::ZERO {
-                            raw / tab.n
-                        } else {
-                            Q::ZERO
-                        }
-                    }
-                }
+                normalised(o, tab, raw, artificial.is_some(), own_line)
             };
             sides.push(SideScore::imp_form(t, side, score, artificial, detail));
         }
@@ -278,6 +219,88 @@ pub fn score_board(b: &BoardIn) -> BoardScore {
         ("results in the EW line", ew_tab.n),
     ];
     out
+}
+
+/// The NS and EW line tables of a board (one pooled table, twice, when `pooled`).
+fn line_tables(b: &BoardIn, pooled: bool) -> (ImpTable, ImpTable) {
+    if pooled {
+        let mut all = Vec::new();
+        for t in &b.tables {
+            all.extend(contribution(&t.ns_freq, true));
+            all.extend(contribution(&t.ew_freq, true));
+        }
+        let p = ImpTable::build(all);
+        (p.clone(), p)
+    } else {
+        let (mut ns, mut ew) = (Vec::new(), Vec::new());
+        for t in &b.tables {
+            ns.extend(contribution(&t.ns_freq, false));
+            ew.extend(contribution(&t.ew_freq, false));
+        }
+        (ImpTable::build(ns), ImpTable::build(ew))
+    }
+}
+
+/// The raw cross-IMPs of an adjusted side (in its own view, `sign`): each component against
+/// its line, less the comparisons with its own table (`own`).
+fn adjusted_raw(tab: &ImpTable, score_d: &Dist, sign: Q, own: &[(i32, Q)]) -> (Q, Detail) {
+    let mut comps = Vec::new();
+    let mut sum = Q::ZERO;
+    score_d.for_each(|w, x| {
+        let r = tab.imps_against(x);
+        sum += w * r;
+        comps.push(ComponentScore {
+            weight: w,
+            points: x,
+            raw: sign * r,
+        });
+    });
+    let st = self_term(score_d, own);
+    let raw = sign * (sum - st);
+    (
+        raw,
+        Detail {
+            components: comps,
+            raw,
+            self_term: sign * st,
+            factoring: Factoring::None,
+        },
+    )
+}
+
+/// A side's raw cross-IMPs brought to `ximp_normalize`'s scale (`own_line`: what the side's
+/// table put into its line).
+fn normalised(
+    o: &Options,
+    tab: &ImpTable,
+    raw: Q,
+    artificial: bool,
+    own_line: impl Fn() -> Vec<(i32, Q)>,
+) -> Q {
+    match o.ximp_normalize {
+        XimpNormalize::Sum => raw,
+        XimpNormalize::Comparisons => {
+            let c = if artificial {
+                tab.n - Q::ONE
+            } else {
+                // Results this side is compared with: the line's, less its own
+                // table.
+                tab.n - own_line().iter().map(|e| e.1).sum::<Q>()
+            };
+            if c > Q::ZERO {
+                raw / c
+            } else {
+                Q::ZERO
+            }
+        }
+        XimpNormalize::Results => {
+            if tab.n > Q::ZERO {
+                raw / tab.n
+            } else {
+                Q::ZERO
+            }
+        }
+    }
 }
 
 #[cfg(test)]

@@ -137,161 +137,20 @@ pub fn sessions<'s>(
     scored: &'s Scored,
     only: Option<usize>,
 ) -> Vec<SessionView<'s>> {
-    // Each side's points: (session, board, participant, NS?) → (score, top).
-    let mut side_scores: BTreeMap<SideKey, (Q, Option<Q>)> = BTreeMap::new();
-    let mut team_boards: BTreeMap<(usize, &str, u32), (Q, Q)> = BTreeMap::new();
-    let mut datum = BTreeMap::new();
-    for t in &scored.team_boards {
-        let b = &t.score;
-        if only.is_none_or(|o| o == b.session) {
-            let points = (t.rooms.home, t.rooms.away);
-            team_boards.insert((b.session, t.match_id.as_str(), b.board), points);
-        }
-    }
-    for b in &scored.pair_boards {
-        if only.is_some_and(|o| o != b.session) {
-            continue;
-        }
-        for s in &b.sides {
-            side_scores.insert(
-                (b.session, b.board, s.participant, s.side == Side::NS),
-                (s.score, s.top),
-            );
-        }
-        if let Some(d) = b.datum {
-            datum.insert((b.session, b.board, b.section.clone()), d);
-        }
-    }
+    let (side_scores, team_boards, datum) = points(scored, only);
     let mut out = Vec::new();
     for (si, sess) in state.sessions.iter().enumerate() {
         if only.is_some_and(|o| o != si) {
             continue;
         }
         let form = sess.def.form;
-        let mut lines = Vec::new();
-        for (_, t) in state.tables.iter().filter(|(k, _)| k.0 == si) {
-            let ruling = t.ruling(state).map(|r| RulingView {
-                id: &r.ev.id,
-                score: &r.ev.score,
-                sd: r.ev.sd.as_ref(),
-                law: r.ev.law.as_deref(),
-            });
-            let played = t.played.as_ref();
-            let play = played.map(|p| &p.play);
-            let ns = state.participant(t.ns);
-            let ew = state.participant(t.ew);
-            let (ns_score, top) = match side_scores.get(&(si, t.board, t.ns, true)) {
-                Some(&(s, top)) => (Some(s), top),
-                None => (None, None),
-            };
-            let ew_score = side_scores
-                .get(&(si, t.board, t.ew, false))
-                .map(|&(s, _)| s);
-            let tricks = play.and_then(|p| match (p.contract, p.tricks, p.result) {
-                (_, Some(t), _) => Some(t),
-                (Some(Bid::Contract(c)), None, Some(r)) => c.tricks_for_offset(r),
-                _ => None,
-            });
-            lines.push(LineView {
-                board: t.board,
-                section: t.section.as_deref(),
-                group: group_of(state, t),
-                ns: &ns.id,
-                ew: &ew.id,
-                contract: play.and_then(|p| p.contract),
-                declarer: play.and_then(|p| p.declarer),
-                tricks,
-                lead: play.and_then(|p| p.lead.as_deref()),
-                ns_points: played.map(|p| p.ns_points),
-                ruling,
-                ns_score,
-                ew_score,
-                top,
-                open: t.room.is_none_or(|r| r == crate::event::Room::Open),
-            });
-        }
-        let mut participants: Vec<ParticipantView> = scored
-            .standings
-            .iter()
-            .filter(|s| s.session == Some(si))
-            .map(|s| {
-                let p = state.participant(s.participant);
-                ParticipantView {
-                    id: &p.id,
-                    section: None,
-                    name: p.name.as_deref(),
-                    players: &p.players,
-                    player_ids: &p.player_ids,
-                    total: s.total.to_f64(),
-                    pct: s.pct(),
-                    rank: s.rank,
-                    rank_to: s.rank_to,
-                    boards: s.boards,
-                }
-            })
-            .collect();
-        // A pair's section in this session: that of the tables it sat at.
-        let mut section_of: BTreeMap<&str, &str> = BTreeMap::new();
-        for l in &lines {
-            if let Some(s) = l.section {
-                section_of.entry(l.ns).or_insert(s);
-                section_of.entry(l.ew).or_insert(s);
-            }
-        }
-        for p in &mut participants {
-            p.section = section_of.get(p.id).copied();
-        }
-        participants.sort_by(|a, b| (a.section, a.rank, a.id).cmp(&(b.section, b.rank, b.id)));
+        let mut lines = session_lines(state, si, &side_scores);
+        let participants = session_participants(state, scored, si, &lines);
         let mut matches = Vec::new();
         match sess.kind {
             Kind::Pairs => {}
             Kind::Teams => {
-                let mut by_match: BTreeMap<&str, BTreeMap<u32, Vec<LineView>>> = BTreeMap::new();
-                let mut rest = Vec::new();
-                for (l, (_, t)) in lines
-                    .into_iter()
-                    .zip(state.tables.iter().filter(|(k, _)| k.0 == si))
-                {
-                    match t.match_id.as_deref() {
-                        Some(m) => by_match
-                            .entry(m)
-                            .or_default()
-                            .entry(l.board)
-                            .or_default()
-                            .push(l),
-                        None => rest.push(l),
-                    }
-                }
-                lines = rest;
-                for ((_, mid), m) in state.matches.range((si, String::new())..) {
-                    if m.session != si {
-                        break;
-                    }
-                    let r = scored
-                        .matches
-                        .iter()
-                        .find(|r| r.session == si && r.match_id == *mid);
-                    let mut boards = Vec::new();
-                    for (b, mut tables) in by_match.remove(mid.as_str()).unwrap_or_default() {
-                        tables.sort_by_key(|l| !l.open);
-                        let (h, a) = team_boards
-                            .get(&(si, mid.as_str(), b))
-                            .copied()
-                            .unwrap_or((Q::ZERO, Q::ZERO));
-                        boards.push((b, h, a, tables));
-                    }
-                    matches.push(MatchView {
-                        id: match_id(state, si, mid),
-                        home: &state.participant(m.home).id,
-                        away: &state.participant(m.away).id,
-                        knockout: m.def.knockout,
-                        imp_home: r.and_then(|r| r.imp_home),
-                        imp_away: r.and_then(|r| r.imp_away),
-                        vp_home: r.map_or(Q::ZERO, |r| r.vp_home),
-                        vp_away: r.map_or(Q::ZERO, |r| r.vp_away),
-                        boards,
-                    });
-                }
+                (lines, matches) = session_matches(state, scored, si, lines, &team_boards);
             }
         }
         // A table with neither a result nor a ruling in force (its ruling withdrawn, the board
@@ -332,6 +191,197 @@ pub fn sessions<'s>(
         });
     }
     out
+}
+
+/// Each side's points: (session, board, participant, NS?) → (score, top); each match board's
+/// points of the home and away teams; each Butler board's datum.
+#[allow(clippy::type_complexity)]
+fn points(
+    scored: &Scored,
+    only: Option<usize>,
+) -> (
+    BTreeMap<SideKey, (Q, Option<Q>)>,
+    BTreeMap<(usize, &str, u32), (Q, Q)>,
+    BTreeMap<(usize, u32, Option<String>), Q>,
+) {
+    let mut side_scores: BTreeMap<SideKey, (Q, Option<Q>)> = BTreeMap::new();
+    let mut team_boards: BTreeMap<(usize, &str, u32), (Q, Q)> = BTreeMap::new();
+    let mut datum = BTreeMap::new();
+    for t in &scored.team_boards {
+        let b = &t.score;
+        if only.is_none_or(|o| o == b.session) {
+            let points = (t.rooms.home, t.rooms.away);
+            team_boards.insert((b.session, t.match_id.as_str(), b.board), points);
+        }
+    }
+    for b in &scored.pair_boards {
+        if only.is_some_and(|o| o != b.session) {
+            continue;
+        }
+        for s in &b.sides {
+            side_scores.insert(
+                (b.session, b.board, s.participant, s.side == Side::NS),
+                (s.score, s.top),
+            );
+        }
+        if let Some(d) = b.datum {
+            datum.insert((b.session, b.board, b.section.clone()), d);
+        }
+    }
+    (side_scores, team_boards, datum)
+}
+
+/// A session's tables, as the files' lines.
+fn session_lines<'s>(
+    state: &'s State,
+    si: usize,
+    side_scores: &BTreeMap<SideKey, (Q, Option<Q>)>,
+) -> Vec<LineView<'s>> {
+    let mut lines = Vec::new();
+    for (_, t) in state.tables.iter().filter(|(k, _)| k.0 == si) {
+        let ruling = t.ruling(state).map(|r| RulingView {
+            id: &r.ev.id,
+            score: &r.ev.score,
+            sd: r.ev.sd.as_ref(),
+            law: r.ev.law.as_deref(),
+        });
+        let played = t.played.as_ref();
+        let play = played.map(|p| &p.play);
+        let ns = state.participant(t.ns);
+        let ew = state.participant(t.ew);
+        let (ns_score, top) = match side_scores.get(&(si, t.board, t.ns, true)) {
+            Some(&(s, top)) => (Some(s), top),
+            None => (None, None),
+        };
+        let ew_score = side_scores
+            .get(&(si, t.board, t.ew, false))
+            .map(|&(s, _)| s);
+        let tricks = play.and_then(|p| match (p.contract, p.tricks, p.result) {
+            (_, Some(t), _) => Some(t),
+            (Some(Bid::Contract(c)), None, Some(r)) => c.tricks_for_offset(r),
+            _ => None,
+        });
+        lines.push(LineView {
+            board: t.board,
+            section: t.section.as_deref(),
+            group: group_of(state, t),
+            ns: &ns.id,
+            ew: &ew.id,
+            contract: play.and_then(|p| p.contract),
+            declarer: play.and_then(|p| p.declarer),
+            tricks,
+            lead: play.and_then(|p| p.lead.as_deref()),
+            ns_points: played.map(|p| p.ns_points),
+            ruling,
+            ns_score,
+            ew_score,
+            top,
+            open: t.room.is_none_or(|r| r == crate::event::Room::Open),
+        });
+    }
+    lines
+}
+
+/// A session's participants in standing order (by section), each with its section: that of
+/// the tables it sat at.
+fn session_participants<'s>(
+    state: &'s State,
+    scored: &'s Scored,
+    si: usize,
+    lines: &[LineView<'s>],
+) -> Vec<ParticipantView<'s>> {
+    let mut participants: Vec<ParticipantView> = scored
+        .standings
+        .iter()
+        .filter(|s| s.session == Some(si))
+        .map(|s| {
+            let p = state.participant(s.participant);
+            ParticipantView {
+                id: &p.id,
+                section: None,
+                name: p.name.as_deref(),
+                players: &p.players,
+                player_ids: &p.player_ids,
+                total: s.total.to_f64(),
+                pct: s.pct(),
+                rank: s.rank,
+                rank_to: s.rank_to,
+                boards: s.boards,
+            }
+        })
+        .collect();
+    // A pair's section in this session: that of the tables it sat at.
+    let mut section_of: BTreeMap<&str, &str> = BTreeMap::new();
+    for l in lines {
+        if let Some(s) = l.section {
+            section_of.entry(l.ns).or_insert(s);
+            section_of.entry(l.ew).or_insert(s);
+        }
+    }
+    for p in &mut participants {
+        p.section = section_of.get(p.id).copied();
+    }
+    participants.sort_by(|a, b| (a.section, a.rank, a.id).cmp(&(b.section, b.rank, b.id)));
+    participants
+}
+
+/// A team session's matches, each with its boards' lines (open room first) and points; the
+/// lines of no match given back.
+#[allow(clippy::type_complexity)]
+fn session_matches<'s>(
+    state: &'s State,
+    scored: &'s Scored,
+    si: usize,
+    lines: Vec<LineView<'s>>,
+    team_boards: &BTreeMap<(usize, &str, u32), (Q, Q)>,
+) -> (Vec<LineView<'s>>, Vec<MatchView<'s>>) {
+    let mut matches = Vec::new();
+    let mut by_match: BTreeMap<&str, BTreeMap<u32, Vec<LineView>>> = BTreeMap::new();
+    let mut rest = Vec::new();
+    for (l, (_, t)) in lines
+        .into_iter()
+        .zip(state.tables.iter().filter(|(k, _)| k.0 == si))
+    {
+        match t.match_id.as_deref() {
+            Some(m) => by_match
+                .entry(m)
+                .or_default()
+                .entry(l.board)
+                .or_default()
+                .push(l),
+            None => rest.push(l),
+        }
+    }
+    for ((_, mid), m) in state.matches.range((si, String::new())..) {
+        if m.session != si {
+            break;
+        }
+        let r = scored
+            .matches
+            .iter()
+            .find(|r| r.session == si && r.match_id == *mid);
+        let mut boards = Vec::new();
+        for (b, mut tables) in by_match.remove(mid.as_str()).unwrap_or_default() {
+            tables.sort_by_key(|l| !l.open);
+            let (h, a) = team_boards
+                .get(&(si, mid.as_str(), b))
+                .copied()
+                .unwrap_or((Q::ZERO, Q::ZERO));
+            boards.push((b, h, a, tables));
+        }
+        matches.push(MatchView {
+            id: match_id(state, si, mid),
+            home: &state.participant(m.home).id,
+            away: &state.participant(m.away).id,
+            knockout: m.def.knockout,
+            imp_home: r.and_then(|r| r.imp_home),
+            imp_away: r.and_then(|r| r.imp_away),
+            vp_home: r.map_or(Q::ZERO, |r| r.vp_home),
+            vp_away: r.map_or(Q::ZERO, |r| r.vp_away),
+            boards,
+        });
+    }
+    (rest, matches)
 }
 
 /// A match's id as the files give it: its own, unless another session has a match of that

@@ -11,6 +11,7 @@ use super::view::*;
 
 pub use super::cut::Limits;
 pub use super::effects::add_ruling_effects;
+pub use super::sheets::fmt_f;
 
 use crate::bridge::Seat;
 use crate::dd::BoardDd;
@@ -231,40 +232,7 @@ pub fn build_with(
     let dd: BTreeMap<(usize, u32), &BoardDd> =
         deals.iter().map(|d| ((d.session, d.board), d)).collect();
     let ch = &state.championship;
-    let pid = |p| state.participant(p);
-    // Standings grouped, in the order scored (best first); each group's first
-    // `limits.standings` rows made, the others only counted.
-    let group_of = |s: &crate::standings::Standing| {
-        let grouping = match s.session {
-            Some(i) if state.sessions[i].def.compare == crate::options::Compare::Section => {
-                s.section.clone()
-            }
-            _ => None,
-        };
-        (s.session, grouping)
-    };
-    let mut groups: BTreeMap<(Option<usize>, Option<String>), (Vec<StandingRow>, usize)> =
-        BTreeMap::new();
-    for s in &scored.standings {
-        let (rows, count) = groups.entry(group_of(s)).or_default();
-        *count += 1;
-        if limits.standings.is_some_and(|n| rows.len() >= n) {
-            continue;
-        }
-        let place = if s.rank == s.rank_to {
-            s.rank.to_string()
-        } else {
-            format!("{}–{}", s.rank, s.rank_to)
-        };
-        rows.push(StandingRow {
-            place,
-            id: pid(s.participant).id.clone(),
-            players: who(state, s.participant),
-            total: format!("{:.2}", s.total.to_f64()),
-            pct: s.pct().map(|p| format!("{p:.2}")),
-            boards: s.boards,
-        });
-    }
+    let groups = standing_groups(state, scored, limits);
     let note = |rows: &[StandingRow], count: usize| {
         (rows.len() < count).then(|| super::cut::standings_note(lang, rows.len(), count))
     };
@@ -285,62 +253,8 @@ pub fn build_with(
         // Cut match sheets (`Limits::sheets`): the boards of the matches shown, and of each
         // board number its first match (its deal is shown whatever matches played it).
         let shown = super::sheets::shown(scored, i, limits.sheets);
-        let view = |b: Board| {
-            let n = b.score().board;
-            board_view(state, b, dd.get(&(i, n)).copied(), lang, limits)
-        };
-        let boards = match sess.kind {
-            Kind::Pairs => scored
-                .pair_boards
-                .iter()
-                .filter(|b| b.session == i)
-                .map(|b| view(Board::Pairs(b)))
-                .collect(),
-            Kind::Teams => {
-                let mut numbers = std::collections::BTreeSet::new();
-                scored
-                    .team_boards
-                    .iter()
-                    .filter(|t| t.score.session == i)
-                    .filter(|t| match &shown {
-                        Some(x) => {
-                            numbers.insert(t.score.board) || x.ids.contains(t.match_id.as_str())
-                        }
-                        None => true,
-                    })
-                    .map(|t| view(Board::Teams(t)))
-                    .collect()
-            }
-        };
-        let sheet_shown = |m: &crate::score::MatchResult| {
-            shown
-                .as_ref()
-                .is_none_or(|x| x.ids.contains(m.match_id.as_str()))
-        };
-        let matches = scored
-            .matches
-            .iter()
-            .filter(|m| m.session == i)
-            .map(|m| match sheet_shown(m) {
-                true => (m, super::sheets::sheet(state, &by_match, m), false),
-                false => (m, super::sheets::Sheet::default(), true),
-            })
-            .map(|(m, sheet, sheet_cut)| MatchView {
-                match_id: m.match_id.clone(),
-                home: who(state, m.home),
-                away: who(state, m.away),
-                home_id: pid(m.home).id.clone(),
-                away_id: pid(m.away).id.clone(),
-                imp_home: m.imp_home.map(fmt),
-                imp_away: m.imp_away.map(fmt),
-                vp_home: fmt(m.vp_home),
-                vp_away: fmt(m.vp_away),
-                sheet: sheet.rows,
-                penalty_home: sheet.penalty_home,
-                penalty_away: sheet.penalty_away,
-                sheet_cut,
-            })
-            .collect();
+        let boards = session_boards(state, scored, i, &shown, (&dd, lang, limits));
+        let matches = session_matches(state, scored, i, &shown, &by_match);
         sessions.push(SessionView {
             id: def.id.clone(),
             name: def.name.clone(),
@@ -360,7 +274,145 @@ pub fn build_with(
         Some((rows, count)) => (rows.clone(), note(rows, *count)),
         None => (Vec::new(), None),
     };
-    // The rulings appendix: every ruling, or the first `limits.rulings` in log order.
+    let (rulings, rulings_note) = ruling_views(state, lang, limits);
+    Bulletin {
+        lang: lang.to_string(),
+        labels: labels(lang),
+        championship: Championship {
+            name: ch.name.clone(),
+            date: ch.date.clone(),
+            place: ch.place.clone(),
+        },
+        sessions,
+        overall,
+        overall_note,
+        rulings,
+        rulings_note,
+        notices: scored.notices.iter().map(|n| n.to_string()).collect(),
+        head: None,
+    }
+}
+
+/// Standings rows by (session, comparison group), as made and as counted.
+type Groups = BTreeMap<(Option<usize>, Option<String>), (Vec<StandingRow>, usize)>;
+
+/// Standings grouped, in the order scored (best first); each group's first
+/// `limits.standings` rows made, the others only counted.
+fn standing_groups(state: &State, scored: &Scored, limits: &Limits) -> Groups {
+    let pid = |p| state.participant(p);
+    let group_of = |s: &crate::standings::Standing| {
+        let grouping = match s.session {
+            Some(i) if state.sessions[i].def.compare == crate::options::Compare::Section => {
+                s.section.clone()
+            }
+            _ => None,
+        };
+        (s.session, grouping)
+    };
+    let mut groups: Groups = BTreeMap::new();
+    for s in &scored.standings {
+        let (rows, count) = groups.entry(group_of(s)).or_default();
+        *count += 1;
+        if limits.standings.is_some_and(|n| rows.len() >= n) {
+            continue;
+        }
+        let place = if s.rank == s.rank_to {
+            s.rank.to_string()
+        } else {
+            format!("{}–{}", s.rank, s.rank_to)
+        };
+        rows.push(StandingRow {
+            place,
+            id: pid(s.participant).id.clone(),
+            players: who(state, s.participant),
+            total: format!("{:.2}", s.total.to_f64()),
+            pct: s.pct().map(|p| format!("{p:.2}")),
+            boards: s.boards,
+        });
+    }
+    groups
+}
+
+/// The boards a session's pages show (of a team session cut to its shown match sheets: the
+/// boards of the matches shown, and of each board number its first match).
+fn session_boards(
+    state: &State,
+    scored: &Scored,
+    i: usize,
+    shown: &Option<super::sheets::Shown>,
+    (dd, lang, limits): (&BTreeMap<(usize, u32), &BoardDd>, &str, &Limits),
+) -> Vec<BoardView> {
+    let view = |b: Board| {
+        let n = b.score().board;
+        board_view(state, b, dd.get(&(i, n)).copied(), lang, limits)
+    };
+    match state.sessions[i].kind {
+        Kind::Pairs => scored
+            .pair_boards
+            .iter()
+            .filter(|b| b.session == i)
+            .map(|b| view(Board::Pairs(b)))
+            .collect(),
+        Kind::Teams => {
+            let mut numbers = std::collections::BTreeSet::new();
+            scored
+                .team_boards
+                .iter()
+                .filter(|t| t.score.session == i)
+                .filter(|t| match shown {
+                    Some(x) => numbers.insert(t.score.board) || x.ids.contains(t.match_id.as_str()),
+                    None => true,
+                })
+                .map(|t| view(Board::Teams(t)))
+                .collect()
+        }
+    }
+}
+
+/// A session's matches, each with its sheet when shown.
+fn session_matches(
+    state: &State,
+    scored: &Scored,
+    i: usize,
+    shown: &Option<super::sheets::Shown>,
+    by_match: &super::sheets::ByMatch,
+) -> Vec<MatchView> {
+    let pid = |p| state.participant(p);
+    let sheet_shown = |m: &crate::score::MatchResult| {
+        shown
+            .as_ref()
+            .is_none_or(|x| x.ids.contains(m.match_id.as_str()))
+    };
+    scored
+        .matches
+        .iter()
+        .filter(|m| m.session == i)
+        .map(|m| match sheet_shown(m) {
+            true => (m, super::sheets::sheet(state, by_match, m), false),
+            false => (m, super::sheets::Sheet::default(), true),
+        })
+        .map(|(m, sheet, sheet_cut)| MatchView {
+            match_id: m.match_id.clone(),
+            home: who(state, m.home),
+            away: who(state, m.away),
+            home_id: pid(m.home).id.clone(),
+            away_id: pid(m.away).id.clone(),
+            imp_home: m.imp_home.map(fmt),
+            imp_away: m.imp_away.map(fmt),
+            vp_home: fmt(m.vp_home),
+            vp_away: fmt(m.vp_away),
+            sheet: sheet.rows,
+            penalty_home: sheet.penalty_home,
+            penalty_away: sheet.penalty_away,
+            sheet_cut,
+        })
+        .collect()
+}
+
+/// The rulings appendix: every ruling, or the first `limits.rulings` in log order, and the
+/// note of a cut list.
+fn ruling_views(state: &State, lang: &str, limits: &Limits) -> (Vec<RulingView>, Option<String>) {
+    let pid = |p| state.participant(p);
     let listed = limits.rulings.unwrap_or(usize::MAX);
     let rulings_note = (state.rulings.len() > listed)
         .then(|| super::cut::rulings_note(lang, listed, state.rulings.len()));
@@ -399,22 +451,7 @@ pub fn build_with(
             }
         })
         .collect();
-    Bulletin {
-        lang: lang.to_string(),
-        labels: labels(lang),
-        championship: Championship {
-            name: ch.name.clone(),
-            date: ch.date.clone(),
-            place: ch.place.clone(),
-        },
-        sessions,
-        overall,
-        overall_note,
-        rulings,
-        rulings_note,
-        notices: scored.notices.iter().map(|n| n.to_string()).collect(),
-        head: None,
-    }
+    (rulings, rulings_note)
 }
 
 /// A scored board of either kind, for [`board_view`].
@@ -494,60 +531,12 @@ fn board_view(
         .map(|t| t.0)
         .filter(|&p| p != i32::MIN)
         .collect();
-    // The traveller by score, best for NS first (a stable sort: ties in table order).
-    order.sort_by_key(|t| std::cmp::Reverse(t.0));
     let n = order.len();
     let half = limits.traveller;
-    let cut = n > 2 * half;
-    // (cut: the best and the worst results played; tables not played, whose artificial scores
-    // have no points, would otherwise fill the bottom of a big field's traveller)
-    let played = order.iter().take_while(|t| t.0 != i32::MIN).count();
-    let shown: Vec<usize> = if cut && played >= 2 * half {
-        order[..half]
-            .iter()
-            .chain(&order[played - half..played])
-            .map(|t| t.1)
-            .collect()
-    } else if cut {
-        order[..2 * half].iter().map(|t| t.1).collect()
-    } else {
-        order.iter().map(|t| t.1).collect()
-    };
-    drop(order);
-    let traveller: Vec<TravellerLine> = shown
-        .into_iter()
-        .filter_map(|k| {
-            let (ns, ew) = (&b.sides[2 * k], &b.sides[2 * k + 1]);
-            let t = state.tables.get(&(i, b.board, ns.participant))?;
-            Some(TravellerLine {
-                ns: pid(ns.participant).id.clone(),
-                ew: pid(ew.participant).id.clone(),
-                contract: played_text(t),
-                points: t.played.as_ref().map(|p| signed(p.ns_points)),
-                score_ns: fmt(ns.score),
-                score_ew: fmt(ew.score),
-                ruling: t.ruling(state).map(ruling_text),
-                room: t.room.map(|r| r.as_str()),
-            })
-        })
-        .collect();
+    let (shown, cut) = traveller_shown(order, half);
+    let traveller = traveller_lines(state, b, shown);
     let adjusted_cut = adjusted_total > adjusted.len();
-    let frequency = b
-        .freq
-        .iter()
-        .map(|r| FreqLine {
-            line: match r.line {
-                Line::NS => "NS",
-                Line::EW => "EW",
-                Line::Both => "",
-            },
-            group: r.group,
-            points: signed(r.ns_points),
-            count: fmt(r.count),
-            mp_ns: fmt(r.mp_ns),
-            mp_ew: fmt(r.mp_ew),
-        })
-        .collect();
+    let frequency = frequency_lines(b);
     let st = &b.stats;
     BoardView {
         board: b.board,
@@ -579,6 +568,72 @@ fn board_view(
     }
 }
 
+/// The tables a traveller shows, by score (best for NS first; a stable sort: ties in table
+/// order), from each table's (NS points, index) in `order`; and whether it is cut to the best
+/// and the worst `half` results.
+fn traveller_shown(mut order: Vec<(i32, usize)>, half: usize) -> (Vec<usize>, bool) {
+    order.sort_by_key(|t| std::cmp::Reverse(t.0));
+    let n = order.len();
+    let cut = n > 2 * half;
+    // (cut: the best and the worst results played; tables not played, whose artificial scores
+    // have no points, would otherwise fill the bottom of a big field's traveller)
+    let played = order.iter().take_while(|t| t.0 != i32::MIN).count();
+    let shown: Vec<usize> = if cut && played >= 2 * half {
+        order[..half]
+            .iter()
+            .chain(&order[played - half..played])
+            .map(|t| t.1)
+            .collect()
+    } else if cut {
+        order[..2 * half].iter().map(|t| t.1).collect()
+    } else {
+        order.iter().map(|t| t.1).collect()
+    };
+    (shown, cut)
+}
+
+/// A board's traveller lines: the tables `shown`.
+fn traveller_lines(state: &State, b: &BoardScore, shown: Vec<usize>) -> Vec<TravellerLine> {
+    let pid = |p| state.participant(p);
+    let i = b.session;
+    shown
+        .into_iter()
+        .filter_map(|k| {
+            let (ns, ew) = (&b.sides[2 * k], &b.sides[2 * k + 1]);
+            let t = state.tables.get(&(i, b.board, ns.participant))?;
+            Some(TravellerLine {
+                ns: pid(ns.participant).id.clone(),
+                ew: pid(ew.participant).id.clone(),
+                contract: played_text(t),
+                points: t.played.as_ref().map(|p| signed(p.ns_points)),
+                score_ns: fmt(ns.score),
+                score_ew: fmt(ew.score),
+                ruling: t.ruling(state).map(ruling_text),
+                room: t.room.map(|r| r.as_str()),
+            })
+        })
+        .collect()
+}
+
+/// A board's frequency table lines.
+fn frequency_lines(b: &BoardScore) -> Vec<FreqLine> {
+    b.freq
+        .iter()
+        .map(|r| FreqLine {
+            line: match r.line {
+                Line::NS => "NS",
+                Line::EW => "EW",
+                Line::Both => "",
+            },
+            group: r.group,
+            points: signed(r.ns_points),
+            count: fmt(r.count),
+            mp_ns: fmt(r.mp_ns),
+            mp_ew: fmt(r.mp_ew),
+        })
+        .collect()
+}
+
 /// One side of an adjusted table: its artificial percentage or weighted components, and score.
 fn adjusted_side(state: &State, s: &crate::score::SideScore) -> AdjustedSide {
     let components = s
@@ -604,17 +659,6 @@ fn adjusted_side(state: &State, s: &crate::score::SideScore) -> AdjustedSide {
         artificial: s.artificial.as_ref().map(|p| format!("{}%", fmt(**p))),
         components,
         score: fmt(s.score),
-    }
-}
-
-/// A float as printed: up to two decimals, no trailing zeros.
-pub fn fmt_f(f: f64) -> String {
-    let s = format!("{f:.2}");
-    let s = s.trim_end_matches('0').trim_end_matches('.').to_string();
-    if s == "-0" {
-        "0".to_string()
-    } else {
-        s
     }
 }
 

@@ -6,7 +6,6 @@
 
 use std::collections::BTreeMap;
 
-use super::model::fmt_f;
 use super::view::{AdjustedSide, AdjustedView, ComponentView, RoomLine, SheetRow};
 use crate::event::Room;
 use crate::explain::played_text;
@@ -14,6 +13,17 @@ use crate::pipeline::Scored;
 use crate::replay::{PId, State};
 use crate::score::MatchResult;
 use crate::score::{Dist, TeamBoardScore};
+
+/// A float as printed: up to two decimals, no trailing zeros.
+pub fn fmt_f(f: f64) -> String {
+    let s = format!("{f:.2}");
+    let s = s.trim_end_matches('0').trim_end_matches('.').to_string();
+    if s == "-0" {
+        "0".to_string()
+    } else {
+        s
+    }
+}
 
 /// The scored team boards, by (session, match, board).
 pub type ByMatch<'a> = BTreeMap<(usize, &'a str, u32), &'a TeamBoardScore>;

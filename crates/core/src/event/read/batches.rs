@@ -152,29 +152,12 @@ pub fn read_each_with<'a>(
     let _batches = tracing::info_span!("batches").entered();
     sink.start(early.declares, lines.len());
     // A line's parse (`None`: parsed in the first pass) and its canonical text for the head.
-    let parse_one = |i: usize| -> (Option<(Parse<'a>, bool)>, Canon<'a>) {
-        let (line, sq, text) = lines[i];
-        let (line, sq) = (line as usize, sq as usize);
-        let canon_of = |text| if walk_head { canon(text) } else { Canon::None };
-        if early.idx.binary_search(&i).is_ok() {
-            return (None, canon_of(text));
-        }
-        if flags[i] & RESULT != 0 {
-            if let Some((r, parts)) = fast_result_ref(line, sq, text) {
-                let c = match parts {
-                    Some(p) if walk_head => Canon::Parts(p),
-                    _ => canon_of(text),
-                };
-                return (Some((Ok(Item::Result(r)), false)), c);
-            }
-        }
-        // Only the sessions declared above this line are known to it.
-        let known = early.session_lines.partition_point(|&l| l < line);
-        let mut visible = early.sessions[..known].to_vec();
-        let r = parse_line(line, sq, text, &mut visible);
-        (
-            Some((r.map(|e| Item::Event(Box::new(e))), visible.len() > known)),
-            canon_of(text),
+    let parse_one = |i: usize| {
+        parse_at(
+            i,
+            (&lines, &flags),
+            (&early.idx, &early.sessions, &early.session_lines),
+            walk_head,
         )
     };
     // A batch parsed into the vectors of one parsed before (their memory reused: a new
@@ -237,9 +220,48 @@ pub fn read_each_with<'a>(
     if walk_head {
         out.head = walk.hex();
     }
+    torn_last_line_hint(bytes, &mut out);
+    out
+}
+
+/// A line's parse (`None`: parsed in the first pass, one of `early_idx`) and its canonical
+/// text for the head; only the sessions declared above the line are known to it.
+#[allow(clippy::type_complexity)]
+fn parse_at<'a>(
+    i: usize,
+    (lines, flags): (&[(u32, u32, &'a str)], &[u8]),
+    (early_idx, sessions, session_lines): (&[usize], &[(String, Form)], &[usize]),
+    walk_head: bool,
+) -> (Option<(Parse<'a>, bool)>, Canon<'a>) {
+    let (line, sq, text) = lines[i];
+    let (line, sq) = (line as usize, sq as usize);
+    let canon_of = |text| if walk_head { canon(text) } else { Canon::None };
+    if early_idx.binary_search(&i).is_ok() {
+        return (None, canon_of(text));
+    }
+    if flags[i] & RESULT != 0 {
+        if let Some((r, parts)) = fast_result_ref(line, sq, text) {
+            let c = match parts {
+                Some(p) if walk_head => Canon::Parts(p),
+                _ => canon_of(text),
+            };
+            return (Some((Ok(Item::Result(r)), false)), c);
+        }
+    }
+    // Only the sessions declared above this line are known to it.
+    let known = session_lines.partition_point(|&l| l < line);
+    let mut visible = sessions[..known].to_vec();
+    let r = parse_line(line, sq, text, &mut visible);
+    (
+        Some((r.map(|e| Item::Event(Box::new(e))), visible.len() > known)),
+        canon_of(text),
+    )
+}
+
+/// A last line without its newline is fine when it parsed; a torn one has already failed to
+/// parse and gets a hint.
+fn torn_last_line_hint(bytes: &[u8], out: &mut ReadSummary) {
     if bytes.last().is_some_and(|&b| b != b'\n') && out.lines > 0 {
-        // A last line without its newline is fine when it parsed; a torn one has already
-        // failed to parse and gets a hint.
         if let Some(e) = out.errors.last_mut() {
             if e.line == out.lines && e.field.is_none() && e.message.starts_with("invalid JSON") {
                 e.message
@@ -247,7 +269,6 @@ pub fn read_each_with<'a>(
             }
         }
     }
-    out
 }
 
 /// The emitting closure of [`read_each_with`]: a parsed batch's lines handed to the sink (into

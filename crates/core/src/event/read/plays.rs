@@ -245,6 +245,7 @@ pub(super) fn sd_points(
     }
 }
 
+/// A `ruling` event: the table it rules on and its adjusted score.
 pub(super) fn ruling(f: &mut Fields) -> Option<Event> {
     let id = f.req_id("id");
     let session = f.req_id("session");
@@ -262,7 +263,30 @@ pub(super) fn ruling(f: &mut Fields) -> Option<Event> {
     let sd_value = f.raw("subsequent_damage");
     let top_offenders = f.raw("offenders");
     let mut sd = None;
-    let score = match (score_text, sd_value) {
+    let score = ruling_score(f, score_text, sd_value, top_offenders, &mut sd);
+    Some(Event::Ruling(RulingEv {
+        id: id?,
+        session: session?,
+        board: board?,
+        ns: ns?,
+        ew,
+        score: score?,
+        sd,
+        law,
+        supersedes,
+    }))
+}
+
+/// A ruling's score: its `score` in adjusted-score notation, or its `subsequent_damage` object
+/// (kept in `sd`) expanded.
+fn ruling_score(
+    f: &mut Fields,
+    score_text: Option<&Value>,
+    sd_value: Option<&Value>,
+    top_offenders: Option<&Value>,
+    sd: &mut Option<SubsequentDamage>,
+) -> Option<crate::adjust::AdjustedScore> {
+    match (score_text, sd_value) {
         (Some(_), Some(_)) => {
             f.error(
                 "subsequent_damage",
@@ -291,95 +315,98 @@ pub(super) fn ruling(f: &mut Fields) -> Option<Event> {
             f.error("score", m);
             None
         }
-        (None, Some(Value::Object(obj))) => {
-            for k in obj.keys() {
-                if !crate::adjust::sd::FIELDS.contains(&k.as_str()) {
-                    f.errors.push(LogError::new(
-                        f.line(),
-                        Some(&format!("subsequent_damage.{k}")),
-                        "unknown field (expected side, before, after_infraction, after_loss, offenders)",
-                    ));
-                }
-            }
-            let side = match obj.get("side") {
-                Some(Value::String(s)) if s == "NS" => Some(Side::NS),
-                Some(Value::String(s)) if s == "EW" => Some(Side::EW),
-                Some(other) => {
-                    f.errors.push(LogError::new(
-                        f.line(),
-                        Some("subsequent_damage.side"),
-                        format!(
-                            "expected \"NS\" or \"EW\" (the non-offending side), found {}",
-                            describe(other)
-                        ),
-                    ));
-                    None
-                }
-                None => {
-                    f.errors.push(LogError::new(
-                        f.line(),
-                        Some("subsequent_damage.side"),
-                        "missing; expected \"NS\" or \"EW\" (the non-offending side)",
-                    ));
-                    None
-                }
-            };
-            let before = sd_points(f, obj, "before", true);
-            let after_inf = sd_points(f, obj, "after_infraction", true);
-            let after_loss = sd_points(f, obj, "after_loss", true);
-            let mut offenders = sd_points(f, obj, "offenders", false);
-            if let Some(v) = top_offenders {
-                if offenders.is_some() {
-                    f.error(
-                        "offenders",
-                        "given twice (inside and outside \"subsequent_damage\")",
-                    );
-                } else {
-                    let mut wrap = Map::new();
-                    wrap.insert("offenders".to_string(), v.clone());
-                    offenders = sd_points(f, &wrap, "offenders", false);
-                }
-            }
-            match (side, before, after_inf, after_loss) {
-                (Some(nos), Some(before), Some(after_infraction), Some(after_loss)) => {
-                    let d = SubsequentDamage {
-                        nos,
-                        before,
-                        after_infraction,
-                        after_loss,
-                        offenders: offenders.unwrap_or(before),
-                    };
-                    match d.expand() {
-                        Ok(a) => {
-                            sd = Some(d);
-                            Some(a)
-                        }
-                        Err(e) => {
-                            f.error("subsequent_damage", e.message);
-                            None
-                        }
-                    }
-                }
-                _ => None,
-            }
-        }
+        (None, Some(Value::Object(obj))) => subsequent_damage(f, obj, top_offenders, sd),
         (None, Some(other)) => {
             let m = format!("expected an object {{\"side\":\"NS\",\"before\":\"+620\",\"after_infraction\":\"+500\",\"after_loss\":\"+150\"}}, found {}", describe(other));
             f.error("subsequent_damage", m);
             None
         }
-    };
-    Some(Event::Ruling(RulingEv {
-        id: id?,
-        session: session?,
-        board: board?,
-        ns: ns?,
-        ew,
-        score: score?,
-        sd,
-        law,
-        supersedes,
-    }))
+    }
+}
+
+/// A ruling's `subsequent_damage` object expanded to its score (the object kept in `sd`); an
+/// `offenders` outside the object counts as inside.
+fn subsequent_damage(
+    f: &mut Fields,
+    obj: &Map<String, Value>,
+    top_offenders: Option<&Value>,
+    sd: &mut Option<SubsequentDamage>,
+) -> Option<crate::adjust::AdjustedScore> {
+    for k in obj.keys() {
+        if !crate::adjust::sd::FIELDS.contains(&k.as_str()) {
+            f.errors.push(LogError::new(
+                f.line(),
+                Some(&format!("subsequent_damage.{k}")),
+                "unknown field (expected side, before, after_infraction, after_loss, offenders)",
+            ));
+        }
+    }
+    let side = sd_side(f, obj);
+    let before = sd_points(f, obj, "before", true);
+    let after_inf = sd_points(f, obj, "after_infraction", true);
+    let after_loss = sd_points(f, obj, "after_loss", true);
+    let mut offenders = sd_points(f, obj, "offenders", false);
+    if let Some(v) = top_offenders {
+        if offenders.is_some() {
+            f.error(
+                "offenders",
+                "given twice (inside and outside \"subsequent_damage\")",
+            );
+        } else {
+            let mut wrap = Map::new();
+            wrap.insert("offenders".to_string(), v.clone());
+            offenders = sd_points(f, &wrap, "offenders", false);
+        }
+    }
+    match (side, before, after_inf, after_loss) {
+        (Some(nos), Some(before), Some(after_infraction), Some(after_loss)) => {
+            let d = SubsequentDamage {
+                nos,
+                before,
+                after_infraction,
+                after_loss,
+                offenders: offenders.unwrap_or(before),
+            };
+            match d.expand() {
+                Ok(a) => {
+                    *sd = Some(d);
+                    Some(a)
+                }
+                Err(e) => {
+                    f.error("subsequent_damage", e.message);
+                    None
+                }
+            }
+        }
+        _ => None,
+    }
+}
+
+/// The non-offending side of a `subsequent_damage` object.
+fn sd_side(f: &mut Fields, obj: &Map<String, Value>) -> Option<Side> {
+    match obj.get("side") {
+        Some(Value::String(s)) if s == "NS" => Some(Side::NS),
+        Some(Value::String(s)) if s == "EW" => Some(Side::EW),
+        Some(other) => {
+            f.errors.push(LogError::new(
+                f.line(),
+                Some("subsequent_damage.side"),
+                format!(
+                    "expected \"NS\" or \"EW\" (the non-offending side), found {}",
+                    describe(other)
+                ),
+            ));
+            None
+        }
+        None => {
+            f.errors.push(LogError::new(
+                f.line(),
+                Some("subsequent_damage.side"),
+                "missing; expected \"NS\" or \"EW\" (the non-offending side)",
+            ));
+            None
+        }
+    }
 }
 
 pub(super) fn correction(f: &mut Fields) -> Option<Event> {
