@@ -10,6 +10,7 @@ pub mod cache;
 mod cached;
 mod deltas;
 pub mod effects;
+mod engine;
 mod output;
 mod rescore;
 mod scope;
@@ -20,6 +21,7 @@ use cached::*;
 pub use cached::{audit_cached, extend_cache};
 use deltas::*;
 pub use effects::{ruling_effects, Effect};
+use engine::*;
 pub use output::{to_text, write_json};
 pub use rescore::{changed_team_tables, rescore, Rescored};
 pub use scope::ruling_scope;
@@ -200,6 +202,32 @@ enum Base<'a> {
     },
 }
 
+/// A base's parts: the scoring, every board's N, whether it is partial, the earlier replay
+/// made beside the later one, the boards replayed.
+type BaseParts<'a> = (
+    Option<&'a Scored>,
+    Option<&'a [cache::BoardN]>,
+    bool,
+    Option<&'a Earlier>,
+    Option<&'a BTreeSet<(String, u32)>>,
+);
+
+impl<'a> Base<'a> {
+    fn parts(self) -> BaseParts<'a> {
+        match self {
+            Base::None => (None, None, false, None, None),
+            Base::Whole(s) => (Some(s), None, false, None, None),
+            Base::Partial {
+                scored,
+                board_ns,
+                earlier,
+                replayed,
+                ..
+            } => (Some(scored), Some(board_ns), true, earlier, Some(replayed)),
+        }
+    }
+}
+
 /// The audit; `None` only for a `Base::Partial` that cannot answer it.
 fn audit_inner(
     events: &[Envelope],
@@ -208,17 +236,7 @@ fn audit_inner(
     incremental: bool,
     base: Base,
 ) -> Result<Option<Audit>, AuditError> {
-    let (scored_full, board_ns, partial_base, earlier, replayed) = match base {
-        Base::None => (None, None, false, None, None),
-        Base::Whole(s) => (Some(s), None, false, None, None),
-        Base::Partial {
-            scored,
-            board_ns,
-            earlier,
-            replayed,
-            ..
-        } => (Some(scored), Some(board_ns), true, earlier, Some(replayed)),
-    };
+    let (scored_full, board_ns, partial_base, earlier, replayed) = base.parts();
     let last = match base {
         Base::Partial { last, .. } => last,
         _ => events.last().map_or(0, |e| e.seq),
@@ -234,17 +252,9 @@ fn audit_inner(
         owned = replay(events, &after_scope).0;
         &owned
     };
-    let seqs = differing(events, &before_scope, &after_scope);
-    // The boards to re-score: those the differing events are on, with every board of a team
-    // session among them (its matches' points depend on all its boards).
-    let touched = if incremental {
-        touched_boards(events, &seqs, after_state).map(|mut keys| {
-            whole_team_sessions(&mut keys, after_state.sessions.iter().map(|s| &s.def));
-            keys
-        })
-    } else {
-        None
-    };
+    let touched = incremental
+        .then(|| touched_keys(events, (&before_scope, &after_scope), after_state))
+        .flatten();
     // (a partial base answers only for boards it replayed)
     if partial_base
         && touched
@@ -258,32 +268,24 @@ fn audit_inner(
     // costs no more than scoring the whole log again to keep what to reuse); otherwise scored
     // now, keeping what a whole re-scoring of the earlier side would reuse when one is expected.
     let whole_log = after_scope.upto.is_none() && after_scope.skip.is_empty();
-    let owned_after;
+    let mut owned_after = None;
     let (after, prepared): (&Scored, _) = match scored_full {
         Some(sc) if whole_log => (sc, None),
         _ => {
             let (sc, prepared, _) = pipeline::score_reusing(after_state, None, touched.is_none())
                 .map_err(AuditError::Score)?;
-            owned_after = sc;
-            (&owned_after, prepared)
+            (&*owned_after.insert(sc), prepared)
         }
     };
-    let owned_partial;
+    let mut owned_partial = None;
     let incremental = match touched {
         Some(keys) => {
-            let (partial, scored): (&State, Option<&[BoardScore]>) = match earlier {
-                // (made beside the later replay, of the same boards and scope)
-                Some((k, st, scored)) if *k == keys => (st, scored.as_deref()),
-                _ => {
-                    let scope = ReplayScope {
-                        boards: Some(keys.clone()),
-                        ..before_scope.clone()
-                    };
-                    let _span = tracing::info_span!("replay", boards = keys.len()).entered();
-                    owned_partial = crate::replay::replay_seeded(events, &scope, after_state).0;
-                    (&owned_partial, None)
-                }
-            };
+            let (partial, scored) = earlier_side(
+                (events, &before_scope, after_state),
+                earlier,
+                &keys,
+                &mut owned_partial,
+            );
             rescore(after_state, after, board_ns, partial, &keys, false, scored)
                 .map_err(AuditError::Score)?
                 .map(|r| (partial, r, keys))
@@ -302,76 +304,24 @@ fn audit_inner(
                 of = after.board_count(),
                 "audit: boards re-scored for the other replay"
             );
-            let changed = &r.changed_team_boards;
-            let after_boards = rescoped(
-                after_state,
-                &after.pair_boards,
-                &after.team_boards,
-                changed,
-                &keys,
-            );
-            let before_boards = rescoped(partial, &r.pair_boards, &r.team_boards, changed, &keys);
-            // (each has long sequential stretches: the two run side by side)
-            rayon::join(
-                || board_deltas(partial, &before_boards, after_state, &after_boards),
-                || standing_deltas(partial, &r.standings, after_state, &after.standings),
-            )
-        }
-        None => {
-            let before_state = {
-                let _span = tracing::info_span!("replay").entered();
-                replay(events, &before_scope).0
+            let before = Side {
+                state: partial,
+                pairs: &r.pair_boards,
+                teams: &r.team_boards,
+                standings: &r.standings,
             };
-            let (before, _, fresh) =
-                pipeline::score_reusing(&before_state, prepared.as_ref(), false)
-                    .map_err(AuditError::Score)?;
-            tracing::info!(
-                rescored = fresh,
-                of = after.board_count(),
-                "audit: boards re-scored for the other replay (whole replay)"
-            );
-            rayon::join(
-                || {
-                    board_deltas(
-                        &before_state,
-                        &Boards::all(&before),
-                        after_state,
-                        &Boards::all(after),
-                    )
-                },
-                || {
-                    standing_deltas(
-                        &before_state,
-                        &before.standings,
-                        after_state,
-                        &after.standings,
-                    )
-                },
-            )
+            let later = Side {
+                state: after_state,
+                pairs: &after.pair_boards,
+                teams: &after.team_boards,
+                standings: &after.standings,
+            };
+            compare(before, later, &r.changed_team_boards, &keys)
         }
+        None => compare_whole(events, &before_scope, after_state, after, prepared.as_ref())?,
     };
-    let mut rulings = Vec::new();
-    let wanted: BTreeSet<usize> = match question {
-        // The ruling, what supersedes it and their withdrawals: the events left out.
-        Question::Ruling(_) => before_scope.skip.clone(),
-        Question::AsOf(a) => (a + 1..=last).collect(),
-        Question::Between(a, b) => (a + 1..=*b).collect(),
-        Question::With(_) => BTreeSet::new(),
-    };
-    for r in &after_state.rulings {
-        if wanted.contains(&r.seq) {
-            rulings.push(RulingNote {
-                id: r.ev.id.clone(),
-                session: after_state.sessions[r.key.0].def.id.clone(),
-                board: r.key.1,
-                score: r.ev.score.normalised(),
-                law: r.ev.law.clone(),
-                by: r.by.clone(),
-                note: r.note.clone(),
-                seq: r.seq,
-            });
-        }
-    }
+    let wanted = asked_seqs(question, &before_scope, last);
+    let rulings = ruling_notes(after_state, |seq| wanted.contains(&seq));
     Ok(Some(Audit {
         question: question.clone(),
         standings,
@@ -379,4 +329,92 @@ fn audit_inner(
         rulings,
         incremental: answered_incrementally,
     }))
+}
+
+/// The deltas between the earlier side of `before_scope`, replayed and scored whole (reusing
+/// `prepared`: the later side's boards whose tables are unchanged), and the later side.
+fn compare_whole(
+    events: &[Envelope],
+    before_scope: &ReplayScope,
+    after_state: &State,
+    after: &Scored,
+    prepared: Option<&pipeline::BoardMemo>,
+) -> Result<(Vec<BoardDelta>, Vec<StandingDelta>), AuditError> {
+    let before_state = {
+        let _span = tracing::info_span!("replay").entered();
+        replay(events, before_scope).0
+    };
+    let (before, _, fresh) =
+        pipeline::score_reusing(&before_state, prepared, false).map_err(AuditError::Score)?;
+    tracing::info!(
+        rescored = fresh,
+        of = after.board_count(),
+        "audit: boards re-scored for the other replay (whole replay)"
+    );
+    Ok(rayon::join(
+        || {
+            board_deltas(
+                &before_state,
+                &Boards::all(&before),
+                after_state,
+                &Boards::all(after),
+            )
+        },
+        || {
+            standing_deltas(
+                &before_state,
+                &before.standings,
+                after_state,
+                &after.standings,
+            )
+        },
+    ))
+}
+
+/// The boards to re-score: those the events differing between the scopes are on, with every
+/// board of a team session among them (its matches' points depend on all its boards).
+fn touched_keys(
+    events: &[Envelope],
+    (before_scope, after_scope): (&ReplayScope, &ReplayScope),
+    after_state: &State,
+) -> Option<BTreeSet<BoardKey>> {
+    let seqs = differing(events, before_scope, after_scope);
+    touched_boards(events, &seqs, after_state).map(|mut keys| {
+        whole_team_sessions(&mut keys, after_state.sessions.iter().map(|s| &s.def));
+        keys
+    })
+}
+
+/// The earlier side's replay of the boards `keys` (seeded with the later side's, `after_state`)
+/// and its boards when scored already: `earlier`'s when it was made beside the later replay,
+/// of the same boards and scope; otherwise replayed now into `slot`.
+fn earlier_side<'s>(
+    (events, before_scope, after_state): (&[Envelope], &ReplayScope, &State),
+    earlier: Option<&'s Earlier>,
+    keys: &BTreeSet<BoardKey>,
+    slot: &'s mut Option<State>,
+) -> (&'s State, Option<&'s [BoardScore]>) {
+    match earlier {
+        Some((k, st, scored)) if k == keys => (st, scored.as_deref()),
+        _ => {
+            let scope = ReplayScope {
+                boards: Some(keys.clone()),
+                ..before_scope.clone()
+            };
+            let _span = tracing::info_span!("replay", boards = keys.len()).entered();
+            let st = crate::replay::replay_seeded(events, &scope, after_state).0;
+            (slot.insert(st), None)
+        }
+    }
+}
+
+/// The seqs of the events a question is about (of the log whose last seq is `last`).
+fn asked_seqs(question: &Question, before_scope: &ReplayScope, last: usize) -> BTreeSet<usize> {
+    match question {
+        // The ruling, what supersedes it and their withdrawals: the events left out.
+        Question::Ruling(_) => before_scope.skip.clone(),
+        Question::AsOf(a) => (a + 1..=last).collect(),
+        Question::Between(a, b) => (a + 1..=*b).collect(),
+        Question::With(_) => BTreeSet::new(),
+    }
 }

@@ -11,26 +11,13 @@ pub fn audit_cached(
     if !c.fits(bytes) {
         return Ok(None);
     }
-    let which: Vec<usize> = match question {
-        Question::Between(..) | Question::With(_) => return Ok(None),
-        Question::Ruling(id) => match c.rulings.iter().find(|r| r.0 == *id) {
-            Some(r) => vec![r.1 as usize],
-            None => return Err(AuditError::BadQuestion(no_ruling(id))),
-        },
-        Question::AsOf(seq) => {
-            if *seq > c.last_seq {
-                return Err(AuditError::BadQuestion(as_of_past(*seq, c.last_seq)));
-            }
-            (0..c.boards.len())
-                .filter(|&i| c.boards[i].1.last().is_some_and(|l| l.seq as usize > *seq))
-                .collect()
-        }
+    let Some(which_asked) = asked_boards(&c, question)? else {
+        return Ok(None);
     };
     // A team session's matches some table of which the question changes are re-scored whole:
     // every board of the session is replayed, of the boards not asked about only the lines of
     // those matches (and of no known match). (`changed` None: every line.)
-    let which_asked = which.clone();
-    let team = team_sessions_of(&c.boards, &c.sessions, &c.teams, &which);
+    let team = team_sessions_of(&c.boards, &c.sessions, &c.teams, &which_asked);
     let mut seed = None;
     // (`first`: the declarations and the asked boards' events, parsed to find them)
     let (changed, first) = if team.is_empty() {
@@ -39,19 +26,11 @@ pub fn audit_cached(
         let st = seed.insert(State::with_participants(c.participants.clone()));
         changed_matches(bytes, &c, &which_asked, question, st)
     };
-    let which = with_team_boards(&c.boards, &c.sessions, &c.teams, which);
-    let mut asked = vec![false; c.boards.len()];
-    for &i in &which_asked {
-        asked[i] = true;
-    }
-    let keep = |i: usize, tag: u32| {
-        asked[i] || tag == cache::NO_MATCH || changed.as_ref().is_none_or(|m| m.contains(&tag))
-    };
-    let touched: usize = which
-        .iter()
+    let reading = Reading::new(&c, &c.boards, &which_asked, changed);
+    let touched: usize = (reading.which.iter())
         .map(|&i| {
             (0..c.boards[i].1.len())
-                .filter(|&j| keep(i, c.matches.get(i, j)))
+                .filter(|&j| reading.keep(i, c.matches.get(i, j)))
                 .count()
         })
         .sum();
@@ -64,63 +43,10 @@ pub fn audit_cached(
         );
         return Ok(None);
     }
-    let (sub, state, earlier, keys) = {
-        let _span = tracing::info_span!("replay", boards = which.len()).entered();
-        // The events: those parsed already, and the other lines read and parsed (beside the
-        // participants' look-up, one thread's work).
-        let parse = || -> Option<Vec<Envelope>> {
-            let _s = tracing::debug_span!("parse").entered();
-            let parse = |l: &[_]| crate::event::read::parse_lines(l).ok();
-            match first {
-                None => parse(&c.lines_with(bytes, &which, keep)?),
-                Some(mut events) => {
-                    let rest: Vec<usize> = which.iter().copied().filter(|&i| !asked[i]).collect();
-                    events.extend(parse(&c.board_lines_with(bytes, &rest, keep)?)?);
-                    // (two runs in log order: merged)
-                    events.sort_by_key(|e| e.seq);
-                    Some(events)
-                }
-            }
-        };
-        let (parsed, seed) = rayon::join(parse, || {
-            seed.take()
-                .unwrap_or_else(|| State::with_participants(c.participants.clone()))
-        });
-        let Some(sub) = parsed else {
-            return Ok(None);
-        };
-        let mut keys: BTreeSet<(String, u32)> =
-            which.iter().map(|&i| c.boards[i].0.clone()).collect();
-        // (and every board the team sessions among them declare: as `audit_inner` asks)
-        whole_team_sessions(&mut keys, session_defs(&sub));
-        // The earlier replay of the same boards made beside the later one (each is one thread's
-        // work), seeded alike: `audit_inner` takes it when it touches these boards.
-        let earlier_scope = match scopes(&sub, question, c.last_seq, true) {
-            Ok(Some((b, _))) => Some(ReplayScope {
-                boards: Some(keys.clone()),
-                ..b
-            }),
-            _ => None,
-        };
-        let (state, earlier) = rayon::join(
-            || {
-                tracing::debug_span!("replay_boards")
-                    .in_scope(|| replay_boards(&sub, keys.clone(), &seed, &c))
-            },
-            || {
-                earlier_scope.map(|scope| {
-                    let _s = tracing::debug_span!("earlier").entered();
-                    (
-                        keys.clone(),
-                        crate::replay::replay_seeded(&sub, &scope, &seed).0,
-                    )
-                })
-            },
-        );
-        let Some(state) = state else {
-            return Ok(None);
-        };
-        (sub, state, earlier, keys)
+    let Some((sub, state, earlier, keys)) =
+        replay_asked(bytes, &c, question, &reading, first, seed)
+    else {
+        return Ok(None);
     };
     // The team boards the question is on (the other boards of their sessions, replayed for
     // their matches, have the same scores both ways): scored for the comparison.
@@ -132,34 +58,10 @@ pub fn audit_cached(
             (state.sessions[s].kind == Kind::Teams).then_some((s, *b))
         })
         .collect();
-    // The boards' scores in the whole log: each scored with its comparison group's N there.
-    // (and the earlier replay's boards beside them: each board is one thread's work)
-    let ((pair_boards, team_boards), earlier) = {
-        let _span = tracing::info_span!("score", boards = which.len()).entered();
-        let (later, earlier_scored) = rayon::join(
-            || {
-                let pairs = score_with_fields(&state, &c.fields);
-                let teams = if team.is_empty() {
-                    Vec::new()
-                } else {
-                    pipeline::score_team_boards(&state, &team)
-                };
-                pairs.map(|p| p.map(|p| (p, teams)))
-            },
-            || {
-                earlier
-                    .as_ref()
-                    .map(|(_, st)| score_with_fields(st, &c.fields))
-            },
-        );
-        let earlier = earlier.map(|(k, st)| {
-            let scored = earlier_scored.and_then(|r| r.ok().flatten());
-            (k, st, scored)
-        });
-        match later? {
-            Some(b) => (b, earlier),
-            None => return Ok(None),
-        }
+    let Some(((pair_boards, team_boards), earlier)) =
+        score_asked(&c, &state, &team, earlier, reading.which.len())?
+    else {
+        return Ok(None);
     };
     let cache::AuditCache {
         last_seq,
@@ -199,6 +101,143 @@ pub fn audit_cached(
             residue: Residue::new((scored, state, sub, board_ns, earlier)),
         })
     })
+}
+
+/// The boards (indexes of `c.boards`) the question is on; `None` for a question the cache does
+/// not answer (`--between`, a what-if).
+fn asked_boards(
+    c: &cache::AuditCache,
+    question: &Question,
+) -> Result<Option<Vec<usize>>, AuditError> {
+    Ok(Some(match question {
+        Question::Between(..) | Question::With(_) => return Ok(None),
+        Question::Ruling(id) => match c.rulings.iter().find(|r| r.0 == *id) {
+            Some(r) => vec![r.1 as usize],
+            None => return Err(AuditError::BadQuestion(no_ruling(id))),
+        },
+        Question::AsOf(seq) => {
+            if *seq > c.last_seq {
+                return Err(AuditError::BadQuestion(as_of_past(*seq, c.last_seq)));
+            }
+            (0..c.boards.len())
+                .filter(|&i| c.boards[i].1.last().is_some_and(|l| l.seq as usize > *seq))
+                .collect()
+        }
+    }))
+}
+
+/// The events read, the later replay, the earlier replay beside it (of those boards) and the
+/// boards replayed.
+type Replayed = (
+    Vec<Envelope>,
+    State,
+    Option<(BTreeSet<BoardKey>, State)>,
+    BTreeSet<BoardKey>,
+);
+
+/// The later replay of the boards of `reading` and, when the question's scope allows it, the
+/// earlier replay of the same boards beside it (each one thread's work, seeded alike:
+/// `audit_inner` takes it when it touches these boards), with the events read (`first`: the
+/// declarations and the asked boards' events, parsed already) and the boards replayed; `None`
+/// when they do not read or replay cleanly.
+fn replay_asked(
+    bytes: &[u8],
+    c: &cache::AuditCache,
+    question: &Question,
+    reading: &Reading,
+    first: Option<Vec<Envelope>>,
+    seed: Option<State>,
+) -> Option<Replayed> {
+    let which = &reading.which;
+    let _span = tracing::info_span!("replay", boards = which.len()).entered();
+    let keep = |i: usize, tag: u32| reading.keep(i, tag);
+    // The events: those parsed already, and the other lines read and parsed (beside the
+    // participants' look-up, one thread's work).
+    let parse = || -> Option<Vec<Envelope>> {
+        let _s = tracing::debug_span!("parse").entered();
+        let parse = |l: &[_]| crate::event::read::parse_lines(l).ok();
+        match first {
+            None => parse(&c.lines_with(bytes, which, keep)?),
+            Some(mut events) => {
+                let rest: Vec<usize> = which
+                    .iter()
+                    .copied()
+                    .filter(|&i| !reading.asked(i))
+                    .collect();
+                events.extend(parse(&c.board_lines_with(bytes, &rest, keep)?)?);
+                // (two runs in log order: merged)
+                events.sort_by_key(|e| e.seq);
+                Some(events)
+            }
+        }
+    };
+    let (parsed, seed) = rayon::join(parse, || {
+        seed.unwrap_or_else(|| State::with_participants(c.participants.clone()))
+    });
+    let sub = parsed?;
+    let mut keys: BTreeSet<BoardKey> = which.iter().map(|&i| c.boards[i].0.clone()).collect();
+    // (and every board the team sessions among them declare: as `audit_inner` asks)
+    whole_team_sessions(&mut keys, session_defs(&sub));
+    let earlier_scope = match scopes(&sub, question, c.last_seq, true) {
+        Ok(Some((b, _))) => Some(ReplayScope {
+            boards: Some(keys.clone()),
+            ..b
+        }),
+        _ => None,
+    };
+    let (state, earlier) = rayon::join(
+        || {
+            tracing::debug_span!("replay_boards")
+                .in_scope(|| replay_boards(&sub, keys.clone(), &seed, c))
+        },
+        || {
+            earlier_scope.map(|scope| {
+                let _s = tracing::debug_span!("earlier").entered();
+                (
+                    keys.clone(),
+                    crate::replay::replay_seeded(&sub, &scope, &seed).0,
+                )
+            })
+        },
+    );
+    Some((sub, state?, earlier, keys))
+}
+
+/// The asked boards' scores (pair, team) and the earlier replay with its boards' scores.
+type AskedScores = ((Vec<BoardScore>, Vec<TeamBoardScore>), Option<Earlier>);
+
+/// The boards' scores in the whole log: each pair board scored with its comparison group's N
+/// there, the team boards `team`, and the earlier replay's boards beside them (each board is
+/// one thread's work); `None` when the cache cannot score them.
+fn score_asked(
+    c: &cache::AuditCache,
+    state: &State,
+    team: &BTreeSet<(usize, u32)>,
+    earlier: Option<(BTreeSet<BoardKey>, State)>,
+    boards: usize,
+) -> Result<Option<AskedScores>, AuditError> {
+    let _span = tracing::info_span!("score", boards).entered();
+    let (later, earlier_scored) = rayon::join(
+        || {
+            let pairs = score_with_fields(state, &c.fields);
+            let teams = if team.is_empty() {
+                Vec::new()
+            } else {
+                pipeline::score_team_boards(state, team)
+            };
+            pairs.map(|p| p.map(|p| (p, teams)))
+        },
+        || {
+            earlier
+                .as_ref()
+                .map(|(_, st)| score_with_fields(st, &c.fields))
+        },
+    );
+    let earlier = earlier.map(|(k, st)| {
+        let scored = earlier_scored.and_then(|r| r.ok().flatten());
+        (k, st, scored)
+    });
+    Ok(later?.map(|b| (b, earlier)))
 }
 
 /// A replay of the boards `keys` of a cached log from `events` (the declarations and those
@@ -260,8 +299,57 @@ pub fn extend_cache(bytes: &[u8], old: cache::AuditCache) -> Option<cache::Audit
     if start == 0 || start >= body.len() || body[start - 1] != b'\n' || !old.sums.all_exact() {
         return None;
     }
-    // The appended event lines: (line, seq, bytes, offset in the body).
-    let mut lines: Vec<(usize, usize, &[u8], usize)> = Vec::new();
+    let (lines, newlines) = appended_lines(body, &old)?;
+    let parsed =
+        crate::event::read::parse_lines(&lines.iter().map(|l| (l.0, l.1, l.2)).collect::<Vec<_>>())
+            .ok()?;
+    let placed = place_appended(&old, &parsed, &lines)?;
+    let mut old = old;
+    let none = BTreeSet::new();
+    let board_list = (placed.boards.as_slice(), &placed.matches);
+    let s = sides(bytes, &old, board_list, &placed.touched, &none, &parsed).ok()?;
+    let (r, _) = rescore_sides(&mut old, &s, true).ok()??;
+    let sums = r.sums?;
+    // Carried only when exact: sums beyond exact arithmetic (floats, in a field of tens of
+    // thousands of tables) would come out of a board taken out and put back within rounding of
+    // adding every board up afresh, not equal to it, and the whole log's standings must be
+    // those `score` gives.
+    if !sums.all_exact() {
+        return None;
+    }
+    let keys = &s.keys;
+    let in_keys = |st: usize, b: u32| keys.contains(&(old.sessions[st].clone(), b));
+    let mut board_ns: Vec<cache::BoardN> = std::mem::take(&mut old.board_ns)
+        .into_iter()
+        .filter(|((st, _, b), _)| !in_keys(*st, *b))
+        .collect();
+    board_ns.extend(r.pair_boards.iter().map(|b| {
+        (
+            (b.session, b.section.clone(), b.board),
+            (b.sides.len() / 2) as u32,
+        )
+    }));
+    Some(cache::AuditCache {
+        last_seq: lines.last().map_or(old.last_seq, |l| l.1),
+        newlines: old.newlines + newlines,
+        len: body.len() as u64,
+        board_ns,
+        sums,
+        standings: r.standings,
+        rulings: placed.rulings,
+        boards: placed.boards,
+        matches: placed.matches,
+        ..old
+    })
+}
+
+/// An appended event line: (line, seq, bytes, offset in the body).
+type Appended<'b> = (usize, usize, &'b [u8], usize);
+
+/// The event lines of `body` after those of the cache `old`, and how many newlines they add.
+fn appended_lines<'b>(body: &'b [u8], old: &cache::AuditCache) -> Option<(Vec<Appended<'b>>, u64)> {
+    let start = old.len as usize;
+    let mut lines: Vec<Appended> = Vec::new();
     let (mut line, mut seq, mut at) = (old.newlines as usize + 1, old.last_seq, start);
     let mut newlines = 0u64;
     for raw in body[start..].split(|&b| b == b'\n') {
@@ -279,12 +367,27 @@ pub fn extend_cache(bytes: &[u8], old: cache::AuditCache) -> Option<cache::Audit
         }
         line += 1;
     }
-    let parsed =
-        crate::event::read::parse_lines(&lines.iter().map(|l| (l.0, l.1, l.2)).collect::<Vec<_>>())
-            .ok()?;
-    // Each appended event's board: its index in `boards` (new boards at the end).
+    Some((lines, newlines))
+}
+
+/// The cache's index with the appended lines placed: every board's lines, the rulings, the
+/// match tags, and the boards the lines are on (indexes into `boards`, new boards at the end).
+struct Placed {
+    boards: Vec<(BoardKey, Vec<cache::LineRef>)>,
+    rulings: Vec<(String, u32)>,
+    matches: cache::MatchTags,
+    touched: Vec<usize>,
+}
+
+/// The appended events `parsed` (of the lines `lines`) placed in the index of `old`; `None`
+/// for an event on no board, naming a participant the log does not have, or a fouled board.
+fn place_appended(
+    old: &cache::AuditCache,
+    parsed: &[Envelope],
+    lines: &[Appended],
+) -> Option<Placed> {
     let mut boards = old.boards.clone();
-    let mut index: crate::hash::FxMap<(String, u32), usize> = boards
+    let mut index: crate::hash::FxMap<BoardKey, usize> = boards
         .iter()
         .enumerate()
         .map(|(i, b)| (b.0.clone(), i))
@@ -294,13 +397,13 @@ pub fn extend_cache(bytes: &[u8], old: cache::AuditCache) -> Option<cache::Audit
     let mut tagger = cache::Tagger::after(&matches);
     let seed = State::with_participants(old.participants.clone());
     let known = |id: &str| seed.pid(id).is_some();
-    let result_board = |boards: &[((String, u32), Vec<cache::LineRef>)], seq: usize| {
+    let result_board = |boards: &[(BoardKey, Vec<cache::LineRef>)], seq: usize| {
         boards
             .iter()
             .position(|b| b.1.binary_search_by_key(&(seq as u32), |r| r.seq).is_ok())
     };
     let mut touched: BTreeSet<usize> = BTreeSet::new();
-    for (env, &(line, seq, raw, at)) in parsed.iter().zip(&lines) {
+    for (env, &(line, seq, raw, at)) in parsed.iter().zip(lines) {
         // (participants the log does not have, and fouled boards, are not carried)
         let named = match &env.event {
             Event::Result(r) => known(&r.ns) && known(&r.ew),
@@ -339,98 +442,10 @@ pub fn extend_cache(bytes: &[u8], old: cache::AuditCache) -> Option<cache::Audit
         }
         touched.insert(i);
     }
-    // Every board of a team session touched (its changed matches are re-scored), of the boards
-    // not touched only the lines of those matches (and of no known match), as an audit reads
-    // them (`changed_matches`): found by replaying the touched boards before and after.
-    let asked: Vec<usize> = touched.into_iter().collect();
-    let in_old = |v: &[usize]| -> Vec<usize> {
-        v.iter()
-            .copied()
-            .filter(|&i| i < old.boards.len())
-            .collect()
-    };
-    let changed = if team_sessions_of(&boards, &old.sessions, &old.teams, &asked).is_empty() {
-        None
-    } else {
-        let keys: BTreeSet<(String, u32)> = asked.iter().map(|&i| boards[i].0.clone()).collect();
-        let mut events =
-            crate::event::read::parse_lines(&old.lines(bytes, &in_old(&asked))?).ok()?;
-        let before = replay_boards(&events, keys.clone(), &seed, &old)?;
-        events.extend(parsed.iter().cloned());
-        let after = replay_boards(&events, keys, &seed, &old)?;
-        match_tags(&before, &after, &matches)
-    };
-    let which = with_team_boards(&boards, &old.sessions, &old.teams, asked.clone());
-    let mut keys: BTreeSet<(String, u32)> = which.iter().map(|&i| boards[i].0.clone()).collect();
-    // The touched boards before and after the appended lines.
-    let old_which = in_old(&which);
-    let mut is_asked = vec![false; boards.len()];
-    for &i in &asked {
-        is_asked[i] = true;
-    }
-    let before_lines = old.lines_with(bytes, &old_which, |i, tag| {
-        is_asked[i] || tag == cache::NO_MATCH || changed.as_ref().is_none_or(|m| m.contains(&tag))
-    })?;
-    let mut before = crate::event::read::parse_lines(&before_lines).ok()?;
-    whole_team_sessions(&mut keys, session_defs(&before));
-    let before_state = replay_boards(&before, keys.clone(), &seed, &old)?;
-    before.extend(parsed);
-    let after_state = replay_boards(&before, keys.clone(), &seed, &old)?;
-    let old_scores = score_with_fields(&before_state, &old.fields).ok()??;
-    let base = Scored {
-        pair_boards: old_scores,
-        team_boards: Vec::new(),
-        matches: Vec::new(),
-        standings: old.standings,
-        fields: old.fields,
-        notices: Vec::new(),
-        sums: old.sums,
-    };
-    let r = rescore(
-        &before_state,
-        &base,
-        Some(&old.board_ns),
-        &after_state,
-        &keys,
-        true,
-        None,
-    )
-    .ok()??;
-    let sums = r.sums?;
-    // Carried only when exact: sums beyond exact arithmetic (floats, in a field of tens of
-    // thousands of tables) would come out of a board taken out and put back within rounding of
-    // adding every board up afresh, not equal to it, and the whole log's standings must be
-    // those `score` gives.
-    if !sums.all_exact() {
-        return None;
-    }
-    let in_keys = |s: usize, b: u32| keys.contains(&(old.sessions[s].clone(), b));
-    let mut board_ns: Vec<cache::BoardN> = old
-        .board_ns
-        .into_iter()
-        .filter(|((s, _, b), _)| !in_keys(*s, *b))
-        .collect();
-    board_ns.extend(r.pair_boards.iter().map(|b| {
-        (
-            (b.session, b.section.clone(), b.board),
-            (b.sides.len() / 2) as u32,
-        )
-    }));
-    Some(cache::AuditCache {
-        last_seq: seq,
-        newlines: old.newlines + newlines,
-        len: body.len() as u64,
-        declares: old.declares,
-        participants: old.participants,
-        sessions: old.sessions,
-        teams: old.teams,
-        fields: base.fields,
-        board_ns,
-        sums,
-        standings: r.standings,
-        rulings,
+    Some(Placed {
         boards,
-        decl: old.decl,
+        rulings,
         matches,
+        touched: touched.into_iter().collect(),
     })
 }

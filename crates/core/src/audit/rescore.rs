@@ -54,34 +54,9 @@ pub fn rescore(
 ) -> Result<Option<Rescored>, ScoreError> {
     let _span = tracing::info_span!("rescore", boards = keys.len()).entered();
     let sid = |st: &State, s: usize| st.sessions[s].def.id.clone();
-    // The team sessions among `keys` (numbered alike in both replays, checked below): their
-    // matches with a table that differs are re-scored, their points swapped in the sums.
-    let mut team: BTreeSet<usize> = Default::default();
-    for (session, board) in keys {
-        for st in [base_state, partial] {
-            let Some(s) = st.session_index(session) else {
-                continue;
-            };
-            let def = &st.sessions[s].def;
-            let whole = match st.sessions[s].kind {
-                // (a match's points depend on every board of it)
-                Kind::Teams => {
-                    !team.insert(s)
-                        || def
-                            .boards
-                            .iter()
-                            .all(|b| keys.contains(&(session.clone(), *b)))
-                }
-                Kind::Pairs => {
-                    def.options.mp_artificial != MpArtificial::SessionBounded
-                        && !st.fouled.contains_key(&(s, *board))
-                }
-            };
-            if !whole {
-                return Ok(None);
-            }
-        }
-    }
+    let Some(team) = team_sessions(base_state, partial, keys) else {
+        return Ok(None);
+    };
     let in_keys = |st: &State, b: &BoardScore| keys.contains(&(sid(st, b.session), b.board));
     // Sessions are declared in the same order in both replays (a prefix of the log at most).
     if partial.sessions.len() > base_state.sessions.len()
@@ -94,30 +69,7 @@ pub fn rescore(
         return Ok(None);
     }
     let (mut tasks, _) = board_inputs(partial)?;
-    // Each comparison group's N over every board: the boards kept from `base` and the new ones.
-    let mut fields: BTreeMap<(usize, Option<String>), u32> = BTreeMap::new();
-    match board_ns {
-        None => {
-            for b in &base.pair_boards {
-                if !in_keys(base_state, b) && b.session < partial.sessions.len() {
-                    let n = fields.entry((b.session, b.section.clone())).or_insert(0);
-                    *n = (*n).max((b.sides.len() / 2) as u32);
-                }
-            }
-        }
-        Some(ns) => {
-            for ((s, g, board), tables) in ns {
-                if *s < partial.sessions.len() && !keys.contains(&(sid(base_state, *s), *board)) {
-                    let n = fields.entry((*s, g.clone())).or_insert(0);
-                    *n = (*n).max(*tables);
-                }
-            }
-        }
-    }
-    for t in &tasks {
-        let n = fields.entry((t.session, t.section.clone())).or_insert(0);
-        *n = (*n).max(t.tables.len() as u32);
-    }
+    let fields = group_ns((base_state, base, board_ns), partial, keys, &tasks);
     if fields.iter().any(|(g, n)| base.fields.get(g) != Some(n)) {
         return Ok(None);
     }
@@ -157,24 +109,11 @@ pub fn rescore(
     for b in &pair_boards {
         sums.add_board(partial, b);
     }
-    let (mut team_boards, mut changed_team_boards) = (Vec::new(), BTreeSet::new());
-    if !team.is_empty() {
-        let _t = tracing::debug_span!("teams", sessions = team.len()).entered();
-        let (changed_boards, changed_matches) = changed_team_tables(base_state, partial, &team);
-        let changed = TeamScope::Matches(&changed_matches);
-        let (_, new, _) = score_matches(partial, changed);
-        let (_, old, _) = score_matches(base_state, changed);
-        if sums.remove_matches(&old) {
-            sums.add_matches(&new);
-        } else {
-            // (sums beyond exact arithmetic: the sessions' groups made again from every match)
-            let (_, all, _) = score_matches(partial, TeamScope::Sessions(&team));
-            sums.drop_team_sessions(&team);
-            sums.add_matches(&all);
-        }
-        team_boards = score_team_boards(partial, &changed_boards);
-        changed_team_boards = changed_boards;
-    }
+    let (team_boards, changed_team_boards) = if team.is_empty() {
+        (Vec::new(), BTreeSet::new())
+    } else {
+        swap_matches(base_state, partial, &team, &mut sums)
+    };
     let mut notices = Vec::new();
     let _f = tracing::debug_span!("finish").entered();
     let kept = keep_sums.then(|| sums.clone());
@@ -186,6 +125,103 @@ pub fn rescore(
         standings,
         sums: kept,
     }))
+}
+
+/// The team sessions among `keys` (numbered alike in both replays, checked by the caller);
+/// `None` when a team session is not whole in `keys`, or a pair board of them is fouled or of
+/// `session_bounded`: not re-scored in part.
+fn team_sessions(
+    base_state: &State,
+    partial: &State,
+    keys: &BTreeSet<(String, u32)>,
+) -> Option<BTreeSet<usize>> {
+    let mut team: BTreeSet<usize> = Default::default();
+    for (session, board) in keys {
+        for st in [base_state, partial] {
+            let Some(s) = st.session_index(session) else {
+                continue;
+            };
+            let def = &st.sessions[s].def;
+            let whole = match st.sessions[s].kind {
+                // (a match's points depend on every board of it)
+                Kind::Teams => {
+                    !team.insert(s)
+                        || def
+                            .boards
+                            .iter()
+                            .all(|b| keys.contains(&(session.clone(), *b)))
+                }
+                Kind::Pairs => {
+                    def.options.mp_artificial != MpArtificial::SessionBounded
+                        && !st.fouled.contains_key(&(s, *board))
+                }
+            };
+            if !whole {
+                return None;
+            }
+        }
+    }
+    Some(team)
+}
+
+/// Each comparison group's N over every board: the boards kept from `base` (or, with
+/// `board_ns`, the base's every pair-form board) and the new ones, `tasks`.
+fn group_ns(
+    (base_state, base, board_ns): (&State, &Scored, Option<&[cache::BoardN]>),
+    partial: &State,
+    keys: &BTreeSet<(String, u32)>,
+    tasks: &[crate::score::BoardIn],
+) -> BTreeMap<(usize, Option<String>), u32> {
+    let sid = |st: &State, s: usize| st.sessions[s].def.id.clone();
+    let in_keys = |st: &State, b: &BoardScore| keys.contains(&(sid(st, b.session), b.board));
+    let mut fields: BTreeMap<(usize, Option<String>), u32> = BTreeMap::new();
+    match board_ns {
+        None => {
+            for b in &base.pair_boards {
+                if !in_keys(base_state, b) && b.session < partial.sessions.len() {
+                    let n = fields.entry((b.session, b.section.clone())).or_insert(0);
+                    *n = (*n).max((b.sides.len() / 2) as u32);
+                }
+            }
+        }
+        Some(ns) => {
+            for ((s, g, board), tables) in ns {
+                if *s < partial.sessions.len() && !keys.contains(&(sid(base_state, *s), *board)) {
+                    let n = fields.entry((*s, g.clone())).or_insert(0);
+                    *n = (*n).max(*tables);
+                }
+            }
+        }
+    }
+    for t in tasks {
+        let n = fields.entry((t.session, t.section.clone())).or_insert(0);
+        *n = (*n).max(t.tables.len() as u32);
+    }
+    fields
+}
+
+/// The matches of the team sessions `team` some table of which differs, swapped in `sums`
+/// (their points taken out, `partial`'s put in); with the team boards re-scored and which.
+fn swap_matches(
+    base_state: &State,
+    partial: &State,
+    team: &BTreeSet<usize>,
+    sums: &mut crate::standings::Sums,
+) -> (Vec<TeamBoardScore>, BTreeSet<(usize, u32)>) {
+    let _t = tracing::debug_span!("teams", sessions = team.len()).entered();
+    let (changed_boards, changed_matches) = changed_team_tables(base_state, partial, team);
+    let changed = TeamScope::Matches(&changed_matches);
+    let (_, new, _) = score_matches(partial, changed);
+    let (_, old, _) = score_matches(base_state, changed);
+    if sums.remove_matches(&old) {
+        sums.add_matches(&new);
+    } else {
+        // (sums beyond exact arithmetic: the sessions' groups made again from every match)
+        let (_, all, _) = score_matches(partial, TeamScope::Sessions(team));
+        sums.drop_team_sessions(team);
+        sums.add_matches(&all);
+    }
+    (score_team_boards(partial, &changed_boards), changed_boards)
 }
 
 /// The team tables of the sessions `team` that differ between two replays of a log (numbered
