@@ -29,6 +29,7 @@
 mod builder;
 mod codec;
 mod files;
+mod life;
 mod tags;
 
 pub(crate) use crate::outfile::cache::{
