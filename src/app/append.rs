@@ -35,12 +35,34 @@ pub(super) fn leave_cache(
     log: &LockedLog,
 ) {
     use crate::audit::cache::FileStat;
-    if !store.keep(key, cache.as_ref()) {
+    if !keep_cache(store, key, cache.as_ref()) {
         return;
     }
     // (any write to the file since it was read changed its status: its change time)
     if let Some(s) = log.stat.filter(|&s| FileStat::of(&log.file) == Some(s)) {
         s.record(store.dir, key, super::context::clock());
+    }
+}
+
+/// Save `cache` (`None`: an event's line could not be placed) in `dir` as the audit cache of
+/// the log whose key is `key`; `false`, with a warning, when it is not kept (never an error:
+/// the next audit answers the long way).
+pub(super) fn keep_cache(
+    store: Store,
+    key: &str,
+    cache: Option<&crate::audit::cache::AuditCache>,
+) -> bool {
+    let _s = tracing::info_span!("cache_write").entered();
+    let Some(c) = cache else {
+        tracing::warn!("audit cache not kept: a line could not be placed");
+        return false;
+    };
+    match c.save(store, key) {
+        Ok(()) => true,
+        Err(e) => {
+            tracing::warn!("audit cache not written to {}: {e}", store.dir.display());
+            false
+        }
     }
 }
 
@@ -77,7 +99,10 @@ pub fn append(
         };
         // The cache carried on first (the new log's key hashed beside it): the log is then
         // validated without making the cache's line index, unless it could not be carried.
-        let (key, carried) = rayon::join(|| crate::audit::cache::log_key(all), || dir.carried(all));
+        let (key, carried) = rayon::join(
+            || crate::audit::cache::log_key(all),
+            || carry_cache(dir, all),
+        );
         let (r, b) = stream(all, carried.is_none())?;
         Ok(Some(match (carried, b) {
             (Some(c), _) => {
@@ -99,6 +124,19 @@ pub fn append(
     }
 }
 
+/// The audit cache of `all` (a log and one new line) carried on from that of the log before the
+/// line, when `dir` has it and it can be carried (see `audit::extend_cache`).
+pub(super) fn carry_cache(store: Store, all: &[u8]) -> Option<crate::audit::cache::AuditCache> {
+    let _s = tracing::info_span!("carry").entered();
+    // (the log before the new line: up to the newline that ends its last line)
+    let before = match memchr::memrchr(b'\n', all.strip_suffix(b"\n")?) {
+        Some(i) => &all[..=i],
+        None => return None,
+    };
+    let old = crate::audit::cache::AuditCache::load(store, &crate::audit::cache::log_key(before))?;
+    crate::audit::extend_cache(all, old)
+}
+
 /// Leave in `dir` the audit cache of the log `append` wrote, as `score` would: the director's
 /// audit of the event just appended answers from it. Saved after the event is written and
 /// acknowledged (made then too, unless carried on); a cache not made is a warning, never an
@@ -109,7 +147,7 @@ pub fn cache_appended(store: Store, log: AppendedLog) {
     };
     let (state, b) = match kept {
         Kept::Carried(c) => {
-            store.keep(&key, Some(&c));
+            keep_cache(store, &key, Some(&c));
             return;
         }
         Kept::Made(state, b) => (state, b),
@@ -121,5 +159,5 @@ pub fn cache_appended(store: Store, log: AppendedLog) {
             return;
         }
     };
-    store.keep(&key, b.finish(&state, &scored).as_ref());
+    keep_cache(store, &key, b.finish(&state, &scored).as_ref());
 }

@@ -104,15 +104,17 @@ pub(super) fn audit_keyed(
         AuditError::Score(e) => AppError::Other(anyhow::Error::new(e)),
     };
     let cacheable = matches!(q, Question::Ruling(_) | Question::AsOf(_));
-    let found = cache
-        .filter(|_| cacheable)
-        .map(|s| (s, s.find(bytes, stat)));
-    let hashed_key = found.as_ref().and_then(|f| f.1.hashed.clone());
+    let (dir_key, hashed_key) = match cache {
+        Some(store) if cacheable => {
+            let (key, hashed) = cache_key(bytes, store.dir, stat);
+            (Some((store, key)), hashed)
+        }
+        _ => (None, None),
+    };
     let mut have_cache = false;
-    let mut dir_key = None;
-    if let Some((store, found)) = found {
-        let key = &*dir_key.insert((store, found.key)).1;
-        if let Some(c) = found.cache {
+    if let Some((store, key)) = &dir_key {
+        let store = *store;
+        if let Some(c) = kept_cache(bytes, store, key, stat) {
             have_cache = true;
             if let Some(a) = crate::audit::audit_cached(bytes, c, q).map_err(err)? {
                 tracing::info!("audit: answered from the audit cache");
@@ -130,7 +132,7 @@ pub(super) fn audit_keyed(
             let made = replayed.audit_cache(None, &scored);
             drop((scored, replayed));
             crate::progress::release_freed_memory();
-            let saving = run::keep_beside(store, key.to_string(), made.clone(), None);
+            let saving = run::keep_beside(store, key.clone(), made.clone(), None);
             if let Some(c) = made {
                 let a = crate::audit::audit_cached(bytes, c, q);
                 drop(saving);
@@ -157,11 +159,64 @@ pub(super) fn audit_keyed(
     let scored = run::score_log(&replayed.state)?;
     if let Some((store, key)) = dir_key.filter(|_| !have_cache) {
         let made = replayed.audit_cache(Some(bytes), &scored);
-        store.keep(&key, made.as_ref());
+        keep_cache(store, &key, made.as_ref());
     }
     crate::audit::audit_scored(&replayed.events, &replayed.state, &scored, q)
         .map_err(err)
         .map(|a| (crate::audit::Answer::of(a), hashed_key))
+}
+
+/// The audit cache of the log `bytes` (of key `key`, its file of status `stat`) in `store`: the
+/// one kept for these bytes, or, for a log with lines appended since its last audit, that
+/// audit's cache carried on (and kept for these bytes); `None` when there is neither.
+pub(super) fn kept_cache(
+    bytes: &[u8],
+    store: Store,
+    key: &str,
+    stat: Option<crate::audit::cache::FileStat>,
+) -> Option<crate::audit::cache::AuditCache> {
+    use crate::audit::cache::AuditCache;
+    let c = {
+        let _s = tracing::info_span!("cache").entered();
+        // (a cache of another length is another log's: a status file edited to name it)
+        AuditCache::load(store, key).filter(|c| c.fits(bytes))
+    };
+    if c.is_some() {
+        return c;
+    }
+    // A log with lines appended since its last audit: that audit's cache, carried on.
+    let s = stat?;
+    let (old_key, old_size) = s.previous(store.dir)?;
+    let old_size = usize::try_from(old_size).ok()?;
+    if old_size >= bytes.len() || crate::audit::cache::log_key(&bytes[..old_size]) != old_key {
+        return None;
+    }
+    let _s = tracing::info_span!("extend").entered();
+    let old = AuditCache::load(store, &old_key).filter(|c| c.fits(&bytes[..old_size]))?;
+    let new = crate::audit::extend_cache(bytes, old)?;
+    tracing::info!("audit: the cache of the log before its last lines, carried on");
+    keep_cache(store, key, Some(&new));
+    Some(new)
+}
+
+/// The key of the log `bytes` for the cache directory `dir`: recorded there under the file's
+/// status `stat`, or hashed (then also returned second, for the caller to record).
+pub(super) fn cache_key(
+    bytes: &[u8],
+    dir: &Path,
+    stat: Option<crate::audit::cache::FileStat>,
+) -> (String, Option<String>) {
+    match stat.and_then(|s| s.recorded_key(dir)) {
+        Some(k) => {
+            tracing::info!("audit: the log's key from its unchanged file status");
+            (k, None)
+        }
+        None => {
+            let _s = tracing::info_span!("hash").entered();
+            let k = crate::audit::cache::log_key(bytes);
+            (k.clone(), Some(k))
+        }
+    }
 }
 
 /// Whether `q` touches most of the log by `audit::touches_most`'s rule, the lines after an

@@ -115,7 +115,7 @@ pub(super) fn keep_beside(
         match &log {
             Some(log) => leave_cache(store, &key, cache, log),
             None => {
-                store.keep(&key, cache.as_ref());
+                keep_cache(store, &key, cache.as_ref());
             }
         }
     })))

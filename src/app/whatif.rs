@@ -6,7 +6,7 @@ use std::path::Path;
 
 use anyhow::Context;
 
-use super::{export, invalid, run, AppError, MappedLog, Store};
+use super::{cache_key, export, invalid, keep_cache, kept_cache, run, AppError, MappedLog, Store};
 
 /// `frekans audit --with`: the standings with the proposed events `proposals` (JSON texts)
 /// added at the end of the log, against the log as it is; nothing is written to the log, and
@@ -50,11 +50,8 @@ impl WhatIfCache {
                 hashed: None,
             };
         };
-        let crate::audit::cache::Found {
-            key,
-            hashed,
-            cache: mut c,
-        } = store.find(bytes, stat);
+        let (key, hashed) = cache_key(bytes, store.dir, stat);
+        let mut c = kept_cache(bytes, store, &key, stat);
         if c.is_none() {
             // The first audit of these bytes: the log read, replayed and scored as `score` does
             // (the stages of `run::run`), its cache made and kept (an invalid log makes none:
@@ -63,7 +60,7 @@ impl WhatIfCache {
             if let Ok(mut r) = run::replay_log(bytes, false, true) {
                 if let Ok(scored) = run::score_log(&r.state) {
                     c = r.audit_cache(None, &scored);
-                    store.keep(&key, c.as_ref());
+                    keep_cache(store, &key, c.as_ref());
                 }
             }
             crate::progress::release_freed_memory();

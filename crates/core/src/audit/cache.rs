@@ -29,7 +29,6 @@
 mod builder;
 mod codec;
 mod files;
-mod life;
 mod tags;
 
 pub(crate) use crate::outfile::cache::{
