@@ -132,12 +132,12 @@ fn read_log_from(file: &std::fs::File, path: &Path) -> Result<Vec<u8>, AppError>
     }
 }
 
-pub use crate::replay::Loaded;
+pub use crate::load::Loaded;
 
-/// Read, validate (the whole log, whatever the scope) and replay: `replay::load_bytes`, its
+/// Read, validate (the whole log, whatever the scope) and replay: `load::load_bytes`, its
 /// errors the command's.
 pub fn load_bytes(bytes: &[u8], scope: &ReplayScope) -> Result<Loaded, AppError> {
-    crate::replay::load_bytes(bytes, scope).map_err(AppError::Invalid)
+    crate::load::load_bytes(bytes, scope).map_err(AppError::Invalid)
 }
 
 pub fn load(path: &Path, scope: &ReplayScope) -> Result<Loaded, AppError> {

@@ -754,7 +754,7 @@ fn solved_deals_are_kept_between_runs() {
     let d = scratch("kept");
     let log = sample_log(&d);
     let bytes = std::fs::read(&log).unwrap();
-    let l = frekans_core::replay::load_bytes(&bytes, &frekans_core::replay::ReplayScope::default())
+    let l = frekans_core::load::load_bytes(&bytes, &frekans_core::replay::ReplayScope::default())
         .unwrap_or_else(|_| panic!("the sample log is valid"));
     let cache = d.join("solved");
     let plain = dd::solve_state(&l.state, None).unwrap();

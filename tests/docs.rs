@@ -901,6 +901,10 @@ const PARENT_AND_CHILD: &[(&str, &str)] = &[
     ),
     (
         "crates/core/src/audit.rs",
+        "crates/core/src/audit/engine.rs",
+    ),
+    (
+        "crates/core/src/audit.rs",
         "crates/core/src/audit/output.rs",
     ),
     ("crates/core/src/audit.rs", "crates/core/src/audit/scope.rs"),

@@ -18,6 +18,7 @@ pub mod export;
 pub mod hash;
 pub mod integrity;
 pub mod limits;
+pub mod load;
 pub mod num;
 pub mod options;
 pub mod outfile;

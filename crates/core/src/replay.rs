@@ -6,14 +6,12 @@
 //! ruling naming a table that does not exist, ...). Every error names the line it is on.
 
 mod index;
-mod load;
 mod rulings;
 pub mod store;
 mod streamed;
 mod tables;
 
 use index::*;
-pub use load::{load_bytes, refuse_if_any, Loaded};
 pub use streamed::{replay_checked, replay_sealed, replay_streamed, Streamed};
 
 use std::collections::BTreeMap;

@@ -1,9 +1,10 @@
 //! A log's bytes read, validated whole and replayed within a scope, its events kept: the one
-//! way a command or a test loads a log that is not streamed (`replay_streamed` is the other).
+//! way a command or a test loads a log that is not streamed (`replay::replay_streamed` is the
+//! other).
 
-use super::{replay, ReplayScope, State};
 use crate::error::{InvalidLog, LogError};
 use crate::event::{read_log, Envelope};
+use crate::replay::{replay, ReplayScope, State};
 
 /// A log read and validated whole, replayed within a scope.
 pub struct Loaded {
