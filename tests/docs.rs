@@ -1075,7 +1075,7 @@ const PARENT_AND_CHILD: &[(&str, &str)] = &[
 fn checked_graph(
     mut graph: BTreeMap<String, BTreeSet<String>>,
 ) -> BTreeMap<String, BTreeSet<String>> {
-    for (parent, child) in PARENT_AND_CHILD.iter().chain(SIBLINGS_TO_BREAK) {
+    for (parent, child) in PARENT_AND_CHILD.iter() {
         for (a, b) in [(parent, child), (child, parent)] {
             if let Some(deps) = graph.get_mut(*a) {
                 deps.remove(*b);
@@ -1084,19 +1084,6 @@ fn checked_graph(
     }
     graph
 }
-
-/// Sibling files that still use each other (their files belong to other work under way): to be
-/// broken by moving the shared item to a file below both; listed so that no other one comes.
-const SIBLINGS_TO_BREAK: &[(&str, &str)] = &[
-    (
-        "crates/interop/src/export/notes.rs",
-        "crates/interop/src/export/results.rs",
-    ),
-    (
-        "crates/interop/src/import/pbn/note.rs",
-        "crates/interop/src/import/pbn/teams.rs",
-    ),
-];
 
 /// A circle of imports among `graph`'s files, when there is one.
 fn circle(graph: &BTreeMap<String, BTreeSet<String>>) -> Option<Vec<String>> {
@@ -1158,7 +1145,7 @@ fn modules_import_each_other_without_a_circle() {
             ),
         "the import scanner is broken: {graph:?}"
     );
-    for (a, b) in PARENT_AND_CHILD.iter().chain(SIBLINGS_TO_BREAK) {
+    for (a, b) in PARENT_AND_CHILD.iter() {
         assert!(
             uses(a, b) && uses(b, a),
             "{a} and {b} no longer use each other: take them off the list"

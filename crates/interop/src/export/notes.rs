@@ -18,8 +18,16 @@ use std::fmt::Write as _;
 use serde::{Deserialize, Serialize};
 use serde_json::{json, Map, Value};
 
-use super::results::RulingView;
-use crate::adjust::{format_points, Side};
+use crate::adjust::{format_points, AdjustedScore, Side};
+
+/// A table's ruling in force as the interchange formats see it (`export::results`' lines).
+pub struct RulingView<'s> {
+    pub id: &'s str,
+    pub score: &'s AdjustedScore,
+    /// Given as subsequent damage (structured): kept so, `sd_method` treats it apart.
+    pub sd: Option<&'s crate::adjust::SubsequentDamage>,
+    pub law: Option<&'s str>,
+}
 
 /// A ruling given in notation, in a note: `frekans adjusted score: <notation>; law: <law>;
 /// ruling <id>`.

@@ -5,6 +5,7 @@
 
 use std::collections::BTreeMap;
 
+pub use super::notes::RulingView;
 use super::notes::{DealNote, FouledNote, MatchNote, SessionNote};
 use crate::adjust::{AdjustedScore, ArtLabel, Part, Side};
 use crate::bridge::{dealer_of, vul_of, Bid, Seat, Vul};
@@ -72,14 +73,6 @@ pub struct LineView<'s> {
     pub top: Option<Q>,
     /// Team forms: the room.
     pub open: bool,
-}
-
-pub struct RulingView<'s> {
-    pub id: &'s str,
-    pub score: &'s AdjustedScore,
-    /// Given as subsequent damage (structured): kept so, `sd_method` treats it apart.
-    pub sd: Option<&'s crate::adjust::SubsequentDamage>,
-    pub law: Option<&'s str>,
 }
 
 pub struct MatchView<'s> {

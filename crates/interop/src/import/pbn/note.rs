@@ -16,6 +16,9 @@ use crate::export::notes::{self, SessionNote};
 use crate::export::pbn::SESSION_TAG;
 use crate::score::Form;
 
+/// The tables of the session read so far: (match, board, open room?).
+pub(super) type Seen = std::collections::BTreeSet<(String, u32, bool)>;
+
 /// What the notes of the games read so far said.
 #[derive(Default)]
 pub(super) struct Noted {
@@ -25,7 +28,7 @@ pub(super) struct Noted {
     /// say `[Competition "Teams"]`): its ScoreTables are a team match's (`teams`).
     pub team: bool,
     /// The current session's team tables read (`teams`).
-    pub tables: super::teams::Seen,
+    pub tables: Seen,
 }
 
 impl Games<'_> {

@@ -8,20 +8,16 @@
 //! is a problem of its row.
 
 use std::borrow::Cow;
-use std::collections::BTreeSet;
 
 use serde_json::{json, Value};
 
 use super::super::draft::{self, Draft, TableView};
 use super::super::Ev;
 use super::lex;
-use super::note::{ruling_row, with_ruling};
+use super::note::{ruling_row, with_ruling, Seen};
 use super::play::{given, row_event, Cols};
 use crate::bridge::Vul;
 use crate::export::pbn::RULING_COLUMN;
-
-/// The tables of the session read so far: (match, board, open room?).
-pub(super) type Seen = BTreeSet<(String, u32, bool)>;
 
 /// The session's teams, from a game's `TotalScoreTable` (`TeamId`, `TeamName`, `Roster`).
 pub(super) fn totals(d: &mut Draft, g: &lex::Game) {
