@@ -23,6 +23,22 @@ pub trait Buf {
     fn put_digits(&mut self, d: &[u8]);
     /// A JSON value as serde_json writes it (compact).
     fn put_value(&mut self, v: &Value);
+    /// `"s"`: `s` needs no escape.
+    #[inline(always)]
+    fn put_quoted(&mut self, s: &str) {
+        self.put_ascii(b'"');
+        self.put(s);
+        self.put_ascii(b'"');
+    }
+    /// `,"k":` (or `"k":` when not `comma`): `k` needs no escape.
+    #[inline(always)]
+    fn put_key(&mut self, comma: bool, k: &str) {
+        if comma {
+            self.put_ascii(b',');
+        }
+        self.put_quoted(k);
+        self.put_ascii(b':');
+    }
 }
 
 impl Buf for String {
@@ -60,20 +76,65 @@ impl Buf for Vec<u8> {
     fn put_value(&mut self, v: &Value) {
         serde_json::to_writer(&mut *self, v).expect("a JSON value serializes to memory");
     }
+    #[inline(always)]
+    fn put_quoted(&mut self, s: &str) {
+        self.reserve(s.len() + 2);
+        self.push(b'"');
+        self.extend_from_slice(s.as_bytes());
+        self.push(b'"');
+    }
+    #[inline(always)]
+    fn put_key(&mut self, comma: bool, k: &str) {
+        self.reserve(k.len() + 4);
+        if comma {
+            self.push(b',');
+        }
+        self.push(b'"');
+        self.extend_from_slice(k.as_bytes());
+        self.extend_from_slice(b"\":");
+    }
+}
+
+/// The bytes a JSON string holds as they are (serde_json escapes `"`, `\` and the control
+/// characters, and nothing else): one load a byte where three comparisons were.
+static PLAIN: [bool; 256] = {
+    let mut t = [true; 256];
+    let mut b = 0;
+    while b < 0x20 {
+        t[b] = false;
+        b += 1;
+    }
+    t[b'"' as usize] = false;
+    t[b'\\' as usize] = false;
+    t
+};
+
+#[inline(always)]
+fn plain(b: u8) -> bool {
+    PLAIN[b as usize]
 }
 
 /// `s` as a JSON string, escaped as serde_json escapes it: `"` and `\`, the short escapes
 /// `\b \f \n \r \t`, every other control character as `\u00xx`; nothing else.
-#[inline]
+///
+/// (The fast path, nearly every string of a log, is inlined and copies the string whole; the
+/// escaping is a function of its own, so that the fast path does not pay its frame: synth's
+/// million lines spent a fifth of their time here when it was one function.)
+#[inline(always)]
 pub fn string<B: Buf + ?Sized>(out: &mut B, s: &str) {
+    if s.bytes().all(plain) {
+        out.put_quoted(s);
+    } else {
+        escaped(out, s);
+    }
+}
+
+/// [`string`] of a string with something to escape.
+#[cold]
+#[inline(never)]
+fn escaped<B: Buf + ?Sized>(out: &mut B, s: &str) {
     out.put_ascii(b'"');
     let bytes = s.as_bytes();
-    // (nearly every string of a log: nothing to escape, copied whole)
-    if bytes.iter().all(|&b| b >= 0x20 && b != b'"' && b != b'\\') {
-        out.put(s);
-        out.put_ascii(b'"');
-        return;
-    }
     let mut start = 0;
     for (i, &b) in bytes.iter().enumerate() {
         let esc: &str = match b {
@@ -153,56 +214,68 @@ impl<'a, B: Buf + ?Sized> Line<'a, B> {
         Line { out, open: true }
     }
 
+    /// `,"key":` for a key the program spells (a literal, known to need no escape: the
+    /// members of synth's million lines and import's rows are not scanned for escapes).
+    #[inline(always)]
+    pub fn lit(&mut self, k: &'static str) -> &mut Self {
+        debug_assert!(k.bytes().all(plain), "a literal key needs no escape: {k:?}");
+        self.out.put_key(self.open, k);
+        self.open = true;
+        self
+    }
+
     /// `,"key":` (the value is the caller's to write, as JSON).
     #[inline]
     pub fn key(&mut self, k: &str) -> &mut Self {
-        if self.open {
-            self.out.put_ascii(b',');
+        if k.bytes().all(plain) {
+            self.out.put_key(self.open, k);
+        } else {
+            if self.open {
+                self.out.put_ascii(b',');
+            }
+            escaped(self.out, k);
+            self.out.put_ascii(b':');
         }
         self.open = true;
-        string(self.out, k);
-        self.out.put_ascii(b':');
         self
     }
 
     #[inline]
-    pub fn str(&mut self, k: &str, v: &str) -> &mut Self {
-        self.key(k);
+    pub fn str(&mut self, k: &'static str, v: &str) -> &mut Self {
+        self.lit(k);
         string(self.out, v);
         self
     }
 
     #[inline]
-    pub fn int(&mut self, k: &str, v: i64) -> &mut Self {
-        self.key(k);
+    pub fn int(&mut self, k: &'static str, v: i64) -> &mut Self {
+        self.lit(k);
         int(self.out, v);
         self
     }
 
     /// A member whose value is JSON text already (compact, as serde_json writes it).
     #[inline]
-    pub fn raw(&mut self, k: &str, json: &str) -> &mut Self {
-        self.key(k);
+    pub fn raw(&mut self, k: &'static str, json: &str) -> &mut Self {
+        self.lit(k);
         self.out.put(json);
         self
     }
 
     /// A member whose value is a JSON value.
     pub fn value(&mut self, k: &str, v: &Value) -> &mut Self {
+        self.key(k);
         match v {
-            Value::String(s) => self.str(k, s),
-            Value::Number(n) if n.is_i64() => self.int(k, n.as_i64().expect("an i64")),
-            v => {
-                self.key(k);
-                self.out.put_value(v);
-                self
-            }
+            Value::String(s) => string(self.out, s),
+            Value::Number(n) if n.is_i64() => int(self.out, n.as_i64().expect("an i64")),
+            v => self.out.put_value(v),
         }
+        self
     }
 
     /// An array of strings.
-    pub fn strs<S: AsRef<str>>(&mut self, k: &str, vs: &[S]) -> &mut Self {
-        self.key(k);
+    pub fn strs<S: AsRef<str>>(&mut self, k: &'static str, vs: &[S]) -> &mut Self {
+        self.lit(k);
         self.out.put_ascii(b'[');
         for (i, v) in vs.iter().enumerate() {
             if i > 0 {

@@ -124,15 +124,15 @@ pub(super) type Obj<'a> = Line<'a, Vec<u8>>;
 
 /// Players as names, or as `{"name":…,"id":…}` objects when their member numbers are given.
 pub(super) trait Players {
-    fn players(&mut self, k: &str, names: &[String], ids: Option<&[String]>) -> &mut Self;
+    fn players(&mut self, k: &'static str, names: &[String], ids: Option<&[String]>) -> &mut Self;
 }
 
 impl Players for Obj<'_> {
-    fn players(&mut self, k: &str, names: &[String], ids: Option<&[String]>) -> &mut Self {
+    fn players(&mut self, k: &'static str, names: &[String], ids: Option<&[String]>) -> &mut Self {
         let Some(ids) = ids else {
             return self.strs(k, names);
         };
-        self.key(k);
+        self.lit(k);
         self.out.push(b'[');
         for (i, (n, id)) in names.iter().zip(ids).enumerate() {
             if i > 0 {
@@ -273,14 +273,14 @@ impl Writer<'_> {
                         o.str("contract", "PASS");
                     }
                     Bid::Contract(c) => {
-                        o.key("contract");
+                        o.lit("contract");
                         contract_text(o.out, c, Spelling::Json);
-                        o.key("declarer");
+                        o.lit("declarer");
                         o.out
                             .extend_from_slice(&[b'"', p.declarer.letter() as u8, b'"']);
                         if r.as_offset {
                             let off = c.offset_of_tricks(p.tricks);
-                            o.key("result");
+                            o.lit("result");
                             o.out.push(b'"');
                             if off == 0 {
                                 o.out.push(b'=');

@@ -48,13 +48,13 @@ impl Row {
     }
 
     /// Adds `,"key":"value"`.
-    pub fn str(&mut self, key: &str, value: &str) -> &mut Row {
+    pub fn str(&mut self, key: &'static str, value: &str) -> &mut Row {
         Line::resume(&mut self.tail).str(key, value);
         self
     }
 
     /// Adds `,"key":n`.
-    pub fn num(&mut self, key: &str, n: i64) -> &mut Row {
+    pub fn num(&mut self, key: &'static str, n: i64) -> &mut Row {
         Line::resume(&mut self.tail).int(key, n);
         self
     }
