@@ -10,7 +10,7 @@
 pub mod app;
 
 pub use frekans_core::{
-    adjust, audit, bridge, dd, error, event, explain, hash, integrity, limits, load, num, options,
+    adjust, audit, bridge, dd, error, event, explain, hash, integrity, kind, limits, load, num, options,
     outfile, pipeline, progress, replay, score, standings, synth, text,
 };
 pub use frekans_interop::import;

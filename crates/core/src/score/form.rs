@@ -1,7 +1,7 @@
 //! The scoring forms: what a form is (its [`Spec`]) and the one list of them ([`Form`]).
 //!
 //! A form is one module of [`crate::score`] holding a `pub static FORM: Spec`: its name in the
-//! log, its kind (pairs or teams), the session options it accepts, the penalty units it takes,
+//! log, how it scores (a pairs form's board, a team form's match: its kind, `crate::kind::of`), the session options it accepts, the penalty units it takes,
 //! how a board is scored and how a match finishes, and its names in the interchange formats and
 //! in `explain`. The rest of the program asks the form's `Spec`, never which form it has; adding a
 //! form is its module plus one line of the [`forms!`] list below.
@@ -40,13 +40,6 @@ impl PenaltyUnit {
     pub fn allowed_for(form: Form) -> &'static [PenaltyUnit] {
         form.spec().penalty_units
     }
-}
-
-/// Whether a form's sessions are played by pairs or in team matches (two rooms).
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Kind {
-    Pairs,
-    Teams,
 }
 
 /// Everything the program knows of one form.
@@ -239,23 +232,15 @@ impl Form {
         self.spec().name
     }
 
-    /// Pairs or teams: what a session of it is played by (`replay::Session::kind`, resolved
-    /// once when the session is declared).
-    pub fn kind(self) -> Kind {
-        match self.spec().rules {
-            Rules::Pairs(_) => Kind::Pairs,
-            Rules::Teams(_) => Kind::Teams,
-        }
+    /// Its scores have a top: each side's maximum is kept, standings have percentages, a
+    /// missed board comes through the percentage and sessions are carried by percentage.
+    pub fn has_top(self) -> bool {
+        self.spec().matchpoints
     }
 
-    /// Whether it is a team form, for code that asks only that (the importers); what differs
-    /// by kind matches on [`Form::kind`].
-    pub fn is_team(self) -> bool {
-        self.kind() == Kind::Teams
-    }
-
-    /// Forms scored in matchpoints (scores have a top and a percentage).
-    pub fn is_mp(self) -> bool {
+    /// A board played at fewer tables than its field has its lines factored to the field
+    /// (Neuberg, C7).
+    pub fn factors_to_field(self) -> bool {
         self.spec().matchpoints
     }
 
@@ -351,23 +336,16 @@ mod tests {
             "mp, ximp, butler, napki, teams, patton, bam or aggregate"
         );
         assert_eq!(
-            Form::listed(|f| f.is_mp(), Form::title, "or"),
+            Form::listed(|f| f.has_top(), Form::title, "or"),
             "matchpoints"
         );
     }
 
     #[test]
-    fn kinds() {
-        // scoring-methods.md: matches of two rooms for teams, Patton and board-a-match.
-        let teams: Vec<&str> = Form::ALL
-            .iter()
-            .filter(|f| f.kind() == Kind::Teams)
-            .map(|f| f.name())
-            .collect();
-        assert_eq!(teams, ["teams", "patton", "bam"]);
+    fn tops() {
         let mp: Vec<&str> = Form::ALL
             .iter()
-            .filter(|f| f.is_mp())
+            .filter(|f| f.has_top())
             .map(|f| f.name())
             .collect();
         assert_eq!(mp, ["mp"]);

@@ -182,7 +182,7 @@ impl CacheBuilder {
             teams: state
                 .sessions
                 .iter()
-                .map(|s| s.kind == Kind::Teams)
+                .map(|s| s.kind.in_matches)
                 .collect(),
             fields: scored.fields.clone(),
             board_ns,

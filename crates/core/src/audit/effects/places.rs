@@ -102,7 +102,7 @@ impl<'s> Ranked<'s> {
             group,
             groups,
             carried,
-            all_mp: carried_sessions.clone().all(|s| s.def.form.is_mp()),
+            all_mp: carried_sessions.clone().all(|s| s.def.form.has_top()),
             sessions: st
                 .sessions
                 .iter()
@@ -340,7 +340,7 @@ impl<'s> Ranked<'s> {
             rank_after: Some(r.rank as i32),
             team: p.team
                 || r.session
-                    .is_some_and(|s| st.sessions[s].kind == Kind::Teams),
+                    .is_some_and(|s| st.sessions[s].kind.in_matches),
             moved: Some(c.moved),
         }
     }
