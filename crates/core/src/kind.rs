@@ -107,6 +107,8 @@ mod tests {
             .map(|f| f.name())
             .collect();
         assert_eq!(teams, ["teams", "patton", "bam"]);
-        assert!(ALL.iter().all(|k| ALL.iter().filter(|o| *o == k).count() == 1));
+        assert!(ALL
+            .iter()
+            .all(|k| ALL.iter().filter(|o| *o == k).count() == 1));
     }
 }

@@ -474,4 +474,3 @@ fn merge_fouled(boards: Vec<BoardScore>) -> Vec<BoardScore> {
     flush(&mut pending, &mut out);
     out
 }
-

@@ -399,7 +399,9 @@ pub fn finish(
     let carried: Vec<usize> = (0..state.sessions.len())
         .filter(|&i| state.sessions[i].def.carry)
         .collect();
-    let all_mp = carried.iter().all(|&i| state.sessions[i].def.form.has_top());
+    let all_mp = carried
+        .iter()
+        .all(|&i| state.sessions[i].def.form.has_top());
     let mut groups: Vec<((usize, Option<String>), Vec<Standing>)> = groups.into_iter().collect();
     groups.par_iter_mut().for_each(|((s, section), members)| {
         let compare = state.sessions[*s].def.compare;

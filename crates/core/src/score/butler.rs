@@ -14,7 +14,7 @@ use crate::num::Q;
 use crate::options::{ButlerTrim, DatumRound, DatumTie, Options, SdMethod};
 
 use super::form::PenaltyUnit;
-use super::form::{PairRules, Pbn, Rules, Spec, Usebio};
+use super::form::{PairRules, Pbn, Rules, Spec, Usebio, UsebioRead};
 use super::stats::board_stats;
 use super::ximp::artificial_imps;
 use super::*;
@@ -61,6 +61,14 @@ pub static FORM: Spec = Spec {
         match_scoring_method: None,
         team_points: false,
         line_points: Some(("NS_BUTLER_POINTS", "EW_BUTLER_POINTS")),
+        read: UsebioRead {
+            board: &["BUTLER", "BUTLER_IMPS", "IMPS"],
+            matches: &[],
+            scoring: &[],
+            event_types: &["BUTLER_PAIRS"],
+            knockout: &[],
+            unnamed: &[],
+        },
     }),
 };
 

@@ -152,6 +152,27 @@ pub struct Usebio {
     pub team_points: bool,
     /// A traveller line's NS and EW score elements, if it has them.
     pub line_points: Option<(&'static str, &'static str)>,
+    /// What in a file says it, for `import` (producers' names as well as the standard's).
+    pub read: UsebioRead,
+}
+
+/// The values of a USEBIO file's elements that say a form when it is imported
+/// (`import::usebio`): a form of the kind the `EVENT_TYPE` says whose method names match is
+/// read (the later form of the list when two do), else one whose `event_types` hold it.
+pub struct UsebioRead {
+    /// `BOARD_SCORING_METHOD` values.
+    pub board: &'static [&'static str],
+    /// `MATCH_SCORING_METHOD` values.
+    pub matches: &'static [&'static str],
+    /// `SCORING_METHOD` values.
+    pub scoring: &'static [&'static str],
+    /// `EVENT_TYPE` values that say it when no method does (and say its kind).
+    pub event_types: &'static [&'static str],
+    /// `EVENT_TYPE` values of a knockout event of it.
+    pub knockout: &'static [&'static str],
+    /// `EVENT_TYPE` values under which it is read when neither the file nor `--form` names a
+    /// form (USEBIO: `PAIRS` without a method is matchpointed).
+    pub unnamed: &'static [&'static str],
 }
 
 /// The list of forms: `Variant => module`, in the order they are shown and compared.

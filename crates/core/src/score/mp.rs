@@ -13,7 +13,7 @@ use crate::error::Notice;
 use crate::num::Q;
 use crate::options::{MpAdjustedMethod, SplitCheck};
 
-use super::form::{PairRules, Pbn, Rules, Spec, Usebio};
+use super::form::{PairRules, Pbn, Rules, Spec, Usebio, UsebioRead};
 use super::stats::board_stats;
 use super::*;
 
@@ -62,6 +62,14 @@ pub static FORM: Spec = Spec {
         match_scoring_method: None,
         team_points: false,
         line_points: Some(("NS_MATCH_POINTS", "EW_MATCH_POINTS")),
+        read: UsebioRead {
+            board: &["MATCH_POINTS", "MATCHPOINTS", "MP"],
+            matches: &[],
+            scoring: &[],
+            event_types: &["MP_PAIRS"],
+            knockout: &[],
+            unnamed: &["PAIRS", "SWISS_PAIRS", ""],
+        },
     }),
 };
 

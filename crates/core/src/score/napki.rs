@@ -67,6 +67,15 @@ pub static FORM: Spec = Spec {
         match_scoring_method: None,
         team_points: false,
         line_points: None,
+        // (frekans's own name: USEBIO has none for napki)
+        read: super::form::UsebioRead {
+            board: &["NAPKI"],
+            matches: &[],
+            scoring: &[],
+            event_types: &[],
+            knockout: &[],
+            unnamed: &[],
+        },
     }),
 };
 

@@ -38,6 +38,15 @@ pub static FORM: Spec = Spec {
         match_scoring_method: Some("PATTON"),
         team_points: true,
         line_points: None,
+        // (frekans's own name: USEBIO has none for Patton)
+        read: super::form::UsebioRead {
+            board: &["PATTON"],
+            matches: &["PATTON"],
+            scoring: &[],
+            event_types: &[],
+            knockout: &[],
+            unnamed: &[],
+        },
     }),
 };
 

@@ -15,7 +15,7 @@ use crate::num::Q;
 use crate::options::{XimpAdjustedMethod, XimpArtificial, XimpNormalize};
 
 use super::form::PenaltyUnit;
-use super::form::{PairRules, Pbn, Rules, Spec, Usebio};
+use super::form::{PairRules, Pbn, Rules, Spec, Usebio, UsebioRead};
 use super::stats::board_stats;
 use super::*;
 
@@ -59,6 +59,14 @@ pub static FORM: Spec = Spec {
         match_scoring_method: None,
         team_points: false,
         line_points: Some(("NS_CROSS_IMP_POINTS", "EW_CROSS_IMP_POINTS")),
+        read: UsebioRead {
+            board: &["CROSS_IMPS", "CROSS_IMP", "XIMPS"],
+            matches: &[],
+            scoring: &[],
+            event_types: &["CROSS_IMP", "CROSS_IMP_PAIRS"],
+            knockout: &[],
+            unnamed: &[],
+        },
     }),
 };
 

@@ -260,7 +260,11 @@ pub fn build_with(
             name: def.name.clone(),
             form: def.form.name(),
             teams: sess.kind.in_matches,
-            board_unit: def.form.teams().map(|t| t.unit).filter(|&u| u != "board points"),
+            board_unit: def
+                .form
+                .teams()
+                .map(|t| t.unit)
+                .filter(|&u| u != "board points"),
             charts: if sess.kind.running_charts {
                 running_charts(state, scored, i)
             } else {
