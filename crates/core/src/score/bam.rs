@@ -28,6 +28,11 @@ pub static FORM: Spec = Spec {
         unit: "BAM",
         total: "TotalScoreBAM",
         datum: false,
+        read: super::form::PbnRead {
+            words: &[("BAM", None)],
+            yields: false,
+            options: &[],
+        },
     }),
     usebio: Some(Usebio {
         event_type: "TEAMS",
@@ -45,6 +50,7 @@ pub static FORM: Spec = Spec {
             unnamed: &[],
         },
     }),
+    bws: None,
 };
 
 /// The match: its board points are its score.

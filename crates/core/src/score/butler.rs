@@ -53,6 +53,15 @@ pub static FORM: Spec = Spec {
         unit: "IMP",
         total: "TotalScoreIMP",
         datum: true,
+        read: super::form::PbnRead {
+            words: &[
+                ("BUTLER", Some(("butler_trim", r#"{"count": 0}"#))),
+                ("BUTLER-2", Some(("butler_trim", r#"{"count": 1}"#))),
+                ("BUTLER2", Some(("butler_trim", r#"{"count": 1}"#))),
+            ],
+            yields: false,
+            options: &[],
+        },
     }),
     usebio: Some(Usebio {
         event_type: "BUTLER_PAIRS",
@@ -70,6 +79,7 @@ pub static FORM: Spec = Spec {
             unnamed: &[],
         },
     }),
+    bws: Some(2),
 };
 
 /// One table's (normalised value, weight), or nothing when both sides are artificial.

@@ -60,6 +60,9 @@ pub struct Spec {
     pub pbn: Option<Pbn>,
     /// How `export --format usebio` writes it; `None`: USEBIO cannot say it.
     pub usebio: Option<Usebio>,
+    /// Its `ScoringType` in a Bridgemate database (as BridgeTab and others write the column);
+    /// `None`: `import` does not read it from one.
+    pub bws: Option<i64>,
 }
 
 /// How a form scores, by its kind: a pairs form scores a board of a comparison group; a team
@@ -139,6 +142,20 @@ pub struct Pbn {
     pub total: &'static str,
     /// The score table has a `ButlerDatum` column.
     pub datum: bool,
+    /// What in a file says it, for `import`.
+    pub read: PbnRead,
+}
+
+/// The `[Scoring]` words (PBN 2.1 §3.4.12, upper case) that say a form when a PBN file is
+/// imported (`import::pbn`): a word of a form of the games' kind names it (the later form of the
+/// list when a team match's tag has two).
+pub struct PbnRead {
+    /// Its words, each with the session option it sets (its name, its value as JSON).
+    pub words: &'static [(&'static str, Option<(&'static str, &'static str)>)],
+    /// Its words yield to another form's in the same tag (`MP;Butler` is Butler).
+    pub yields: bool,
+    /// The options a session of it read from PBN takes (name, JSON value).
+    pub options: &'static [(&'static str, &'static str)],
 }
 
 /// A form in USEBIO 1.2.

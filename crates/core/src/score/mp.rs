@@ -54,6 +54,20 @@ pub static FORM: Spec = Spec {
         unit: "MP",
         total: "TotalScoreMP",
         datum: false,
+        read: super::form::PbnRead {
+            words: &[
+                ("MP", None),
+                ("MATCHPOINTS", None),
+                ("MATCHPOINT", None),
+                ("MP1", None),
+                ("MP2", None),
+                ("NEUBERG", None),
+            ],
+            yields: true,
+            // PBN's producers factor a line of any size by Neuberg's formula
+            // (interop-formats.md), not the small-field table.
+            options: &[("neuberg_small_field", "\"off\"")],
+        },
     }),
     usebio: Some(Usebio {
         event_type: "PAIRS",
@@ -71,6 +85,7 @@ pub static FORM: Spec = Spec {
             unnamed: &["PAIRS", "SWISS_PAIRS", ""],
         },
     }),
+    bws: Some(1),
 };
 
 /// The top of a line with `n` results in a field of `field`: 2(N − 1) once factored, or the

@@ -59,6 +59,12 @@ pub static FORM: Spec = Spec {
         unit: "Napki",
         total: "TotalScore",
         datum: false,
+        read: super::form::PbnRead {
+            // (frekans's own name: PBN has none for napki)
+            words: &[("NAPKI", None)],
+            yields: false,
+            options: &[],
+        },
     }),
     usebio: Some(super::form::Usebio {
         event_type: "PAIRS",
@@ -77,6 +83,7 @@ pub static FORM: Spec = Spec {
             unnamed: &[],
         },
     }),
+    bws: None,
 };
 
 /// The multiplier for dispersion `s` (> 0).

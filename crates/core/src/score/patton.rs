@@ -30,6 +30,11 @@ pub static FORM: Spec = Spec {
         unit: "BAM",
         total: "TotalScore",
         datum: false,
+        read: super::form::PbnRead {
+            words: &[],
+            yields: false,
+            options: &[],
+        },
     }),
     usebio: Some(super::form::Usebio {
         event_type: "TEAMS",
@@ -48,6 +53,7 @@ pub static FORM: Spec = Spec {
             unnamed: &[],
         },
     }),
+    bws: None,
 };
 
 /// The match: its aggregates, and board points plus aggregate points as its VPs.

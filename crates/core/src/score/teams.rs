@@ -31,6 +31,11 @@ pub static FORM: Spec = Spec {
         unit: "IMP",
         total: "TotalScoreVP",
         datum: false,
+        read: super::form::PbnRead {
+            words: &[("IMP", None), ("IMPS", None)],
+            yields: false,
+            options: &[],
+        },
     }),
     usebio: Some(Usebio {
         event_type: "TEAMS",
@@ -55,6 +60,7 @@ pub static FORM: Spec = Spec {
             unnamed: &[],
         },
     }),
+    bws: None,
 };
 
 /// The match's IMPs, and its VPs on the session's scale.

@@ -51,6 +51,15 @@ pub static FORM: Spec = Spec {
         unit: "IMP",
         total: "TotalScoreIMP",
         datum: false,
+        read: super::form::PbnRead {
+            words: &[
+                ("CROSS", Some(("ximp_normalize", r#""sum""#))),
+                ("CROSS1", Some(("ximp_normalize", r#""results""#))),
+                ("CROSS2", Some(("ximp_normalize", r#""comparisons""#))),
+            ],
+            yields: false,
+            options: &[],
+        },
     }),
     usebio: Some(Usebio {
         event_type: "PAIRS",
@@ -68,6 +77,7 @@ pub static FORM: Spec = Spec {
             unnamed: &[],
         },
     }),
+    bws: Some(3),
 };
 
 /// A frequency table with prefix sums, for sums of IMPs against every entry.
