@@ -10,7 +10,7 @@ use crate::error::{InvalidLog, LogError, Notice};
 use crate::event::Envelope;
 use crate::export;
 use crate::pipeline::{self, Scored};
-use crate::replay::{Kind, ReplayScope, State};
+use crate::replay::{ReplayScope, State};
 use crate::score::{BoardScore, TeamBoardScore};
 
 mod append;
@@ -587,19 +587,16 @@ pub fn explain(
     // `mp_artificial: session_bounded`), then show the board.
     let scored = pipeline::score(st)?;
     let this = |b: &BoardScore| b.session == s && b.board == board;
-    let text = match st.sessions[s].kind {
-        Kind::Pairs => {
-            let boards: Vec<&BoardScore> = scored.pair_boards.iter().filter(|b| this(b)).collect();
-            (!boards.is_empty()).then(|| crate::explain::pair_boards(st, &boards, section))
-        }
-        Kind::Teams => {
-            let boards: Vec<&TeamBoardScore> = scored
-                .team_boards
-                .iter()
-                .filter(|t| this(&t.score))
-                .collect();
-            (!boards.is_empty()).then(|| crate::explain::team_boards(st, &boards))
-        }
+    let text = if st.sessions[s].kind.in_matches {
+        let boards: Vec<&TeamBoardScore> = scored
+            .team_boards
+            .iter()
+            .filter(|t| this(&t.score))
+            .collect();
+        (!boards.is_empty()).then(|| crate::explain::team_boards(st, &boards))
+    } else {
+        let boards: Vec<&BoardScore> = scored.pair_boards.iter().filter(|b| this(b)).collect();
+        (!boards.is_empty()).then(|| crate::explain::pair_boards(st, &boards, section))
     };
     let Some(text) = text else {
         return Err(AppError::BadRequest(format!(

@@ -130,9 +130,8 @@ fn pairs_and_team_boards_are_kept_apart_pairs_first() {
 "#;
     let l = frekans::app::load_bytes(log.as_bytes(), &Default::default()).unwrap();
     let st = &l.state;
-    use frekans::replay::Kind;
-    let kinds: Vec<Kind> = st.sessions.iter().map(|s| s.kind).collect();
-    assert_eq!(kinds, [Kind::Teams, Kind::Pairs]);
+    let kinds: Vec<&str> = st.sessions.iter().map(|s| s.kind.name).collect();
+    assert_eq!(kinds, ["team", "pairs"]);
     let scored = frekans::pipeline::score(st).unwrap();
     let (t, p) = (0, 1);
     assert_eq!(scored.pair_boards.len(), 1);

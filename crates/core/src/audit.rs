@@ -33,7 +33,7 @@ use std::sync::Arc;
 use crate::event::{Envelope, Event, OnBoard};
 use crate::num::Q;
 use crate::pipeline::{self, ScoreError, Scored};
-use crate::replay::{replay, Kind, ReplayScope, State};
+use crate::replay::{replay, ReplayScope, State};
 use crate::score::{BoardScore, TeamBoardScore};
 use crate::standings::Standing;
 

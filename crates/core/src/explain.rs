@@ -363,7 +363,7 @@ fn pair_heading(state: &State, b: &BoardScore, out: &mut String) {
     );
     let o = &s.options;
     let form = s.form;
-    if form.is_mp() {
+    if form.has_top() {
         let _ = writeln!(
             out,
             "Field N = {} (the most tables on any board of this group, C7), top 2(N−1) = {}; {} tables on this board",
@@ -384,7 +384,7 @@ fn pair_heading(state: &State, b: &BoardScore, out: &mut String) {
     if !b.facts.is_empty() || !b.text.is_empty() {
         out.push('\n');
     }
-    if !form.is_mp() {
+    if !form.has_top() {
         aggregated(b, form, out);
     }
 }
@@ -589,7 +589,7 @@ fn adjusted_side(state: &State, side: &SideScore, form: Form, out: &mut String) 
         );
     }
     let sum: Q = d.components.iter().map(|c| c.weight * c.raw).sum();
-    if form.is_mp() || !d.self_term.is_zero() {
+    if form.has_top() || !d.self_term.is_zero() {
         let _ = writeln!(
             out,
             "      Σ = {}, minus its own table {} = raw {}",

@@ -17,6 +17,7 @@ pub mod explain;
 pub mod export;
 pub mod hash;
 pub mod integrity;
+pub mod kind;
 pub mod limits;
 pub mod load;
 pub mod num;

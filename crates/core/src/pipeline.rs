@@ -15,7 +15,7 @@ use rayon::prelude::*;
 use crate::adjust::Side;
 use crate::error::Notice;
 use crate::num::Q;
-use crate::options::{Compare, MpArtificial, SdMethod};
+use crate::options::{Compare, SdMethod};
 use crate::replay::{PId, State, Table};
 use crate::score::rooms::{self, TeamBoardIn};
 use crate::score::{
@@ -364,13 +364,17 @@ pub fn score_reusing(
     }
     let prepared = keep.then_some(BoardMemo { boards: kept });
     let mut boards = merge_fouled(boards);
-    session_bounded(state, &mut boards);
+    // Each kind's session finish (pairs: `mp_artificial: session_bounded`, C9).
+    let kinds: Vec<&crate::kind::Plug> = state.sessions.iter().map(|s| s.kind).collect();
+    let options: Vec<&crate::options::Options> =
+        state.sessions.iter().map(|s| &s.def.options).collect();
+    crate::kind::finish_boards(&kinds, &options, &mut boards);
     let (team_boards, matches, team_notices) = score_matches(state, TeamScope::All);
     let mut notices = state.notices.clone();
     notices.extend(team_notices);
     for b in &boards {
         let tables = b.sides.len() / 2;
-        if (tables as u32) < b.field && state.sessions[b.session].def.form.is_mp() {
+        if (tables as u32) < b.field && state.sessions[b.session].def.form.factors_to_field() {
             let s = &state.sessions[b.session].def;
             notices.push(Notice {
                 line: None,
@@ -469,48 +473,4 @@ fn merge_fouled(boards: Vec<BoardScore>) -> Vec<BoardScore> {
     }
     flush(&mut pending, &mut out);
     out
-}
-
-/// `mp_artificial: session_bounded` (scoring-methods.md §2.4, C9): Av+ is at least the pair's
-/// session percentage on its boards without an artificial score, Av− at most.
-fn session_bounded(state: &State, boards: &mut [BoardScore]) {
-    let bounded: Vec<usize> = (0..state.sessions.len())
-        .filter(|&i| state.sessions[i].def.options.mp_artificial == MpArtificial::SessionBounded)
-        .collect();
-    if bounded.is_empty() {
-        return;
-    }
-    let mut own: BTreeMap<(usize, u32), (Q, Q)> = BTreeMap::new();
-    for b in boards.iter().filter(|b| bounded.contains(&b.session)) {
-        for s in b.sides.iter().filter(|s| s.artificial.is_none()) {
-            let e = own
-                .entry((b.session, s.participant))
-                .or_insert((Q::ZERO, Q::ZERO));
-            e.0 += s.score;
-            e.1 += s.top.unwrap_or(Q::ZERO);
-        }
-    }
-    for b in boards.iter_mut().filter(|b| bounded.contains(&b.session)) {
-        for s in b.sides.iter_mut() {
-            let (Some(p), Some(top)) = (s.artificial.as_deref().copied(), s.top) else {
-                continue;
-            };
-            let Some(&(sum, max)) = own.get(&(b.session, s.participant)) else {
-                continue;
-            };
-            if max.is_zero() {
-                continue;
-            }
-            let session_pct = sum * Q::int(100) / max;
-            let fifty = Q::int(50);
-            let eff = if p > fifty {
-                p.max(session_pct)
-            } else if p < fifty {
-                p.min(session_pct)
-            } else {
-                p
-            };
-            s.score = eff / Q::int(100) * top;
-        }
-    }
 }

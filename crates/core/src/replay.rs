@@ -25,7 +25,7 @@ use crate::event::read::{check_play, offset_text};
 use crate::event::*;
 use crate::options::Compare;
 
-pub use crate::score::{Kind, PId};
+pub use crate::score::PId;
 
 /// A table of a board: `(session index, board, NS participant)` (event-log.md).
 pub type TableKey = (usize, u32, PId);
@@ -48,9 +48,9 @@ pub struct Participant {
 pub struct Session {
     pub def: SessionDef,
     pub line: usize,
-    /// Whether its boards are played by pairs or in team matches: its form's kind, resolved
-    /// once when the session is declared; what differs by kind matches on it.
-    pub kind: Kind,
+    /// Its kind (played by pairs, in team matches...): its form's, chosen once when the session
+    /// is declared; what differs by kind is asked of it.
+    pub kind: &'static crate::kind::Plug,
 }
 
 /// The result played at a table, after corrections.
@@ -547,7 +547,7 @@ impl Replayer {
                 self.st.sessions.push(Session {
                     def: def.clone(),
                     line,
-                    kind: def.form.kind(),
+                    kind: crate::kind::of(def.form),
                 });
             }
             Event::Pair(p) => self.declare(

@@ -17,7 +17,7 @@ use crate::event::PenaltyUnit;
 use crate::hash::FxMap;
 use crate::num::{Total, Q};
 use crate::options::Compare;
-use crate::replay::{Kind, PId, State};
+use crate::replay::{PId, State};
 use crate::score::mp::field_top;
 use crate::score::BoardScore;
 
@@ -331,21 +331,14 @@ pub fn finish(
             (k, v)
         })
         .collect();
-    // C36, IMP pair forms: a pair that missed boards gets its personal average for each of them
-    // (scoring-methods.md §2.4 HE-HALF-TABLE, laws-and-formats.md §3.1): its total is factored
-    // to the most boards anyone in its group played, before penalties (below). (MP forms do this
-    // through the percentage.)
+    // The session finish of each member's kind, before penalties (below): pairs, the personal
+    // average (C36).
     for ((s, section), members) in groups.iter_mut() {
         let session = &state.sessions[*s];
-        match session.kind {
-            Kind::Pairs if !session.def.form.is_mp() => {}
-            // (a team's total is its match points)
-            Kind::Pairs | Kind::Teams => continue,
-        }
+        let (member, form) = (session.kind.finish.member, session.def.form);
         let most = members.iter().map(|m| m.boards).max().unwrap_or(0);
         for m in members.iter_mut() {
-            if m.boards > 0 && m.boards < most {
-                m.total.scale(Q::new(most as i128, m.boards as i128));
+            if member(form, m.boards, most, &mut m.total) {
                 notices.push(Notice {
                     line: None,
                     message: format!(
@@ -364,7 +357,7 @@ pub fn finish(
     }
     for p in &state.penalties {
         let session = &state.sessions[p.session];
-        if let (Kind::Teams, PenaltyUnit::Imp) = (session.kind, p.ev.unit) {
+        if session.kind.match_penalty == Some(p.ev.unit) {
             // Taken off the match IMPs before the VP conversion (C18, C20).
             continue;
         }
@@ -406,7 +399,9 @@ pub fn finish(
     let carried: Vec<usize> = (0..state.sessions.len())
         .filter(|&i| state.sessions[i].def.carry)
         .collect();
-    let all_mp = carried.iter().all(|&i| state.sessions[i].def.form.is_mp());
+    let all_mp = carried
+        .iter()
+        .all(|&i| state.sessions[i].def.form.has_top());
     let mut groups: Vec<((usize, Option<String>), Vec<Standing>)> = groups.into_iter().collect();
     groups.par_iter_mut().for_each(|((s, section), members)| {
         let compare = state.sessions[*s].def.compare;

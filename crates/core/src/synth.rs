@@ -164,7 +164,7 @@ impl Spec {
                 self.boards
             ));
         }
-        if !self.form.is_team() && self.tables < 2 {
+        if !self.form.plug().in_matches && self.tables < 2 {
             return Err("--tables must be at least 2 for a pairs form (a board needs two results to compare)".into());
         }
         for (name, v) in [
@@ -191,7 +191,7 @@ impl Spec {
             }
         }
         if let Some(m) = self.members {
-            let per = if self.form.is_team() { 4 } else { 2 };
+            let per = self.form.plug().players as u64;
             let need = u64::from(self.sections) * u64::from(self.tables) * 2 * per;
             if u64::from(m) < need {
                 return Err(format!(
@@ -210,7 +210,7 @@ impl Spec {
         }
         if format == OutFormat::Pbn {
             // (PBN results files of team matches are not written)
-            if self.form.is_team() || self.form.form().spec().pbn.is_none() {
+            if self.form.plug().in_matches || self.form.form().spec().pbn.is_none() {
                 return Err(format!(
                     "a PBN results file holds a pairs session: --form {} has no PBN scoring",
                     self.form.name()
@@ -263,7 +263,7 @@ impl Spec {
 
     /// Tables of the whole championship (results plus tables ruled but not played).
     pub fn result_count(&self) -> u64 {
-        let per_section = if self.form.is_team() {
+        let per_section = if self.form.plug().in_matches {
             2 * u64::from(self.tables)
         } else {
             u64::from(self.tables)

@@ -3,8 +3,8 @@
 
 // The core's modules under their own names, so that `crate::replay` reads as in the core.
 use frekans_core::{
-    adjust, bridge, error, event, hash, limits, num, options, outfile, pipeline, replay, score,
-    text,
+    adjust, bridge, error, event, hash, kind, limits, num, options, outfile, pipeline, replay,
+    score, text,
 };
 
 pub mod export;

@@ -46,7 +46,7 @@ use std::path::{Path, PathBuf};
 use sha2::{Digest, Sha256};
 
 use crate::event::{Envelope, Event, OnBoard};
-use crate::replay::{Kind, Participant, State};
+use crate::replay::{Participant, State};
 use crate::standings::{Standing, Sums};
 
 /// Cache files kept in the directory (the newest by modification time).

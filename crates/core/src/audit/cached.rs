@@ -55,7 +55,7 @@ pub fn audit_cached(
         .filter_map(|&i| {
             let (id, b) = &c.boards[i].0;
             let s = state.session_index(id)?;
-            (state.sessions[s].kind == Kind::Teams).then_some((s, *b))
+            state.sessions[s].kind.in_matches.then_some((s, *b))
         })
         .collect();
     let Some(((pair_boards, team_boards), earlier)) =

@@ -267,7 +267,7 @@ impl<'s> Prep<'s> {
         let r = st.ruling_by_id(id)?;
         let (s, board, ns) = r.key;
         let session = &st.sessions[s];
-        if session.kind != Kind::Pairs
+        if session.kind.in_matches
             || session.def.options.mp_artificial == crate::options::MpArtificial::SessionBounded
             || st.fouled.contains_key(&(s, board))
         {
@@ -405,7 +405,7 @@ fn patch(
     }
     let s = after.session;
     let group = (s, after.section.clone());
-    let is_mp = st.sessions[s].def.form.is_mp();
+    let is_mp = st.sessions[s].def.form.has_top();
     let field = scored.fields.get(&group).copied().unwrap_or(1);
     let mut out = Changed::new();
     for (k, a) in after.sides.iter().enumerate() {
@@ -493,9 +493,7 @@ fn finish_one(
     field: u32,
 ) -> (Total, Option<Total>) {
     let session = &st.sessions[s];
-    if session.kind == Kind::Pairs && !session.def.form.is_mp() && boards > 0 && boards < most {
-        total.scale(Q::new(most as i128, boards as i128));
-    }
+    (session.kind.finish.member)(session.def.form, boards, most, &mut total);
     let none = Vec::new();
     let pens = penalties.get(&(s, p)).unwrap_or(&none);
     for pen in pens.iter().map(|&i| &st.penalties[i]) {

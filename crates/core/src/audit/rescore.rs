@@ -8,7 +8,7 @@ use super::cache;
 use crate::options::MpArtificial;
 use crate::pipeline::{board_inputs, score_board, score_matches, score_team_boards, table_in};
 use crate::pipeline::{ScoreError, Scored, TeamScope};
-use crate::replay::{Kind, State, Table};
+use crate::replay::{State, Table};
 use crate::score::{BoardScore, TeamBoardScore};
 use crate::standings::{finish, Standing};
 
@@ -142,19 +142,16 @@ fn team_sessions(
                 continue;
             };
             let def = &st.sessions[s].def;
-            let whole = match st.sessions[s].kind {
+            let whole = if st.sessions[s].kind.in_matches {
                 // (a match's points depend on every board of it)
-                Kind::Teams => {
-                    !team.insert(s)
-                        || def
-                            .boards
-                            .iter()
-                            .all(|b| keys.contains(&(session.clone(), *b)))
-                }
-                Kind::Pairs => {
-                    def.options.mp_artificial != MpArtificial::SessionBounded
-                        && !st.fouled.contains_key(&(s, *board))
-                }
+                !team.insert(s)
+                    || def
+                        .boards
+                        .iter()
+                        .all(|b| keys.contains(&(session.clone(), *b)))
+            } else {
+                def.options.mp_artificial != MpArtificial::SessionBounded
+                    && !st.fouled.contains_key(&(s, *board))
             };
             if !whole {
                 return None;

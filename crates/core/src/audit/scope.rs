@@ -66,10 +66,10 @@ pub(super) fn touched_boards(
                 // Penalties only move standings, which are recomputed whole; but a team
                 // session's IMP penalties come off its matches.
                 let s = full.session_index(&p.session)?;
-                match full.sessions[s].kind {
-                    Kind::Pairs => continue,
-                    Kind::Teams => return None,
+                if full.sessions[s].kind.in_matches {
+                    return None;
                 }
+                continue;
             }
             _ => return None,
         };
@@ -128,7 +128,7 @@ pub(super) fn changed_matches(
 /// tags of `tags`; `None` when one of them has no tag (no line names it).
 pub(super) fn match_tags(a: &State, b: &State, tags: &cache::MatchTags) -> Option<BTreeSet<u32>> {
     let team: BTreeSet<usize> = (0..a.sessions.len())
-        .filter(|&s| a.sessions[s].kind == Kind::Teams)
+        .filter(|&s| a.sessions[s].kind.in_matches)
         .collect();
     let (_, matches) = changed_team_tables(a, b, &team);
     matches
@@ -249,7 +249,7 @@ pub fn whole_team_sessions<'d>(
     sessions: impl IntoIterator<Item = &'d crate::event::SessionDef>,
 ) {
     for def in sessions {
-        if def.form.kind() == Kind::Teams && keys.iter().any(|(s, _)| *s == def.id) {
+        if crate::kind::of(def.form).in_matches && keys.iter().any(|(s, _)| *s == def.id) {
             keys.extend(def.boards.iter().map(|&b| (def.id.clone(), b)));
         }
     }

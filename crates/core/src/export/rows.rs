@@ -4,7 +4,7 @@
 use crate::adjust::Side;
 use crate::num::Q;
 use crate::pipeline::Scored;
-use crate::replay::{Kind, RulingStatus, State};
+use crate::replay::{RulingStatus, State};
 use crate::score::{BoardScore, SideScore};
 use crate::standings::Standing;
 
@@ -339,7 +339,7 @@ pub fn build_with(state: &State, scored: &Scored, with_scores: bool) -> Tables {
     t.standings = standings;
     t.rulings = rulings;
     let pid = |p| state.participant(p).id.clone();
-    if state.sessions.iter().any(|s| s.kind == Kind::Teams) {
+    if state.sessions.iter().any(|s| s.kind.in_matches) {
         t.matches = Some(
             scored
                 .matches

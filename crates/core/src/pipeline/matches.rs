@@ -1,7 +1,6 @@
 //! Team sessions scored: each match's boards and their totals, IMP penalties taken off, the match finished by its form (`score::form::TeamRules::finish`), and which matches a change touches.
 
 use super::*;
-use crate::replay::Kind;
 
 /// The team boards `boards` (`(session, board)`) of `state` scored, in every match, as
 /// [`score`] scores them (a team board's score depends on its two tables alone; the matches'
@@ -34,7 +33,7 @@ pub fn score_matches(
     let mut notices = Vec::new();
     // No team session and no match: nothing below would find anything (and a pairs log of a
     // million tables is not walked for it).
-    if state.matches.is_empty() && !state.sessions.iter().any(|s| s.kind == Kind::Teams) {
+    if state.matches.is_empty() && !state.sessions.iter().any(|s| s.kind.in_matches) {
         return (Vec::new(), Vec::new(), notices);
     }
     // (a map of the matches asked for by borrowed ids: no id copied per table)
@@ -61,7 +60,7 @@ pub fn score_matches(
         .tables
         .values_vec()
         .into_iter()
-        .filter(|t| state.sessions[t.session].kind == Kind::Teams)
+        .filter(|t| state.sessions[t.session].kind.in_matches)
         .filter_map(|t| {
             let m = t.match_id.as_deref()?;
             let at = *place.get(&(t.session, m))?;

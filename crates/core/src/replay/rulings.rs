@@ -110,9 +110,10 @@ impl Replayer {
         };
         let section = self.table_section(line, s, ns, ew, None)?;
         // C2: in team forms the table is in the match between the two teams.
-        let (match_id, room) = match self.st.sessions[s].kind {
-            Kind::Pairs => (None, None),
-            Kind::Teams => self.ruled_match(line, r, s, ns, ew)?,
+        let (match_id, room) = if self.st.sessions[s].kind.in_matches {
+            self.ruled_match(line, r, s, ns, ew)?
+        } else {
+            (None, None)
         };
         if !self.seat_pairs(line, s, r.board, ns, ew, key) {
             return None;

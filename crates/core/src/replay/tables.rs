@@ -37,12 +37,9 @@ impl Replayer {
         let Some(s) = self.session(line, &fe.session) else {
             return;
         };
-        match self.st.sessions[s].kind {
-            Kind::Pairs => {}
-            Kind::Teams => {
-                self.err(line, "session", "a fouled board in a team session goes to Law 86B2 (cancel the board, or artificial or assigned scores): record `ruling` events for it instead (conventions C35)");
-                return;
-            }
+        if let Some(why) = self.st.sessions[s].kind.fouled_refused {
+            self.err(line, "session", why);
+            return;
         }
         if !self.board_in_session(line, s, fe.board) {
             return;
@@ -91,25 +88,22 @@ impl Replayer {
             return;
         };
         let Session { def, kind, .. } = &self.st.sessions[s];
-        match kind {
-            Kind::Teams => {}
-            Kind::Pairs => {
-                let (id, form) = (def.id.clone(), def.form.name());
-                let teams: Vec<&str> = crate::score::Form::ALL
-                    .iter()
-                    .filter(|f| f.kind() == Kind::Teams)
-                    .map(|f| f.name())
-                    .collect();
-                self.err(
-                    line,
-                    "session",
-                    format!(
-                        "session \"{id}\" has form \"{form}\"; matches belong to team forms ({})",
-                        teams.join(", ")
-                    ),
-                );
-                return;
-            }
+        if !kind.in_matches {
+            let (id, form) = (def.id.clone(), def.form.name());
+            let teams: Vec<&str> = crate::score::Form::ALL
+                .iter()
+                .filter(|&&f| crate::kind::of(f).in_matches)
+                .map(|f| f.name())
+                .collect();
+            self.err(
+                line,
+                "session",
+                format!(
+                    "session \"{id}\" has form \"{form}\"; matches belong to team forms ({})",
+                    teams.join(", ")
+                ),
+            );
+            return;
         }
         if self.st.matches.contains_key(&(s, m.id.clone())) {
             self.err(
@@ -254,10 +248,7 @@ impl Replayer {
 
     /// The seat keys of `plays` for a session: (NS, EW).
     pub(super) fn seats(&self, s: usize) -> (u8, u8) {
-        match self.st.sessions[s].kind {
-            Kind::Teams => (1, 2),
-            Kind::Pairs => (0, 0),
-        }
+        self.st.sessions[s].kind.seats
     }
 
     /// A team-form result must name its match and room, and its teams must be the match's
@@ -270,22 +261,20 @@ impl Replayer {
         ns: PId,
         ew: PId,
     ) -> Option<Option<String>> {
-        match self.st.sessions[s].kind {
-            Kind::Teams => {}
-            Kind::Pairs => {
-                if r.match_id.is_some() || r.room.is_some() {
-                    let field = if r.match_id.is_some() {
-                        "match"
-                    } else {
-                        "room"
-                    };
-                    let sid = &self.st.sessions[s].def.id;
-                    let msg = format!("session \"{sid}\" is a pairs session; \"match\" and \"room\" belong to team forms");
-                    self.err(line, field, msg);
-                    return None;
-                }
-                return Some(None);
+        let kind = self.st.sessions[s].kind;
+        if !kind.in_matches {
+            if r.match_id.is_some() || r.room.is_some() {
+                let field = if r.match_id.is_some() {
+                    "match"
+                } else {
+                    "room"
+                };
+                let sid = &self.st.sessions[s].def.id;
+                let msg = format!("session \"{sid}\" is a {} session; \"match\" and \"room\" belong to team forms", kind.name);
+                self.err(line, field, msg);
+                return None;
             }
+            return Some(None);
         }
         let sid = self.st.sessions[s].def.id.clone();
         let Some(mid) = &r.match_id else {

@@ -20,4 +20,5 @@ pub static FORM: Spec = Spec {
     }),
     pbn: None,
     usebio: None,
+    bws: None,
 };

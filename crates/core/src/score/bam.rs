@@ -5,7 +5,7 @@ use super::form::PenaltyUnit;
 use crate::error::Notice;
 use crate::num::Q;
 
-use super::form::{MatchIn, MatchOut, Pbn, Rules, Spec, TeamRules, Usebio};
+use super::form::{MatchIn, MatchOut, Pbn, Rules, Spec, TeamRules, Usebio, UsebioRead};
 use super::rooms::{artificial_board_points, board_points};
 
 pub static FORM: Spec = Spec {
@@ -28,6 +28,11 @@ pub static FORM: Spec = Spec {
         unit: "BAM",
         total: "TotalScoreBAM",
         datum: false,
+        read: super::form::PbnRead {
+            words: &[("BAM", None)],
+            yields: false,
+            options: &[],
+        },
     }),
     usebio: Some(Usebio {
         event_type: "TEAMS",
@@ -36,7 +41,16 @@ pub static FORM: Spec = Spec {
         match_scoring_method: Some("PAB"),
         team_points: true,
         line_points: None,
+        read: UsebioRead {
+            board: &["PAB"],
+            matches: &["PAB"],
+            scoring: &["PAB", "BAM"],
+            event_types: &[],
+            knockout: &[],
+            unnamed: &[],
+        },
     }),
+    bws: None,
 };
 
 /// The match: its board points are its score.

@@ -14,7 +14,7 @@ use crate::num::Q;
 use crate::options::{ButlerTrim, DatumRound, DatumTie, Options, SdMethod};
 
 use super::form::PenaltyUnit;
-use super::form::{PairRules, Pbn, Rules, Spec, Usebio};
+use super::form::{PairRules, Pbn, Rules, Spec, Usebio, UsebioRead};
 use super::stats::board_stats;
 use super::ximp::artificial_imps;
 use super::*;
@@ -53,6 +53,15 @@ pub static FORM: Spec = Spec {
         unit: "IMP",
         total: "TotalScoreIMP",
         datum: true,
+        read: super::form::PbnRead {
+            words: &[
+                ("BUTLER", Some(("butler_trim", r#"{"count": 0}"#))),
+                ("BUTLER-2", Some(("butler_trim", r#"{"count": 1}"#))),
+                ("BUTLER2", Some(("butler_trim", r#"{"count": 1}"#))),
+            ],
+            yields: false,
+            options: &[],
+        },
     }),
     usebio: Some(Usebio {
         event_type: "BUTLER_PAIRS",
@@ -61,7 +70,16 @@ pub static FORM: Spec = Spec {
         match_scoring_method: None,
         team_points: false,
         line_points: Some(("NS_BUTLER_POINTS", "EW_BUTLER_POINTS")),
+        read: UsebioRead {
+            board: &["BUTLER", "BUTLER_IMPS", "IMPS"],
+            matches: &[],
+            scoring: &[],
+            event_types: &["BUTLER_PAIRS"],
+            knockout: &[],
+            unnamed: &[],
+        },
     }),
+    bws: Some(2),
 };
 
 /// One table's (normalised value, weight), or nothing when both sides are artificial.

@@ -1,7 +1,7 @@
 //! The scoring forms: what a form is (its [`Spec`]) and the one list of them ([`Form`]).
 //!
 //! A form is one module of [`crate::score`] holding a `pub static FORM: Spec`: its name in the
-//! log, its kind (pairs or teams), the session options it accepts, the penalty units it takes,
+//! log, how it scores (a pairs form's board, a team form's match: its kind, `crate::kind::of`), the session options it accepts, the penalty units it takes,
 //! how a board is scored and how a match finishes, and its names in the interchange formats and
 //! in `explain`. The rest of the program asks the form's `Spec`, never which form it has; adding a
 //! form is its module plus one line of the [`forms!`] list below.
@@ -42,13 +42,6 @@ impl PenaltyUnit {
     }
 }
 
-/// Whether a form's sessions are played by pairs or in team matches (two rooms).
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Kind {
-    Pairs,
-    Teams,
-}
-
 /// Everything the program knows of one form.
 pub struct Spec {
     /// Its name in the log's `session.form`.
@@ -67,6 +60,9 @@ pub struct Spec {
     pub pbn: Option<Pbn>,
     /// How `export --format usebio` writes it; `None`: USEBIO cannot say it.
     pub usebio: Option<Usebio>,
+    /// Its `ScoringType` in a Bridgemate database (as BridgeTab and others write the column);
+    /// `None`: `import` does not read it from one.
+    pub bws: Option<i64>,
 }
 
 /// How a form scores, by its kind: a pairs form scores a board of a comparison group; a team
@@ -146,6 +142,20 @@ pub struct Pbn {
     pub total: &'static str,
     /// The score table has a `ButlerDatum` column.
     pub datum: bool,
+    /// What in a file says it, for `import`.
+    pub read: PbnRead,
+}
+
+/// The `[Scoring]` words (PBN 2.1 §3.4.12, upper case) that say a form when a PBN file is
+/// imported (`import::pbn`): a word of a form of the games' kind names it (the later form of the
+/// list when a team match's tag has two).
+pub struct PbnRead {
+    /// Its words, each with the session option it sets (its name, its value as JSON).
+    pub words: &'static [(&'static str, Option<(&'static str, &'static str)>)],
+    /// Its words yield to another form's in the same tag (`MP;Butler` is Butler).
+    pub yields: bool,
+    /// The options a session of it read from PBN takes (name, JSON value).
+    pub options: &'static [(&'static str, &'static str)],
 }
 
 /// A form in USEBIO 1.2.
@@ -159,6 +169,27 @@ pub struct Usebio {
     pub team_points: bool,
     /// A traveller line's NS and EW score elements, if it has them.
     pub line_points: Option<(&'static str, &'static str)>,
+    /// What in a file says it, for `import` (producers' names as well as the standard's).
+    pub read: UsebioRead,
+}
+
+/// The values of a USEBIO file's elements that say a form when it is imported
+/// (`import::usebio`): a form of the kind the `EVENT_TYPE` says whose method names match is
+/// read (the later form of the list when two do), else one whose `event_types` hold it.
+pub struct UsebioRead {
+    /// `BOARD_SCORING_METHOD` values.
+    pub board: &'static [&'static str],
+    /// `MATCH_SCORING_METHOD` values.
+    pub matches: &'static [&'static str],
+    /// `SCORING_METHOD` values.
+    pub scoring: &'static [&'static str],
+    /// `EVENT_TYPE` values that say it when no method does (and say its kind).
+    pub event_types: &'static [&'static str],
+    /// `EVENT_TYPE` values of a knockout event of it.
+    pub knockout: &'static [&'static str],
+    /// `EVENT_TYPE` values under which it is read when neither the file nor `--form` names a
+    /// form (USEBIO: `PAIRS` without a method is matchpointed).
+    pub unnamed: &'static [&'static str],
 }
 
 /// The list of forms: `Variant => module`, in the order they are shown and compared.
@@ -239,23 +270,15 @@ impl Form {
         self.spec().name
     }
 
-    /// Pairs or teams: what a session of it is played by (`replay::Session::kind`, resolved
-    /// once when the session is declared).
-    pub fn kind(self) -> Kind {
-        match self.spec().rules {
-            Rules::Pairs(_) => Kind::Pairs,
-            Rules::Teams(_) => Kind::Teams,
-        }
+    /// Its scores have a top: each side's maximum is kept, standings have percentages, a
+    /// missed board comes through the percentage and sessions are carried by percentage.
+    pub fn has_top(self) -> bool {
+        self.spec().matchpoints
     }
 
-    /// Whether it is a team form, for code that asks only that (the importers); what differs
-    /// by kind matches on [`Form::kind`].
-    pub fn is_team(self) -> bool {
-        self.kind() == Kind::Teams
-    }
-
-    /// Forms scored in matchpoints (scores have a top and a percentage).
-    pub fn is_mp(self) -> bool {
+    /// A board played at fewer tables than its field has its lines factored to the field
+    /// (Neuberg, C7).
+    pub fn factors_to_field(self) -> bool {
         self.spec().matchpoints
     }
 
@@ -351,23 +374,16 @@ mod tests {
             "mp, ximp, butler, napki, teams, patton, bam or aggregate"
         );
         assert_eq!(
-            Form::listed(|f| f.is_mp(), Form::title, "or"),
+            Form::listed(|f| f.has_top(), Form::title, "or"),
             "matchpoints"
         );
     }
 
     #[test]
-    fn kinds() {
-        // scoring-methods.md: matches of two rooms for teams, Patton and board-a-match.
-        let teams: Vec<&str> = Form::ALL
-            .iter()
-            .filter(|f| f.kind() == Kind::Teams)
-            .map(|f| f.name())
-            .collect();
-        assert_eq!(teams, ["teams", "patton", "bam"]);
+    fn tops() {
         let mp: Vec<&str> = Form::ALL
             .iter()
-            .filter(|f| f.is_mp())
+            .filter(|f| f.has_top())
             .map(|f| f.name())
             .collect();
         assert_eq!(mp, ["mp"]);

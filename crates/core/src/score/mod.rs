@@ -18,7 +18,7 @@ pub mod stats;
 pub mod teams;
 pub mod ximp;
 
-pub use form::{Form, Kind};
+pub use form::Form;
 
 use crate::adjust::{ArtLabel, Component, Part, Side};
 use crate::error::Notice;

@@ -13,7 +13,7 @@ use crate::error::Notice;
 use crate::num::Q;
 use crate::options::{MpAdjustedMethod, SplitCheck};
 
-use super::form::{PairRules, Pbn, Rules, Spec, Usebio};
+use super::form::{PairRules, Pbn, Rules, Spec, Usebio, UsebioRead};
 use super::stats::board_stats;
 use super::*;
 
@@ -54,6 +54,20 @@ pub static FORM: Spec = Spec {
         unit: "MP",
         total: "TotalScoreMP",
         datum: false,
+        read: super::form::PbnRead {
+            words: &[
+                ("MP", None),
+                ("MATCHPOINTS", None),
+                ("MATCHPOINT", None),
+                ("MP1", None),
+                ("MP2", None),
+                ("NEUBERG", None),
+            ],
+            yields: true,
+            // PBN's producers factor a line of any size by Neuberg's formula
+            // (interop-formats.md), not the small-field table.
+            options: &[("neuberg_small_field", "\"off\"")],
+        },
     }),
     usebio: Some(Usebio {
         event_type: "PAIRS",
@@ -62,7 +76,16 @@ pub static FORM: Spec = Spec {
         match_scoring_method: None,
         team_points: false,
         line_points: Some(("NS_MATCH_POINTS", "EW_MATCH_POINTS")),
+        read: UsebioRead {
+            board: &["MATCH_POINTS", "MATCHPOINTS", "MP"],
+            matches: &[],
+            scoring: &[],
+            event_types: &["MP_PAIRS"],
+            knockout: &[],
+            unnamed: &["PAIRS", "SWISS_PAIRS", ""],
+        },
     }),
+    bws: Some(1),
 };
 
 /// The top of a line with `n` results in a field of `field`: 2(N − 1) once factored, or the

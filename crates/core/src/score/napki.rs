@@ -59,6 +59,12 @@ pub static FORM: Spec = Spec {
         unit: "Napki",
         total: "TotalScore",
         datum: false,
+        read: super::form::PbnRead {
+            // (frekans's own name: PBN has none for napki)
+            words: &[("NAPKI", None)],
+            yields: false,
+            options: &[],
+        },
     }),
     usebio: Some(super::form::Usebio {
         event_type: "PAIRS",
@@ -67,7 +73,17 @@ pub static FORM: Spec = Spec {
         match_scoring_method: None,
         team_points: false,
         line_points: None,
+        // (frekans's own name: USEBIO has none for napki)
+        read: super::form::UsebioRead {
+            board: &["NAPKI"],
+            matches: &[],
+            scoring: &[],
+            event_types: &[],
+            knockout: &[],
+            unnamed: &[],
+        },
     }),
+    bws: None,
 };
 
 /// The multiplier for dispersion `s` (> 0).

@@ -30,6 +30,11 @@ pub static FORM: Spec = Spec {
         unit: "BAM",
         total: "TotalScore",
         datum: false,
+        read: super::form::PbnRead {
+            words: &[],
+            yields: false,
+            options: &[],
+        },
     }),
     usebio: Some(super::form::Usebio {
         event_type: "TEAMS",
@@ -38,7 +43,17 @@ pub static FORM: Spec = Spec {
         match_scoring_method: Some("PATTON"),
         team_points: true,
         line_points: None,
+        // (frekans's own name: USEBIO has none for Patton)
+        read: super::form::UsebioRead {
+            board: &["PATTON"],
+            matches: &["PATTON"],
+            scoring: &[],
+            event_types: &[],
+            knockout: &[],
+            unnamed: &[],
+        },
     }),
+    bws: None,
 };
 
 /// The match: its aggregates, and board points plus aggregate points as its VPs.

@@ -8,7 +8,7 @@ use crate::error::Notice;
 use crate::num::Q;
 use crate::options::VpImpRounding;
 
-use super::form::{MatchIn, MatchOut, Rules, Spec, TeamRules, Usebio};
+use super::form::{MatchIn, MatchOut, Rules, Spec, TeamRules, Usebio, UsebioRead};
 use super::ximp::artificial_imps;
 
 pub static FORM: Spec = Spec {
@@ -31,6 +31,11 @@ pub static FORM: Spec = Spec {
         unit: "IMP",
         total: "TotalScoreVP",
         datum: false,
+        read: super::form::PbnRead {
+            words: &[("IMP", None), ("IMPS", None)],
+            yields: false,
+            options: &[],
+        },
     }),
     usebio: Some(Usebio {
         event_type: "TEAMS",
@@ -39,7 +44,23 @@ pub static FORM: Spec = Spec {
         match_scoring_method: Some("VPS"),
         team_points: false,
         line_points: None,
+        read: UsebioRead {
+            board: &[],
+            matches: &[],
+            scoring: &[],
+            event_types: &[
+                "TEAMS",
+                "SWISS_TEAMS",
+                "TEAMS_OF_FOUR",
+                "KO",
+                "TEAMS_KO",
+                "KNOCKOUT",
+            ],
+            knockout: &["KO", "TEAMS_KO", "KNOCKOUT"],
+            unnamed: &[],
+        },
     }),
+    bws: None,
 };
 
 /// The match's IMPs, and its VPs on the session's scale.

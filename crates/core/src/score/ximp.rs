@@ -15,7 +15,7 @@ use crate::num::Q;
 use crate::options::{XimpAdjustedMethod, XimpArtificial, XimpNormalize};
 
 use super::form::PenaltyUnit;
-use super::form::{PairRules, Pbn, Rules, Spec, Usebio};
+use super::form::{PairRules, Pbn, Rules, Spec, Usebio, UsebioRead};
 use super::stats::board_stats;
 use super::*;
 
@@ -51,6 +51,15 @@ pub static FORM: Spec = Spec {
         unit: "IMP",
         total: "TotalScoreIMP",
         datum: false,
+        read: super::form::PbnRead {
+            words: &[
+                ("CROSS", Some(("ximp_normalize", r#""sum""#))),
+                ("CROSS1", Some(("ximp_normalize", r#""results""#))),
+                ("CROSS2", Some(("ximp_normalize", r#""comparisons""#))),
+            ],
+            yields: false,
+            options: &[],
+        },
     }),
     usebio: Some(Usebio {
         event_type: "PAIRS",
@@ -59,7 +68,16 @@ pub static FORM: Spec = Spec {
         match_scoring_method: None,
         team_points: false,
         line_points: Some(("NS_CROSS_IMP_POINTS", "EW_CROSS_IMP_POINTS")),
+        read: UsebioRead {
+            board: &["CROSS_IMPS", "CROSS_IMP", "XIMPS"],
+            matches: &[],
+            scoring: &[],
+            event_types: &["CROSS_IMP", "CROSS_IMP_PAIRS"],
+            knockout: &[],
+            unnamed: &[],
+        },
     }),
+    bws: Some(3),
 };
 
 /// A frequency table with prefix sums, for sums of IMPs against every entry.

@@ -140,7 +140,7 @@ impl Sums {
         b: &BoardScore,
         mine: impl Fn(PId) -> bool,
     ) {
-        let is_mp = state.sessions[b.session].def.form.is_mp();
+        let is_mp = state.sessions[b.session].def.form.has_top();
         let g = self
             .groups
             .entry((b.session, b.section.clone()))

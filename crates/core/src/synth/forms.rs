@@ -1,6 +1,6 @@
 //! The forms synth writes (`--form`): a subset of the one list of forms, each said as that form's.
 
-use crate::score::{Form, Kind};
+use crate::score::Form;
 
 /// The scoring form of every session: the forms synth writes (what each is, is its
 /// [`Form`](crate::score::Form)'s).
@@ -42,9 +42,9 @@ impl SynthForm {
         self.form().name()
     }
 
-    /// Whether it is a team form (the synthetic log then has matches, not a movement).
-    pub(super) fn is_team(self) -> bool {
-        self.form().kind() == Kind::Teams
+    /// Its kind (in matches, the synthetic log has matches, not a movement).
+    pub(super) fn plug(self) -> &'static crate::kind::Plug {
+        crate::kind::of(self.form())
     }
 
     /// Whether salliere (the peer of `scripts/compare_salliere.sh`) scores it: salliere's pairs

@@ -8,7 +8,7 @@ use super::*;
 
 /// The comment, the championship and the sessions' declarations.
 pub(super) fn header(spec: &Spec, w: &mut Writer) -> io::Result<()> {
-    let teams = spec.form.is_team();
+    let teams = spec.form.plug().in_matches;
     let boards = spec.boards;
     w.comment(&format!(
         "Synthetic championship written by `frekans synth` (seed {}): {} session(s) of {} boards, {} section(s) of {} {}, form {}.",
@@ -93,7 +93,7 @@ pub(super) fn session(
     sections: &[Section],
     s: u32,
 ) -> io::Result<()> {
-    let teams = spec.form.is_team();
+    let teams = spec.form.plug().in_matches;
     let boards = spec.boards;
     let sid = format!("S{s}");
     let day = s - 1;

@@ -7,7 +7,7 @@ use super::*;
 
 /// Every section's participants declared (the log's `pair`/`team` events), in order.
 pub(super) fn participants(spec: &Spec, w: &mut Writer, rng: &mut Rng) -> io::Result<Vec<Section>> {
-    let teams = spec.form.is_team();
+    let teams = spec.form.plug().in_matches;
     let mut members = spec.members.map(Members::new);
     let mut sections = Vec::with_capacity(spec.sections as usize);
     for si in 0..spec.sections {

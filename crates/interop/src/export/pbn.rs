@@ -14,7 +14,7 @@
 use super::notes;
 use super::results::{decimal, LineView, SessionView};
 use crate::bridge::{dealer_of, vul_of, Bid};
-use crate::replay::{Kind, State};
+use crate::replay::State;
 use frekans_core::pbn;
 
 /// A PBN string: quoted, each control character (line breaks and tabs too) in `\u{1b}`
@@ -92,17 +92,14 @@ pub fn write(state: &State, sessions: &[SessionView]) -> Result<Vec<u8>, String>
             tag(&mut out, "Declarer", "");
             tag(&mut out, "Contract", "");
             tag(&mut out, "Result", "");
-            let competition = match s.kind {
-                Kind::Pairs => "Pairs",
-                Kind::Teams => "Teams",
-            };
-            tag(&mut out, "Competition", competition);
+            tag(&mut out, "Competition", s.kind.pbn_competition);
             if i == 0 {
                 tag(&mut out, SESSION_TAG, &notes::session(&s.note));
             }
-            match s.kind {
-                Kind::Pairs => pair_table(&mut out, s, b, unit),
-                Kind::Teams => team_table(&mut out, s, b, unit),
+            if s.kind.in_matches {
+                team_table(&mut out, s, b, unit);
+            } else {
+                pair_table(&mut out, s, b, unit);
             }
             if i == 0 {
                 total_table(&mut out, s, total);
@@ -260,11 +257,11 @@ fn ruling_cell(l: &LineView) -> String {
 }
 
 fn total_table(out: &mut String, s: &SessionView, total: &str) {
-    if s.kind == Kind::Teams {
+    if s.kind.in_matches {
         return team_total_table(out, s, total);
     }
     let mut cols = vec!["Rank\\3R", "PairId\\4R", "Names\\40L", total];
-    let mp = s.form.is_mp();
+    let mp = s.form.has_top();
     if mp {
         cols.push("TotalPercentage\\6R");
     }

@@ -11,7 +11,7 @@ use crate::adjust::{AdjustedScore, ArtLabel, Part, Side};
 use crate::bridge::{dealer_of, vul_of, Bid, Seat, Vul};
 use crate::num::Q;
 use crate::pipeline::{group_of, Scored};
-use crate::replay::{Kind, PId, State};
+use crate::replay::{PId, State};
 use crate::score::Form;
 
 /// One session, ready to print.
@@ -20,7 +20,7 @@ pub struct SessionView<'s> {
     pub name: Option<&'s str>,
     pub form: Form,
     /// Pairs (`lines`) or teams (`matches`): the session's kind.
-    pub kind: Kind,
+    pub kind: &'static crate::kind::Plug,
     pub index: usize,
     /// Participants in standings order of their group (section, then rank).
     pub participants: Vec<ParticipantView<'s>>,
@@ -140,11 +140,8 @@ pub fn sessions<'s>(
         let mut lines = session_lines(state, si, &side_scores);
         let participants = session_participants(state, scored, si, &lines);
         let mut matches = Vec::new();
-        match sess.kind {
-            Kind::Pairs => {}
-            Kind::Teams => {
-                (lines, matches) = session_matches(state, scored, si, lines, &team_boards);
-            }
+        if sess.kind.in_matches {
+            (lines, matches) = session_matches(state, scored, si, lines, &team_boards);
         }
         // A table with neither a result nor a ruling in force (its ruling withdrawn, the board
         // not played) scores nothing, and a file has no line for it.

@@ -28,7 +28,7 @@ use quick_xml::Writer;
 use super::notes;
 use super::results::{artificial_token, decimal, place, LineView, SessionView};
 use crate::bridge::Bid;
-use crate::replay::{Kind, State};
+use crate::replay::State;
 use crate::score::Form;
 
 /// The prefix of a ruling USEBIO cannot say, in a traveller line's `NOTES`.
@@ -172,70 +172,67 @@ fn usebio_date(d: &str) -> String {
 fn session(w: &mut W, s: &SessionView) -> R {
     let name = s.id.to_string();
     open(w, "SESSION", &[("SESSION_ID", name.as_str())])?;
-    match s.kind {
-        Kind::Teams => {
-            participants(w, s, None)?;
-            for m in &s.matches {
-                open(w, "MATCH", &[])?;
-                leaf(w, "TEAM", m.home)?;
-                leaf(w, "OPPOSING_TEAM", m.away)?;
-                // (the match's boards, scored or not)
-                let declared = s.note.matches.iter().find(|n| n.id == m.id);
-                let boards = declared.map(|n| n.boards.as_slice()).unwrap_or_default();
-                if let (Some(a), Some(b)) = (boards.first(), boards.last()) {
-                    leaf(w, "START_BOARD_NUMBER", &a.to_string())?;
-                    leaf(w, "END_BOARD_NUMBER", &b.to_string())?;
-                }
-                leaf(w, "TEAM_SCORE", &decimal(m.vp_home.to_f64(), 2))?;
-                leaf(w, "OPPOSING_TEAM_SCORE", &decimal(m.vp_away.to_f64(), 2))?;
-                for (b, home, away, tables) in &m.boards {
-                    open(w, "BOARD", &[])?;
-                    leaf(w, "BOARD_NUMBER", &b.to_string())?;
-                    if s.form.spec().usebio.as_ref().is_some_and(|u| u.team_points) {
-                        leaf(w, "TEAM_POINTS", &decimal(home.to_f64(), 2))?;
-                        leaf(w, "OPPOSING_TEAM_POINTS", &decimal(away.to_f64(), 2))?;
-                    } else {
-                        leaf(w, "IMPS", &decimal(home.to_f64(), 2))?;
-                    }
-                    for l in tables {
-                        line(w, s, l, Some(if l.open { "NS" } else { "EW" }))?;
-                    }
-                    close(w, "BOARD")?;
-                }
-                close(w, "MATCH")?;
+    if s.kind.in_matches {
+        participants(w, s, None)?;
+        for m in &s.matches {
+            open(w, "MATCH", &[])?;
+            leaf(w, "TEAM", m.home)?;
+            leaf(w, "OPPOSING_TEAM", m.away)?;
+            // (the match's boards, scored or not)
+            let declared = s.note.matches.iter().find(|n| n.id == m.id);
+            let boards = declared.map(|n| n.boards.as_slice()).unwrap_or_default();
+            if let (Some(a), Some(b)) = (boards.first(), boards.last()) {
+                leaf(w, "START_BOARD_NUMBER", &a.to_string())?;
+                leaf(w, "END_BOARD_NUMBER", &b.to_string())?;
             }
+            leaf(w, "TEAM_SCORE", &decimal(m.vp_home.to_f64(), 2))?;
+            leaf(w, "OPPOSING_TEAM_SCORE", &decimal(m.vp_away.to_f64(), 2))?;
+            for (b, home, away, tables) in &m.boards {
+                open(w, "BOARD", &[])?;
+                leaf(w, "BOARD_NUMBER", &b.to_string())?;
+                if s.form.spec().usebio.as_ref().is_some_and(|u| u.team_points) {
+                    leaf(w, "TEAM_POINTS", &decimal(home.to_f64(), 2))?;
+                    leaf(w, "OPPOSING_TEAM_POINTS", &decimal(away.to_f64(), 2))?;
+                } else {
+                    leaf(w, "IMPS", &decimal(home.to_f64(), 2))?;
+                }
+                for l in tables {
+                    line(w, s, l, Some(if l.open { "NS" } else { "EW" }))?;
+                }
+                close(w, "BOARD")?;
+            }
+            close(w, "MATCH")?;
         }
-        Kind::Pairs => {
-            let mut sections: Vec<Option<&str>> = s.lines.iter().map(|l| l.section).collect();
-            sections.extend(s.participants.iter().map(|p| p.section));
-            sections.sort();
-            sections.dedup();
-            for sec in sections {
-                if let Some(id) = sec {
-                    open(w, "SECTION", &[("SECTION_ID", id)])?;
-                }
-                participants(w, s, Some(sec))?;
-                let mut board = None;
-                for l in s.lines.iter().filter(|l| l.section == sec) {
-                    if board != Some(l.board) {
-                        if board.is_some() {
-                            close(w, "BOARD")?;
-                        }
-                        board = Some(l.board);
-                        open(w, "BOARD", &[])?;
-                        leaf(w, "BOARD_NUMBER", &l.board.to_string())?;
-                        if let Some(d) = s.datum.get(&(l.board, l.group.clone())) {
-                            leaf(w, "BOARD_AVERAGE", &decimal(d.to_f64(), 2))?;
-                        }
+    } else {
+        let mut sections: Vec<Option<&str>> = s.lines.iter().map(|l| l.section).collect();
+        sections.extend(s.participants.iter().map(|p| p.section));
+        sections.sort();
+        sections.dedup();
+        for sec in sections {
+            if let Some(id) = sec {
+                open(w, "SECTION", &[("SECTION_ID", id)])?;
+            }
+            participants(w, s, Some(sec))?;
+            let mut board = None;
+            for l in s.lines.iter().filter(|l| l.section == sec) {
+                if board != Some(l.board) {
+                    if board.is_some() {
+                        close(w, "BOARD")?;
                     }
-                    line(w, s, l, None)?;
+                    board = Some(l.board);
+                    open(w, "BOARD", &[])?;
+                    leaf(w, "BOARD_NUMBER", &l.board.to_string())?;
+                    if let Some(d) = s.datum.get(&(l.board, l.group.clone())) {
+                        leaf(w, "BOARD_AVERAGE", &decimal(d.to_f64(), 2))?;
+                    }
                 }
-                if board.is_some() {
-                    close(w, "BOARD")?;
-                }
-                if sec.is_some() {
-                    close(w, "SECTION")?;
-                }
+                line(w, s, l, None)?;
+            }
+            if board.is_some() {
+                close(w, "BOARD")?;
+            }
+            if sec.is_some() {
+                close(w, "SECTION")?;
             }
         }
     }
@@ -251,40 +248,33 @@ fn participants(w: &mut W, s: &SessionView, section: Option<Option<&str>>) -> R 
         .iter()
         .filter(|p| section.is_none_or(|sec| p.section == sec))
     {
-        match s.kind {
-            Kind::Pairs => {
-                open(w, "PAIR", &[])?;
-                leaf(w, "PAIR_NUMBER", p.id)?;
-            }
-            Kind::Teams => open(
-                w,
-                "TEAM",
-                &[("TEAM_ID", p.id), ("TEAM_NAME", p.name.unwrap_or_default())],
-            )?,
+        let element = s.kind.usebio_participant;
+        if s.kind.in_matches {
+            let name = p.name.unwrap_or_default();
+            open(w, element, &[("TEAM_ID", p.id), ("TEAM_NAME", name)])?;
+        } else {
+            open(w, element, &[])?;
+            leaf(w, "PAIR_NUMBER", p.id)?;
         }
         leaf(w, "TOTAL_SCORE", &decimal(p.total, 2))?;
         if let Some(pct) = p.pct {
             leaf(w, "PERCENTAGE", &decimal(pct, 2))?;
         }
         leaf(w, "PLACE", &place(p.rank, p.rank_to))?;
-        match s.kind {
-            Kind::Pairs => {
-                leaf(w, "BOARDS_PLAYED", &p.boards.to_string())?;
-                players(w, p.players, p.player_ids)?;
+        if s.kind.in_matches {
+            // A team's players go two by two in PAIRs (`T1-1`, `T1-2`...), as team files
+            // hold them.
+            for (k, two) in p.players.chunks(2).enumerate() {
+                open(w, "PAIR", &[])?;
+                leaf(w, "PAIR_NUMBER", &format!("{}-{}", p.id, k + 1))?;
+                players(w, two, p.player_ids.get(2 * k..).unwrap_or_default())?;
                 close(w, "PAIR")?;
             }
-            Kind::Teams => {
-                // A team's players go two by two in PAIRs (`T1-1`, `T1-2`...), as team files
-                // hold them.
-                for (k, two) in p.players.chunks(2).enumerate() {
-                    open(w, "PAIR", &[])?;
-                    leaf(w, "PAIR_NUMBER", &format!("{}-{}", p.id, k + 1))?;
-                    players(w, two, p.player_ids.get(2 * k..).unwrap_or_default())?;
-                    close(w, "PAIR")?;
-                }
-                close(w, "TEAM")?;
-            }
+        } else {
+            leaf(w, "BOARDS_PLAYED", &p.boards.to_string())?;
+            players(w, p.players, p.player_ids)?;
         }
+        close(w, element)?;
     }
     close(w, "PARTICIPANTS")
 }

@@ -274,7 +274,7 @@ impl<'a> Cx<'a> {
         let note = note.as_ref();
         let form = note::form(note, form);
         let units = self.units(el);
-        let team = form.is_team();
+        let team = crate::kind::of(form).in_matches;
         let _participants = tracing::info_span!("usebio_participants").entered();
         // Participants: (section, number as written) → id.
         let numbers = self.declared_numbers(&units, form);

@@ -18,7 +18,7 @@ use crate::dd::BoardDd;
 use crate::explain::played_text;
 use crate::num::Q;
 use crate::pipeline::Scored;
-use crate::replay::{Kind, RulingStatus, State};
+use crate::replay::{RulingStatus, State};
 use crate::score::{BoardScore, Line, TeamBoardScore};
 
 /// Labels in the bulletin's language.
@@ -259,10 +259,16 @@ pub fn build_with(
             id: def.id.clone(),
             name: def.name.clone(),
             form: def.form.name(),
-            teams: sess.kind == Kind::Teams,
-            charts: match sess.kind {
-                Kind::Pairs => running_charts(state, scored, i),
-                Kind::Teams => Vec::new(),
+            teams: sess.kind.in_matches,
+            board_unit: def
+                .form
+                .teams()
+                .map(|t| t.unit)
+                .filter(|&u| u != "board points"),
+            charts: if sess.kind.running_charts {
+                running_charts(state, scored, i)
+            } else {
+                Vec::new()
             },
             standings,
             boards,
@@ -346,26 +352,25 @@ fn session_boards(
         let n = b.score().board;
         board_view(state, b, dd.get(&(i, n)).copied(), lang, limits)
     };
-    match state.sessions[i].kind {
-        Kind::Pairs => scored
+    if !state.sessions[i].kind.in_matches {
+        scored
             .pair_boards
             .iter()
             .filter(|b| b.session == i)
             .map(|b| view(Board::Pairs(b)))
-            .collect(),
-        Kind::Teams => {
-            let mut numbers = std::collections::BTreeSet::new();
-            scored
-                .team_boards
-                .iter()
-                .filter(|t| t.score.session == i)
-                .filter(|t| match shown {
-                    Some(x) => numbers.insert(t.score.board) || x.ids.contains(t.match_id.as_str()),
-                    None => true,
-                })
-                .map(|t| view(Board::Teams(t)))
-                .collect()
-        }
+            .collect()
+    } else {
+        let mut numbers = std::collections::BTreeSet::new();
+        scored
+            .team_boards
+            .iter()
+            .filter(|t| t.score.session == i)
+            .filter(|t| match shown {
+                Some(x) => numbers.insert(t.score.board) || x.ids.contains(t.match_id.as_str()),
+                None => true,
+            })
+            .map(|t| view(Board::Teams(t)))
+            .collect()
     }
 }
 
@@ -712,7 +717,7 @@ fn distribution(b: &crate::score::BoardScore, played: &[i32]) -> Option<Distribu
 /// boards (percentage at matchpoints, total otherwise): the six best of the final standings.
 fn running_charts(state: &State, scored: &Scored, session: usize) -> Vec<Chart> {
     let def = &state.sessions[session].def;
-    let is_mp = def.form.is_mp();
+    let is_mp = def.form.has_top();
     let mut out = Vec::new();
     let mut groups: BTreeMap<Option<String>, Vec<&crate::standings::Standing>> = BTreeMap::new();
     for st in scored

@@ -52,6 +52,9 @@ pub struct SessionView {
     pub form: &'static str,
     /// Team forms (IMPs and VPs, no percentages).
     pub teams: bool,
+    /// The site's unit of a team board's scores when it is not board points (`IMP` at teams).
+    #[serde(skip)]
+    pub board_unit: Option<&'static str>,
     pub charts: Vec<Chart>,
     pub standings: Vec<StandingGroup>,
     pub boards: Vec<BoardView>,

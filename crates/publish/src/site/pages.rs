@@ -158,6 +158,7 @@ pub fn render_each(
         rulings,
         ..
     } = model;
+    let units: Vec<Option<&str>> = sessions.iter().map(|s| s.board_unit).collect();
     let mut sessions: Vec<Value> = sessions.into_iter().map(data_of).collect::<Result<_>>()?;
     let overall: Vec<Value> = overall.into_iter().map(data_of).collect::<Result<_>>()?;
     let mut rulings: Vec<Value> = rulings.into_iter().map(data_of).collect::<Result<_>>()?;
@@ -177,7 +178,7 @@ pub fn render_each(
         ("suit_names", mj(&suit_names)),
     ]);
     let index_sessions = index_sessions(&sessions);
-    let boards = session_pages(&r, &mut sessions, &labels, sink)?;
+    let boards = session_pages(&r, &mut sessions, &units, &labels, sink)?;
     drop(sessions);
     let (section_of, shown_people) = card_pages(&r, participants, &rulings, sink)?;
     ruling_pages(&r, &mut rulings, &section_of, &labels, sink)?;
@@ -239,11 +240,12 @@ fn index_sessions(sessions: &[Value]) -> Vec<Value> {
 fn session_pages(
     r: &Renderer,
     sessions: &mut [Value],
+    units: &[Option<&str>],
     labels: &BTreeMap<&'static str, &'static str>,
     sink: &mut dyn FnMut(String, Vec<u8>) -> Result<()>,
 ) -> Result<usize> {
     let mut boards = 0;
-    for s in sessions.iter_mut() {
+    for (s, unit) in sessions.iter_mut().zip(units) {
         let (mut pages, list) = board_parts(s);
         let sid = s["id"].as_str().unwrap_or_default();
         for (k, (href, _)) in list.iter().enumerate() {
@@ -254,11 +256,7 @@ fn session_pages(
             page.insert("session".into(), Value::from(sid));
             page.insert("session_href".into(), Value::from(session_href(sid)));
             page.insert("teams".into(), s["teams"].clone());
-            let unit = if s["form"] == "teams" {
-                "IMP"
-            } else {
-                labels["bp"]
-            };
+            let unit = unit.unwrap_or(labels["bp"]);
             page.insert("unit".into(), Value::from(unit));
             page.insert("section".into(), section);
             page.insert("board".into(), board);

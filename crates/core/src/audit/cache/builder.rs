@@ -179,11 +179,7 @@ impl CacheBuilder {
             declares: self.declares,
             participants: state.participants.clone(),
             sessions: state.sessions.iter().map(|s| s.def.id.clone()).collect(),
-            teams: state
-                .sessions
-                .iter()
-                .map(|s| s.kind == Kind::Teams)
-                .collect(),
+            teams: state.sessions.iter().map(|s| s.kind.in_matches).collect(),
             fields: scored.fields.clone(),
             board_ns,
             sums: scored.sums.clone(),

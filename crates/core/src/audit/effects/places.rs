@@ -102,7 +102,7 @@ impl<'s> Ranked<'s> {
             group,
             groups,
             carried,
-            all_mp: carried_sessions.clone().all(|s| s.def.form.is_mp()),
+            all_mp: carried_sessions.clone().all(|s| s.def.form.has_top()),
             sessions: st
                 .sessions
                 .iter()
@@ -338,9 +338,7 @@ impl<'s> Ranked<'s> {
             pct_after: r.pct(),
             rank_before: Some(c.rank_before as i32),
             rank_after: Some(r.rank as i32),
-            team: p.team
-                || r.session
-                    .is_some_and(|s| st.sessions[s].kind == Kind::Teams),
+            team: p.team || r.session.is_some_and(|s| st.sessions[s].kind.in_matches),
             moved: Some(c.moved),
         }
     }

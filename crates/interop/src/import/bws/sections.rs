@@ -4,6 +4,7 @@
 use std::collections::BTreeMap;
 
 use super::{cell, int, problem, Database, Problem, Request};
+use crate::score::Form;
 
 /// Sections' letters by ID, the session's form with where the file gives it, and notices
 /// (where, message) for the report.
@@ -52,12 +53,12 @@ pub(super) fn sections(db: &Database, req: &Request) -> Result<Sections, Vec<Pro
         if let Ok(Some(t)) = int(row, scoring, "ScoringType") {
             // The codes as the programs that write the column use them (BridgeTab's settings,
             // a Danish DBF tool: 1 matchpoints, 2 Butler, 3 cross-IMPs, 4 teams); Bridgemate's
-            // developer's guide does not document the column (docs/interop.md).
-            let f = match t {
-                1 => "mp",
-                2 => "butler",
-                3 => "ximp",
-                _ => {
+            // developer's guide does not document the column (docs/interop.md). Each form's
+            // code is its `Spec`'s `bws`.
+            let code = Form::ALL.iter().find(|f| f.spec().bws == Some(t));
+            let f = match code {
+                Some(f) => f.name(),
+                None => {
                     return Err(one(problem(
                         file,
                         &sections.at(i),

@@ -34,6 +34,7 @@ use serde_json::{Map, Value};
 use super::draft::Draft;
 use super::{decode_text, Parsed, Problem, Read, Request};
 use crate::bridge::{parse_seat, vul_of, Vul};
+use crate::score::Form;
 
 /// Read a PBN file: the log's events of its one session.
 pub fn read(bytes: &[u8], file: &str, req: &Request) -> Result<Read, Vec<Problem>> {
@@ -237,11 +238,11 @@ fn scoring(
                     let ss = d.session_mut(s);
                     ss.form = Some((form.to_string(), at(tag.line)));
                     ss.options = options;
-                    if form == "mp" {
-                        // PBN's producers factor a line of any size by Neuberg's
-                        // formula (interop-formats.md), not the small-field table.
-                        ss.options
-                            .insert("neuberg_small_field".into(), Value::from("off"));
+                    // (what PBN's producers mean by the form: mp, Neuberg's formula for a line
+                    // of any size, interop-formats.md)
+                    let read = Form::parse(form).and_then(|f| f.spec().pbn.as_ref());
+                    for (name, value) in read.map_or(&[][..], |p| p.read.options) {
+                        ss.options.insert((*name).into(), json_of(value));
                     }
                 }
                 Err(m) => {
@@ -268,10 +269,14 @@ fn team_scoring(value: &str) -> Result<&'static str, String> {
         .map(|f| f.trim().to_ascii_uppercase())
         .filter(|f| !f.is_empty())
         .collect();
-    if fields.iter().any(|f| f == "BAM") {
-        Ok("bam")
-    } else if fields.iter().any(|f| f == "IMP" || f == "IMPS") {
-        Ok("teams")
+    // (each team form's words, `score::form::PbnRead`; the later form of the list first)
+    let named = Form::ALL.iter().rev().find(|&&f| {
+        crate::kind::of(f).in_matches
+            && read_of(f)
+                .is_some_and(|r| r.words.iter().any(|(w, _)| fields.iter().any(|x| x == w)))
+    });
+    if let Some(f) = named {
+        Ok(f.name())
     } else {
         Err(format!(
             "[Scoring \"{value}\"]: the games of a team match (they give [Room]) are scored by IMPs (IMP) or board-a-match (BAM); give --form"
@@ -362,6 +367,16 @@ impl Ids {
     }
 }
 
+/// A form's `[Scoring]` words.
+fn read_of(f: Form) -> Option<&'static crate::score::form::PbnRead> {
+    f.spec().pbn.as_ref().map(|p| &p.read)
+}
+
+/// A value of a form's tables, written as JSON there.
+fn json_of(text: &str) -> Value {
+    serde_json::from_str(text).expect("the forms' tables hold JSON")
+}
+
 /// `[Scoring]`: a base (`MP`, `MatchPoints`, `IMP`...) and modifiers (PBN 2.1 §3.4.12) → the
 /// form and the options that say what the file says. `MP1`/`MP2` differ only in the scale
 /// (2/1/0 or 1/½/0 a comparison), not in the ranking: both are `mp`.
@@ -375,33 +390,26 @@ pub fn scoring_tag(value: &str) -> Result<(&'static str, Map<String, Value>), St
         .map(str::trim)
         .filter(|f| !f.is_empty())
     {
-        match f.to_ascii_uppercase().as_str() {
-            "MP" | "MATCHPOINTS" | "MATCHPOINT" | "MP1" | "MP2" | "NEUBERG" => {
-                form.get_or_insert("mp");
+        let word = f.to_ascii_uppercase();
+        // (a pairs form's words, `score::form::PbnRead`)
+        let named = Form::ALL.iter().find_map(|&f| {
+            let read = read_of(f).filter(|_| !crate::kind::of(f).in_matches)?;
+            let (_, option) = read.words.iter().find(|(w, _)| *w == word)?;
+            Some((f, read.yields, option))
+        });
+        if let Some((f, yields, option)) = named {
+            if yields {
+                form.get_or_insert(f.name());
+            } else {
+                form = Some(f.name());
             }
+            if let Some((name, value)) = option {
+                options.insert((*name).into(), json_of(value));
+            }
+            continue;
+        }
+        match word.as_str() {
             "IMP" | "IMPS" => imp = true,
-            "BUTLER" => {
-                form = Some("butler");
-                options.insert("butler_trim".into(), serde_json::json!({"count": 0}));
-            }
-            "BUTLER-2" | "BUTLER2" => {
-                form = Some("butler");
-                options.insert("butler_trim".into(), serde_json::json!({"count": 1}));
-            }
-            "CROSS" => {
-                form = Some("ximp");
-                options.insert("ximp_normalize".into(), Value::from("sum"));
-            }
-            "CROSS1" => {
-                form = Some("ximp");
-                options.insert("ximp_normalize".into(), Value::from("results"));
-            }
-            "CROSS2" => {
-                form = Some("ximp");
-                options.insert("ximp_normalize".into(), Value::from("comparisons"));
-            }
-            // (frekans's own name: PBN has none for napki)
-            "NAPKI" => form = Some("napki"),
             "MEAN" => {}
             "MEDIAN" => median = true,
             other => {
@@ -412,7 +420,11 @@ pub fn scoring_tag(value: &str) -> Result<(&'static str, Map<String, Value>), St
         }
     }
     if median {
-        if form != Some("butler") {
+        // (the datum of a form that has one: Butler's)
+        if !form
+            .and_then(Form::parse)
+            .is_some_and(|f| f.accepts("butler_trim"))
+        {
             return Err(format!(
                 "[Scoring \"{value}\"]: Median is a Butler datum; give --form"
             ));

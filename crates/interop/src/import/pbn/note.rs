@@ -70,7 +70,7 @@ impl Games<'_> {
         self.scoring = Some((g.value("Scoring").unwrap_or_default().to_string(), tag.line));
         self.mp_columns = None;
         let form = Form::parse(&note.form);
-        self.noted.team = teams || form.is_some_and(|f| f.is_team());
+        self.noted.team = teams || form.is_some_and(|f| crate::kind::of(f).in_matches);
         apply(d, self.s, &note, &at);
     }
 

@@ -92,37 +92,33 @@ pub(super) fn form_of(ev: &Element, req: &Request) -> Result<(Form, bool), Strin
     if ty == "INDIVIDUAL" {
         return Err("an individual event (EVENT_TYPE INDIVIDUAL): frekans scores pairs and teams, not individuals; this file cannot be imported".into());
     }
-    let teams = matches!(
-        ty.as_str(),
-        "TEAMS" | "SWISS_TEAMS" | "TEAMS_OF_FOUR" | "KO" | "TEAMS_KO" | "KNOCKOUT"
-    );
-    let knockout = matches!(ty.as_str(), "KO" | "TEAMS_KO" | "KNOCKOUT");
-    let declared = if teams {
-        Some(
-            if bsm == "PAB" || msm == "PAB" || sm == "PAB" || sm == "BAM" {
-                Form::Bam
-            } else if bsm == "PATTON" || msm == "PATTON" {
-                // (frekans's own name: USEBIO has none for Patton)
-                Form::Patton
-            } else {
-                Form::Teams
-            },
-        )
-    } else {
-        match bsm.as_str() {
-            "MATCH_POINTS" | "MATCHPOINTS" | "MP" => Some(Form::Mp),
-            "CROSS_IMPS" | "CROSS_IMP" | "XIMPS" => Some(Form::Ximp),
-            "BUTLER" | "BUTLER_IMPS" | "IMPS" => Some(Form::Butler),
-            // (frekans's own name: USEBIO has none for napki)
-            "NAPKI" => Some(Form::Napki),
-            _ => match ty.as_str() {
-                "MP_PAIRS" => Some(Form::Mp),
-                "BUTLER_PAIRS" => Some(Form::Butler),
-                "CROSS_IMP" | "CROSS_IMP_PAIRS" => Some(Form::Ximp),
-                _ => None,
-            },
-        }
+    // Each form says what in a file names it (`score::form::UsebioRead`): the kind the
+    // EVENT_TYPE says (the first kind's when none does), then a form of that kind named by its
+    // methods, else by the EVENT_TYPE.
+    let read = |f: Form| f.spec().usebio.as_ref().map(|u| &u.read);
+    let knockout = Form::ALL
+        .iter()
+        .any(|&f| read(f).is_some_and(|r| r.knockout.contains(&ty.as_str())));
+    let kind = Form::ALL
+        .iter()
+        .find(|&&f| read(f).is_some_and(|r| r.event_types.contains(&ty.as_str())))
+        .map_or(crate::kind::ALL[0], |&f| crate::kind::of(f));
+    let of_kind = || {
+        Form::ALL
+            .iter()
+            .copied()
+            .filter(|&f| crate::kind::of(f) == kind)
+            .filter_map(|f| Some((f, read(f)?)))
     };
+    let declared = of_kind()
+        .rev()
+        .find(|(_, r)| {
+            r.board.contains(&bsm.as_str())
+                || r.matches.contains(&msm.as_str())
+                || r.scoring.contains(&sm.as_str())
+        })
+        .or_else(|| of_kind().find(|(_, r)| r.event_types.contains(&ty.as_str())))
+        .map(|(f, _)| f);
     if let Some(f) = declared {
         return Ok((f, knockout));
     }
@@ -134,10 +130,13 @@ pub(super) fn form_of(ev: &Element, req: &Request) -> Result<(Form, bool), Strin
             )
         });
     }
-    match ty.as_str() {
+    let unnamed = Form::ALL
+        .iter()
+        .find(|&&f| read(f).is_some_and(|r| r.unnamed.contains(&ty.as_str())));
+    match unnamed {
         // USEBIO: PAIRS without BOARD_SCORING_METHOD is a matchpointed pairs event.
-        "PAIRS" | "SWISS_PAIRS" | "" => Ok((Form::Mp, knockout)),
-        _ => Err(format!(
+        Some(&f) => Ok((f, knockout)),
+        None => Err(format!(
             "EVENT_TYPE {} with no BOARD_SCORING_METHOD: cannot tell how it is scored; give --form",
             crate::import::quote(&ty)
         )),

@@ -209,7 +209,7 @@ impl Cx<'_> {
         if sections.len() <= 1 {
             return "section".into();
         }
-        if !form.is_mp() {
+        if !form.factors_to_field() {
             return "field".into();
         }
         // Tables on each board, in the field and in its biggest section.

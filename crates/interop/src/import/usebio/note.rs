@@ -44,7 +44,7 @@ pub(super) fn of<'n>(
 /// The session's form: the note's, else the event's.
 pub(super) fn form(note: Option<&SessionNote>, form: Form) -> Form {
     note.and_then(|n| Form::parse(&n.form))
-        .filter(|f| f.kind() == form.kind())
+        .filter(|&f| crate::kind::of(f) == crate::kind::of(form))
         .unwrap_or(form)
 }
 

@@ -46,7 +46,7 @@ impl Cx<'_> {
         units: &[(Option<String>, &Element)],
         form: Form,
     ) -> Vec<Declared> {
-        let team = form.is_team();
+        let team = crate::kind::of(form).in_matches;
         let mut numbers: Vec<Declared> = Vec::new();
         for (section, u) in units {
             for parts in u.all("PARTICIPANTS") {
@@ -178,7 +178,7 @@ impl Cx<'_> {
                 declared,
                 section: section.as_deref(),
             };
-            if form.is_team() {
+            if crate::kind::of(form).in_matches {
                 for b in u.all("BOARD").filter(|b| has_lines(b)) {
                     self.problem(
                         b.path.clone(),

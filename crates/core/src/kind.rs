@@ -1,0 +1,114 @@
+//! The kinds of session, as plugs: what differs between a session played by pairs and one played
+//! in team matches (and any later kind) is its kind's [`Plug`], chosen once from the form's `Spec`
+//! ([`of`]).
+//!
+//! A kind is one child module holding a `pub static PLUG: Plug` (`kind::pairs`, `kind::teams`):
+//! what a session of it declares and how replay checks its tables, its session finish (pairs:
+//! `mp_artificial: session_bounded`, the personal average), which penalties come off its
+//! matches, its names in the interchange formats and what the view shows of it. The rest of the
+//! program asks the plug a question (`in_matches`, `seats`, `finish`...), never which kind it is;
+//! how a board is scored stays the form's (`score::form::Rules`). Adding a kind is its module,
+//! a `Rules` of its own and one line of [`of`].
+
+pub mod pairs;
+pub mod teams;
+
+use crate::num::Total;
+use crate::options::Options;
+use crate::score::form::{Form, PenaltyUnit, Rules};
+use crate::score::BoardScore;
+
+/// Everything the program knows of one kind of session.
+pub struct Plug {
+    /// Its name in messages ("a pairs session") and files.
+    pub name: &'static str,
+    /// Its boards are played in matches of two rooms: a result names its match and room, a
+    /// `match` event declares one, a ruling with no result creates its table in the match, a
+    /// board's scores depend on every board of its match and a participant's standing is its
+    /// matches' result. Otherwise each board of a comparison group is scored on its own.
+    pub in_matches: bool,
+    /// The seat keys of a table's plays in the replay: (NS, EW).
+    pub seats: (u8, u8),
+    /// Why a `fouled` event is refused in a session of it; `None`: the board's groups are scored
+    /// apart (C30).
+    pub fouled_refused: Option<&'static str>,
+    /// The penalty unit that comes off its matches before they finish rather than off the
+    /// standings (C18, C20).
+    pub match_penalty: Option<PenaltyUnit>,
+    /// What it does when its session's boards are scored, before they are summed.
+    pub finish: Finish,
+    /// How many players one participant of it is (`synth`).
+    pub players: usize,
+    /// Its PBN `Competition` tag.
+    pub pbn_competition: &'static str,
+    /// Its participant's USEBIO element (`PAIR`, `TEAM`).
+    pub usebio_participant: &'static str,
+    /// The view shows each participant's running chart over the session's boards.
+    pub running_charts: bool,
+}
+
+/// A kind's session finish: what is done to its scored boards and to its standings' totals.
+pub struct Finish {
+    /// On every scored pair board of the log, given each session's options when the session is
+    /// of this kind (else `None`).
+    pub boards: fn(sessions: &[Option<&Options>], boards: &mut [BoardScore]),
+    /// On a member of a comparison group who played `boards` of the `most` anyone in its group
+    /// played, before penalties: changes `total` and says whether it did (for the notice).
+    pub member: fn(form: Form, boards: u32, most: u32, total: &mut Total) -> bool,
+}
+
+impl PartialEq for Plug {
+    fn eq(&self, other: &Plug) -> bool {
+        std::ptr::eq(self, other)
+    }
+}
+
+impl std::fmt::Debug for Plug {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.name)
+    }
+}
+
+/// Every kind, in order.
+pub const ALL: [&Plug; 2] = [&pairs::PLUG, &teams::PLUG];
+
+/// The kind of a session of `form`: the one place a kind is chosen, from how the form scores.
+pub fn of(form: Form) -> &'static Plug {
+    match form.spec().rules {
+        Rules::Pairs(_) => &pairs::PLUG,
+        Rules::Teams(_) => &teams::PLUG,
+    }
+}
+
+/// Every kind's session finish on the scored pair boards (`pipeline`), each on the sessions of it.
+pub fn finish_boards(kinds: &[&'static Plug], options: &[&Options], boards: &mut [BoardScore]) {
+    for plug in ALL {
+        let mine: Vec<Option<&Options>> = kinds
+            .iter()
+            .zip(options)
+            .map(|(k, o)| (*k == plug).then_some(*o))
+            .collect();
+        if mine.iter().any(Option::is_some) {
+            (plug.finish.boards)(&mine, boards);
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn kinds() {
+        // scoring-methods.md: matches of two rooms for teams, Patton and board-a-match.
+        let teams: Vec<&str> = Form::ALL
+            .iter()
+            .filter(|&&f| of(f).in_matches)
+            .map(|f| f.name())
+            .collect();
+        assert_eq!(teams, ["teams", "patton", "bam"]);
+        assert!(ALL
+            .iter()
+            .all(|k| ALL.iter().filter(|o| *o == k).count() == 1));
+    }
+}
