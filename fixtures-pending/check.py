@@ -90,9 +90,14 @@ def read(path):
         e = json.loads(t)
         ty = e["type"]
         if ty == "session":
-            kind = e.get("kind", "pairs")
+            team = e["form"] in ("teams", "patton", "bam")
+            kind = e.get("kind", "teams" if team else "pairs")
+            if kind not in ("pairs", "teams", "individual"):
+                raise Invalid(ln, "kind", "unknown")
             if kind == "individual" and e["form"] not in IND_FORMS:
                 raise Invalid(ln, "kind", "form")
+            if kind != "individual" and kind != ("teams" if team else "pairs"):
+                raise Invalid(ln, "kind", "not the form's")
             sessions[e["id"]] = dict(e, kind=kind)
         elif ty == "player":
             declared = True
@@ -149,6 +154,11 @@ def read(path):
             tables[key] = tab
         elif ty == "penalty":
             penalties.append(e)
+        elif ty == "fouled" and sessions[e["session"]]["kind"] == "individual":
+            for g in e["groups"]:
+                for p in g:
+                    if (e["session"], e["board"], p) not in tables:
+                        raise Invalid(ln, "groups", "not a North player of the board")
     return sessions, tables, penalties, rulings
 
 
