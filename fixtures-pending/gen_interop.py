@@ -77,7 +77,7 @@ def usebio():
     open(os.path.join(HERE, "individual-usebio.xml"), "w", encoding="ascii",
          errors="xmlcharrefreplace").write("\n".join(o) + "\n")
     exp = {"source": "fixtures-pending/IND-MP-1 (worked in its note, checked by check.py); layout of the "
-                     "USEBIO specimen "An example individual file" (INTEROP-DRAFT.md)",
+                     "USEBIO specimen 'An example individual file' (INTEROP-DRAFT.md)",
            "note": "What an import of individual-usebio.xml must give: the log of IND-MP-1 (players 1-12 with "
                    "their names, CLUB_ID_NUMBER not kept, NATIONAL_ID_NUMBER as member; every TRAVELLER_LINE a "
                    "result with its four seats and SCORE), and scoring it the published NS_/EW_MATCH_POINTS "
