@@ -201,6 +201,7 @@ fn usebio_round_trip_scores_every_table_and_total_the_same() {
                 options,
                 lenient: false,
                 strict: false,
+                ..Request::default()
             };
             let read = usebio::read(&xml, "export.xml", &req)
                 .unwrap_or_else(|p| panic!("{what}: the export does not read back: {p:?}"));

@@ -131,7 +131,7 @@ pub(super) fn audit_keyed(
             let scored = run::score_log(&replayed.state)?;
             let made = replayed.audit_cache(None, &scored);
             drop((scored, replayed));
-            crate::progress::release_freed_memory();
+            crate::memory::release_freed_memory();
             let saving = run::keep_beside(store, key.clone(), made.clone(), None);
             if let Some(c) = made {
                 let a = crate::audit::audit_cached(bytes, c, q);

@@ -264,7 +264,7 @@ fn add_one(
         .or(flags.date)
         .or_else(|| first_at(&bytes).as_deref().and_then(layout::parse_date));
     drop(bytes);
-    crate::progress::release_freed_memory();
+    crate::memory::release_freed_memory();
     let season = date.map(layout::year_of).or(flags.season).ok_or_else(|| {
         AppError::BadRequest(format!(
             "{}: the championship has no date (no `date` in its championship event, no `at` on its first event): give --date YYYY-MM-DD or --season YYYY",

@@ -126,7 +126,7 @@ pub fn cycle(
             return Ok(c);
         }
     }
-    let dir = crate::outfile::create_tmp_dir(&std::env::temp_dir(), "frekans-live")
+    let dir = crate::outfile::create_tmp_dir(&ctx.world.temp_dir(), "frekans-live")
         .map_err(AppError::Other)?;
     let _cleanup = RemoveOnDrop(dir.clone());
     let name = req
@@ -152,7 +152,7 @@ pub fn cycle(
         p.file = label.clone();
         p
     };
-    match import::bws::progress(&copy, &label) {
+    match import::bws::progress(&*ctx.world, &copy, &label) {
         Ok(p) => {
             c.status = LiveStatus {
                 round: p.round,
@@ -178,7 +178,10 @@ pub fn cycle(
     }
     let opts = import::ImportOptions {
         format: Some(import::Format::Bws),
-        req: import::Request::default(),
+        req: import::Request {
+            world: ctx.world.clone(),
+            ..import::Request::default()
+        },
         columns: import::csv::Columns::default(),
         now: at,
     };

@@ -43,8 +43,8 @@ pub fn site(
 /// made (a million results' events are hundreds of MB).
 fn free_events(r: &mut run::Run) {
     drop(std::mem::take(&mut r.events));
-    crate::progress::release_freed_memory();
-    crate::progress::memory("auditing the rulings (their events freed)");
+    crate::memory::release_freed_memory();
+    crate::memory::memory("auditing the rulings (their events freed)");
 }
 
 /// Where the website goes in publish's directory.
@@ -78,7 +78,7 @@ pub fn publish(
     let model = run::view(&r, lang, &run::Limits::SITE);
     let files = {
         let bulletin = run::view_from(&r, lang, &run::Limits::BULLETIN, &model);
-        run::bulletin_files(&r, &bulletin, &ctx.typst)?
+        run::bulletin_files(&r, &bulletin, (&*ctx.world, &ctx.typst))?
     };
     free_events(&mut r);
     let mut w = crate::outfile::Incremental::begin(out)?;

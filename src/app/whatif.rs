@@ -63,7 +63,7 @@ impl WhatIfCache {
                     keep_cache(store, &key, c.as_ref());
                 }
             }
-            crate::progress::release_freed_memory();
+            crate::memory::release_freed_memory();
         }
         WhatIfCache { cache: c, hashed }
     }

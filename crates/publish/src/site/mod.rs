@@ -90,7 +90,7 @@ pub fn write_owned(
             pages = files,
             cpu_s = format!("{:.2}", b - a),
             cpu_ms_a_page = format!("{ms:.3}"),
-            rss_mib = crate::progress::rss_mib(),
+            rss_mib = crate::memory::rss_mib(),
             "site: the pages made and written"
         );
     }
