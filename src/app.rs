@@ -75,7 +75,7 @@ macro_rules! failures {
     };
 }
 
-failures!(crate::report::RenderError);
+failures!(crate::report::RenderError, crate::error::Failed);
 
 impl From<pipeline::ScoreError> for AppError {
     fn from(e: pipeline::ScoreError) -> AppError {

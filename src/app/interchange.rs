@@ -286,7 +286,7 @@ pub fn import(
             }
             Err(AppError::BadRequest(m.trim_end().to_string()))
         }
-        Err(ImportError::Io(e)) => Err(AppError::Other(e)),
+        Err(ImportError::Io(e)) => Err(AppError::Other(anyhow::Error::new(e))),
     }
 }
 

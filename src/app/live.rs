@@ -127,7 +127,7 @@ pub fn cycle(
         }
     }
     let dir = crate::outfile::create_tmp_dir(&ctx.world.temp_dir(), "frekans-live")
-        .map_err(AppError::Other)?;
+        .map_err(AppError::from)?;
     let _cleanup = RemoveOnDrop(dir.clone());
     let name = req
         .bws
@@ -202,7 +202,7 @@ pub fn cycle(
             c.report = failed_read(req, ps.into_iter().map(named).collect());
             return Ok(c);
         }
-        Err(ImportError::Io(e)) => return Err(AppError::Other(e)),
+        Err(ImportError::Io(e)) => return Err(AppError::Other(anyhow::Error::new(e))),
     }
     if c.appended > 0 || shown != Some(&c.status) || !req.out.join(LIVE_PAGE).is_file() {
         c.site = Some(write_site(req, ctx, &c.status)?);
@@ -231,8 +231,8 @@ fn write_site(
         &req.lang,
         &mut |name, bytes| w.put(name, bytes),
     )
-    .map_err(AppError::Other)?;
-    let page = crate::site::live::page(&model, status, &req.lang).map_err(AppError::Other)?;
+    .map_err(AppError::from)?;
+    let page = crate::site::live::page(&model, status, &req.lang).map_err(AppError::from)?;
     w.put(LIVE_PAGE, &page)?;
     Ok(w.commit()?)
 }

@@ -34,7 +34,7 @@ pub fn site(
     let report = crate::site::write_owned(&r.state, &r.scored, model, lang, &mut |name, bytes| {
         w.put(name, bytes)
     })
-    .map_err(AppError::Other)?;
+    .map_err(AppError::from)?;
     w.commit()?;
     Ok(report)
 }
@@ -88,7 +88,7 @@ pub fn publish(
     let site = crate::site::write_owned(&r.state, &r.scored, model, lang, &mut |name, bytes| {
         w.put(&format!("{SITE_DIR}/{name}"), bytes)
     })
-    .map_err(AppError::Other)?;
+    .map_err(AppError::from)?;
     let published = {
         let _s = tracing::info_span!("publish_commit").entered();
         w.commit()?

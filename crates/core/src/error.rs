@@ -107,3 +107,125 @@ impl fmt::Display for Notice {
         }
     }
 }
+
+/// What went wrong writing or reading files, or running a stage that is not the log's fault
+/// (exit status 1): the library's one error type for failures. Each variant says what was being
+/// done; its chain of causes (`source`) is what the system or a library said, and the binary
+/// prints the two joined by `": "`.
+#[derive(Debug, thiserror::Error)]
+pub enum Failed {
+    /// What was being done to a file, and the system's reason.
+    #[error("{what}")]
+    Io {
+        what: String,
+        #[source]
+        source: std::io::Error,
+    },
+    /// The system's reason alone.
+    #[error(transparent)]
+    BareIo(#[from] std::io::Error),
+    /// JSON that could not be written or read.
+    #[error(transparent)]
+    Json(#[from] serde_json::Error),
+    /// What cannot be done, said whole.
+    #[error("{0}")]
+    Said(String),
+    /// What was being done when another failure happened.
+    #[error("{what}")]
+    Within {
+        what: String,
+        #[source]
+        source: Box<Failed>,
+    },
+    /// Another library's error (polars, a writer's), as it says it.
+    #[error(transparent)]
+    Foreign(Box<dyn std::error::Error + Send + Sync + 'static>),
+}
+
+impl Failed {
+    /// A failure said whole.
+    pub fn said(what: impl Into<String>) -> Failed {
+        Failed::Said(what.into())
+    }
+
+    /// Another library's error.
+    pub fn foreign(e: impl std::error::Error + Send + Sync + 'static) -> Failed {
+        Failed::Foreign(Box::new(e))
+    }
+}
+
+/// The library's results of failures that are not the log's.
+pub type Result<T, E = Failed> = std::result::Result<T, E>;
+
+/// What was being done, added to a failure (or to a missing value).
+pub trait Context<T> {
+    fn context(self, what: impl fmt::Display) -> Result<T>;
+    fn with_context<D: fmt::Display>(self, what: impl FnOnce() -> D) -> Result<T>;
+}
+
+impl<T> Context<T> for std::result::Result<T, std::io::Error> {
+    fn context(self, what: impl fmt::Display) -> Result<T> {
+        self.map_err(|source| Failed::Io {
+            what: what.to_string(),
+            source,
+        })
+    }
+    fn with_context<D: fmt::Display>(self, what: impl FnOnce() -> D) -> Result<T> {
+        self.map_err(|source| Failed::Io {
+            what: what().to_string(),
+            source,
+        })
+    }
+}
+
+impl<T> Context<T> for std::result::Result<T, Failed> {
+    fn context(self, what: impl fmt::Display) -> Result<T> {
+        self.map_err(|e| Failed::Within {
+            what: what.to_string(),
+            source: Box::new(e),
+        })
+    }
+    fn with_context<D: fmt::Display>(self, what: impl FnOnce() -> D) -> Result<T> {
+        self.map_err(|e| Failed::Within {
+            what: what().to_string(),
+            source: Box::new(e),
+        })
+    }
+}
+
+impl<T> Context<T> for std::result::Result<T, serde_json::Error> {
+    fn context(self, what: impl fmt::Display) -> Result<T> {
+        self.map_err(Failed::Json).context(what)
+    }
+    fn with_context<D: fmt::Display>(self, what: impl FnOnce() -> D) -> Result<T> {
+        self.map_err(Failed::Json).with_context(what)
+    }
+}
+
+impl<T> Context<T> for Option<T> {
+    fn context(self, what: impl fmt::Display) -> Result<T> {
+        self.ok_or_else(|| Failed::Said(what.to_string()))
+    }
+    fn with_context<D: fmt::Display>(self, what: impl FnOnce() -> D) -> Result<T> {
+        self.ok_or_else(|| Failed::Said(what().to_string()))
+    }
+}
+
+/// Another library's error as a [`Failed`] (then [`Context`] says what was being done).
+pub trait Foreign<T> {
+    fn foreign(self) -> Result<T>;
+}
+
+impl<T, E: std::error::Error + Send + Sync + 'static> Foreign<T> for std::result::Result<T, E> {
+    fn foreign(self) -> Result<T> {
+        self.map_err(Failed::foreign)
+    }
+}
+
+/// `return Err(Failed::said(format!(…)))`.
+#[macro_export]
+macro_rules! bail {
+    ($($t:tt)*) => {
+        return Err($crate::error::Failed::said(format!($($t)*)))
+    };
+}

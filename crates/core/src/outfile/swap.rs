@@ -13,7 +13,7 @@ use std::os::unix::fs::{MetadataExt, PermissionsExt};
 use std::path::{Path, PathBuf};
 use std::sync::Mutex;
 
-use anyhow::{Context, Result};
+use crate::error::{Context, Result};
 
 use super::{alive, create_tmp_dir, parent_of, tmp_name, PREFIX};
 

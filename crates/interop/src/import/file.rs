@@ -55,7 +55,10 @@ fn read_within(path: &Path, name: &str, limit: u64) -> Result<Bytes, super::Impo
                 message: e.to_string(),
             }])
         } else {
-            super::ImportError::Io(anyhow::Error::new(e).context(format!("cannot read {name}")))
+            super::ImportError::Io(crate::error::Failed::Io {
+                what: format!("cannot read {name}"),
+                source: e,
+            })
         }
     };
     let what = "the file";

@@ -36,7 +36,7 @@ pub(super) fn dir_of(out: &Path) -> PathBuf {
 impl NewLog {
     /// A unique temporary beside `out`, created exclusively (never through a planted name or
     /// symlink).
-    pub fn create(out: &Path) -> anyhow::Result<NewLog> {
+    pub fn create(out: &Path) -> crate::error::Result<NewLog> {
         let dir = dir_of(out);
         let name = out
             .file_name()

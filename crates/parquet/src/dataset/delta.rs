@@ -7,7 +7,7 @@
 use std::fs;
 use std::path::Path;
 
-use anyhow::{bail, Context, Result};
+use crate::error::{Context, Result};
 use polars::prelude::{DataType, Schema};
 use serde_json::{json, Value};
 
@@ -30,7 +30,11 @@ fn delta_type(t: &DataType) -> Result<Value> {
             "elementType": delta_type(inner)?,
             "containsNull": true,
         }),
-        other => bail!("no Delta type for a column of {other:?}"),
+        other => {
+            return Err(crate::error::Failed::said(format!(
+                "no Delta type for a column of {other:?}"
+            )))
+        }
     })
 }
 
@@ -143,10 +147,10 @@ pub fn write_commit(table_dir: &Path, version: u64, text: &str) -> Result<()> {
         if existing == text {
             return Ok(());
         }
-        bail!(
+        return Err(crate::error::Failed::said(format!(
             "{} exists and is not the commit this run makes: another program wrote version {version} of the table",
             path.display()
-        );
+        )));
     }
     super::layout::remove_temporaries(&log);
     let tmp = log.join(format!(

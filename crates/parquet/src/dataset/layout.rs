@@ -5,7 +5,7 @@
 use std::fs;
 use std::path::{Path, PathBuf};
 
-use anyhow::{Context, Result};
+use crate::error::{Context, Result};
 
 /// The file a Hive partition holds: the table's current rows for that championship.
 pub const PART: &str = "part-0.parquet";
