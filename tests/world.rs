@@ -36,6 +36,8 @@ fn with_typst(
     typst: impl Fn(&[OsString], Option<&[u8]>, &Files) -> std::io::Result<std::process::Output>
         + Send
         + Sync
+        + std::panic::RefUnwindSafe
+        + std::panic::UnwindSafe
         + 'static,
 ) -> (Arc<Fake>, Context) {
     let w = Arc::new(Fake::at(t0()).program("/fake/typst", typst));
@@ -177,10 +179,10 @@ fn what_mdb_export_prints_is_read_or_refused() {
 #[test]
 fn a_context_is_its_worlds_clock_and_environment() {
     let w = Fake::at(t0())
-        .var("FREKANS_AUDIT_CACHE", "/c")
-        .var("SOURCE_DATE_EPOCH", "42")
+        .env("FREKANS_AUDIT_CACHE", "/c")
+        .env("SOURCE_DATE_EPOCH", "42")
         .file("/home/td/.cache/frekans/tools/bin/typst", b"");
-    let w = Arc::new(w.var("HOME", "/home/td"));
+    let w = Arc::new(w.env("HOME", "/home/td"));
     let ctx = Context::of(w.clone(), false, None);
     assert_eq!(ctx.at(), "2027-01-15T08:00:00Z");
     assert_eq!(ctx.cache(), Some(Path::new("/c")));

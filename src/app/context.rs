@@ -214,7 +214,7 @@ mod tests {
             std::time::UNIX_EPOCH + std::time::Duration::from_secs(1_800_000_000),
         );
         for (k, v) in vars {
-            w = w.var(k, v);
+            w = w.env(k, v);
         }
         Context::of(Arc::new(w), false, None)
     }

@@ -16,6 +16,7 @@ pub mod fake;
 use std::ffi::{OsStr, OsString};
 use std::fmt::Debug;
 use std::io::{self, BufRead, Write};
+use std::panic::{RefUnwindSafe, UnwindSafe};
 use std::path::{Path, PathBuf};
 use std::process::{Output, Stdio};
 use std::time::SystemTime;
@@ -32,8 +33,9 @@ pub struct Meta {
     pub modified: Option<SystemTime>,
 }
 
-/// The clock, the environment, files and processes of one run.
-pub trait World: Debug + Send + Sync {
+/// The clock, the environment, files and processes of one run (shared by threads, and by a
+/// caller that catches a reader's panic).
+pub trait World: Debug + Send + Sync + RefUnwindSafe + UnwindSafe {
     /// The time now.
     fn now(&self) -> SystemTime;
     /// A variable of the environment (`None`: unset).

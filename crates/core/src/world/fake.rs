@@ -6,6 +6,7 @@ use std::collections::{BTreeMap, BTreeSet};
 use std::ffi::{OsStr, OsString};
 use std::fmt;
 use std::io;
+use std::panic::{RefUnwindSafe, UnwindSafe};
 use std::path::{Path, PathBuf};
 use std::process::{ExitStatus, Output};
 use std::sync::{Arc, Mutex};
@@ -14,8 +15,13 @@ use std::time::{Duration, SystemTime};
 use super::{Meta, World};
 
 /// A fake program: given its arguments, its input and the files, it answers as a process would.
-pub type Program =
-    Arc<dyn Fn(&[OsString], Option<&[u8]>, &Files) -> io::Result<Output> + Send + Sync>;
+pub type Program = Arc<
+    dyn Fn(&[OsString], Option<&[u8]>, &Files) -> io::Result<Output>
+        + Send
+        + Sync
+        + RefUnwindSafe
+        + UnwindSafe,
+>;
 
 /// The fake's files and directories.
 #[derive(Debug, Default)]
@@ -126,7 +132,7 @@ impl Fake {
     }
 
     /// With the variable `key` set to `value`.
-    pub fn var(mut self, key: &str, value: &str) -> Fake {
+    pub fn env(mut self, key: &str, value: &str) -> Fake {
         self.vars.insert(key.to_string(), value.into());
         self
     }
@@ -135,7 +141,12 @@ impl Fake {
     pub fn program(
         mut self,
         path: impl Into<PathBuf>,
-        run: impl Fn(&[OsString], Option<&[u8]>, &Files) -> io::Result<Output> + Send + Sync + 'static,
+        run: impl Fn(&[OsString], Option<&[u8]>, &Files) -> io::Result<Output>
+            + Send
+            + Sync
+            + RefUnwindSafe
+            + UnwindSafe
+            + 'static,
     ) -> Fake {
         self.programs.insert(path.into(), Arc::new(run));
         self
@@ -287,7 +298,7 @@ mod tests {
     #[test]
     fn a_fake_world_keeps_its_files_and_its_clock() {
         let t = std::time::UNIX_EPOCH + Duration::from_secs(1_800_000_000);
-        let w = Fake::at(t).var("HOME", "/home/td").file("/d/a", b"x");
+        let w = Fake::at(t).env("HOME", "/home/td").file("/d/a", b"x");
         assert_eq!(w.read(Path::new("/d/a")).unwrap(), b"x");
         assert!(w.write(Path::new("/nowhere/b"), b"y").is_err());
         w.write(Path::new("/d/b"), b"y").unwrap();

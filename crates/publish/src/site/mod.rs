@@ -72,7 +72,7 @@ pub fn write_owned(
             let made = pages::render_each(model, participants, lang, &mut |name, bytes| {
                 files += 1;
                 tx.send((name, bytes))
-                    .map_err(|_| crate::error::Failed::said(format!("the site's writer stopped")))
+                    .map_err(|_| crate::error::Failed::said("the site's writer stopped"))
             });
             drop(tx);
             let written = match writer.join() {
