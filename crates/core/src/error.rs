@@ -110,36 +110,71 @@ impl fmt::Display for Notice {
 
 /// What went wrong writing or reading files, or running a stage that is not the log's fault
 /// (exit status 1): the library's one error type for failures. Each variant says what was being
-/// done; its chain of causes (`source`) is what the system or a library said, and the binary
-/// prints the two joined by `": "`.
-#[derive(Debug, thiserror::Error)]
+/// done; its chain of causes (`source`) is what the system or a library said. `{}` shows what
+/// was being done, `{:#}` the whole chain joined by `": "` (as the binary prints it).
+#[derive(Debug)]
 pub enum Failed {
     /// What was being done to a file, and the system's reason.
-    #[error("{what}")]
     Io {
         what: String,
-        #[source]
         source: std::io::Error,
     },
     /// The system's reason alone.
-    #[error(transparent)]
-    BareIo(#[from] std::io::Error),
+    BareIo(std::io::Error),
     /// JSON that could not be written or read.
-    #[error(transparent)]
-    Json(#[from] serde_json::Error),
+    Json(serde_json::Error),
     /// What cannot be done, said whole.
-    #[error("{0}")]
     Said(String),
     /// What was being done when another failure happened.
-    #[error("{what}")]
-    Within {
-        what: String,
-        #[source]
-        source: Box<Failed>,
-    },
+    Within { what: String, source: Box<Failed> },
     /// Another library's error (polars, a writer's), as it says it.
-    #[error(transparent)]
     Foreign(Box<dyn std::error::Error + Send + Sync + 'static>),
+}
+
+impl fmt::Display for Failed {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Failed::Io { what, .. } | Failed::Within { what, .. } => f.write_str(what)?,
+            Failed::Said(s) => f.write_str(s)?,
+            Failed::BareIo(e) => write!(f, "{e}")?,
+            Failed::Json(e) => write!(f, "{e}")?,
+            Failed::Foreign(e) => write!(f, "{e}")?,
+        }
+        if f.alternate() {
+            let mut cause = std::error::Error::source(self);
+            while let Some(e) = cause {
+                write!(f, ": {e}")?;
+                cause = e.source();
+            }
+        }
+        Ok(())
+    }
+}
+
+impl std::error::Error for Failed {
+    fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
+        match self {
+            Failed::Io { source, .. } => Some(source),
+            Failed::Within { source, .. } => Some(&**source),
+            // (the others are their inner error: its causes are theirs)
+            Failed::BareIo(e) => e.source(),
+            Failed::Json(e) => e.source(),
+            Failed::Foreign(e) => e.source(),
+            Failed::Said(_) => None,
+        }
+    }
+}
+
+impl From<std::io::Error> for Failed {
+    fn from(e: std::io::Error) -> Failed {
+        Failed::BareIo(e)
+    }
+}
+
+impl From<serde_json::Error> for Failed {
+    fn from(e: serde_json::Error) -> Failed {
+        Failed::Json(e)
+    }
 }
 
 impl Failed {
@@ -220,6 +255,16 @@ impl<T, E: std::error::Error + Send + Sync + 'static> Foreign<T> for std::result
     fn foreign(self) -> Result<T> {
         self.map_err(Failed::foreign)
     }
+}
+
+#[test]
+fn a_failure_shows_its_chain_as_anyhow_did() {
+    let io = || std::io::Error::new(std::io::ErrorKind::NotFound, "gone");
+    let e: Result<()> = Err(io()).context("cannot read a");
+    let e = e.context("cannot publish").unwrap_err();
+    assert_eq!(e.to_string(), "cannot publish");
+    assert_eq!(format!("{e:#}"), "cannot publish: cannot read a: gone");
+    assert_eq!(format!("{:#}", Failed::BareIo(io())), "gone");
 }
 
 /// `return Err(Failed::said(format!(…)))`.
