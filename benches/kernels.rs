@@ -7,6 +7,8 @@
 //!     cargo bench --bench kernels -- mp/50000     # one
 //!
 //! Whole-process figures (reading, replay, export) are scripts/bench.sh's; see docs/benchmarks.md.
+// (a test: the machine's own files, programs and clock)
+#![allow(clippy::disallowed_methods)]
 
 use std::time::Duration;
 

@@ -10,8 +10,8 @@
 pub mod app;
 
 pub use frekans_core::{
-    adjust, audit, bridge, dd, error, event, explain, hash, integrity, kind, limits, load, num,
-    options, outfile, pipeline, progress, replay, score, standings, synth, text,
+    adjust, audit, bridge, dd, error, event, explain, hash, integrity, kind, limits, load, memory,
+    num, options, outfile, pipeline, progress, replay, score, standings, synth, text, world,
 };
 pub use frekans_interop::import;
 pub use frekans_parquet::dataset;

@@ -85,7 +85,9 @@ fn main() -> ExitCode {
         }
     }
     // The clock, the environment and the machine, read once (app::Context).
-    let mut ctx = app::Context::from_process(false, None);
+    let world: std::sync::Arc<dyn frekans::world::World> =
+        std::sync::Arc::new(frekans::world::Real);
+    let mut ctx = app::Context::of(world, false, None);
     if let Some(e) = &ctx.invalid {
         eprintln!("frekans: {}", esc(e));
         return ExitCode::from(exit::INVALID_INPUT as u8);
@@ -579,6 +581,7 @@ fn import(
     stdout: &mut impl Write,
 ) -> Result<(), AppError> {
     let r = app::import(
+        ctx,
         a.files.as_slice(),
         &app::ImportRequest {
             out: a.out.clone(),
@@ -612,7 +615,11 @@ fn live(cli: &Cli, ctx: &app::Context, a: &cli::LiveArgs) -> Result<(), AppError
         lang: a.lang.clone(),
         cycles: a.cycles,
     };
-    let now = || app::Context::from_process(true, None).at();
+    let now = || {
+        let mut c = ctx.clone();
+        c.now = c.world.now();
+        c.at()
+    };
     let quiet = cli.quiet;
     let mut said = |c: &app::live::Cycle| {
         if quiet {

@@ -4,6 +4,8 @@
 //! of the log with `append`'s own code and audit the copy (`--as-of` the log's last event, and
 //! `--ruling ID` of an appended ruling), for every kind of proposal in every form; refusals are
 //! `append`'s, and nothing is written to the log.
+// (a test: the machine's own files, programs and clock)
+#![allow(clippy::disallowed_methods)]
 
 use std::path::Path;
 

@@ -2,6 +2,8 @@
 //! Law 78B IMP scale against the spec's tables (fixtures/reference/, copied from
 //! spec/samples/), plus the cross-checks and parsing cases listed in laws-and-formats.md §1.1
 //! and event-log.md.
+// (a test: the machine's own files, programs and clock)
+#![allow(clippy::disallowed_methods)]
 
 use frekans_core::bridge::*;
 use frekans_core::num::Q;

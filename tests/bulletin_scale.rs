@@ -7,6 +7,8 @@
 //! standings show the first 500 places as standings.parquet ranks them; the adjusted scores and
 //! the rulings appendix (the log's first 500 ruling events) are cut; and each cut says, in the data and in the PDF (real typst,
 //! `pdftotext`), how much is shown of how many.
+// (a test: the machine's own files, programs and clock)
+#![allow(clippy::disallowed_methods)]
 
 mod common;
 // The Parquet tables read back (polars): only the tests that read them link it.

@@ -4,6 +4,8 @@
 //! result re-entered and one erased), one without ReceivedData, and two broken ones. Scores are
 //! worked by hand from the contracts the generator wrote (its PLAYED table); the live-scoring
 //! tests import the same file twice and a later state after an earlier one.
+// (a test: the machine's own files, programs and clock)
+#![allow(clippy::disallowed_methods)]
 
 mod common;
 

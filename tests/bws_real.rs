@@ -7,6 +7,8 @@
 //! TabScore's corrections (a row deleted and inserted again, a row edited in place, rows out of
 //! ID order, a stale Declarer). `FREKANS_BWS_EXTRA=DIR` checks every `.bws` of DIR the same way
 //! (the real files, which the project may not keep: docs/interop.md).
+// (a test: the machine's own files, programs and clock)
+#![allow(clippy::disallowed_methods)]
 
 mod common;
 

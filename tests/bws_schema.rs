@@ -9,6 +9,8 @@
 //! (`badcolumn.bws`'s ReceivedData, without Contract) must differ.
 //!
 //! mdbtools must be installed: without `mdb-schema` the tests fail (they do not skip).
+// (a test: the machine's own files, programs and clock)
+#![allow(clippy::disallowed_methods)]
 
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};

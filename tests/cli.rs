@@ -2,6 +2,8 @@
 //! conventions.md C2–C4, C20): every error path of the reader and the replay names the line, the
 //! field and what was expected; exit statuses 0/1/2; output directories written whole or not at
 //! all; the same bytes whatever the thread count; `explain` and `--help`; replaying a prefix.
+// (a test: the machine's own files, programs and clock)
+#![allow(clippy::disallowed_methods)]
 
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};

@@ -6,6 +6,8 @@
 //! only, `remove`, an invalid log writes nothing, a run killed anywhere (strace's fault
 //! injection) is finished by the next, and two runs at once both land. The readers live in the
 //! virtualenv named by FREKANS_PYTHON (scripts/env.sh); without them the tests fail, never skip.
+// (a test: the machine's own files, programs and clock)
+#![allow(clippy::disallowed_methods)]
 
 mod common;
 

@@ -1,4 +1,6 @@
 //! Fouled boards (Law 87, conventions C30–C35): what the log refuses, and a group scored alone.
+// (a test: the machine's own files, programs and clock)
+#![allow(clippy::disallowed_methods)]
 
 use frekans::app::{load_bytes, AppError};
 use frekans::replay::ReplayScope;

@@ -1,6 +1,8 @@
 //! Regression tests of issue 19: output paths that touch nothing they do not own, text from the
 //! log never a terminal command, limits, the small slips (BOM, synth --options, exit statuses,
 //! repair of a bare name), the audit cache against planted files (a forger: tests/forger.rs).
+// (a test: the machine's own files, programs and clock)
+#![allow(clippy::disallowed_methods)]
 
 use std::os::unix::fs::{symlink, PermissionsExt};
 use std::path::{Path, PathBuf};

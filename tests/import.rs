@@ -2,6 +2,8 @@
 //! `frekans check` and scores the values the files publish (their MP columns) or values worked
 //! by hand; bad input refused with its file and line, exit 2, nothing written; `--append`
 //! durable and all or nothing.
+// (a test: the machine's own files, programs and clock)
+#![allow(clippy::disallowed_methods)]
 
 mod common;
 // The Parquet tables read back (polars): only the tests that read them link it.

@@ -10,6 +10,8 @@
 //! A printed value agrees when it is within half a unit of its last printed digit.
 //! `FREKANS_INTEROP_EXTRA=DIR` also checks a directory holding its own `manifest.json` (the real
 //! files the equivalents were made from, which the project may not keep; docs/interop.md).
+// (a test: the machine's own files, programs and clock)
+#![allow(clippy::disallowed_methods)]
 
 mod common;
 // The Parquet tables read back (polars): only the tests that read them link it.

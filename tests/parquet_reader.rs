@@ -1,6 +1,8 @@
 //! The Parquet files read back by a reader that is not polars (pyarrow, installed by
 //! scripts/test.sh into a virtualenv named by FREKANS_PYTHON): column names and types exactly as
 //! interface.md says, and a few values. Fails (never skips) when the reader is missing.
+// (a test: the machine's own files, programs and clock)
+#![allow(clippy::disallowed_methods)]
 
 use std::path::PathBuf;
 use std::process::Command;

@@ -5,6 +5,8 @@
 //! negative-weight and artificial tables, under both `ximp_adjusted_method`s. Butler: a ruling
 //! with one 100% component scores exactly as the plain result; boards of plain results are
 //! zero-sum at cross-IMPs.
+// (a test: the machine's own files, programs and clock)
+#![allow(clippy::disallowed_methods)]
 
 use frekans_core::adjust::{ArtLabel, Component};
 use frekans_core::bridge::imp;

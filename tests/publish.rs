@@ -7,6 +7,8 @@
 //! modification time), and the result is a fresh publish of the new log; pages that no longer
 //! exist are removed, files publish did not write never are; a failed publish (an invalid log,
 //! a failing typst) leaves DIR as it was. typst is installed by scripts/test.sh.
+// (a test: the machine's own files, programs and clock)
+#![allow(clippy::disallowed_methods)]
 
 mod common;
 

@@ -9,6 +9,8 @@
 //! The logs: `frekans synth` championships full of rulings in every form synth writes (with
 //! and without options, by section and by field), the demo championships and every golden
 //! fixture.
+// (a test: the machine's own files, programs and clock)
+#![allow(clippy::disallowed_methods)]
 
 mod common;
 

@@ -5,6 +5,8 @@
 //! error; every page passes Debian's HTML checker `tidy`; every link leads to a page of the
 //! site; the hostile-names fixture renders literally. chromium and tidy are installed by
 //! scripts/test.sh (`setup_chromium`, `setup_tidy`): without them these tests fail, never skip.
+// (a test: the machine's own files, programs and clock)
+#![allow(clippy::disallowed_methods)]
 
 mod common;
 // The Parquet tables read back (polars): only the tests that read them link it.

@@ -6,6 +6,8 @@
 //! room of the board against the log's results and the IMP scale of Law 78B; the browser logs
 //! no console message and every page passes `tidy`. chromium and tidy are installed by
 //! scripts/test.sh (`setup_chromium`, `setup_tidy`): without them this test fails, never skips.
+// (a test: the machine's own files, programs and clock)
+#![allow(clippy::disallowed_methods)]
 
 mod common;
 // The Parquet tables read back (polars): only the tests that read them link it.

@@ -4,6 +4,8 @@
 //! `sign --new-key` writing both files or neither, `explain` and a note's line break, and
 //! `FREKANS_MAX_LOG_MIB` that is not a number. (The interchange formats' control characters are
 //! `tests/roundtrip.rs`, the what-if's answer with and without the cache `tests/audit_whatif.rs`.)
+// (a test: the machine's own files, programs and clock)
+#![allow(clippy::disallowed_methods)]
 
 mod common;
 

@@ -4,6 +4,8 @@
 //! never part of it, as the next command to read it sees it; re-running the import after a
 //! kill gives one session, not two. `append` and `sign` on a full disk leave their files as
 //! they were.
+// (a test: the machine's own files, programs and clock)
+#![allow(clippy::disallowed_methods)]
 
 mod common;
 

@@ -3,6 +3,8 @@
 //! (fixtures/reference/wbf_vp20_published.csv, copied from spec/samples/), the spot values and
 //! table sizes of §2.1, the need for the convexity adjustment, concavity for 1..=64 boards,
 //! fractional and negative margins (C18), the WBF discrete bands (§2.3) and custom tables.
+// (a test: the machine's own files, programs and clock)
+#![allow(clippy::disallowed_methods)]
 
 use frekans_core::bridge::vp::{vp, wbf_discrete_bands, wbf_table, wbf_table_unadjusted, VpScale};
 use frekans_core::num::Q;

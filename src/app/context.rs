@@ -1,14 +1,21 @@
 //! What a command takes from outside the program — the clock, the environment, the machine —
-//! read once here, when `main` builds the [`Context`], and handed down as plain values: nothing
-//! below `app` reads the clock or an environment variable, so every stage can be run (and
-//! tested) with any time, cache directory or renderer.
+//! read once here, when `main` builds the [`Context`] from a [`World`] (the real one; a test's
+//! fake), and handed down as plain values and that world: nothing below `app` reads the clock
+//! or an environment variable, or runs a program but through the world it is given, so every
+//! stage can be run (and tested) with any time, cache directory or renderer.
 
 use std::path::{Path, PathBuf};
+use std::sync::Arc;
 use std::time::SystemTime;
+
+use crate::world::World;
 
 /// The outside world of one command.
 #[derive(Clone, Debug)]
 pub struct Context {
+    /// The world the command runs in: files, programs, the clock ([`crate::world::Real`] in
+    /// the binary).
+    pub world: Arc<dyn World>,
     /// When the command started: the `at` of every event it appends ([`Context::at`]) and the
     /// time the audit cache's status records are dated against.
     pub now: SystemTime,
@@ -34,33 +41,18 @@ pub struct Context {
 
 pub use crate::report::Typst;
 
-/// The variables of the environment a context reads (a test gives its own).
-pub type Env<'a> = &'a dyn Fn(&str) -> Option<std::ffi::OsString>;
+/// The variables of the environment a context reads.
+type Env<'a> = &'a dyn Fn(&str) -> Option<std::ffi::OsString>;
 
 impl Context {
     /// The context of this process: the system clock now, the process's environment.
     pub fn from_process(no_cache: bool, typst_flag: Option<&Path>) -> Context {
-        let env = |k: &str| std::env::var_os(k);
-        let mut c = Context::from_env(
-            &env,
-            SystemTime::now(),
-            std::env::temp_dir(),
-            no_cache,
-            typst_flag,
-        );
-        c.build = running_build();
-        c
+        Context::of(Arc::new(crate::world::Real), no_cache, typst_flag)
     }
 
-    /// The context given the environment `env`, the time `now` and the temporary directory (the
-    /// build left empty).
-    pub fn from_env(
-        env: Env,
-        now: SystemTime,
-        tmp: PathBuf,
-        no_cache: bool,
-        typst_flag: Option<&Path>,
-    ) -> Context {
+    /// The context of `world`: its clock now, its environment, its running build.
+    pub fn of(world: Arc<dyn World>, no_cache: bool, typst_flag: Option<&Path>) -> Context {
+        let env = |k: &str| world.var(k);
         let set = |k: &str| env(k).filter(|v| !v.is_empty()).map(PathBuf::from);
         let cache = if no_cache {
             None
@@ -69,7 +61,7 @@ impl Context {
                 .or_else(|| set("XDG_CACHE_HOME").map(|d| d.join("frekans").join("audit")))
                 .or_else(|| set("HOME").map(|d| d.join(".cache").join("frekans").join("audit")))
         };
-        let (max_log_bytes, invalid) = match max_log_bytes(env) {
+        let (max_log_bytes, invalid) = match max_log_bytes(&env) {
             Ok(n) => (n, None),
             Err(e) => (crate::limits::MAX_LOG_BYTES, Some(e)),
         };
@@ -77,18 +69,19 @@ impl Context {
             .and_then(|v| v.into_string().ok())
             .unwrap_or_else(|| "0".to_string());
         Context {
-            now,
+            now: world.now(),
             cache,
             threads: None,
             progress: false,
             typst: Typst {
-                program: find_typst(env, typst_flag),
+                program: find_typst(&*world, typst_flag),
                 epoch,
-                tmp,
+                tmp: world.temp_dir(),
             },
             max_log_bytes,
             invalid,
-            build: String::new(),
+            build: running_build(&*world),
+            world,
         }
     }
 
@@ -160,34 +153,36 @@ fn max_log_bytes(env: Env) -> Result<u64, String> {
 /// a context (a library caller's `load`; the binary refuses an invalid `FREKANS_MAX_LOG_MIB`
 /// before it reads a log, a library caller gets the default).
 pub(crate) fn log_limit() -> u64 {
-    max_log_bytes(&|k| std::env::var_os(k)).unwrap_or(crate::limits::MAX_LOG_BYTES)
+    let real = crate::world::Real;
+    max_log_bytes(&|k| real.var(k)).unwrap_or(crate::limits::MAX_LOG_BYTES)
 }
 
 /// The running program's build: its executable's size and modification time, as
 /// `SIZE:NANOSECONDS` (empty where they cannot be read).
-fn running_build() -> String {
-    match std::env::current_exe().and_then(std::fs::metadata) {
+fn running_build(world: &dyn World) -> String {
+    match world.current_exe().and_then(|p| world.metadata(&p)) {
         Ok(m) => {
             let t = m
-                .modified()
-                .ok()
+                .modified
                 .and_then(|t| t.duration_since(std::time::UNIX_EPOCH).ok())
                 .map_or(0, |d| d.as_nanos());
-            format!("{}:{t}", m.len())
+            format!("{}:{t}", m.len)
         }
         Err(_) => String::new(),
     }
 }
 
-/// The system clock: read here (and by [`Context::from_process`]) only.
+/// The system clock, for `app`'s callers that are given no context (a library caller's): the
+/// real world's.
 pub(crate) fn clock() -> SystemTime {
-    SystemTime::now()
+    crate::world::Real.now()
 }
 
 /// Find the `typst` program: the flag, `FREKANS_TYPST`, `PATH`, then the project's tools cache
 /// (`$FREKANS_CACHE/tools/bin`, default `~/.cache/frekans/tools/bin`, where `scripts/env.sh`
 /// installs it).
-fn find_typst(env: Env, flag: Option<&Path>) -> Option<PathBuf> {
+fn find_typst(world: &dyn World, flag: Option<&Path>) -> Option<PathBuf> {
+    let env = |k: &str| world.var(k);
     if let Some(p) = flag {
         return Some(p.to_path_buf());
     }
@@ -197,7 +192,7 @@ fn find_typst(env: Env, flag: Option<&Path>) -> Option<PathBuf> {
     if let Some(path) = env("PATH") {
         for dir in std::env::split_paths(&path) {
             let c = dir.join("typst");
-            if c.is_file() {
+            if world.is_file(&c) {
                 return Some(c);
             }
         }
@@ -207,7 +202,7 @@ fn find_typst(env: Env, flag: Option<&Path>) -> Option<PathBuf> {
         .or_else(|| env("HOME").map(|h| PathBuf::from(h).join(".cache/frekans")));
     cache
         .map(|c| c.join("tools/bin/typst"))
-        .filter(|p| p.is_file())
+        .filter(|p| world.is_file(p))
 }
 
 #[cfg(test)]
@@ -215,22 +210,13 @@ mod tests {
     use super::*;
 
     fn with(vars: &[(&str, &str)]) -> Context {
-        let vars: Vec<(String, String)> = vars
-            .iter()
-            .map(|(k, v)| (k.to_string(), v.to_string()))
-            .collect();
-        let env = move |k: &str| {
-            vars.iter()
-                .find(|(n, _)| n == k)
-                .map(|(_, v)| std::ffi::OsString::from(v))
-        };
-        Context::from_env(
-            &env,
+        let mut w = crate::world::Fake::at(
             std::time::UNIX_EPOCH + std::time::Duration::from_secs(1_800_000_000),
-            PathBuf::from("/tmp"),
-            false,
-            None,
-        )
+        );
+        for (k, v) in vars {
+            w = w.env(k, v);
+        }
+        Context::of(Arc::new(w), false, None)
     }
 
     #[test]

@@ -231,7 +231,11 @@ pub struct ImportRequest {
 
 /// `frekans import`: the files read into a new log (`out`) or appended to one (`append`); a
 /// report of what was written, or every problem (exit 2, nothing written).
-pub fn import(files: &[std::path::PathBuf], r: &ImportRequest) -> Result<String, AppError> {
+pub fn import(
+    ctx: &super::Context,
+    files: &[std::path::PathBuf],
+    r: &ImportRequest,
+) -> Result<String, AppError> {
     use crate::import::{self, Format, ImportError};
     let bad = |m: String| AppError::BadRequest(format!("cannot import: {m}"));
     let options = match &r.options {
@@ -253,12 +257,13 @@ pub fn import(files: &[std::path::PathBuf], r: &ImportRequest) -> Result<String,
             options,
             lenient: r.lenient,
             strict: r.strict,
+            world: ctx.world.clone(),
         },
         columns,
         now: r.at.clone(),
     };
     // (each stage of an import frees what the next allocates again)
-    crate::progress::keep_freed_memory();
+    crate::memory::keep_freed_memory();
     let (done, to) = match (&r.out, &r.append) {
         (Some(out), None) => (import::import_new(files, out, &opts), out),
         (None, Some(log)) => (import::import_append(files, log, &opts), log),
@@ -281,7 +286,7 @@ pub fn import(files: &[std::path::PathBuf], r: &ImportRequest) -> Result<String,
             }
             Err(AppError::BadRequest(m.trim_end().to_string()))
         }
-        Err(ImportError::Io(e)) => Err(AppError::Other(e)),
+        Err(ImportError::Io(e)) => Err(AppError::Other(anyhow::Error::new(e))),
     }
 }
 

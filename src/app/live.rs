@@ -17,6 +17,7 @@ use std::time::{Duration, Instant};
 use super::{run, AppError};
 use crate::import::{self, ImportError};
 use crate::site::live::{LiveStatus, LIVE_PAGE};
+use crate::world::World;
 
 /// What `frekans live` was asked.
 #[derive(Clone, Debug)]
@@ -62,7 +63,7 @@ pub struct LiveIo<'a> {
 /// Follow the session until its last board is entered, `stop` is set or `cycles` are done.
 /// Returns the cycles run.
 pub fn live(req: &LiveRequest, ctx: &super::Context, io: LiveIo<'_>) -> Result<u64, AppError> {
-    if !req.bws.is_file() {
+    if !ctx.world.is_file(&req.bws) {
         return Err(AppError::BadRequest(format!(
             "cannot follow {}: no such file (the session's Bridgemate BWS database)",
             req.bws.display()
@@ -103,8 +104,8 @@ pub fn live(req: &LiveRequest, ctx: &super::Context, io: LiveIo<'_>) -> Result<u
 /// BWS has not been written since and the cycle has nothing to do.
 pub type Stamp = (u64, Option<std::time::SystemTime>);
 
-fn stamp(p: &Path) -> std::io::Result<Stamp> {
-    std::fs::metadata(p).map(|m| (m.len(), m.modified().ok()))
+fn stamp(world: &dyn World, p: &Path) -> std::io::Result<Stamp> {
+    world.metadata(p).map(|m| (m.len, m.modified))
 }
 
 /// One cycle: the BWS copied aside and imported; the site rewritten where it changed when the
@@ -120,22 +121,26 @@ pub fn cycle(
 ) -> Result<Cycle, AppError> {
     let mut c = Cycle::default();
     let render = shown.is_none();
-    if let (false, Ok(now), Some((was, status))) = (render, stamp(&req.bws), seen.as_ref()) {
+    if let (false, Ok(now), Some((was, status))) =
+        (render, stamp(&*ctx.world, &req.bws), seen.as_ref())
+    {
         if now == *was {
             c.status = status.clone();
             return Ok(c);
         }
     }
-    let dir = crate::outfile::create_tmp_dir(&std::env::temp_dir(), "frekans-live")
-        .map_err(AppError::Other)?;
-    let _cleanup = RemoveOnDrop(dir.clone());
+    let dir = ctx
+        .world
+        .create_tmp_dir(&ctx.world.temp_dir(), "frekans-live")
+        .map_err(|e| AppError::Other(anyhow::Error::new(e)))?;
+    let _cleanup = RemoveOnDrop(&*ctx.world, dir.clone());
     let name = req
         .bws
         .file_name()
         .map(PathBuf::from)
         .unwrap_or_else(|| PathBuf::from("session.bws"));
     let copy = dir.join(name);
-    let copied = match snapshot(&req.bws, &copy) {
+    let copied = match snapshot(&*ctx.world, &req.bws, &copy) {
         Ok(s) => s,
         Err(e) => {
             c.failed = true;
@@ -152,7 +157,7 @@ pub fn cycle(
         p.file = label.clone();
         p
     };
-    match import::bws::progress(&copy, &label) {
+    match import::bws::progress(&*ctx.world, &copy, &label) {
         Ok(p) => {
             c.status = LiveStatus {
                 round: p.round,
@@ -178,7 +183,10 @@ pub fn cycle(
     }
     let opts = import::ImportOptions {
         format: Some(import::Format::Bws),
-        req: import::Request::default(),
+        req: import::Request {
+            world: ctx.world.clone(),
+            ..import::Request::default()
+        },
         columns: import::csv::Columns::default(),
         now: at,
     };
@@ -199,7 +207,7 @@ pub fn cycle(
             c.report = failed_read(req, ps.into_iter().map(named).collect());
             return Ok(c);
         }
-        Err(ImportError::Io(e)) => return Err(AppError::Other(e)),
+        Err(ImportError::Io(e)) => return Err(AppError::Other(anyhow::Error::new(e))),
     }
     if c.appended > 0 || shown != Some(&c.status) || !req.out.join(LIVE_PAGE).is_file() {
         c.site = Some(write_site(req, ctx, &c.status)?);
@@ -228,8 +236,8 @@ fn write_site(
         &req.lang,
         &mut |name, bytes| w.put(name, bytes),
     )
-    .map_err(AppError::Other)?;
-    let page = crate::site::live::page(&model, status, &req.lang).map_err(AppError::Other)?;
+    .map_err(AppError::from)?;
+    let page = crate::site::live::page(&model, status, &req.lang).map_err(AppError::from)?;
     w.put(LIVE_PAGE, &page)?;
     Ok(w.commit()?)
 }
@@ -237,14 +245,14 @@ fn write_site(
 /// Copy `from` to `to` whole: read again (up to five times, a tenth of a second apart) while its
 /// size or modification time changes during the copy, which means it was being written. The
 /// copy's [`Stamp`] of `from`.
-fn snapshot(from: &Path, to: &Path) -> std::io::Result<Stamp> {
+fn snapshot(world: &dyn World, from: &Path, to: &Path) -> std::io::Result<Stamp> {
     let mut last_err = None;
     for _ in 0..5 {
-        let before = stamp(from)?;
-        let bytes = std::fs::read(from)?;
-        let after = stamp(from)?;
+        let before = stamp(world, from)?;
+        let bytes = world.read(from)?;
+        let after = stamp(world, from)?;
         if before == after && bytes.len() as u64 == after.0 {
-            std::fs::write(to, bytes)?;
+            world.write(to, &bytes)?;
             return Ok(after);
         }
         last_err = Some(std::io::Error::other("it changed while being read"));
@@ -286,10 +294,10 @@ fn imported_lines(i: &import::Imported, shown: &str) -> String {
     s
 }
 
-struct RemoveOnDrop(PathBuf);
+struct RemoveOnDrop<'a>(&'a dyn World, PathBuf);
 
-impl Drop for RemoveOnDrop {
+impl Drop for RemoveOnDrop<'_> {
     fn drop(&mut self) {
-        let _ = std::fs::remove_dir_all(&self.0);
+        let _ = self.0.remove_dir_all(&self.1);
     }
 }

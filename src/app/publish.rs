@@ -34,7 +34,7 @@ pub fn site(
     let report = crate::site::write_owned(&r.state, &r.scored, model, lang, &mut |name, bytes| {
         w.put(name, bytes)
     })
-    .map_err(AppError::Other)?;
+    .map_err(AppError::from)?;
     w.commit()?;
     Ok(report)
 }
@@ -43,8 +43,8 @@ pub fn site(
 /// made (a million results' events are hundreds of MB).
 fn free_events(r: &mut run::Run) {
     drop(std::mem::take(&mut r.events));
-    crate::progress::release_freed_memory();
-    crate::progress::memory("auditing the rulings (their events freed)");
+    crate::memory::release_freed_memory();
+    crate::memory::memory("auditing the rulings (their events freed)");
 }
 
 /// Where the website goes in publish's directory.
@@ -78,7 +78,7 @@ pub fn publish(
     let model = run::view(&r, lang, &run::Limits::SITE);
     let files = {
         let bulletin = run::view_from(&r, lang, &run::Limits::BULLETIN, &model);
-        run::bulletin_files(&r, &bulletin, &ctx.typst)?
+        run::bulletin_files(&r, &bulletin, (&*ctx.world, &ctx.typst))?
     };
     free_events(&mut r);
     let mut w = crate::outfile::Incremental::begin(out)?;
@@ -88,7 +88,7 @@ pub fn publish(
     let site = crate::site::write_owned(&r.state, &r.scored, model, lang, &mut |name, bytes| {
         w.put(&format!("{SITE_DIR}/{name}"), bytes)
     })
-    .map_err(AppError::Other)?;
+    .map_err(AppError::from)?;
     let published = {
         let _s = tracing::info_span!("publish_commit").entered();
         w.commit()?

@@ -68,7 +68,7 @@ pub(super) fn replay_log(b: &[u8], events: bool, index: bool) -> Result<Replayed
         });
     }
     let (r, index) = stream(b, index).map_err(invalid)?;
-    crate::progress::memory("reading and replaying");
+    crate::memory::memory("reading and replaying");
     Ok(Replayed {
         state: r.state,
         events: Vec::new(),
@@ -144,12 +144,12 @@ pub fn run(path: &Path, want: Want, cache: Option<Store<'_>>) -> Result<Run, App
     if !want.events {
         // Streamed: the log's bytes are freed before scoring.
         drop(bytes.take());
-        crate::progress::release_freed_memory();
-        crate::progress::memory("freeing the log's bytes");
+        crate::memory::release_freed_memory();
+        crate::memory::memory("freeing the log's bytes");
     }
     let scored = score_log(&replayed.state)?;
-    crate::progress::release_freed_memory();
-    crate::progress::memory("scoring");
+    crate::memory::release_freed_memory();
+    crate::memory::memory("scoring");
     let cache_job = match (cache, key) {
         (Some(store), Some(key)) => {
             let c = replayed.audit_cache(bytes.take().as_deref(), &scored);
@@ -194,7 +194,7 @@ pub fn view(run: &Run, lang: &str, limits: &Limits) -> Bulletin {
         );
     }
     // (each ruling's board scored again: freed before the pages are made)
-    crate::progress::release_freed_memory();
+    crate::memory::release_freed_memory();
     model
 }
 
@@ -249,7 +249,7 @@ fn unaudited_view(run: &Run, lang: &str, limits: &Limits) -> Bulletin {
 pub fn bulletin_files(
     run: &Run,
     model: &Bulletin,
-    typst: &crate::report::Typst,
+    (world, typst): (&dyn crate::world::World, &crate::report::Typst),
 ) -> Result<Vec<(String, Vec<u8>)>, AppError> {
     let mut data = serde_json::to_value(model).map_err(anyhow::Error::new)?;
     // Control characters of names and notes shown as text in the PDF (crate::text).
@@ -257,7 +257,7 @@ pub fn bulletin_files(
     let pdf = {
         let _s = tracing::info_span!("render").entered();
         let _p = crate::progress::stage("rendering the bulletin with typst");
-        crate::report::render(typst, &data)?
+        crate::report::render(world, typst, &data)?
     };
     let mut files = parquet_files(run)?;
     files.push((

@@ -18,6 +18,9 @@
 //! - Temporaries of a killed run (their process id no longer alive, or a day older than the
 //!   temporary just made: the file system's clock, not the program's) are removed by the next
 //!   run that writes beside them.
+// Not yet behind the seam (`world`): this file's own reads and writes of files (locks, syncs,
+// exclusive creation, links) still call std (ARCHITECTURE.md lists them).
+#![allow(clippy::disallowed_methods)]
 
 use std::ffi::OsString;
 use std::fs;
@@ -25,7 +28,7 @@ use std::io::Write;
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicU64, Ordering};
 
-use anyhow::{bail, Context, Result};
+use crate::error::{Context, Result};
 
 /// Every temporary name starts with this (then the process id, a dot, and whatever is unique).
 const PREFIX: &str = ".frekans-tmp.";
@@ -144,10 +147,10 @@ pub fn create_tmp_dir(parent: &Path, what: &str) -> Result<PathBuf> {
             Err(e) => return Err(e).with_context(|| format!("cannot create {}", p.display())),
         }
     }
-    bail!(
+    Err(crate::error::Failed::said(format!(
         "cannot create a temporary directory in {}",
         parent.display()
-    )
+    )))
 }
 
 /// Create a new file of a unique temporary name in `parent`, exclusively (`O_CREAT|O_EXCL`,
@@ -170,7 +173,10 @@ pub fn create_tmp_file(parent: &Path, what: &str) -> Result<(PathBuf, fs::File)>
             Err(e) => return Err(e).with_context(|| format!("cannot create {}", p.display())),
         }
     }
-    bail!("cannot create a temporary file in {}", parent.display())
+    Err(crate::error::Failed::said(format!(
+        "cannot create a temporary file in {}",
+        parent.display()
+    )))
 }
 
 /// Sync directory `dir` (the names created, renamed or removed in it made durable).
@@ -194,10 +200,10 @@ impl FileOut {
     pub fn create(out: &Path) -> Result<FileOut> {
         let to = resolve(out)?;
         if to.is_dir() {
-            bail!(
+            return Err(crate::error::Failed::said(format!(
                 "{} is a directory; give a file name (it is written whole or not at all)",
                 out.display()
-            );
+            )));
         }
         let dir = parent_of(&to);
         let what = to
@@ -304,10 +310,10 @@ pub struct DirWriter {
 pub(crate) fn temp_dir_for(out: &Path, target: &Path, tag: &str) -> Result<(PathBuf, bool)> {
     match fs::symlink_metadata(target) {
         Ok(m) if m.is_dir() => Ok((create_tmp_dir(target, tag)?, true)),
-        Ok(_) => bail!(
+        Ok(_) => Err(crate::error::Failed::said(format!(
             "{} exists and is not a directory; give --out a directory (it is written whole or not at all)",
             out.display()
-        ),
+        ))),
         Err(_) => {
             let parent = parent_of(target);
             fs::create_dir_all(&parent)
@@ -374,10 +380,10 @@ impl DirWriter {
             for name in &self.names {
                 let to = dir.join(name);
                 if fs::symlink_metadata(&to).is_ok_and(|m| m.is_dir()) {
-                    bail!(
+                    return Err(crate::error::Failed::said(format!(
                         "{} is a directory; move it away (frekans writes a file of that name)",
                         to.display()
-                    );
+                    )));
                 }
             }
             for name in &self.names {
@@ -445,7 +451,9 @@ pub(crate) fn sync_files<'a>(dir: &Path, names: impl IntoIterator<Item = &'a str
     {
         let _ = names;
         let d = fs::File::open(dir).with_context(|| format!("cannot open {}", dir.display()))?;
-        rustix::fs::syncfs(&d).with_context(|| format!("cannot sync {}", dir.display()))
+        rustix::fs::syncfs(&d)
+            .map_err(crate::error::Failed::foreign)
+            .with_context(|| format!("cannot sync {}", dir.display()))
     }
     #[cfg(not(target_os = "linux"))]
     {

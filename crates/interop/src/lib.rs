@@ -4,7 +4,7 @@
 // The core's modules under their own names, so that `crate::replay` reads as in the core.
 use frekans_core::{
     adjust, bridge, error, event, hash, kind, limits, num, options, outfile, pipeline, replay,
-    score, text,
+    score, text, world,
 };
 
 pub mod export;

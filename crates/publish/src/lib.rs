@@ -6,8 +6,8 @@
 
 // The core's modules under their own names, so that `crate::replay` reads as in the core.
 use frekans_core::{
-    adjust, audit, bridge, dd, event, explain, hash, num, options, outfile, pipeline, progress,
-    replay, score, standings, text,
+    adjust, audit, bridge, dd, error, event, explain, hash, memory, num, options, pipeline,
+    progress, replay, score, standings, text, world,
 };
 
 pub mod report;

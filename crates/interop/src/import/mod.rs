@@ -26,8 +26,9 @@ impl std::fmt::Display for Problem {
     }
 }
 
-/// What the user said beside the file (flags of `frekans import`).
-#[derive(Clone, Debug, Default)]
+/// What the user said beside the file (flags of `frekans import`), and the world the files
+/// are read in (the programs a BWS is read with run there).
+#[derive(Clone, Debug)]
 pub struct Request {
     /// `--form`: the scoring form where the file does not declare one (event-log.md forms).
     pub form: Option<String>,
@@ -40,6 +41,22 @@ pub struct Request {
     /// `--strict`: refuse what a reader would otherwise take with a notice (a traveller line
     /// whose play cannot be read, taken by its score).
     pub strict: bool,
+    /// The world the readers run programs in (mdbtools' for a BWS).
+    pub world: std::sync::Arc<dyn crate::world::World>,
+}
+
+impl Default for Request {
+    /// No flags, the real world.
+    fn default() -> Request {
+        Request {
+            form: None,
+            compare: None,
+            options: Map::new(),
+            lenient: false,
+            strict: false,
+            world: std::sync::Arc::new(crate::world::Real),
+        }
+    }
 }
 
 /// What a reader made of one file.

@@ -48,7 +48,7 @@ pub struct Imported {
 #[derive(Debug)]
 pub enum ImportError {
     Invalid(Vec<Problem>),
-    Io(anyhow::Error),
+    Io(crate::error::Failed),
 }
 
 impl From<std::io::Error> for ImportError {
@@ -378,17 +378,20 @@ fn summary(m: &Merged, formats: &[Format]) -> Vec<(String, Format, Vec<String>)>
 /// fails if `out` appeared meanwhile: nothing is replaced), the directory synced.
 fn write_new(out: &Path, bytes: &[u8]) -> Result<(), ImportError> {
     let mut new = NewLog::create(out).map_err(|e| {
-        ImportError::Io(anyhow::anyhow!(
+        ImportError::Io(crate::error::Failed::said(format!(
             "cannot write beside {}: {e:#}",
             out.display()
-        ))
+        )))
     })?;
     new.write_all(bytes).map_err(|e| cannot_write(out, e))?;
     commit(new, out)
 }
 
 fn cannot_write(out: &Path, e: std::io::Error) -> ImportError {
-    ImportError::Io(anyhow::Error::new(e).context(format!("cannot write {}", out.display())))
+    ImportError::Io(crate::error::Failed::Io {
+        what: format!("cannot write {}", out.display()),
+        source: e,
+    })
 }
 
 /// The new log linked into place as `out`.
@@ -635,8 +638,9 @@ pub fn import_append(
             };
             Err(ImportError::Invalid(problems))
         }
-        Err(AppendError::Io(e)) => Err(ImportError::Io(
-            anyhow::Error::new(e).context(format!("cannot append to {log_name}")),
-        )),
+        Err(AppendError::Io(e)) => Err(ImportError::Io(crate::error::Failed::Io {
+            what: format!("cannot append to {log_name}"),
+            source: e,
+        })),
     }
 }

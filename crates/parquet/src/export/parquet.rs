@@ -3,7 +3,7 @@
 
 use std::path::Path;
 
-use anyhow::Result;
+use crate::error::Result;
 use polars::prelude::*;
 
 use super::audit_rows::{AlternativeRow, BoardDelta, StandingDelta};
@@ -310,19 +310,24 @@ pub fn scored_files(state: &State, scored: &Scored, t: &Tables) -> Result<Vec<(S
     let (scores, others) = rayon::join(
         || {
             names.contains(&"scores.parquet").then(|| {
-                anyhow::Context::with_context(scores_bytes(state, scored, ROW_GROUP), || {
-                    "cannot serialize scores.parquet".to_string()
-                })
+                crate::error::Context::with_context(
+                    scores_bytes(state, scored, ROW_GROUP).map_err(crate::error::Failed::foreign),
+                    || "cannot serialize scores.parquet".to_string(),
+                )
             })
         },
         || -> Result<Vec<(&str, Vec<u8>)>> {
             let mut files = Vec::new();
             for &name in names.iter().filter(|&&n| n != "scores.parquet") {
                 let built = frame_of(t, name);
-                let mut df = anyhow::Context::context(built, "cannot build the output tables")?;
-                let bytes = anyhow::Context::with_context(to_bytes(&mut df), || {
-                    format!("cannot serialize {name}")
-                })?;
+                let mut df = crate::error::Context::context(
+                    built.map_err(crate::error::Failed::foreign),
+                    "cannot build the output tables",
+                )?;
+                let bytes = crate::error::Context::with_context(
+                    to_bytes(&mut df).map_err(crate::error::Failed::foreign),
+                    || format!("cannot serialize {name}"),
+                )?;
                 files.push((name, bytes));
             }
             Ok(files)
@@ -361,7 +366,7 @@ pub fn write_audit(out: &Path, st: &[StandingDelta], b: &[BoardDelta]) -> Result
         "rank_before": |r| r.rank_before,
         "rank_after": |r| r.rank_after,
     })
-    .map_err(anyhow::Error::new)?;
+    .map_err(crate::error::Failed::foreign)?;
     let mut boards = frame!(b, {
         "session": |r| r.session.clone(),
         "section": |r| r.section.clone(),
@@ -371,15 +376,15 @@ pub fn write_audit(out: &Path, st: &[StandingDelta], b: &[BoardDelta]) -> Result
         "score_before": |r| r.score_before,
         "score_after": |r| r.score_after,
     })
-    .map_err(anyhow::Error::new)?;
+    .map_err(crate::error::Failed::foreign)?;
     let files = vec![
         (
             "audit_standings.parquet".to_string(),
-            to_bytes(&mut standings).map_err(anyhow::Error::new)?,
+            to_bytes(&mut standings).map_err(crate::error::Failed::foreign)?,
         ),
         (
             "audit_boards.parquet".to_string(),
-            to_bytes(&mut boards).map_err(anyhow::Error::new)?,
+            to_bytes(&mut boards).map_err(crate::error::Failed::foreign)?,
         ),
     ];
     write_dir(out, files)
@@ -413,12 +418,12 @@ pub fn write_alternatives(
         "rank_before": |(_, r)| r.rank_before,
         "rank_after": |(k, r)| r.after[*k].rank,
     })
-    .map_err(anyhow::Error::new)?;
+    .map_err(crate::error::Failed::foreign)?;
     write_dir(
         out,
         vec![(
             "audit_alternatives.parquet".to_string(),
-            to_bytes(&mut df).map_err(anyhow::Error::new)?,
+            to_bytes(&mut df).map_err(crate::error::Failed::foreign)?,
         )],
     )
 }

@@ -6,7 +6,7 @@
 //! table terminals allow. Rendered through minijinja with HTML auto-escaping, so no name a
 //! user typed becomes markup.
 
-use anyhow::{Context, Result};
+use crate::error::{Context, Foreign, Result};
 use minijinja::Environment;
 use serde_json::{json, Value};
 
@@ -71,6 +71,7 @@ pub fn page(model: &Bulletin, status: &LiveStatus, lang: &str) -> Result<Vec<u8>
     let latest = &status.finished;
     let mut env = Environment::new();
     env.add_template("live.html", TEMPLATE)
+        .foreign()
         .context("template live.html")?;
     let session = model.sessions.last();
     // (a session compared across the field has one traveller of a board for every section)
@@ -104,8 +105,10 @@ pub fn page(model: &Bulletin, status: &LiveStatus, lang: &str) -> Result<Vec<u8>
     });
     crate::text::escape_json(&mut data);
     Ok(env
-        .get_template("live.html")?
+        .get_template("live.html")
+        .foreign()?
         .render(minijinja::value::Serde(&data))
+        .foreign()
         .context("rendering live.html")?
         .into_bytes())
 }

@@ -35,8 +35,8 @@ pub fn write(
     scored: &crate::pipeline::Scored,
     model: &crate::report::view::Bulletin,
     lang: &str,
-    put: &mut (dyn FnMut(&str, &[u8]) -> anyhow::Result<()> + Send),
-) -> anyhow::Result<SiteReport> {
+    put: &mut (dyn FnMut(&str, &[u8]) -> crate::error::Result<()> + Send),
+) -> crate::error::Result<SiteReport> {
     write_owned(state, scored, model.clone(), lang, put)
 }
 
@@ -50,8 +50,8 @@ pub fn write_owned(
     scored: &crate::pipeline::Scored,
     model: crate::report::view::Bulletin,
     lang: &str,
-    put: &mut (dyn FnMut(&str, &[u8]) -> anyhow::Result<()> + Send),
-) -> anyhow::Result<SiteReport> {
+    put: &mut (dyn FnMut(&str, &[u8]) -> crate::error::Result<()> + Send),
+) -> crate::error::Result<SiteReport> {
     let cpu = cpu_seconds();
     let participants = crate::report::cards::build(state, scored);
     let shown = participants.iter().filter(|p| !p.cards.is_empty()).count();
@@ -59,11 +59,11 @@ pub fn write_owned(
     let boards = {
         let _s = tracing::info_span!("site").entered();
         let _p = crate::progress::stage("writing the pages");
-        std::thread::scope(|scope| -> anyhow::Result<usize> {
+        std::thread::scope(|scope| -> crate::error::Result<usize> {
             let (tx, rx) = std::sync::mpsc::sync_channel::<(String, Vec<u8>)>(PAGES_IN_FLIGHT);
             let writer = std::thread::Builder::new()
                 .name("site-writer".into())
-                .spawn_scoped(scope, move || -> anyhow::Result<()> {
+                .spawn_scoped(scope, move || -> crate::error::Result<()> {
                     for (name, bytes) in rx {
                         put(&name, &bytes)?;
                     }
@@ -72,7 +72,7 @@ pub fn write_owned(
             let made = pages::render_each(model, participants, lang, &mut |name, bytes| {
                 files += 1;
                 tx.send((name, bytes))
-                    .map_err(|_| anyhow::anyhow!("the site's writer stopped"))
+                    .map_err(|_| crate::error::Failed::said("the site's writer stopped"))
             });
             drop(tx);
             let written = match writer.join() {
@@ -90,7 +90,7 @@ pub fn write_owned(
             pages = files,
             cpu_s = format!("{:.2}", b - a),
             cpu_ms_a_page = format!("{ms:.3}"),
-            rss_mib = crate::progress::rss_mib(),
+            rss_mib = crate::memory::rss_mib(),
             "site: the pages made and written"
         );
     }

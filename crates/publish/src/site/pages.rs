@@ -5,7 +5,7 @@
 use std::collections::{BTreeMap, HashSet};
 use std::sync::Arc;
 
-use anyhow::{Context, Result};
+use crate::error::{Context, Foreign, Result};
 use minijinja::{Environment, Value as MjValue};
 use serde_json::{json, Map, Value};
 
@@ -89,6 +89,7 @@ impl Renderer {
         let mut env = Environment::new();
         for (name, src) in TEMPLATES {
             env.add_template(name, src)
+                .foreign()
                 .with_context(|| format!("template {name}"))?;
         }
         // HTML-escaped as minijinja does, but `/` left as it is (addresses stay readable).
@@ -124,8 +125,10 @@ impl Renderer {
         }
         Ok(self
             .env
-            .get_template(name)?
+            .get_template(name)
+            .foreign()?
             .render(MjValue::from_object(ctx))
+            .foreign()
             .with_context(|| format!("rendering {name}"))?
             .into_bytes())
     }

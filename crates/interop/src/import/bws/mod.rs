@@ -23,11 +23,11 @@
 use std::collections::{BTreeMap, BTreeSet, HashMap};
 use std::ffi::OsStr;
 use std::path::Path;
-use std::process::Command;
 
 use super::draft::{self, Art, Draft, Play, Table};
 use super::{decode_text, Parsed, Problem, Request};
 use crate::bridge::{parse_result_offset, vul_of, Bid};
+use crate::world::World;
 
 pub(crate) mod live;
 mod names;
@@ -58,20 +58,23 @@ fn path_arg(path: &Path) -> std::path::PathBuf {
     }
 }
 
-/// Runs one of mdbtools' programs on the database at `path` (its options, then the path as
-/// [`path_arg`] makes it, then `rest`) and returns what it printed.
+/// Runs one of mdbtools' programs in `world` on the database at `path` (its options, then the
+/// path as [`path_arg`] makes it, then `rest`) and returns what it printed.
 fn mdb(
+    world: &dyn World,
     program: &str,
     (options, path, rest): (&[&OsStr], &Path, &[&OsStr]),
     file: &str,
     at: &str,
 ) -> Result<Vec<u8>, Problem> {
-    let out = match Command::new(program)
-        .args(options)
-        .arg(path_arg(path))
-        .args(rest)
-        .output()
-    {
+    let path = path_arg(path);
+    let args: Vec<&OsStr> = options
+        .iter()
+        .copied()
+        .chain([path.as_os_str()])
+        .chain(rest.iter().copied())
+        .collect();
+    let out = match world.run(Path::new(program), &args, None) {
         Ok(o) => o,
         Err(e) if e.kind() == std::io::ErrorKind::NotFound => {
             return Err(problem(
@@ -167,6 +170,7 @@ fn flag(row: &[String], i: Option<usize>) -> bool {
 }
 
 struct Database<'a> {
+    world: &'a dyn World,
     path: &'a Path,
     file: &'a str,
     tables: BTreeSet<String>,
@@ -174,10 +178,17 @@ struct Database<'a> {
 
 impl<'a> Database<'a> {
     /// The database at `path` (named `file` in messages), its tables listed by mdb-tables.
-    fn open(path: &'a Path, file: &'a str) -> Result<Database<'a>, Problem> {
-        let listing = mdb("mdb-tables", (&[OsStr::new("-1")], path, &[]), file, "file")?;
+    fn open(world: &'a dyn World, path: &'a Path, file: &'a str) -> Result<Database<'a>, Problem> {
+        let listing = mdb(
+            world,
+            "mdb-tables",
+            (&[OsStr::new("-1")], path, &[]),
+            file,
+            "file",
+        )?;
         let (text, _) = decode_text(&listing);
         Ok(Database {
+            world,
             path,
             file,
             tables: text
@@ -195,6 +206,7 @@ impl<'a> Database<'a> {
 
     fn export(&self, name: &'static str) -> Result<Rows, Problem> {
         let out = mdb(
+            self.world,
             "mdb-export",
             // (dates written the same way whatever the locale)
             (
@@ -261,7 +273,7 @@ struct Entry {
 
 /// Read the database at `path` (named `file` in messages).
 pub fn read(path: &Path, file: &str, req: &Request) -> Result<Parsed, Vec<Problem>> {
-    let db = Database::open(path, file).map_err(|p| vec![p])?;
+    let db = Database::open(&*req.world, path, file).map_err(|p| vec![p])?;
     let mut problems = Vec::new();
     for t in ["Section", "ReceivedData"] {
         if !db.has(t) {

@@ -28,9 +28,13 @@ impl Progress {
     }
 }
 
-/// [`Progress`] of the database at `path` (named `file` in messages).
-pub fn progress(path: &Path, file: &str) -> Result<Progress, Vec<Problem>> {
-    let db = Database::open(path, file).map_err(|p| vec![p])?;
+/// [`Progress`] of the database at `path` (named `file` in messages), read in `world`.
+pub fn progress(
+    world: &dyn crate::world::World,
+    path: &Path,
+    file: &str,
+) -> Result<Progress, Vec<Problem>> {
+    let db = Database::open(world, path, file).map_err(|p| vec![p])?;
     if !db.has("Section") || !db.has("ReceivedData") {
         return Ok(Progress::default());
     }

@@ -1,0 +1,320 @@
+//! A world of memory for tests: files and directories in a map, a clock that moves only when
+//! told ([`Fake::advance`]), the environment given, and programs that are closures over the
+//! arguments, the input and the fake's own files (a fake `typst` writes its PDF there).
+
+use std::collections::{BTreeMap, BTreeSet};
+use std::ffi::{OsStr, OsString};
+use std::fmt;
+use std::io;
+use std::panic::{RefUnwindSafe, UnwindSafe};
+use std::path::{Path, PathBuf};
+use std::process::{ExitStatus, Output};
+use std::sync::{Arc, Mutex};
+use std::time::{Duration, SystemTime};
+
+use super::{Meta, World};
+
+/// A fake program: given its arguments, its input and the files, it answers as a process would.
+pub type Program = Arc<
+    dyn Fn(&[OsString], Option<&[u8]>, &Files) -> io::Result<Output>
+        + Send
+        + Sync
+        + RefUnwindSafe
+        + UnwindSafe,
+>;
+
+/// The fake's files and directories.
+#[derive(Debug, Default)]
+pub struct Files {
+    files: Mutex<BTreeMap<PathBuf, (Vec<u8>, SystemTime)>>,
+    dirs: Mutex<BTreeSet<PathBuf>>,
+}
+
+impl Files {
+    /// The bytes of the file at `path`, if there is one.
+    pub fn get(&self, path: &Path) -> Option<Vec<u8>> {
+        self.files.lock().unwrap().get(path).map(|(b, _)| b.clone())
+    }
+
+    /// Put a file (its parents made).
+    pub fn put(&self, path: &Path, bytes: &[u8], at: SystemTime) {
+        if let Some(p) = path.parent() {
+            self.mkdirs(p);
+        }
+        self.files
+            .lock()
+            .unwrap()
+            .insert(path.to_path_buf(), (bytes.to_vec(), at));
+    }
+
+    fn mkdirs(&self, path: &Path) {
+        let mut d = self.dirs.lock().unwrap();
+        for a in path.ancestors() {
+            if !a.as_os_str().is_empty() {
+                d.insert(a.to_path_buf());
+            }
+        }
+    }
+
+    fn is_dir(&self, path: &Path) -> bool {
+        self.dirs.lock().unwrap().contains(path)
+    }
+
+    /// Every path held, files and directories.
+    pub fn paths(&self) -> Vec<PathBuf> {
+        let mut all: Vec<PathBuf> = self.files.lock().unwrap().keys().cloned().collect();
+        all.extend(self.dirs.lock().unwrap().iter().cloned());
+        all.sort();
+        all
+    }
+}
+
+/// A world of memory.
+pub struct Fake {
+    now: Mutex<SystemTime>,
+    vars: BTreeMap<String, OsString>,
+    programs: BTreeMap<PathBuf, Program>,
+    tmp: PathBuf,
+    counter: Mutex<u64>,
+    /// Its files.
+    pub files: Files,
+    /// Every program run: its path and arguments, in order.
+    pub runs: Mutex<Vec<(PathBuf, Vec<OsString>)>>,
+}
+
+impl fmt::Debug for Fake {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("Fake")
+            .field("now", &self.now)
+            .field("vars", &self.vars)
+            .field("programs", &self.programs.keys().collect::<Vec<_>>())
+            .field("files", &self.files)
+            .finish()
+    }
+}
+
+fn not_found(path: &Path) -> io::Error {
+    io::Error::new(
+        io::ErrorKind::NotFound,
+        format!("{}: No such file or directory", path.display()),
+    )
+}
+
+/// An exit status of code `code` (as `wait` reports a normal exit).
+pub fn exit_status(code: i32) -> ExitStatus {
+    std::os::unix::process::ExitStatusExt::from_raw(code << 8)
+}
+
+/// A program's answer: `code`, and what it printed.
+pub fn output(code: i32, stdout: &[u8], stderr: &[u8]) -> io::Result<Output> {
+    Ok(Output {
+        status: exit_status(code),
+        stdout: stdout.to_vec(),
+        stderr: stderr.to_vec(),
+    })
+}
+
+impl Fake {
+    /// A world at `now` with no files, no variables and no programs; its temporary directory
+    /// `/tmp` (there).
+    pub fn at(now: SystemTime) -> Fake {
+        let f = Fake {
+            now: Mutex::new(now),
+            vars: BTreeMap::new(),
+            programs: BTreeMap::new(),
+            tmp: PathBuf::from("/tmp"),
+            counter: Mutex::new(0),
+            files: Files::default(),
+            runs: Mutex::new(Vec::new()),
+        };
+        f.files.mkdirs(Path::new("/tmp"));
+        f
+    }
+
+    /// With the variable `key` set to `value`.
+    pub fn env(mut self, key: &str, value: &str) -> Fake {
+        self.vars.insert(key.to_string(), value.into());
+        self
+    }
+
+    /// With the program at `path` answering as `run` does.
+    pub fn program(
+        mut self,
+        path: impl Into<PathBuf>,
+        run: impl Fn(&[OsString], Option<&[u8]>, &Files) -> io::Result<Output>
+            + Send
+            + Sync
+            + RefUnwindSafe
+            + UnwindSafe
+            + 'static,
+    ) -> Fake {
+        self.programs.insert(path.into(), Arc::new(run));
+        self
+    }
+
+    /// With the file at `path` holding `bytes`.
+    pub fn file(self, path: impl AsRef<Path>, bytes: &[u8]) -> Fake {
+        let now = *self.now.lock().unwrap();
+        self.files.put(path.as_ref(), bytes, now);
+        self
+    }
+
+    /// Move the clock on by `by` (no sleep).
+    pub fn advance(&self, by: Duration) {
+        *self.now.lock().unwrap() += by;
+    }
+}
+
+impl World for Fake {
+    fn now(&self) -> SystemTime {
+        *self.now.lock().unwrap()
+    }
+    fn var(&self, key: &str) -> Option<OsString> {
+        self.vars.get(key).cloned()
+    }
+    fn temp_dir(&self) -> PathBuf {
+        self.tmp.clone()
+    }
+    fn current_exe(&self) -> io::Result<PathBuf> {
+        Err(not_found(Path::new("the fake world's executable")))
+    }
+    fn read(&self, path: &Path) -> io::Result<Vec<u8>> {
+        self.files.get(path).ok_or_else(|| not_found(path))
+    }
+    fn open(&self, path: &Path) -> io::Result<Box<dyn io::BufRead + Send>> {
+        Ok(Box::new(io::Cursor::new(self.read(path)?)))
+    }
+    fn write(&self, path: &Path, bytes: &[u8]) -> io::Result<()> {
+        match path.parent() {
+            Some(p) if !p.as_os_str().is_empty() && !self.files.is_dir(p) => Err(not_found(p)),
+            _ => {
+                self.files.put(path, bytes, self.now());
+                Ok(())
+            }
+        }
+    }
+    fn create_dir(&self, path: &Path) -> io::Result<()> {
+        if self.files.is_dir(path) || self.files.get(path).is_some() {
+            return Err(io::Error::new(
+                io::ErrorKind::AlreadyExists,
+                format!("{}: File exists", path.display()),
+            ));
+        }
+        self.create_dir_all(path)
+    }
+    fn create_dir_all(&self, path: &Path) -> io::Result<()> {
+        self.files.mkdirs(path);
+        Ok(())
+    }
+    fn create_tmp_dir(&self, parent: &Path, what: &str) -> io::Result<PathBuf> {
+        let mut n = self.counter.lock().unwrap();
+        *n += 1;
+        let p = parent.join(format!(".frekans-tmp.{what}-{n}"));
+        self.create_dir(&p)?;
+        Ok(p)
+    }
+    fn remove_file(&self, path: &Path) -> io::Result<()> {
+        match self.files.files.lock().unwrap().remove(path) {
+            Some(_) => Ok(()),
+            None => Err(not_found(path)),
+        }
+    }
+    fn remove_dir_all(&self, path: &Path) -> io::Result<()> {
+        if !self.files.is_dir(path) {
+            return Err(not_found(path));
+        }
+        self.files
+            .files
+            .lock()
+            .unwrap()
+            .retain(|p, _| !p.starts_with(path));
+        self.files
+            .dirs
+            .lock()
+            .unwrap()
+            .retain(|p| !p.starts_with(path));
+        Ok(())
+    }
+    fn rename(&self, from: &Path, to: &Path) -> io::Result<()> {
+        let bytes = self.read(from)?;
+        self.remove_file(from)?;
+        self.files.put(to, &bytes, self.now());
+        Ok(())
+    }
+    fn list(&self, dir: &Path) -> io::Result<Vec<OsString>> {
+        if !self.files.is_dir(dir) {
+            return Err(not_found(dir));
+        }
+        let mut names: Vec<OsString> = self
+            .files
+            .paths()
+            .iter()
+            .filter(|p| p.parent() == Some(dir))
+            .filter_map(|p| p.file_name().map(OsStr::to_os_string))
+            .collect();
+        names.sort();
+        names.dedup();
+        Ok(names)
+    }
+    fn metadata(&self, path: &Path) -> io::Result<Meta> {
+        if let Some((b, at)) = self.files.files.lock().unwrap().get(path) {
+            return Ok(Meta {
+                len: b.len() as u64,
+                is_file: true,
+                is_dir: false,
+                modified: Some(*at),
+            });
+        }
+        if self.files.is_dir(path) {
+            return Ok(Meta {
+                len: 0,
+                is_file: false,
+                is_dir: true,
+                modified: None,
+            });
+        }
+        Err(not_found(path))
+    }
+    fn run(&self, program: &Path, args: &[&OsStr], stdin: Option<&[u8]>) -> io::Result<Output> {
+        let args: Vec<OsString> = args.iter().map(|a| a.to_os_string()).collect();
+        self.runs
+            .lock()
+            .unwrap()
+            .push((program.to_path_buf(), args.clone()));
+        match self.programs.get(program) {
+            Some(p) => p(&args, stdin, &self.files),
+            None => Err(io::Error::new(
+                io::ErrorKind::NotFound,
+                "No such file or directory (os error 2)",
+            )),
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_fake_world_keeps_its_files_and_its_clock() {
+        let t = std::time::UNIX_EPOCH + Duration::from_secs(1_800_000_000);
+        let w = Fake::at(t).env("HOME", "/home/td").file("/d/a", b"x");
+        assert_eq!(w.read(Path::new("/d/a")).unwrap(), b"x");
+        assert!(w.write(Path::new("/nowhere/b"), b"y").is_err());
+        w.write(Path::new("/d/b"), b"y").unwrap();
+        assert_eq!(w.list(Path::new("/d")).unwrap(), ["a", "b"]);
+        w.advance(Duration::from_secs(5));
+        assert_eq!(w.now(), t + Duration::from_secs(5));
+        assert_eq!(w.var("HOME").unwrap(), "/home/td");
+        let d = w.create_tmp_dir(Path::new("/tmp"), "x").unwrap();
+        w.write(&d.join("f"), b"z").unwrap();
+        w.remove_dir_all(&d).unwrap();
+        assert!(!w.files.paths().iter().any(|p| p.starts_with(&d)));
+        let w = w.program("/bin/t", |a, _, _| output(3, b"", a[0].as_encoded_bytes()));
+        let out = w
+            .run(Path::new("/bin/t"), &[OsStr::new("e")], None)
+            .unwrap();
+        assert_eq!((out.status.code(), &out.stderr[..]), (Some(3), &b"e"[..]));
+        assert!(w.run(Path::new("/bin/none"), &[], None).is_err());
+    }
+}

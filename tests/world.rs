@@ -1,0 +1,197 @@
+//! The outside world faked (`world::Fake`) where the real program is not the point: the
+//! bulletin's typst that fails or succeeds, the Bridgemate reader's mdbtools that are missing,
+//! fail or print what they print, and the context's clock and environment. (The real typst and
+//! the real `.bws` fixtures are tests/bulletin.rs's and tests/bws_real.rs's.)
+#![allow(clippy::disallowed_methods)]
+
+use std::ffi::OsString;
+use std::path::{Path, PathBuf};
+use std::sync::Arc;
+use std::time::{Duration, UNIX_EPOCH};
+
+use frekans::app::{self, AppError, Context};
+use frekans::import;
+use frekans::world::fake::{output, Files};
+use frekans::world::Fake;
+
+fn t0() -> std::time::SystemTime {
+    UNIX_EPOCH + Duration::from_secs(1_800_000_000)
+}
+
+fn log() -> &'static str {
+    concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/tests/data/hostile-names.jsonl"
+    )
+}
+
+fn out_dir(name: &str) -> PathBuf {
+    let d = std::env::temp_dir().join(format!("frekans-world-{name}-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&d);
+    d
+}
+
+/// The context of a fake world whose typst (`/fake/typst`) answers as `typst` does.
+fn with_typst(
+    typst: impl Fn(&[OsString], Option<&[u8]>, &Files) -> std::io::Result<std::process::Output>
+        + Send
+        + Sync
+        + std::panic::RefUnwindSafe
+        + std::panic::UnwindSafe
+        + 'static,
+) -> (Arc<Fake>, Context) {
+    let w = Arc::new(Fake::at(t0()).program("/fake/typst", typst));
+    let ctx = Context::of(w.clone(), true, Some(Path::new("/fake/typst")));
+    (w, ctx)
+}
+
+#[test]
+fn a_failing_typst_is_a_clear_failure_and_nothing_is_written() {
+    let (w, ctx) = with_typst(|_, _, _| output(3, b"", b"error: something broke\n"));
+    let d = out_dir("failing-typst");
+    match app::bulletin(Path::new(log()), &d, "en", &ctx) {
+        Err(AppError::Other(e)) => assert_eq!(
+            format!("{e:#}"),
+            "typst failed (exit status: 3):\nerror: something broke\n"
+        ),
+        Err(e) => panic!("not a failure (exit 1): {e}"),
+        Ok(_) => panic!("a failing typst rendered a bulletin"),
+    }
+    assert!(!d.exists(), "something was written");
+    // Its work directory is gone: the fake world holds only its temporary directory.
+    assert_eq!(w.files.paths(), [PathBuf::from("/"), PathBuf::from("/tmp")]);
+    assert_eq!(w.runs.lock().unwrap().len(), 1);
+}
+
+#[test]
+fn a_typst_that_cannot_be_run_names_itself() {
+    let w = Arc::new(Fake::at(t0()));
+    let ctx = Context::of(w, true, Some(Path::new("/nonexistent/typst")));
+    let d = out_dir("no-typst");
+    let e = app::bulletin(Path::new(log()), &d, "en", &ctx)
+        .err()
+        .unwrap();
+    assert!(matches!(e, AppError::Other(_)));
+    assert_eq!(
+        e.to_string(),
+        "cannot run /nonexistent/typst: No such file or directory (os error 2)"
+    );
+    assert!(!d.exists());
+}
+
+#[test]
+fn the_bulletin_is_what_typst_made_of_the_template_and_the_data() {
+    let (w, ctx) = with_typst(|args, _, files| {
+        // compile --root WORK --ignore-system-fonts --creation-timestamp 0 TYP PDF
+        assert_eq!(args[0], "compile");
+        assert_eq!(args[4..6], ["--creation-timestamp", "0"]);
+        let work = Path::new(&args[2]);
+        let data = files.get(&work.join("bulletin.json")).expect("the data");
+        let typ = files.get(Path::new(&args[6])).expect("the template");
+        assert_eq!(typ, frekans::report::TEMPLATE.as_bytes());
+        let pdf = [b"%PDF-fake ".as_slice(), &data[..8]].concat();
+        files.put(Path::new(&args[7]), &pdf, UNIX_EPOCH);
+        output(0, b"", b"")
+    });
+    let d = out_dir("fake-pdf");
+    app::bulletin(Path::new(log()), &d, "en", &ctx).unwrap();
+    let pdf = std::fs::read(d.join("bulletin.pdf")).unwrap();
+    assert!(pdf.starts_with(b"%PDF-fake {"), "{pdf:?}");
+    assert_eq!(w.files.paths(), [PathBuf::from("/"), PathBuf::from("/tmp")]);
+    let _ = std::fs::remove_dir_all(&d);
+}
+
+/// A fake mdbtools: `mdb-tables` lists `tables`, `mdb-export` prints `export(table)`.
+fn mdb(tables: &'static str, export: fn(&str) -> &'static str) -> Fake {
+    Fake::at(t0())
+        .program("mdb-tables", move |_, _, _| {
+            output(0, tables.as_bytes(), b"")
+        })
+        .program("mdb-export", move |args, _, _| {
+            let table = args.last().unwrap().to_str().unwrap();
+            output(0, export(table).as_bytes(), b"")
+        })
+}
+
+fn read_bws(world: Fake) -> Result<Vec<serde_json::Value>, Vec<String>> {
+    let world = Arc::new(world);
+    let req = import::Request {
+        world: world.clone(),
+        ..import::Request::default()
+    };
+    let read = import::bws::read(Path::new("-s.bws"), "s.bws", &req);
+    // (a path that starts with `-` is given as `./-s.bws`, never as an option)
+    for (_, args) in world.runs.lock().unwrap().iter() {
+        assert!(args.iter().any(|a| a == "./-s.bws"), "{args:?}");
+    }
+    read.map(|p| p.values())
+        .map_err(|ps| ps.iter().map(|p| p.to_string()).collect())
+}
+
+#[test]
+fn mdbtools_missing_or_failing_are_said() {
+    let e = read_bws(Fake::at(t0())).unwrap_err();
+    assert_eq!(e.len(), 1);
+    assert!(
+        e[0].starts_with("s.bws: file: cannot read a Bridgemate BWS database: the program mdb-tables (Debian's mdbtools) is not installed"),
+        "{e:?}"
+    );
+    let w = Fake::at(t0()).program("mdb-tables", |_, _, _| output(1, b"", b"File not found\n"));
+    assert_eq!(
+        read_bws(w).unwrap_err(),
+        ["s.bws: file: mdb-tables cannot read it as a Microsoft Access database (File not found)"]
+    );
+}
+
+#[test]
+fn what_mdb_export_prints_is_read_or_refused() {
+    let w = mdb("Tables\n", |_| "");
+    assert_eq!(
+        read_bws(w).unwrap_err(),
+        [
+            "s.bws: Section: no Section table: not a Bridgemate BWS database (its tables: Tables)",
+            "s.bws: ReceivedData: no ReceivedData table: not a Bridgemate BWS database (its tables: Tables)"
+        ]
+    );
+    let w = mdb("Section\nReceivedData\n", |t| match t {
+        "Section" => "ID,Letter\n1,A\n",
+        _ => "ID,Section,Table\n1,1,1\n",
+    });
+    let e = read_bws(w).unwrap_err();
+    assert!(
+        e.iter()
+            .any(|m| m.starts_with("s.bws: ReceivedData: no column Round, Board, PairNS")),
+        "{e:?}"
+    );
+    let w = mdb("Section\nReceivedData\n", |t| {
+        match t {
+        "Section" => "ID,Letter\n1,A\n",
+        _ => "ID,Section,Table,Round,Board,PairNS,PairEW,Declarer,NS/EW,Contract,Result,LeadCard,Remarks,Erased\n\
+              1,1,1,1,1,1,2,1,N,3 NT,=,,,0\n\
+              2,1,2,1,1,3,4,3,N,4 S,-1,,,0\n",
+    }
+    });
+    let read = read_bws(w).unwrap_or_else(|e| panic!("{e:?}"));
+    let results = read.iter().filter(|e| e["type"] == "result").count();
+    assert_eq!(results, 2, "{read:?}");
+}
+
+#[test]
+fn a_context_is_its_worlds_clock_and_environment() {
+    let w = Fake::at(t0())
+        .env("FREKANS_AUDIT_CACHE", "/c")
+        .env("SOURCE_DATE_EPOCH", "42")
+        .file("/home/td/.cache/frekans/tools/bin/typst", b"");
+    let w = Arc::new(w.env("HOME", "/home/td"));
+    let ctx = Context::of(w.clone(), false, None);
+    assert_eq!(ctx.at(), "2027-01-15T08:00:00Z");
+    assert_eq!(ctx.cache(), Some(Path::new("/c")));
+    assert_eq!(ctx.typst.epoch, "42");
+    assert_eq!(
+        ctx.typst.program.as_deref(),
+        Some(Path::new("/home/td/.cache/frekans/tools/bin/typst"))
+    );
+    // The clock moves when told, not by sleeping.
+    w.advance(Duration::from_secs(61));
+    assert_eq!(Context::of(w, false, None).at(), "2027-01-15T08:01:01Z");
+}
