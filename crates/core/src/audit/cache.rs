@@ -52,7 +52,7 @@ use crate::standings::{Standing, Sums};
 /// Cache files kept in the directory (the newest by modification time).
 pub const KEEP: usize = 8;
 
-const MAGIC: &[u8; 16] = b"frekans-audit\0\0\x02";
+const MAGIC: &[u8; 16] = b"frekans-audit\0\0\x03";
 
 /// A directory of audit caches as one build of the program keeps it. A cache's numbers are only
 /// valid with the program that computed them, down to its build: `build` is written in every
@@ -75,13 +75,13 @@ impl<'a> Store<'a> {
 /// What a cache file says wrote it: the version, the file's format and the build.
 fn program(build: &str) -> String {
     format!(
-        "frekans {} audit cache 7 build {build}",
+        "frekans {} audit cache 8 build {build}",
         env!("CARGO_PKG_VERSION")
     )
 }
 
 /// Where an event line is in the log's bytes (after a byte-order mark, as the reader sees them).
-#[derive(Clone, Copy, Debug, PartialEq, Eq, bincode::Encode, bincode::Decode)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub struct LineRef {
     pub offset: u64,
     pub len: u32,

@@ -168,14 +168,18 @@ impl Sums {
     /// Every group's sums, groups in key order, participants in number order (for storing them:
     /// [`from_groups`](Sums::from_groups) reads them back).
     pub fn to_groups(&self) -> Vec<((usize, Option<String>), Vec<&Standing>)> {
-        self.groups
-            .iter()
-            .map(|(k, m)| {
-                let mut v: Vec<&Standing> = m.members.iter().collect();
-                v.sort_unstable_by_key(|s| s.participant);
-                (k.clone(), v)
-            })
-            .collect()
+        self.each_group().map(|(k, v)| (k.clone(), v)).collect()
+    }
+
+    /// [`to_groups`](Sums::to_groups)'s groups one at a time, each listed as it is reached.
+    pub fn each_group(
+        &self,
+    ) -> impl ExactSizeIterator<Item = (&(usize, Option<String>), Vec<&Standing>)> {
+        self.groups.iter().map(|(k, m)| {
+            let mut v: Vec<&Standing> = m.members.iter().collect();
+            v.sort_unstable_by_key(|s| s.participant);
+            (k, v)
+        })
     }
 
     /// A participant's sums in one comparison group (`(session, section or None)`).
