@@ -76,7 +76,7 @@ impl std::io::Write for Enc<'_> {
 /// the bytes run out instead of allocating what it claims.
 fn whole<'a, T: Deserialize<'a>>(b: &'a [u8]) -> Option<T> {
     match postcard::take_from_bytes(b) {
-        Ok((v, rest)) if rest.is_empty() => Some(v),
+        Ok((v, [])) => Some(v),
         _ => None,
     }
 }
