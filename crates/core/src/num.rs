@@ -136,7 +136,17 @@ impl Q {
     pub fn from_lowest_terms(num: i128, den: i128) -> Option<Q> {
         // (`i128::MIN` has no negation: no checked arithmetic makes it; a forged audit cache
         // did, found by the audit_cache fuzz target)
-        (den > 0 && num != i128::MIN && gcd(num, den) == 1).then(|| Q { num, den: nz(den) })
+        // (cheap answers first: a whole number, and a power of two over an odd numerator)
+        let reduced = num != i128::MIN
+            && (den == 1
+                || den > 0 && {
+                    if den & (den - 1) == 0 {
+                        num & 1 == 1
+                    } else {
+                        gcd(num, den) == 1
+                    }
+                });
+        reduced.then(|| Q { num, den: nz(den) })
     }
 
     pub const fn int(n: i64) -> Q {
@@ -583,6 +593,12 @@ mod tests {
         assert_eq!(Q::from_lowest_terms(6, 8), None);
         assert_eq!(Q::from_lowest_terms(0, 2), None);
         assert_eq!(Q::from_lowest_terms(i128::MIN, 1), None);
+        assert_eq!(Q::from_lowest_terms(-3, 8), Some(Q::new(-3, 8)));
+        assert_eq!(Q::from_lowest_terms(6, 16), None);
+        assert_eq!(
+            Q::from_lowest_terms(i128::MIN + 1, 1 << 100),
+            Some(Q::new(i128::MIN + 1, 1 << 100))
+        );
     }
 
     #[test]
