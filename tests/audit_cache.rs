@@ -159,6 +159,120 @@ fn a_damaged_cache_is_not_used() {
     let _ = std::fs::remove_dir_all(&dir);
 }
 
+/// A postcard varint (`n` as 7-bit groups, low first) and where it ends in `b` at `at`.
+fn varint_at(b: &[u8], at: usize) -> (u64, usize) {
+    let (mut n, mut i) = (0u64, at);
+    loop {
+        n |= u64::from(b[i] & 0x7f) << (7 * (i - at));
+        i += 1;
+        if b[i - 1] & 0x80 == 0 {
+            return (n, i);
+        }
+    }
+}
+
+fn varint(mut n: u64) -> Vec<u8> {
+    let mut out = Vec::new();
+    while n >= 0x80 {
+        out.push((n as u8) | 0x80);
+        n >>= 7;
+    }
+    out.push(n as u8);
+    out
+}
+
+/// A cache file's parts: where the four lengths are, and where each part starts and ends.
+fn parts_of(file: &[u8]) -> (usize, Vec<(usize, usize)>) {
+    // (the magic, then the program and the log's key, each a varint length and its bytes)
+    let mut at = 16;
+    for _ in 0..2 {
+        let (n, end) = varint_at(file, at);
+        at = end + n as usize;
+    }
+    let lens_at = at;
+    let mut start = lens_at + 32;
+    let parts = (0..4)
+        .map(|i| {
+            let n = u64::from_le_bytes(
+                file[lens_at + 8 * i..lens_at + 8 * i + 8]
+                    .try_into()
+                    .unwrap(),
+            );
+            let p = (start, start + n as usize);
+            start = p.1;
+            p
+        })
+        .collect();
+    (lens_at, parts)
+}
+
+/// A cache file is its parts as the store writes them: decoded and encoded again, the same
+/// bytes (the sums in a fixed order), and what another format of the file wrote is not read.
+#[test]
+fn a_cache_file_decodes_and_encodes_to_the_same_bytes() {
+    let dir = temp_dir("audit-cache-codec");
+    let (bytes, q) = small();
+    frekans::app::audit_bytes(&bytes, &q, Some(common::test_store(&dir))).unwrap();
+    let file = std::fs::read(only_cache_file(&dir)).unwrap();
+    let _ = std::fs::remove_dir_all(&dir);
+    let key = log_key(&bytes);
+    let c = AuditCache::from_bytes(&file, &key, "test").expect("the cache as written");
+    assert!(
+        c.to_bytes(&key, "test") == file,
+        "encoded again, other bytes"
+    );
+    let (_, parts) = parts_of(&file);
+    assert_eq!(parts[3].1 + 16, file.len(), "the parts end at the checksum");
+    // The format before this one (bincode's, magic ending in 2) is refused, not misread.
+    let mut older = file.clone();
+    older[15] = 2;
+    AuditCache::reseal(&mut older);
+    assert!(AuditCache::from_bytes(&older, &key, "test").is_none());
+}
+
+/// A forger's count of items (of the standings: a million times more than the part holds, or
+/// just as many as its bytes) is refused when the bytes run out, without reserving the room
+/// it claims; so is a part with bytes left over after its items.
+#[test]
+fn a_forged_count_in_a_cache_file_is_refused() {
+    let dir = temp_dir("audit-cache-count");
+    let (bytes, q) = small();
+    frekans::app::audit_bytes(&bytes, &q, Some(common::test_store(&dir))).unwrap();
+    let file = std::fs::read(only_cache_file(&dir)).unwrap();
+    let _ = std::fs::remove_dir_all(&dir);
+    let key = log_key(&bytes);
+    let (lens_at, parts) = parts_of(&file);
+    let (start, end) = parts[2];
+    let (count, items) = varint_at(&file, start);
+    assert!(count > 0, "the small log has standings");
+    let with_part = |part: Vec<u8>| {
+        let mut f = file[..start].to_vec();
+        f[lens_at + 16..lens_at + 24].copy_from_slice(&(part.len() as u64).to_le_bytes());
+        f.extend_from_slice(&part);
+        f.extend_from_slice(&file[end..]);
+        AuditCache::reseal(&mut f);
+        f
+    };
+    let body = &file[items..end];
+    for forged in [1 << 40, u64::MAX >> 1, body.len() as u64, count + 1] {
+        let mut part = varint(forged);
+        part.extend_from_slice(body);
+        let f = with_part(part);
+        let t = std::time::Instant::now();
+        assert!(
+            AuditCache::from_bytes(&f, &key, "test").is_none(),
+            "{forged}"
+        );
+        assert!(t.elapsed() < std::time::Duration::from_secs(2), "{forged}");
+    }
+    let mut longer = file[start..end].to_vec();
+    longer.push(0);
+    assert!(AuditCache::from_bytes(&with_part(longer), &key, "test").is_none());
+    // (the part as it was, put back the same way: read)
+    let same = with_part(file[start..end].to_vec());
+    assert!(AuditCache::from_bytes(&same, &key, "test").is_some());
+}
+
 /// A bad question is refused the same way with or without the cache.
 #[test]
 fn bad_questions_from_the_cache() {

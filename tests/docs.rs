@@ -892,6 +892,7 @@ const PARENT_AND_CHILD: &[(&str, &str)] = &[
         "crates/core/src/adjust/notation.rs",
         "crates/core/src/adjust/notation/parser.rs",
     ),
+    ("crates/core/src/audit.rs", "crates/core/src/audit/cache.rs"),
     (
         "crates/core/src/audit.rs",
         "crates/core/src/audit/cached.rs",

@@ -1,4 +1,4 @@
-//! Audits and what-ifs asked of a log file: the log mapped read-only, the audit cache found by the file's status or its bytes, and the question answered from it or the long way.
+//! Audits and what-ifs asked of a log file: the log mapped read-only, its audit cache found (`Store::find`), and the question answered from it or the long way.
 // Not yet behind the seam (`world`): this file's own reads and writes of files (locks, syncs,
 // exclusive creation, links) still call std (ARCHITECTURE.md lists them).
 #![allow(clippy::disallowed_methods)]
@@ -17,7 +17,7 @@ pub fn audit(
 ) -> Result<crate::audit::Answer, AppError> {
     let log = MappedLog::open(path)?;
     let bytes = log.bytes();
-    let (a, key) = audit_keyed(bytes, q, cache, log.stat)?;
+    let (a, key) = audit_keyed(bytes, q, cache, log.stat())?;
     log.record(cache, key);
     if let Some(dir) = out {
         export::parquet::write_audit(dir, &a.audit.standings, &a.audit.boards)?;
@@ -29,8 +29,7 @@ pub fn audit(
 /// million-result log is a few hundred megabytes, and an audit answered from the cache reads
 /// only a few boards' lines and the hash.
 pub(super) struct MappedLog {
-    pub(super) file: std::fs::File,
-    pub(super) stat: Option<crate::audit::cache::FileStat>,
+    pub(super) log: crate::audit::cache::LogFile,
     pub(super) map: Option<memmap2::Mmap>,
     pub(super) owned: Vec<u8>,
 }
@@ -61,8 +60,7 @@ impl MappedLog {
             Err(_) => (None, read_file(path)?),
         };
         Ok(MappedLog {
-            file,
-            stat,
+            log: crate::audit::cache::LogFile { file, stat },
             map,
             owned,
         })
@@ -75,11 +73,13 @@ impl MappedLog {
     /// The log's key recorded under its status, when it did not change while it was read: the
     /// next audit need not hash it.
     pub(super) fn record(&self, cache: Option<Store>, key: Option<String>) {
-        if let (Some(store), Some(key), Some(s)) = (cache, key, self.stat) {
-            if crate::audit::cache::FileStat::of(&self.file) == Some(s) {
-                s.record(store.dir, &key, super::context::clock());
-            }
+        if let (Some(store), Some(key)) = (cache, key) {
+            store.record(&key, &self.log, super::context::clock);
         }
+    }
+
+    pub(super) fn stat(&self) -> Option<crate::audit::cache::FileStat> {
+        self.log.stat
     }
 }
 
@@ -107,17 +107,14 @@ pub(super) fn audit_keyed(
         AuditError::Score(e) => AppError::Other(anyhow::Error::new(e)),
     };
     let cacheable = matches!(q, Question::Ruling(_) | Question::AsOf(_));
-    let (dir_key, hashed_key) = match cache {
-        Some(store) if cacheable => {
-            let (key, hashed) = cache_key(bytes, store.dir, stat);
-            (Some((store, key)), hashed)
-        }
-        _ => (None, None),
-    };
+    let mut dir_key = None;
+    let mut hashed_key = None;
     let mut have_cache = false;
-    if let Some((store, key)) = &dir_key {
-        let store = *store;
-        if let Some(c) = kept_cache(bytes, store, key, stat) {
+    if let Some(store) = cache.filter(|_| cacheable) {
+        let found = store.find(bytes, stat);
+        (dir_key, hashed_key) = (Some((store, found.key.clone())), found.hashed);
+        let key = found.key;
+        if let Some(c) = found.cache {
             have_cache = true;
             if let Some(a) = crate::audit::audit_cached(bytes, c, q).map_err(err)? {
                 tracing::info!("audit: answered from the audit cache");
@@ -135,7 +132,7 @@ pub(super) fn audit_keyed(
             let made = replayed.audit_cache(None, &scored);
             drop((scored, replayed));
             crate::memory::release_freed_memory();
-            let saving = run::keep_beside(store, key.clone(), made.clone(), None);
+            let saving = store.keep_beside(key, made.clone(), None, super::context::clock);
             if let Some(c) = made {
                 let a = crate::audit::audit_cached(bytes, c, q);
                 drop(saving);
@@ -162,64 +159,11 @@ pub(super) fn audit_keyed(
     let scored = run::score_log(&replayed.state)?;
     if let Some((store, key)) = dir_key.filter(|_| !have_cache) {
         let made = replayed.audit_cache(Some(bytes), &scored);
-        keep_cache(store, &key, made.as_ref());
+        store.keep(&key, made.as_ref());
     }
     crate::audit::audit_scored(&replayed.events, &replayed.state, &scored, q)
         .map_err(err)
         .map(|a| (crate::audit::Answer::of(a), hashed_key))
-}
-
-/// The audit cache of the log `bytes` (of key `key`, its file of status `stat`) in `store`: the
-/// one kept for these bytes, or, for a log with lines appended since its last audit, that
-/// audit's cache carried on (and kept for these bytes); `None` when there is neither.
-pub(super) fn kept_cache(
-    bytes: &[u8],
-    store: Store,
-    key: &str,
-    stat: Option<crate::audit::cache::FileStat>,
-) -> Option<crate::audit::cache::AuditCache> {
-    use crate::audit::cache::AuditCache;
-    let c = {
-        let _s = tracing::info_span!("cache").entered();
-        // (a cache of another length is another log's: a status file edited to name it)
-        AuditCache::load(store, key).filter(|c| c.fits(bytes))
-    };
-    if c.is_some() {
-        return c;
-    }
-    // A log with lines appended since its last audit: that audit's cache, carried on.
-    let s = stat?;
-    let (old_key, old_size) = s.previous(store.dir)?;
-    let old_size = usize::try_from(old_size).ok()?;
-    if old_size >= bytes.len() || crate::audit::cache::log_key(&bytes[..old_size]) != old_key {
-        return None;
-    }
-    let _s = tracing::info_span!("extend").entered();
-    let old = AuditCache::load(store, &old_key).filter(|c| c.fits(&bytes[..old_size]))?;
-    let new = crate::audit::extend_cache(bytes, old)?;
-    tracing::info!("audit: the cache of the log before its last lines, carried on");
-    keep_cache(store, key, Some(&new));
-    Some(new)
-}
-
-/// The key of the log `bytes` for the cache directory `dir`: recorded there under the file's
-/// status `stat`, or hashed (then also returned second, for the caller to record).
-pub(super) fn cache_key(
-    bytes: &[u8],
-    dir: &Path,
-    stat: Option<crate::audit::cache::FileStat>,
-) -> (String, Option<String>) {
-    match stat.and_then(|s| s.recorded_key(dir)) {
-        Some(k) => {
-            tracing::info!("audit: the log's key from its unchanged file status");
-            (k, None)
-        }
-        None => {
-            let _s = tracing::info_span!("hash").entered();
-            let k = crate::audit::cache::log_key(bytes);
-            (k.clone(), Some(k))
-        }
-    }
 }
 
 /// Whether `q` touches most of the log by `audit::touches_most`'s rule, the lines after an

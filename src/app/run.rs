@@ -32,19 +32,7 @@ pub struct Run {
     /// The log's head when [`Want::head`].
     pub head: Option<crate::integrity::Head>,
     /// The audit cache being saved on another thread (joined when the run is dropped).
-    _cache_job: Joined,
-}
-
-/// A thread joined however its owner ends (errors included: no cache file is left
-/// half-written).
-pub(super) struct Joined(Option<std::thread::JoinHandle<()>>);
-
-impl Drop for Joined {
-    fn drop(&mut self) {
-        if let Some(h) = self.0.take() {
-            let _ = h.join();
-        }
-    }
+    _cache_job: crate::audit::cache::Saving,
 }
 
 /// A log's bytes validated and replayed whole: its state, its events when they were kept, and,
@@ -100,27 +88,6 @@ impl Replayed {
     }
 }
 
-/// Keep `cache` as the audit cache of the log of key `key` in `store`, on another thread
-/// (joined when the handle is dropped); with the log's file `log`, also its key under the
-/// file's status ([`leave_cache`]).
-pub(super) fn keep_beside(
-    store: Store,
-    key: String,
-    cache: Option<crate::audit::cache::AuditCache>,
-    log: Option<LockedLog>,
-) -> Joined {
-    let (dir, build) = (store.dir.to_path_buf(), store.build.to_string());
-    Joined(Some(std::thread::spawn(move || {
-        let store = Store::new(&dir, &build);
-        match &log {
-            Some(log) => leave_cache(store, &key, cache, log),
-            None => {
-                keep_cache(store, &key, cache.as_ref());
-            }
-        }
-    })))
-}
-
 /// Read the log at `path` under its shared lock, validate and replay it (streamed unless
 /// `want.events`), score it, and solve its deals when asked. With a cache directory, the log's
 /// audit cache is left there (saved on another thread while the caller makes its outputs), as
@@ -153,9 +120,9 @@ pub fn run(path: &Path, want: Want, cache: Option<Store<'_>>) -> Result<Run, App
     let cache_job = match (cache, key) {
         (Some(store), Some(key)) => {
             let c = replayed.audit_cache(bytes.take().as_deref(), &scored);
-            keep_beside(store, key, c, Some(log))
+            store.keep_beside(key, c, Some(log), super::context::clock)
         }
-        _ => Joined(None),
+        _ => crate::audit::cache::Saving::none(),
     };
     drop(bytes);
     let Replayed { state, events, .. } = replayed;

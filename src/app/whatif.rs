@@ -9,7 +9,7 @@ use std::path::Path;
 
 use anyhow::Context;
 
-use super::{cache_key, export, invalid, keep_cache, kept_cache, run, AppError, MappedLog, Store};
+use super::{export, invalid, run, AppError, MappedLog, Store};
 
 /// `frekans audit --with`: the standings with the proposed events `proposals` (JSON texts)
 /// added at the end of the log, against the log as it is; nothing is written to the log, and
@@ -25,7 +25,7 @@ pub fn whatif(
 ) -> Result<crate::audit::Answer, AppError> {
     let log = MappedLog::open(path)?;
     let bytes = log.bytes();
-    let mut c = WhatIfCache::of(bytes, cache, log.stat);
+    let mut c = WhatIfCache::of(bytes, cache, log.stat());
     let a = whatif_one(bytes, proposals, &mut c, now)?;
     log.record(cache, c.hashed);
     if let Some(dir) = out {
@@ -53,8 +53,11 @@ impl WhatIfCache {
                 hashed: None,
             };
         };
-        let (key, hashed) = cache_key(bytes, store.dir, stat);
-        let mut c = kept_cache(bytes, store, &key, stat);
+        let crate::audit::cache::Found {
+            key,
+            hashed,
+            cache: mut c,
+        } = store.find(bytes, stat);
         if c.is_none() {
             // The first audit of these bytes: the log read, replayed and scored as `score` does
             // (the stages of `run::run`), its cache made and kept (an invalid log makes none:
@@ -63,7 +66,7 @@ impl WhatIfCache {
             if let Ok(mut r) = run::replay_log(bytes, false, true) {
                 if let Ok(scored) = run::score_log(&r.state) {
                     c = r.audit_cache(None, &scored);
-                    keep_cache(store, &key, c.as_ref());
+                    store.keep(&key, c.as_ref());
                 }
             }
             crate::memory::release_freed_memory();
@@ -178,7 +181,7 @@ pub fn alternatives(
     let log = MappedLog::open(path)?;
     let bytes = log.bytes();
     crate::audit::alternatives::same_table(alternatives).map_err(AppError::BadRequest)?;
-    let mut c = WhatIfCache::of(bytes, cache, log.stat);
+    let mut c = WhatIfCache::of(bytes, cache, log.stat());
     let mut audits = Vec::with_capacity(alternatives.len());
     for (text, _) in alternatives {
         let a = whatif_one(bytes, std::slice::from_ref(text), &mut c, now)?;

@@ -136,7 +136,17 @@ impl Q {
     pub fn from_lowest_terms(num: i128, den: i128) -> Option<Q> {
         // (`i128::MIN` has no negation: no checked arithmetic makes it; a forged audit cache
         // did, found by the audit_cache fuzz target)
-        (den > 0 && num != i128::MIN && gcd(num, den) == 1).then(|| Q { num, den: nz(den) })
+        // (cheap answers first: a whole number, and a power of two over an odd numerator)
+        let reduced = num != i128::MIN
+            && (den == 1
+                || den > 0 && {
+                    if den & (den - 1) == 0 {
+                        num & 1 == 1
+                    } else {
+                        gcd(num, den) == 1
+                    }
+                });
+        reduced.then(|| Q { num, den: nz(den) })
     }
 
     pub const fn int(n: i64) -> Q {
@@ -324,27 +334,19 @@ impl Q {
 
 /// An exact number's stored form (the audit cache's): its numerator and denominator in lowest
 /// terms; anything else is refused when read back.
-impl bincode::Encode for Q {
-    fn encode<E: bincode::enc::Encoder>(
-        &self,
-        e: &mut E,
-    ) -> Result<(), bincode::error::EncodeError> {
-        (self.num, self.den.get()).encode(e)
+impl serde::Serialize for Q {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        serde::Serialize::serialize(&(self.num, self.den.get()), s)
     }
 }
 
-impl<C> bincode::Decode<C> for Q {
-    fn decode<D: bincode::de::Decoder<Context = C>>(
-        d: &mut D,
-    ) -> Result<Q, bincode::error::DecodeError> {
-        let (n, den) = <(i128, i128)>::decode(d)?;
-        Q::from_lowest_terms(n, den).ok_or(bincode::error::DecodeError::Other(
-            "a fraction not in lowest terms",
-        ))
+impl<'de> serde::Deserialize<'de> for Q {
+    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Q, D::Error> {
+        let (n, den) = <(i128, i128)>::deserialize(d)?;
+        Q::from_lowest_terms(n, den)
+            .ok_or_else(|| serde::de::Error::custom("a fraction not in lowest terms"))
     }
 }
-
-bincode::impl_borrow_decode!(Q);
 
 impl Default for Q {
     fn default() -> Q {
@@ -508,7 +510,7 @@ impl fmt::Display for Q {
 /// A running sum that stays exact even when the denominators of many boards would overflow
 /// `i128`: on overflow it falls back to a 64-bit float sum of the remaining terms, which only
 /// happens for sums of hundreds of boards with unrelated factoring denominators.
-#[derive(Clone, Copy, Debug, Default, PartialEq, bincode::Encode, bincode::Decode)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
 pub struct Total {
     exact: Q,
     overflow: Option<f64>,
@@ -591,6 +593,12 @@ mod tests {
         assert_eq!(Q::from_lowest_terms(6, 8), None);
         assert_eq!(Q::from_lowest_terms(0, 2), None);
         assert_eq!(Q::from_lowest_terms(i128::MIN, 1), None);
+        assert_eq!(Q::from_lowest_terms(-3, 8), Some(Q::new(-3, 8)));
+        assert_eq!(Q::from_lowest_terms(6, 16), None);
+        assert_eq!(
+            Q::from_lowest_terms(i128::MIN + 1, 1 << 100),
+            Some(Q::new(i128::MIN + 1, 1 << 100))
+        );
     }
 
     #[test]

@@ -30,7 +30,7 @@ pub use crate::score::PId;
 /// A table of a board: `(session index, board, NS participant)` (event-log.md).
 pub type TableKey = (usize, u32, PId);
 
-#[derive(Clone, Debug, Default, bincode::Encode, bincode::Decode)]
+#[derive(Clone, Debug, Default, serde::Serialize, serde::Deserialize)]
 pub struct Participant {
     pub id: String,
     pub section: Option<String>,

@@ -22,7 +22,7 @@ use crate::score::mp::field_top;
 use crate::score::BoardScore;
 
 /// One line of the standings.
-#[derive(Clone, Debug, PartialEq, bincode::Encode, bincode::Decode)]
+#[derive(Clone, Debug, PartialEq, serde::Serialize, serde::Deserialize)]
 pub struct Standing {
     /// Session index, or `None` for `overall`.
     pub session: Option<usize>,

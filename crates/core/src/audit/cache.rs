@@ -52,7 +52,7 @@ use crate::standings::{Standing, Sums};
 /// Cache files kept in the directory (the newest by modification time).
 pub const KEEP: usize = 8;
 
-const MAGIC: &[u8; 16] = b"frekans-audit\0\0\x02";
+const MAGIC: &[u8; 16] = b"frekans-audit\0\0\x03";
 
 /// A directory of audit caches as one build of the program keeps it. A cache's numbers are only
 /// valid with the program that computed them, down to its build: `build` is written in every
@@ -75,13 +75,13 @@ impl<'a> Store<'a> {
 /// What a cache file says wrote it: the version, the file's format and the build.
 fn program(build: &str) -> String {
     format!(
-        "frekans {} audit cache 7 build {build}",
+        "frekans {} audit cache 8 build {build}",
         env!("CARGO_PKG_VERSION")
     )
 }
 
 /// Where an event line is in the log's bytes (after a byte-order mark, as the reader sees them).
-#[derive(Clone, Copy, Debug, PartialEq, Eq, bincode::Encode, bincode::Decode)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub struct LineRef {
     pub offset: u64,
     pub len: u32,
@@ -373,4 +373,158 @@ pub fn same_numbering(c: &AuditCache, state: &State) -> bool {
             .iter()
             .zip(&c.sessions)
             .all(|(s, id)| s.def.id == *id)
+}
+
+/// A log's cache as a store has it: the log's key, the key again when it was hashed (for the
+/// caller to record under the file's status once the file is read: [`Store::record`]), and
+/// the cache, when the store has one for these bytes or can carry one on to them.
+pub struct Found {
+    pub key: String,
+    pub hashed: Option<String>,
+    pub cache: Option<AuditCache>,
+}
+
+/// A log file as a command read it: the file, kept open, and its status before it was read
+/// (the log's key is recorded under that status only if the file has not changed since).
+pub struct LogFile {
+    pub file: std::fs::File,
+    pub stat: Option<FileStat>,
+}
+
+/// The clock a recorded status is judged by (the command's: nothing here reads the system's).
+pub type Clock = fn() -> std::time::SystemTime;
+
+/// The cache's life cycle, as a command goes through it: the log's key (recorded under its
+/// file's status, or hashed), its cache found (the one kept for these bytes, or that of the log
+/// before lines appended since, carried on by the audit's re-scoring of their boards,
+/// `audit::extend_cache`, and kept), a cache made by a whole run kept (on another thread
+/// while the command goes on) and the log's key recorded.
+impl Store<'_> {
+    /// The way in: the key of the log `bytes` (its file of status `stat`) and its cache.
+    pub fn find(self, bytes: &[u8], stat: Option<FileStat>) -> Found {
+        let (key, hashed) = self.key(bytes, stat);
+        let cache = self.kept(bytes, &key, stat);
+        Found { key, hashed, cache }
+    }
+
+    /// The key of the log `bytes`: recorded in the store under the file's status `stat`, or
+    /// hashed (then also returned second, for the caller to record).
+    pub fn key(self, bytes: &[u8], stat: Option<FileStat>) -> (String, Option<String>) {
+        match stat.and_then(|s| s.recorded_key(self.dir)) {
+            Some(k) => {
+                tracing::info!("audit: the log's key from its unchanged file status");
+                (k, None)
+            }
+            None => {
+                let _s = tracing::info_span!("hash").entered();
+                let k = log_key(bytes);
+                (k.clone(), Some(k))
+            }
+        }
+    }
+
+    /// The audit cache of the log `bytes` (of key `key`, its file of status `stat`): the one
+    /// kept for these bytes, or, for a log with lines appended since its last audit, that
+    /// audit's cache carried on (and kept for these bytes); `None` when there is neither.
+    pub fn kept(self, bytes: &[u8], key: &str, stat: Option<FileStat>) -> Option<AuditCache> {
+        let c = {
+            let _s = tracing::info_span!("cache").entered();
+            // (a cache of another length is another log's: a status file edited to name it)
+            AuditCache::load(self, key).filter(|c| c.fits(bytes))
+        };
+        if c.is_some() {
+            return c;
+        }
+        // A log with lines appended since its last audit: that audit's cache, carried on.
+        let (old_key, old_size) = stat?.previous(self.dir)?;
+        let old_size = usize::try_from(old_size).ok()?;
+        if old_size >= bytes.len() || log_key(&bytes[..old_size]) != old_key {
+            return None;
+        }
+        let _s = tracing::info_span!("extend").entered();
+        let old = AuditCache::load(self, &old_key).filter(|c| c.fits(&bytes[..old_size]))?;
+        let new = super::extend_cache(bytes, old)?;
+        tracing::info!("audit: the cache of the log before its last lines, carried on");
+        self.keep(key, Some(&new));
+        Some(new)
+    }
+
+    /// The audit cache of `all` (a log and one new line, as `append` writes it) carried on from
+    /// that of the log before the line, when the store has it and it can be carried.
+    pub fn carried(self, all: &[u8]) -> Option<AuditCache> {
+        let _s = tracing::info_span!("carry").entered();
+        // (the log before the new line: up to the newline that ends its last line)
+        let before = match memchr::memrchr(b'\n', all.strip_suffix(b"\n")?) {
+            Some(i) => &all[..=i],
+            None => return None,
+        };
+        let old = AuditCache::load(self, &log_key(before))?;
+        super::extend_cache(all, old)
+    }
+
+    /// Save `cache` (`None`: an event's line could not be placed) as the audit cache of the
+    /// log whose key is `key`; `false`, with a warning, when it is not kept (never an error:
+    /// the next audit answers the long way).
+    pub fn keep(self, key: &str, cache: Option<&AuditCache>) -> bool {
+        let _s = tracing::info_span!("cache_write").entered();
+        let Some(c) = cache else {
+            tracing::warn!("audit cache not kept: a line could not be placed");
+            return false;
+        };
+        match c.save(self, key) {
+            Ok(()) => true,
+            Err(e) => {
+                tracing::warn!("audit cache not written to {}: {e}", self.dir.display());
+                false
+            }
+        }
+    }
+
+    /// Record the key `key` of the log `log` under its file's status, when the file has not
+    /// changed since it was read (any write to it changed its status: its change time), so
+    /// that the next audit need not hash it.
+    pub fn record(self, key: &str, log: &LogFile, clock: Clock) {
+        if let Some(s) = log.stat.filter(|&s| FileStat::of(&log.file) == Some(s)) {
+            s.record(self.dir, key, clock());
+        }
+    }
+
+    /// [`keep`](Self::keep) `cache` on another thread (joined when the handle is dropped), and
+    /// then, with the log's file `log`, [`record`](Self::record) its key.
+    pub fn keep_beside(
+        self,
+        key: String,
+        cache: Option<AuditCache>,
+        log: Option<LogFile>,
+        clock: Clock,
+    ) -> Saving {
+        let (dir, build) = (self.dir.to_path_buf(), self.build.to_string());
+        Saving(Some(std::thread::spawn(move || {
+            let store = Store::new(&dir, &build);
+            if store.keep(&key, cache.as_ref()) {
+                if let Some(log) = &log {
+                    store.record(&key, log, clock);
+                }
+            }
+        })))
+    }
+}
+
+/// A cache being saved on another thread, joined however its owner ends (errors included: no
+/// cache file is left half-written).
+pub struct Saving(Option<std::thread::JoinHandle<()>>);
+
+impl Saving {
+    /// Nothing being saved.
+    pub fn none() -> Saving {
+        Saving(None)
+    }
+}
+
+impl Drop for Saving {
+    fn drop(&mut self) {
+        if let Some(h) = self.0.take() {
+            let _ = h.join();
+        }
+    }
 }

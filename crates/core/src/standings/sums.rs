@@ -168,14 +168,18 @@ impl Sums {
     /// Every group's sums, groups in key order, participants in number order (for storing them:
     /// [`from_groups`](Sums::from_groups) reads them back).
     pub fn to_groups(&self) -> Vec<((usize, Option<String>), Vec<&Standing>)> {
-        self.groups
-            .iter()
-            .map(|(k, m)| {
-                let mut v: Vec<&Standing> = m.members.iter().collect();
-                v.sort_unstable_by_key(|s| s.participant);
-                (k.clone(), v)
-            })
-            .collect()
+        self.each_group().map(|(k, v)| (k.clone(), v)).collect()
+    }
+
+    /// [`to_groups`](Sums::to_groups)'s groups one at a time, each listed as it is reached.
+    pub fn each_group(
+        &self,
+    ) -> impl ExactSizeIterator<Item = (&(usize, Option<String>), Vec<&Standing>)> {
+        self.groups.iter().map(|(k, m)| {
+            let mut v: Vec<&Standing> = m.members.iter().collect();
+            v.sort_unstable_by_key(|s| s.participant);
+            (k, v)
+        })
     }
 
     /// A participant's sums in one comparison group (`(session, section or None)`).
@@ -202,16 +206,17 @@ impl Sums {
     /// lists a participant twice (what `to_groups` never writes: a damaged or forged cache).
     pub fn from_groups(groups: Vec<((usize, Option<String>), Vec<Standing>)>) -> Option<Sums> {
         let mut out = BTreeMap::new();
-        for (k, v) in groups {
-            let mut g = Group::default();
-            g.reserve(v.len());
-            for s in v {
-                if g.index.contains_key(&s.participant) {
+        for (k, members) in groups {
+            // (the list read kept as the members, not moved again one by one: a million
+            // standings of 200 bytes)
+            let mut index = FxMap::default();
+            index.reserve(members.len());
+            for (i, s) in members.iter().enumerate() {
+                if index.insert(s.participant, i as u32).is_some() {
                     return None;
                 }
-                g.insert(s);
             }
-            if out.insert(k, g).is_some() {
+            if out.insert(k, Group { index, members }).is_some() {
                 return None;
             }
         }

@@ -1,28 +1,10 @@
-//! The cache file's bytes: its parts in bincode's encoding (the `bincode` crate and its
-//! derives: fixed-width little-endian integers), streamed to the file, decoded in parallel, and the checksum
-//! that seals them.
+//! The cache file's bytes: its parts in postcard's encoding (the `postcard` crate through serde's
+//! derives: varint integers), each field streamed to the file as it is encoded, decoded in
+//! parallel, and the checksum that seals them.
 
-use bincode::{BorrowDecode, Decode, Encode};
+use serde::{Deserialize, Serialize};
 
 use super::*;
-
-/// bincode's standard configuration with fixed-width integers (varints make the file about 40%
-/// smaller but its decoding slower: the decoding is what an audit waits for), and a limit. A
-/// count read from the file is never trusted: bincode reserves a collection's room before its
-/// items are read, and the limit bounds what a part may reserve and read to [`LIMIT`] bytes, so
-/// a forged count is refused instead of allocating what it claims. A part beyond the limit (a
-/// log of some 20 million results) is not decoded: the audit then answers the long way.
-const CONFIG: bincode::config::Configuration<
-    bincode::config::LittleEndian,
-    bincode::config::Fixint,
-    bincode::config::Limit<LIMIT>,
-> = bincode::config::standard()
-    .with_fixed_int_encoding()
-    .with_limit::<LIMIT>();
-
-/// What decoding one part may reserve and read (1 GiB; a million results' largest part is
-/// about 30 MB).
-const LIMIT: usize = 1 << 30;
 
 /// The writer of a part: `out` through a buffer of [`Enc::FLUSH`] bytes, so that a cache of a
 /// million results (tens of MB) is never held whole in memory beside the scored championship it
@@ -55,8 +37,8 @@ impl<'w> Enc<'w> {
         self.buf.clear();
     }
     /// `v` encoded after what is written.
-    fn put<T: Encode + ?Sized>(&mut self, v: &T) -> std::io::Result<()> {
-        bincode::encode_into_std_write(v, self, CONFIG)
+    fn put<T: Serialize + ?Sized>(&mut self, v: &T) -> std::io::Result<()> {
+        postcard::to_io(v, &mut *self)
             .map(drop)
             .map_err(std::io::Error::other)
     }
@@ -71,6 +53,7 @@ impl<'w> Enc<'w> {
 }
 
 impl std::io::Write for Enc<'_> {
+    #[inline]
     fn write(&mut self, b: &[u8]) -> std::io::Result<usize> {
         self.buf.extend_from_slice(b);
         if self.buf.len() >= Self::FLUSH {
@@ -78,21 +61,68 @@ impl std::io::Write for Enc<'_> {
         }
         Ok(b.len())
     }
+    #[inline]
+    fn write_all(&mut self, b: &[u8]) -> std::io::Result<()> {
+        self.write(b).map(drop)
+    }
     fn flush(&mut self) -> std::io::Result<()> {
         Ok(())
     }
 }
 
-/// `T` decoded from the whole of `b` (`None` for anything else, or bytes left over).
-fn whole<'a, T: BorrowDecode<'a, ()>>(b: &'a [u8]) -> Option<T> {
-    match bincode::borrow_decode_from_slice(b, CONFIG) {
-        Ok((v, n)) if n == b.len() => Some(v),
+/// `T` decoded from the whole of `b` (`None` for anything else, or bytes left over). A count
+/// read from the file is never trusted: serde reserves at most 1 MiB for a collection before its
+/// items are read, and postcard no more than the bytes left, so a forged count is refused when
+/// the bytes run out instead of allocating what it claims.
+fn whole<'a, T: Deserialize<'a>>(b: &'a [u8]) -> Option<T> {
+    match postcard::take_from_bytes(b) {
+        Ok((v, [])) => Some(v),
         _ => None,
     }
 }
 
+/// What decoding one collection may reserve before its items are read (1 GiB; a million
+/// results' largest part is about 15 MB encoded).
+const LIMIT: usize = 1 << 30;
+
+/// A long list read with its room reserved once: for as many items as its count says (postcard
+/// refuses a count beyond the bytes left), within [`LIMIT`] bytes, instead of serde's cautious
+/// 1 MiB grown by doubling (a million standings copied over and over).
+pub(super) fn reserved<'de, D, T>(d: D) -> Result<Vec<T>, D::Error>
+where
+    D: serde::Deserializer<'de>,
+    T: Deserialize<'de>,
+{
+    struct Items<T>(std::marker::PhantomData<T>);
+    impl<'de, T: Deserialize<'de>> serde::de::Visitor<'de> for Items<T> {
+        type Value = Vec<T>;
+        fn expecting(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
+            f.write_str("a sequence")
+        }
+        fn visit_seq<A: serde::de::SeqAccess<'de>>(self, mut seq: A) -> Result<Vec<T>, A::Error> {
+            let room = LIMIT / std::mem::size_of::<T>().max(1);
+            let mut v = Vec::with_capacity(seq.size_hint().unwrap_or(0).min(room));
+            while let Some(x) = seq.next_element()? {
+                v.push(x);
+            }
+            Ok(v)
+        }
+    }
+    d.deserialize_seq(Items(std::marker::PhantomData))
+}
+
+/// The sums as written: each group's key and its members in participant order, one group at a
+/// time (as [`Sums::to_groups`] lists them, without listing them all first).
+struct SumsOut<'a>(&'a Sums);
+
+impl Serialize for SumsOut<'_> {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        s.collect_seq(self.0.each_group())
+    }
+}
+
 /// Part 0 as written: all but the sums, the standings and the lines.
-#[derive(Encode)]
+#[derive(Serialize)]
 struct HeadOut<'a> {
     last_seq: usize,
     newlines: u64,
@@ -107,22 +137,25 @@ struct HeadOut<'a> {
 }
 
 /// Part 0 as read.
-#[derive(Decode)]
+#[derive(Deserialize)]
 struct HeadIn {
     last_seq: usize,
     newlines: u64,
     len: u64,
     declares: bool,
+    #[serde(deserialize_with = "reserved")]
     participants: Vec<Participant>,
     sessions: Vec<String>,
     teams: Vec<bool>,
     fields: BTreeMap<(usize, Option<String>), u32>,
+    #[serde(deserialize_with = "reserved")]
     board_ns: Vec<BoardN>,
+    #[serde(deserialize_with = "reserved")]
     rulings: Vec<(String, u32)>,
 }
 
 /// Part 3 as written: each board's lines, the other lines, the lines' matches.
-#[derive(Encode)]
+#[derive(Serialize)]
 struct LinesOut<'a> {
     boards: &'a [((String, u32), Vec<LineRef>)],
     decl: &'a [LineRef],
@@ -130,14 +163,30 @@ struct LinesOut<'a> {
 }
 
 /// Part 3 as read.
-#[derive(Decode)]
+#[derive(Deserialize)]
 struct LinesIn {
+    #[serde(deserialize_with = "reserved")]
     boards: Vec<((String, u32), Vec<LineRef>)>,
+    #[serde(deserialize_with = "reserved")]
     decl: Vec<LineRef>,
     matches: MatchTags,
 }
 
-// The file: MAGIC, the program, the log's key, the lengths of four parts, the parts (decoded
+/// Part 1 as read: each group's key and members (as [`SumsOut`] writes them).
+#[derive(Deserialize)]
+struct SumsIn(#[serde(deserialize_with = "reserved")] Vec<GroupIn>);
+
+#[derive(Deserialize)]
+struct GroupIn(
+    (usize, Option<String>),
+    #[serde(deserialize_with = "reserved")] Vec<Standing>,
+);
+
+/// Part 2 as read.
+#[derive(Deserialize)]
+struct StandingsIn(#[serde(deserialize_with = "reserved")] Vec<Standing>);
+
+// The file: MAGIC, the program and the log's key, the lengths of four parts, the parts (decoded
 // in parallel), then the XXH3-128 checksum of everything before it (little-endian).
 //   0: last seq, participants, sessions, fields, boards' N, rulings
 //   1: the sums     2: the standings     3: each board's lines, the other lines
@@ -182,7 +231,7 @@ where
     })?;
     lens[0] = p0.finish()?;
     let mut p1 = Enc::new(w);
-    p1.put(&c.sums.to_groups())?;
+    p1.put(&SumsOut(&c.sums))?;
     lens[1] = p1.finish()?;
     let mut p2 = Enc::new(w);
     p2.put(&c.standings)?;
@@ -222,12 +271,11 @@ pub(super) fn checksum(body: &[u8]) -> [u8; 16] {
 pub(super) fn decode(bytes: &[u8], key: &str, program: &str) -> Option<AuditCache> {
     let (body, digest) = bytes.split_at(bytes.len().checked_sub(16)?);
     let rest = body.strip_prefix(MAGIC.as_slice())?;
-    let ((program_of, key_of), n): ((&str, &str), usize) =
-        bincode::borrow_decode_from_slice(rest, CONFIG).ok()?;
+    let ((program_of, key_of), mut rest): ((&str, &str), &[u8]) =
+        postcard::take_from_bytes(rest).ok()?;
     if program_of != program || key_of != key {
         return None;
     }
-    let mut rest = rest.get(n..)?;
     let mut lens = [0u64; 4];
     for l in &mut lens {
         let (b, r) = rest.split_first_chunk::<8>()?;
@@ -297,11 +345,12 @@ pub(super) fn decode_head(b: &[u8]) -> Option<AuditCache> {
 }
 
 pub(super) fn decode_sums(b: &[u8]) -> Option<Sums> {
-    Sums::from_groups(whole(b)?)
+    let SumsIn(groups) = whole(b)?;
+    Sums::from_groups(groups.into_iter().map(|g| (g.0, g.1)).collect())
 }
 
 pub(super) fn decode_standings(b: &[u8]) -> Option<Vec<Standing>> {
-    whole(b)
+    whole::<StandingsIn>(b).map(|s| s.0)
 }
 
 pub(super) type Lines = (Vec<((String, u32), Vec<LineRef>)>, Vec<LineRef>, MatchTags);

@@ -8,12 +8,13 @@ use super::{Envelope, Event};
 /// it: a result names its match; a ruling or a correction is of its table's result's match; a
 /// withdrawal is of its ruling's. Any other line (a deal, a ruling that makes its own table) is
 /// of [`NO_MATCH`]: read with any match.
-#[derive(Clone, Debug, Default, PartialEq, bincode::Encode, bincode::Decode)]
+#[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
 pub struct MatchTags {
     /// (session id, match id) of each tag.
     pub ids: Vec<(String, String)>,
     /// Per board of `AuditCache::boards` (by index), the tags of its first lines; a line past
     /// the end (or a board past the end) is of no known match.
+    #[serde(deserialize_with = "super::codec::reserved")]
     pub lines: Vec<Vec<u32>>,
 }
 
