@@ -55,6 +55,23 @@ DATASET_CARRIED = {
          "0.25–0.74 s · polars 0.14–0.46 s · Spark 2.1–22.0 s", "6–17× for 10× the results", "", ""),
     ],
 }
+# The builds (scripts/bench_build.sh, ~45 minutes of CPU a commit), copied here by hand.
+BUILD_CARRIED = {
+    "date": "2026-11-29 11:45–13:15 UTC",
+    "note": "from scripts/bench_build.sh be4e385 068c0cc (run at the lowest priority beside three "
+            "other engineers' builds: the CPU figures hold, the wall times are the load's, not the "
+            "build's)",
+    "rows": [
+        ("first build from nothing (`cargo build --release --locked`), the workspace (068c0cc)",
+         "CPU 1,130 s (user 1,079.6 + system 50.8) · peak 1,419 MiB",
+         "one crate (be4e385): CPU 1,134 s (user 1,089.7 + system 44.1) · peak 1,413 MiB",
+         "1.00× CPU", "measured (issue 36 item 1)", ""),
+        ("the test build after it (`cargo test --release --locked --no-run`), the workspace",
+         "CPU 252 s (user 234.4 + system 18.1) · peak 601 MiB",
+         "one crate: CPU 268 s (user 248.7 + system 19.0) · peak 1,012 MiB",
+         "0.94× CPU · 0.59× peak", "measured (issue 36 item 1)", ""),
+    ],
+}
 SALLIERE_CARRIED = {
     "date": "2026-11-24 06:16 UTC",
     "note": "carried: salliere was not available for this run (from scripts/compare_salliere.sh)",
@@ -484,6 +501,10 @@ class Bench:
             L.append(f"| **{title}**{f' (load {load})' if load else ''} | | | | | |")
             for row in rows:
                 L.append("| " + " | ".join(row) + " |")
+        b = BUILD_CARRIED
+        L.append(f"| **Building the program (issue 36 item 1) — {b['note']}, {b['date']}** | | | | | |")
+        for row in b["rows"]:
+            L.append("| " + " | ".join(row) + " |")
         d = DATASET_CARRIED
         L.append(f"| **A federation's season as one dataset (issue 35) — {d['note']}, {d['date']}** | | | | | |")
         for row in d["rows"]:
