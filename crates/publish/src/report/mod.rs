@@ -5,6 +5,7 @@
 //! ever interpreted as Typst.
 
 pub mod cards;
+pub mod charts;
 pub mod cut;
 pub mod effects;
 pub mod model;
