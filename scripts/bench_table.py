@@ -261,18 +261,23 @@ class Bench:
              f"{c.rss / (mib + 300):.2f}×", "under it", yes(c.rss <= mib + 300)),
         ])
 
+    def score_vs_check(self, lg, out):
+        """`score LOG --out OUT` (the audit cache written afresh each run) in turn with `check LOG`:
+        (score's runs, check's runs, the median ratio of their CPU)."""
+        def fresh():
+            shutil.rmtree(out, ignore_errors=True)
+            self.clear_cache()
+        (s, c), ((ratio, _),) = paired(
+            [[self.bin, "-q", "score", lg, "--out", out], [self.bin, "-q", "check", lg]],
+            self.n, before=[fresh, None], env=self.env)
+        return s, c, ratio
+
     def g_score(self):
         rows = []
         out = os.path.join(self.dir, "out")
         for form in ("mp", "ximp", "butler"):
             lg = self.pairs_log(form)
-
-            def fresh():
-                shutil.rmtree(out, ignore_errors=True)
-                self.clear_cache()
-            (s, c), ((ratio, _),) = paired(
-                [[self.bin, "-q", "score", lg, "--out", out], [self.bin, "-q", "check", lg]],
-                self.n, before=[fresh, None], env=self.env)
+            s, c, ratio = self.score_vs_check(lg, out)
             rows.append((f"`frekans score LOG --out DIR`, {form}, audit cache written", s.text(),
                          f"`check` of the same log: {c.text()}", f"{ratio:.2f}× CPU",
                          "≤ 2× `check`, peak < 1 GiB",
@@ -285,13 +290,7 @@ class Bench:
                         str(self.team_sections), "--tables", "52", "--boards", "24", "--rulings",
                         "0.01", "--corrections", "0.001", "--seed", "2026")
         out = os.path.join(self.dir, "out")
-
-        def fresh():
-            shutil.rmtree(out, ignore_errors=True)
-            self.clear_cache()
-        (s, c), ((ratio, _),) = paired(
-            [[self.bin, "-q", "score", lg, "--out", out], [self.bin, "-q", "check", lg]],
-            self.n, before=[fresh, None], env=self.env)
+        s, c, ratio = self.score_vs_check(lg, out)
         shutil.rmtree(out, ignore_errors=True)
         results = self.count(lg, b'"type":"result"')
         self.group("Team championship (issue 37 item 2, teams)", [

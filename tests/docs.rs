@@ -8,7 +8,7 @@
 #![allow(clippy::disallowed_methods)]
 
 use std::collections::{BTreeMap, BTreeSet};
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 use std::process::{Command, Output};
 
 use frekans::app::{load_bytes, AppError, Loaded};
@@ -16,39 +16,10 @@ use frekans::app::{load_bytes, AppError, Loaded};
 mod common;
 use frekans::replay::{ReplayScope, RulingStatus};
 
-use common::root;
+use common::{root, source_roots, sources, texts_under as files_under};
 
 fn read(rel: &str) -> String {
     std::fs::read_to_string(root().join(rel)).unwrap_or_else(|e| panic!("{rel}: {e}"))
-}
-
-/// Every file under `dir` (recursively), as (path relative to the root, text); binary files
-/// skipped.
-/// The source folders of the workspace: the binary's `src/` and each crate's `crates/*/src/`.
-fn source_roots() -> Vec<PathBuf> {
-    let mut roots = vec![root().join("src")];
-    let mut crates: Vec<PathBuf> = std::fs::read_dir(root().join("crates"))
-        .unwrap()
-        .map(|e| e.unwrap().path().join("src"))
-        .collect();
-    crates.sort();
-    roots.extend(crates);
-    roots
-}
-
-/// Every source file of the workspace, as (path from the repository's root, text).
-fn sources() -> Vec<(String, String)> {
-    source_roots().iter().flat_map(|r| files_under(r)).collect()
-}
-
-fn files_under(dir: &Path) -> Vec<(String, String)> {
-    common::files_under(dir)
-        .into_iter()
-        .filter_map(|p| {
-            let text = std::fs::read_to_string(&p).ok()?;
-            Some((p.strip_prefix(root()).unwrap().display().to_string(), text))
-        })
-        .collect()
 }
 
 /// The convention numbers a text cites: `C7`, and every number of a range `C30–C33` / `C7-C8`.

@@ -6,27 +6,7 @@
 
 mod common;
 
-use common::root;
-
-/// Every source file of the workspace (`src/`, `crates/*/src/`), as (path from the repository's
-/// root, text).
-fn sources() -> Vec<(String, String)> {
-    let mut roots = vec![root().join("src")];
-    let mut crates: Vec<_> = std::fs::read_dir(root().join("crates"))
-        .unwrap()
-        .map(|e| e.unwrap().path().join("src"))
-        .collect();
-    crates.sort();
-    roots.extend(crates);
-    roots
-        .iter()
-        .flat_map(|r| common::files_under(r))
-        .filter_map(|p| {
-            let text = std::fs::read_to_string(&p).ok()?;
-            Some((p.strip_prefix(root()).unwrap().display().to_string(), text))
-        })
-        .collect()
-}
+use common::sources;
 
 /// The files where a session's kind may be named: the kinds' own modules, and `score::form`,
 /// where a form's `Rules` say how it scores (`kind::of` chooses the kind from them).

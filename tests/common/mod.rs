@@ -156,6 +156,35 @@ pub fn files_under(dir: &Path) -> Vec<PathBuf> {
     out
 }
 
+/// Every file under `dir` (recursively) as (path from the repository's root, text); files that
+/// are not text skipped.
+pub fn texts_under(dir: &Path) -> Vec<(String, String)> {
+    files_under(dir)
+        .into_iter()
+        .filter_map(|p| {
+            let text = std::fs::read_to_string(&p).ok()?;
+            Some((p.strip_prefix(root()).unwrap().display().to_string(), text))
+        })
+        .collect()
+}
+
+/// The source folders of the workspace: the binary's `src/` and each crate's `crates/*/src/`.
+pub fn source_roots() -> Vec<std::path::PathBuf> {
+    let mut roots = vec![root().join("src")];
+    let mut crates: Vec<std::path::PathBuf> = std::fs::read_dir(root().join("crates"))
+        .unwrap()
+        .map(|e| e.unwrap().path().join("src"))
+        .collect();
+    crates.sort();
+    roots.extend(crates);
+    roots
+}
+
+/// Every source file of the workspace, as (path from the repository's root, text).
+pub fn sources() -> Vec<(String, String)> {
+    source_roots().iter().flat_map(|r| texts_under(r)).collect()
+}
+
 /// A PDF's text as `pdftotext -layout` lays it out (pages separated by form feeds).
 pub fn pdftotext(pdf: &Path) -> String {
     let o = std::process::Command::new("pdftotext")

@@ -94,6 +94,30 @@ pub struct Table {
 }
 
 impl Table {
+    /// The table of `session`'s `board` where `ns` met `ew`, with nothing played, ruled or
+    /// numbered yet (the result or the ruling that makes it fills in the rest).
+    pub fn seated(
+        session: usize,
+        board: u32,
+        section: Option<std::sync::Arc<str>>,
+        ns: PId,
+        ew: PId,
+    ) -> Table {
+        Table {
+            session,
+            board,
+            section,
+            ns,
+            ew,
+            round: None,
+            table: None,
+            played: None,
+            rulings: Vec::new(),
+            match_id: None,
+            room: None,
+        }
+    }
+
     /// The ruling that applies to this table, if any.
     pub fn ruling<'s>(&self, state: &'s State) -> Option<&'s RulingRecord> {
         self.rulings.last().map(|&i| &state.rulings[i])

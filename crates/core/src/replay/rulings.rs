@@ -121,17 +121,9 @@ impl Replayer {
         self.st.tables.insert(
             key,
             Table {
-                session: s,
-                board: r.board,
-                section,
-                ns,
-                ew,
-                round: None,
-                table: None,
-                played: None,
-                rulings: Vec::new(),
                 match_id,
                 room,
+                ..Table::seated(s, r.board, section, ns, ew)
             },
         );
         Some(())

@@ -28,6 +28,17 @@ impl ResultView<'_> {
         }
         p
     }
+
+    /// The table's play as this result records it (scored later: no points yet).
+    fn played(&self) -> Played {
+        Played {
+            seq: self.seq,
+            line: self.line,
+            play: self.play(),
+            ns_points: 0,
+            corrections: Vec::new(),
+        }
+    }
 }
 
 impl Replayer {
@@ -204,13 +215,7 @@ impl Replayer {
             // A ruling recorded before the result (board "not played") made the table: the
             // result fills it in, if it is the same table.
             if t.played.is_none() && t.ew == ew {
-                t.played = Some(Played {
-                    seq: r.seq,
-                    line,
-                    play: r.play(),
-                    ns_points: 0,
-                    corrections: Vec::new(),
-                });
+                t.played = Some(r.played());
                 t.round = r.round;
                 t.table = r.table;
                 self.by_seq.insert(r.seq, key);
@@ -225,23 +230,12 @@ impl Replayer {
         self.st.tables.insert(
             key,
             Table {
-                session: s,
-                board: r.board,
-                section,
-                ns,
-                ew,
                 round: r.round,
                 table: r.table,
-                played: Some(Played {
-                    seq: r.seq,
-                    line,
-                    play: r.play(),
-                    ns_points: 0,
-                    corrections: Vec::new(),
-                }),
-                rulings: Vec::new(),
+                played: Some(r.played()),
                 match_id,
                 room: r.room,
+                ..Table::seated(s, r.board, section, ns, ew)
             },
         );
     }
