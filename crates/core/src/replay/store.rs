@@ -227,19 +227,7 @@ mod tests {
     use super::*;
 
     fn table(ns: u32) -> Table {
-        Table {
-            session: 0,
-            board: 1,
-            section: None,
-            ns,
-            ew: ns + 100,
-            round: None,
-            table: None,
-            played: None,
-            rulings: Vec::new(),
-            match_id: None,
-            room: None,
-        }
+        Table::seated(0, 1, None, ns, ns + 100)
     }
 
     /// Inserted in any order, with removals (swap_remove keeps the index right) and a
