@@ -369,10 +369,10 @@ fn pair_heading(state: &State, b: &BoardScore, out: &mut String) {
             "Field N = {} (the most tables on any board of this group, C7), top 2(N−1) = {}; {} tables on this board",
             b.field,
             field_top(b.field),
-            b.sides.len() / 2
+            b.tables()
         );
     } else {
-        let _ = writeln!(out, "{} tables on this board", b.sides.len() / 2);
+        let _ = writeln!(out, "{} tables on this board", b.tables());
     }
     let _ = writeln!(out, "Options: {}\n", (pairs(form).options_text)(o));
     for (name, value) in &b.facts {

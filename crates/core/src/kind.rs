@@ -10,6 +10,7 @@
 //! how a board is scored stays the form's (`score::form::Rules`). Adding a kind is its module,
 //! a `Rules` of its own and one line of [`of`].
 
+pub mod individual;
 pub mod pairs;
 pub mod teams;
 
@@ -22,6 +23,16 @@ use crate::score::BoardScore;
 pub struct Plug {
     /// Its name in messages ("a pairs session") and files.
     pub name: &'static str,
+    /// Its name as a session's `kind` declares it.
+    pub declared: &'static str,
+    /// What one participant of it is ("pair", "team", "player").
+    pub noun: &'static str,
+    /// Its results name the four players by seat (`north`, `south`, `east`, `west`), each side
+    /// two participants credited with the side's score; otherwise a side is one participant
+    /// (`ns`, `ew`).
+    pub seated: bool,
+    /// Whether a session of `form` may declare this kind (every form may its own, [`of`]).
+    pub takes: fn(Form) -> bool,
     /// Its boards are played in matches of two rooms: a result names its match and room, a
     /// `match` event declares one, a ruling with no result creates its table in the match, a
     /// board's scores depend on every board of its match and a participant's standing is its
@@ -70,7 +81,7 @@ impl std::fmt::Debug for Plug {
 }
 
 /// Every kind, in order.
-pub const ALL: [&Plug; 2] = [&pairs::PLUG, &teams::PLUG];
+pub const ALL: [&Plug; 3] = [&pairs::PLUG, &teams::PLUG, &individual::PLUG];
 
 /// The kind of a session of `form`: the one place a kind is chosen, from how the form scores.
 pub fn of(form: Form) -> &'static Plug {
@@ -78,6 +89,49 @@ pub fn of(form: Form) -> &'static Plug {
         Rules::Pairs(_) => &pairs::PLUG,
         Rules::Teams(_) => &teams::PLUG,
     }
+}
+
+/// The kind a session declares (`"kind"`), by its declared name.
+pub fn named(name: &str) -> Option<&'static Plug> {
+    ALL.into_iter().find(|k| k.declared == name)
+}
+
+/// The kind of a session of `form` that declares `kind`: `Err` says why it may not.
+pub fn declared(form: Form, kind: &str) -> Result<&'static Plug, String> {
+    let Some(plug) = named(kind) else {
+        let names: Vec<String> = ALL.iter().map(|k| format!("\"{}\"", k.declared)).collect();
+        let (last, rest) = names.split_last().expect("kinds");
+        return Err(format!(
+            "expected {} or {last}, found \"{kind}\"",
+            rest.join(", ")
+        ));
+    };
+    let own = of(form);
+    if plug == own || (plug.takes)(form) {
+        return Ok(plug);
+    }
+    if Form::ALL.iter().all(|&f| of(f) != plug) {
+        // A kind that is no form's own (an individual's): name the forms it takes.
+        let forms: Vec<String> = Form::ALL
+            .iter()
+            .filter(|&&f| (plug.takes)(f))
+            .map(|f| format!("\"{}\"", f.name()))
+            .collect();
+        let (last, rest) = forms.split_last().expect("a kind takes a form");
+        return Err(format!(
+            "an {} session is scored at {} or {last}; form \"{}\" cannot be {}",
+            plug.declared,
+            rest.join(", "),
+            form.name(),
+            plug.declared
+        ));
+    }
+    Err(format!(
+        "form \"{}\" is a {} form: its kind is \"{}\" (or leave \"kind\" out), found \"{kind}\"",
+        form.name(),
+        own.name,
+        own.declared
+    ))
 }
 
 /// Every kind's session finish on the scored pair boards (`pipeline`), each on the sessions of it.

@@ -80,11 +80,14 @@ fn same_group(state: &State, a: &Table, b: &Table) -> bool {
 pub fn table_in(state: &State, t: &Table) -> TableIn {
     let played = t.played.as_ref().map(|p| p.ns_points);
     let Some(r) = t.ruling(state) else {
-        return TableIn::plain(
-            t.ns,
-            t.ew,
-            played.expect("a table without a ruling was played"),
-        );
+        return TableIn {
+            others: t.others.as_deref().copied(),
+            ..TableIn::plain(
+                t.ns,
+                t.ew,
+                played.expect("a table without a ruling was played"),
+            )
+        };
     };
     let opts = &state.sessions[t.session].def.options;
     let ns_score = Dist::from_part(&r.ev.score.ns);
@@ -110,6 +113,7 @@ pub fn table_in(state: &State, t: &Table) -> TableIn {
         played,
         ruling: Some((r.ev.id.clone(), r.line)),
         nos: r.ev.sd.map(|sd| sd.nos),
+        others: t.others.as_deref().copied(),
     }
 }
 
@@ -373,7 +377,7 @@ pub fn score_reusing(
     let mut notices = state.notices.clone();
     notices.extend(team_notices);
     for b in &boards {
-        let tables = b.sides.len() / 2;
+        let tables = b.tables();
         if (tables as u32) < b.field && state.sessions[b.session].def.form.factors_to_field() {
             let s = &state.sessions[b.session].def;
             notices.push(Notice {

@@ -81,8 +81,12 @@ pub struct Table {
     pub board: u32,
     /// Shared by every table of the section (one allocation per section name, not per table).
     pub section: Option<std::sync::Arc<str>>,
+    /// The NS pair (team), or in an individual session the North player.
     pub ns: PId,
+    /// The EW pair (team), or in an individual session the East player.
     pub ew: PId,
+    /// An individual session's table: South and West (the partners of `ns` and `ew`).
+    pub others: Option<Box<[PId; 2]>>,
     pub round: Option<u32>,
     pub table: Option<u32>,
     pub played: Option<Played>,
@@ -109,12 +113,37 @@ impl Table {
             section,
             ns,
             ew,
+            others: None,
             round: None,
             table: None,
             played: None,
             rulings: Vec::new(),
             match_id: None,
             room: None,
+        }
+    }
+
+    /// The participants of one side at this table: the pair (team), or an individual
+    /// session's two players (North and South, or East and West).
+    pub fn side(&self, side: crate::adjust::Side) -> impl Iterator<Item = PId> + '_ {
+        let (me, other) = match side {
+            crate::adjust::Side::NS => (self.ns, 0),
+            crate::adjust::Side::EW => (self.ew, 1),
+        };
+        std::iter::once(me).chain(self.others.as_ref().map(|o| o[other]))
+    }
+
+    /// The seat `p` sat at this table ("North", ...; "NS" or "EW" for a pair or team).
+    pub fn seat_of(&self, p: PId) -> Option<&'static str> {
+        match &self.others {
+            Some(o) => [self.ns, self.ew, o[0], o[1]]
+                .iter()
+                .position(|&x| x == p)
+                .map(|i| ["North", "East", "South", "West"][i]),
+            None => [self.ns, self.ew]
+                .iter()
+                .position(|&x| x == p)
+                .map(|i| ["NS", "EW"][i]),
         }
     }
 
@@ -465,7 +494,7 @@ impl Replayer {
     ) -> Option<PId> {
         // Consecutive results mostly name the pairs of the one before (a round's boards at a
         // table): those are checked first, without hashing the id.
-        let slot = usize::from(field == "ew");
+        let slot = usize::from(field == "ew" || field == "east");
         let last = self.recent[slot];
         if self
             .st
@@ -480,7 +509,12 @@ impl Replayer {
             return Some(p);
         }
         if self.declared_mode {
-            self.err(line, field, format!("participant \"{id}\" is not declared; this log declares its pairs, so add a \"pair\" event for \"{id}\" before this line (conventions C2)"));
+            let msg = if crate::event::read::SEATS.contains(&field) {
+                format!("player \"{id}\" is not declared; this log declares its players, so add a \"player\" event for \"{id}\" before this line (conventions C2)")
+            } else {
+                format!("participant \"{id}\" is not declared; this log declares its pairs, so add a \"pair\" event for \"{id}\" before this line (conventions C2)")
+            };
+            self.err(line, field, msg);
             return None;
         }
         Some(self.add_participant(Participant {
@@ -513,13 +547,13 @@ impl Replayer {
         &mut self,
         line: usize,
         session: &str,
-        ids: [Option<&str>; 2],
+        ids: [Option<&str>; 4],
         section: Option<&str>,
     ) {
         if self.declared_mode || self.seeded || self.st.session_index(session).is_none() {
             return;
         }
-        for (field, id) in ["ns", "ew"].into_iter().zip(ids) {
+        for (field, id) in ["ns", "ew", "south", "west"].into_iter().zip(ids) {
             if let Some(id) = id {
                 self.participant(line, field, id, section);
             }
@@ -537,13 +571,25 @@ impl Replayer {
                 self.register_only(
                     env.line,
                     &r.session,
-                    [Some(&r.ns), Some(&r.ew)],
+                    [
+                        Some(&r.ns),
+                        Some(&r.ew),
+                        r.others.as_ref().map(|o| o.south.as_str()),
+                        r.others.as_ref().map(|o| o.west.as_str()),
+                    ],
                     r.section.as_deref(),
                 );
                 true
             }
             Event::Ruling(r) if self.left_out(&r.session, r.board) => {
-                self.register_only(env.line, &r.session, [Some(&r.ns), r.ew.as_deref()], None);
+                let others = r.others.as_deref();
+                let ids = [
+                    Some(r.ns.as_str()),
+                    r.ew.as_deref(),
+                    others.map(|o| o.south.as_str()),
+                    others.map(|o| o.west.as_str()),
+                ];
+                self.register_only(env.line, &r.session, ids, None);
                 self.left_out_rulings.insert(r.id.clone());
                 true
             }
@@ -571,7 +617,7 @@ impl Replayer {
                 self.st.sessions.push(Session {
                     def: def.clone(),
                     line,
-                    kind: crate::kind::of(def.form),
+                    kind: def.kind,
                 });
             }
             Event::Pair(p) => self.declare(
@@ -582,6 +628,20 @@ impl Replayer {
                 (p.players.clone(), p.player_ids.clone()),
                 false,
             ),
+            Event::Player(p) => {
+                // A player is a participant of their own: their name and member number as
+                // a pair's one player.
+                let named = p.name.is_some() || p.member.is_some();
+                let players = if named {
+                    (
+                        vec![p.name.clone().unwrap_or_else(|| p.id.clone())],
+                        vec![p.member.clone()],
+                    )
+                } else {
+                    (Vec::new(), Vec::new())
+                };
+                self.declare(line, &p.id, p.section.clone(), None, players, false)
+            }
             Event::Team(t) => self.declare(
                 line,
                 &t.id,

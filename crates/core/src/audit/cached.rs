@@ -323,12 +323,11 @@ pub fn extend_cache(bytes: &[u8], old: cache::AuditCache) -> Option<cache::Audit
         .into_iter()
         .filter(|((st, _, b), _)| !in_keys(*st, *b))
         .collect();
-    board_ns.extend(r.pair_boards.iter().map(|b| {
-        (
-            (b.session, b.section.clone(), b.board),
-            (b.sides.len() / 2) as u32,
-        )
-    }));
+    board_ns.extend(
+        r.pair_boards
+            .iter()
+            .map(|b| ((b.session, b.section.clone(), b.board), b.tables() as u32)),
+    );
     Some(cache::AuditCache {
         last_seq: lines.last().map_or(old.last_seq, |l| l.1),
         newlines: old.newlines + newlines,

@@ -172,7 +172,7 @@ impl<'s> Prep<'s> {
                 boards
                     .get(&(t.session, t.section.as_deref(), t.board))
                     .copied()
-                    .filter(|&b| scored.pair_boards[b].sides.len() == 2 * t.tables.len()),
+                    .filter(|&b| scored.pair_boards[b].tables() == t.tables.len()),
             );
         }
         let mut full: BTreeMap<(usize, Option<&str>), usize> = BTreeMap::new();
@@ -399,8 +399,8 @@ fn patch(
     before: &crate::score::BoardScore,
     dropped: Option<usize>,
 ) -> Option<Changed> {
-    let short = 2 * usize::from(dropped.is_some());
-    if after.sides.len() != before.sides.len() + short {
+    let short = usize::from(dropped.is_some());
+    if after.tables() != before.tables() + short {
         return None;
     }
     let s = after.session;
@@ -408,11 +408,13 @@ fn patch(
     let is_mp = st.sessions[s].def.form.has_top();
     let field = scored.fields.get(&group).copied().unwrap_or(1);
     let mut out = Changed::new();
+    // (the rows of one table: its sides' participants)
+    let rows = 2 * after.per_side as usize;
     for (k, a) in after.sides.iter().enumerate() {
         // (the side's score without the ruling; none at a table it made)
         let b = match dropped {
-            Some(pos) if k / 2 == pos => None,
-            Some(pos) if k / 2 > pos => Some(&before.sides[k - 2]),
+            Some(pos) if k / rows == pos => None,
+            Some(pos) if k / rows > pos => Some(&before.sides[k - rows]),
             _ => Some(&before.sides[k]),
         };
         if b.is_some_and(|b| a.participant != b.participant) {

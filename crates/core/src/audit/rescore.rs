@@ -177,7 +177,7 @@ fn group_ns(
             for b in &base.pair_boards {
                 if !in_keys(base_state, b) && b.session < partial.sessions.len() {
                     let n = fields.entry((b.session, b.section.clone())).or_insert(0);
-                    *n = (*n).max((b.sides.len() / 2) as u32);
+                    *n = (*n).max(b.tables() as u32);
                 }
             }
         }

@@ -18,7 +18,7 @@ pub use declarations::{check_pbn_deal, parse_boards};
 pub use fast::ResultRef;
 use fast::*;
 use plays::*;
-pub use plays::{check_play, offset_text};
+pub use plays::{check_play, offset_text, SEATS};
 
 use serde_json::{Map, Value};
 
@@ -260,6 +260,7 @@ fn parse_line(
         "session" => session(&mut f, sessions),
         "pair" => pair(&mut f),
         "team" => team(&mut f),
+        "player" => player_event(&mut f),
         "match" => match_event(&mut f),
         "result" => result(&mut f),
         "ruling" => ruling(&mut f),
@@ -274,7 +275,7 @@ fn parse_line(
             f.error(
                 "type",
                 format!(
-                    "unknown event type \"{other}\" (expected championship, session, pair, team, match, result, ruling, ruling_withdrawn, correction, penalty, deal or fouled)"
+                    "unknown event type \"{other}\" (expected championship, session, pair, team, player, match, result, ruling, ruling_withdrawn, correction, penalty, deal or fouled)"
                 ),
             );
             return Err(f.errors);

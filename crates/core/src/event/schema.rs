@@ -26,6 +26,7 @@ pub enum Event {
     Session(SessionDef),
     Pair(PairDef),
     Team(TeamDef),
+    Player(PlayerDef),
     Match(MatchDef),
     Result(ResultEv),
     Ruling(RulingEv),
@@ -37,9 +38,9 @@ pub enum Event {
 }
 
 impl Event {
-    /// A `pair` or `team` event: a log with one declares its participants (C2).
+    /// A `pair`, `team` or `player` event: a log with one declares its participants (C2).
     pub fn declares_participant(&self) -> bool {
-        matches!(self, Event::Pair(_) | Event::Team(_))
+        matches!(self, Event::Pair(_) | Event::Team(_) | Event::Player(_))
     }
 
     /// The board an event belongs to: named by it (result, ruling, deal, fouled board), or
@@ -93,6 +94,8 @@ pub struct SessionDef {
     pub compare: Compare,
     pub carry: bool,
     pub options: Options,
+    /// Its kind: as declared (`kind`), else its form's (`crate::kind::of`).
+    pub kind: &'static crate::kind::Plug,
 }
 
 #[derive(Clone, Debug)]
@@ -104,6 +107,24 @@ pub struct PairDef {
     /// Beside each name (the same length), the player's federation member number when the log
     /// gives one (`{"name": ..., "id": ...}`).
     pub player_ids: Vec<Option<String>>,
+}
+
+/// A `player` of an individual session: a participant of its own.
+#[derive(Clone, Debug)]
+pub struct PlayerDef {
+    pub id: String,
+    pub section: Option<String>,
+    pub name: Option<String>,
+    /// The federation member number.
+    pub member: Option<String>,
+}
+
+/// The seats of a table of an individual session besides North and East (which a result and a
+/// ruling hold in `ns` and `ew`): the North player's partner and the East player's.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Others {
+    pub south: String,
+    pub west: String,
 }
 
 #[derive(Clone, Debug)]
@@ -184,8 +205,12 @@ pub struct ResultEv {
     pub board: u32,
     pub round: Option<u32>,
     pub table: Option<u32>,
+    /// The NS pair, or in an individual session the North player.
     pub ns: String,
+    /// The EW pair, or in an individual session the East player.
     pub ew: String,
+    /// An individual session's result: South and West (the result named the four seats).
+    pub others: Option<Box<Others>>,
     pub play: Play,
     /// Team forms: the match and the room.
     pub match_id: Option<String>,
@@ -197,8 +222,14 @@ pub struct RulingEv {
     pub id: String,
     pub session: String,
     pub board: u32,
+    /// The NS pair, or the North player when `by_north`.
     pub ns: String,
+    /// The EW pair, or the East player when `by_north`.
     pub ew: Option<String>,
+    /// The ruling named its table by `north` (an individual session's), not by `ns`.
+    pub by_north: bool,
+    /// With `by_north`: South and West, when the ruling named every seat.
+    pub others: Option<Box<Others>>,
     /// The score in force: the notation, or the expansion of `subsequent_damage`.
     pub score: AdjustedScore,
     /// Present when the ruling was given in the structured subsequent-damage form.

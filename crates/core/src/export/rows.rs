@@ -405,7 +405,7 @@ fn board_tables(state: &State, scored: &Scored, with_scores: bool) -> Tables {
             dispersion_mp: opt(st.dispersion_mp),
             datum: opt(b.datum),
             field: b.field as i32,
-            tables: (b.sides.len() / 2) as i32,
+            tables: b.tables() as i32,
         });
     }
     t

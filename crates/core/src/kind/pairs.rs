@@ -12,6 +12,10 @@ use crate::score::BoardScore;
 
 pub static PLUG: Plug = Plug {
     name: "pairs",
+    declared: "pairs",
+    noun: "pair",
+    seated: false,
+    takes: own_forms,
     in_matches: false,
     seats: (0, 0),
     fouled_refused: None,
@@ -28,7 +32,7 @@ pub static PLUG: Plug = Plug {
 
 /// `mp_artificial: session_bounded` (scoring-methods.md §2.4, C9): Av+ is at least the pair's
 /// session percentage on its boards without an artificial score, Av− at most.
-fn session_bounded(sessions: &[Option<&Options>], boards: &mut [BoardScore]) {
+pub(super) fn session_bounded(sessions: &[Option<&Options>], boards: &mut [BoardScore]) {
     let bounded: Vec<usize> = (0..sessions.len())
         .filter(|&i| sessions[i].is_some_and(|o| o.mp_artificial == MpArtificial::SessionBounded))
         .collect();
@@ -74,10 +78,15 @@ fn session_bounded(sessions: &[Option<&Options>], boards: &mut [BoardScore]) {
 /// them (scoring-methods.md §2.4 HE-HALF-TABLE, laws-and-formats.md §3.1): its total is factored
 /// to the most boards anyone in its group played. (Forms with a top do this through the
 /// percentage.)
-fn personal_average(form: Form, boards: u32, most: u32, total: &mut Total) -> bool {
+pub(super) fn personal_average(form: Form, boards: u32, most: u32, total: &mut Total) -> bool {
     let factored = !form.has_top() && boards > 0 && boards < most;
     if factored {
         total.scale(Q::new(most as i128, boards as i128));
     }
     factored
+}
+
+/// A session of this kind is one of its forms' own (`super::of`).
+fn own_forms(form: Form) -> bool {
+    std::ptr::eq(super::of(form), &PLUG)
 }

@@ -10,6 +10,10 @@ use crate::score::BoardScore;
 
 pub static PLUG: Plug = Plug {
     name: "team",
+    declared: "teams",
+    noun: "team",
+    seated: false,
+    takes: own_forms,
     in_matches: true,
     seats: (1, 2),
     fouled_refused: Some("a fouled board in a team session goes to Law 86B2 (cancel the board, or artificial or assigned scores): record `ruling` events for it instead (conventions C35)"),
@@ -30,4 +34,9 @@ fn no_boards(_: &[Option<&Options>], _: &mut [BoardScore]) {}
 /// A team's total is its matches' points: nothing to factor.
 fn total_is_match_points(_: Form, _: u32, _: u32, _: &mut Total) -> bool {
     false
+}
+
+/// A session of this kind is one of its forms' own (`super::of`).
+fn own_forms(form: Form) -> bool {
+    std::ptr::eq(super::of(form), &PLUG)
 }

@@ -295,6 +295,7 @@ fn score_run(
                     side(home, away, tb.home, true),
                     side(away, home, tb.away, false),
                 ],
+                per_side: 1,
                 freq: Vec::new(),
                 stats: stats[&(s, b)].clone(),
                 datum: None,

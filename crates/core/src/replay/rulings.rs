@@ -21,18 +21,33 @@ impl Replayer {
         if !self.board_in_session(line, s, r.board) {
             return;
         }
-        let Some(ns) = self.participant(line, "ns", &r.ns, None) else {
+        if !self.seating_as_kind(line, s, r.by_north, "a ruling names its table by \"north\" (and, when the board was not played there, \"south\", \"east\" and \"west\")") {
+            return;
+        }
+        let [f_ns, f_ew] = self.side_fields(s);
+        let Some(ns) = self.participant(line, f_ns, &r.ns, None) else {
             return;
         };
         let key = (s, r.board, ns);
         let ew_given = match &r.ew {
-            Some(ew) => match self.participant(line, "ew", ew, None) {
+            Some(ew) => match self.participant(line, f_ew, ew, None) {
                 Some(p) => Some(p),
                 None => return,
             },
             None => None,
         };
-        if self.ruling_table(line, r, key, ew_given).is_none() {
+        let others = match r.others.as_deref() {
+            Some(o) => {
+                let south = self.participant(line, "south", &o.south, None);
+                let west = self.participant(line, "west", &o.west, None);
+                let (Some(a), Some(b)) = (south, west) else {
+                    return;
+                };
+                Some([a, b])
+            }
+            None => None,
+        };
+        if self.ruling_table(line, r, key, ew_given, others).is_none() {
             return;
         }
         let idx = self.st.rulings.len();
@@ -70,10 +85,46 @@ impl Replayer {
         r: &RulingEv,
         key: TableKey,
         ew_given: Option<PId>,
+        others: Option<[PId; 2]>,
     ) -> Option<()> {
         let (s, _, ns) = key;
         match self.st.tables.get(&key) {
             Some(t) => {
+                if let Some(o) = others {
+                    let at = t.others.as_deref().copied();
+                    let ids = |x: Option<[PId; 2]>| -> Vec<String> {
+                        [Some(t.ew)]
+                            .into_iter()
+                            .chain(x.map(|x| x.map(Some)).unwrap_or([None, None]))
+                            .map(|p| p.map_or(String::new(), |p| self.st.participant(p).id.clone()))
+                            .collect()
+                    };
+                    if at != Some(o) || ew_given != Some(t.ew) {
+                        let (want, got) = (
+                            ids(at),
+                            [
+                                r.ew.clone().unwrap_or_default(),
+                                self.st.participant(o[0]).id.clone(),
+                                self.st.participant(o[1]).id.clone(),
+                            ],
+                        );
+                        let i = (0..3).find(|&i| want[i] != got[i]).unwrap_or(0);
+                        let seat = ["east", "south", "west"][i];
+                        self.err(
+                            line,
+                            seat,
+                            format!(
+                                "the table of North \"{}\" on board {} had {} \"{}\", not \"{}\"",
+                                r.ns,
+                                r.board,
+                                ["East", "South", "West"][i],
+                                want[i],
+                                got[i]
+                            ),
+                        );
+                        return None;
+                    }
+                }
                 if let Some(ew) = ew_given {
                     if ew != t.ew {
                         let (want, got) = (
@@ -86,7 +137,7 @@ impl Replayer {
                 }
             }
             None => {
-                self.ruled_table(line, r, s, ns, ew_given)?;
+                self.ruled_table(line, r, s, ns, ew_given, others)?;
             }
         }
         Some(())
@@ -101,21 +152,29 @@ impl Replayer {
         s: usize,
         ns: PId,
         ew_given: Option<PId>,
+        others: Option<[PId; 2]>,
     ) -> Option<()> {
         let key = (s, r.board, ns);
         // A ruling with no result creates the table (board not played, C2).
+        if r.by_north && others.is_none() {
+            self.err(line, "south", format!("missing; no result was recorded for North \"{}\" on board {} of session \"{}\", so the ruling must name \"south\", \"east\" and \"west\" to create the table", r.ns, r.board, r.session));
+            return None;
+        }
         let Some(ew) = ew_given else {
             self.err(line, "ew", format!("missing; no result was recorded for NS \"{}\" on board {} of session \"{}\", so the ruling must name the EW pair to create the table", r.ns, r.board, r.session));
             return None;
         };
         let section = self.table_section(line, s, ns, ew, None)?;
+        if !self.others_in_section(line, s, others, section.as_deref()) {
+            return None;
+        }
         // C2: in team forms the table is in the match between the two teams.
         let (match_id, room) = if self.st.sessions[s].kind.in_matches {
             self.ruled_match(line, r, s, ns, ew)?
         } else {
             (None, None)
         };
-        if !self.seat_pairs(line, s, r.board, ns, ew, key) {
+        if !self.seat_pairs(line, s, r.board, [ns, ew], others, key) {
             return None;
         }
         self.st.tables.insert(
@@ -123,6 +182,7 @@ impl Replayer {
             Table {
                 match_id,
                 room,
+                others: others.map(Box::new),
                 ..Table::seated(s, r.board, section, ns, ew)
             },
         );

@@ -13,6 +13,8 @@ pub(super) struct ResultView<'r> {
     pub(super) table: Option<u32>,
     pub(super) ns: &'r str,
     pub(super) ew: &'r str,
+    /// An individual session's South and West.
+    pub(super) others: Option<&'r Others>,
     pub(super) play: &'r Play,
     /// The lead, when `play` leaves it out (a line read by the fast path).
     pub(super) lead: Option<&'r str>,
@@ -68,16 +70,21 @@ impl Replayer {
                     return;
                 }
                 if !self.st.tables.contains_key(&(s, fe.board, p)) {
-                    let played_ew = self
+                    let sat = self
                         .st
                         .tables
                         .values()
-                        .any(|t| t.session == s && t.board == fe.board && t.ew == p);
-                    let why = if played_ew {
-                        format!(
-                            "\"{id}\" sat EW on board {}: groups list the NS pairs",
-                            fe.board
-                        )
+                        .filter(|t| t.session == s && t.board == fe.board)
+                        .find_map(|t| t.seat_of(p));
+                    let why = if let Some(sat) = sat {
+                        if self.st.sessions[s].kind.seated {
+                            format!("\"{id}\" sat {sat} on board {}: in an individual session groups list the North players", fe.board)
+                        } else {
+                            format!(
+                                "\"{id}\" sat {sat} on board {}: groups list the NS pairs",
+                                fe.board
+                            )
+                        }
                     } else {
                         format!("\"{id}\" has no table on board {} of session \"{}\" recorded before this line", fe.board, fe.session)
                     };
@@ -164,6 +171,7 @@ impl Replayer {
             table: r.table,
             ns: &r.ns,
             ew: &r.ew,
+            others: r.others.as_deref(),
             play: &r.play,
             lead: None,
             match_id: r.match_id.as_deref(),
@@ -184,6 +192,7 @@ impl Replayer {
             table: r.table,
             ns: r.ns,
             ew: r.ew,
+            others: None,
             play: &r.play,
             lead: r.lead,
             match_id: r.match_id,
@@ -199,14 +208,31 @@ impl Replayer {
         if !self.board_in_session(line, s, r.board) {
             return;
         }
-        let ns = self.participant(line, "ns", r.ns, r.section);
-        let ew = self.participant(line, "ew", r.ew, r.section);
+        if !self.seating_as_kind(line, s, r.others.is_some(), "a result names the four players by seat (\"north\", \"south\", \"east\", \"west\") instead of \"ns\" and \"ew\"") {
+            return;
+        }
+        let [f_ns, f_ew] = self.side_fields(s);
+        let ns = self.participant(line, f_ns, r.ns, r.section);
+        let ew = self.participant(line, f_ew, r.ew, r.section);
+        let others = r.others.map(|o| {
+            let south = self.participant(line, "south", &o.south, r.section);
+            let west = self.participant(line, "west", &o.west, r.section);
+            south.zip(west).map(|(a, b)| [a, b])
+        });
         let (Some(ns), Some(ew)) = (ns, ew) else {
             return;
+        };
+        let others = match others {
+            Some(None) => return,
+            Some(Some(o)) => Some(o),
+            None => None,
         };
         let Some(section) = self.table_section(line, s, ns, ew, r.section) else {
             return;
         };
+        if !self.others_in_section(line, s, others, section.as_deref()) {
+            return;
+        }
         let Some(match_id) = self.check_match(line, s, r, ns, ew) else {
             return;
         };
@@ -214,7 +240,7 @@ impl Replayer {
         if let Some(t) = self.st.tables.get_mut(&key) {
             // A ruling recorded before the result (board "not played") made the table: the
             // result fills it in, if it is the same table.
-            if t.played.is_none() && t.ew == ew {
+            if t.played.is_none() && t.ew == ew && t.others.as_deref() == others.as_ref() {
                 t.played = Some(r.played());
                 t.round = r.round;
                 t.table = r.table;
@@ -223,7 +249,7 @@ impl Replayer {
                 return;
             }
         }
-        if !self.seat_pairs(line, s, r.board, ns, ew, key) {
+        if !self.seat_pairs(line, s, r.board, [ns, ew], others, key) {
             return;
         }
         self.by_seq.insert(r.seq, key);
@@ -235,9 +261,76 @@ impl Replayer {
                 played: Some(r.played()),
                 match_id,
                 room: r.room,
+                others: others.map(Box::new),
                 ..Table::seated(s, r.board, section, ns, ew)
             },
         );
+    }
+
+    /// The fields that name a table's NS and EW in a session: `ns`, `ew`, or an individual
+    /// session's `north`, `east`.
+    pub(super) fn side_fields(&self, s: usize) -> [&'static str; 2] {
+        if self.st.sessions[s].kind.seated {
+            ["north", "east"]
+        } else {
+            ["ns", "ew"]
+        }
+    }
+
+    /// Whether an event names its table as its session's kind does (by seats in an individual
+    /// session, by pairs otherwise); the error when not (`how`: what an individual session's
+    /// event does instead).
+    pub(super) fn seating_as_kind(
+        &mut self,
+        line: usize,
+        s: usize,
+        by_seats: bool,
+        how: &str,
+    ) -> bool {
+        let kind = self.st.sessions[s].kind;
+        if kind.seated == by_seats {
+            return true;
+        }
+        let sid = self.st.sessions[s].def.id.clone();
+        if kind.seated {
+            self.err(
+                line,
+                "ns",
+                format!("session \"{sid}\" is an {} session; {how}", kind.name),
+            );
+        } else {
+            let individual = crate::kind::ALL
+                .iter()
+                .find(|k| k.seated)
+                .map_or("individual", |k| k.declared);
+            self.err(line, "north", format!("session \"{sid}\" is a {} session; \"north\", \"south\", \"east\" and \"west\" belong to individual sessions (kind \"{individual}\"): name the {}s with \"ns\" and \"ew\"", kind.name, kind.noun));
+        }
+        false
+    }
+
+    /// With compare `section`, an individual table's South and West must be of its section.
+    pub(super) fn others_in_section(
+        &mut self,
+        line: usize,
+        s: usize,
+        others: Option<[PId; 2]>,
+        section: Option<&str>,
+    ) -> bool {
+        let (Some(others), Some(t)) = (others, section) else {
+            return true;
+        };
+        if self.st.sessions[s].def.compare != Compare::Section {
+            return true;
+        }
+        for (p, field) in others.into_iter().zip(["south", "west"]) {
+            let who = self.st.participant(p);
+            if let Some(e) = who.section.as_deref().filter(|e| *e != t) {
+                let msg = format!("player \"{}\" is declared in section \"{e}\" but plays at a table of section \"{t}\"; with compare \"section\" each section is its own field", who.id);
+                self.err(line, field, msg);
+                return false;
+            }
+        }
+        true
     }
 
     /// The seat keys of `plays` for a session: (NS, EW).
@@ -379,18 +472,27 @@ impl Replayer {
         line: usize,
         s: usize,
         board: u32,
-        ns: PId,
-        ew: PId,
+        [ns, ew]: [PId; 2],
+        others: Option<[PId; 2]>,
         key: TableKey,
     ) -> bool {
-        if !self.check_not_played(line, s, board, ns, "ns")
-            | !self.check_not_played(line, s, board, ew, "ew")
-        {
+        let [f_ns, f_ew] = self.side_fields(s);
+        let mut ok = self.check_not_played(line, s, board, ns, f_ns)
+            & self.check_not_played(line, s, board, ew, f_ew);
+        if let Some([so, we]) = others {
+            ok &= self.check_not_played(line, s, board, so, "south")
+                & self.check_not_played(line, s, board, we, "west");
+        }
+        if !ok {
             return false;
         }
         let (sn, se) = self.seats(s);
         self.plays.insert(s, board, ns, sn, key);
         self.plays.insert(s, board, ew, se, key);
+        if let Some([so, we]) = others {
+            self.plays.insert(s, board, so, sn, key);
+            self.plays.insert(s, board, we, se, key);
+        }
         true
     }
 
@@ -408,7 +510,16 @@ impl Replayer {
             let id = self.st.participant(p).id.clone();
             let other = self.st.participant(other_ns).id.clone();
             let session = self.st.sessions[s].def.id.clone();
-            let msg = if seat == 0 {
+            let kind = self.st.sessions[s].kind;
+            let msg = if kind.seated {
+                let sat = self
+                    .st
+                    .tables
+                    .get(&(s, board, other_ns))
+                    .and_then(|t| t.seat_of(p))
+                    .unwrap_or("North");
+                format!("{} \"{id}\" already played board {board} of session \"{session}\" (sitting {sat} at the table of North \"{other}\"); a {} plays a board at most once a session", kind.noun, kind.noun)
+            } else if seat == 0 {
                 format!("pair \"{id}\" already played board {board} of session \"{session}\" (at the table of NS \"{other}\"); a pair plays a board at most once a session")
             } else {
                 format!("team \"{id}\" already played board {board} of session \"{session}\" sitting {} (at the table of NS \"{other}\"); a team plays a board once in each room", field.to_uppercase())

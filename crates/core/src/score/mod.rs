@@ -14,6 +14,7 @@ pub mod mp;
 pub mod napki;
 pub mod patton;
 pub mod rooms;
+pub mod seats;
 pub mod stats;
 pub mod teams;
 pub mod ximp;
@@ -91,6 +92,9 @@ pub struct TableIn {
     pub ruling: Option<(String, usize)>,
     /// The non-offending side when the ruling has one (structured subsequent damage).
     pub nos: Option<Side>,
+    /// An individual session's table: South and West, credited with their side's score
+    /// ([`seats`]).
+    pub others: Option<[PId; 2]>,
 }
 
 impl TableIn {
@@ -114,6 +118,7 @@ impl TableIn {
             played: Some(points),
             ruling: None,
             nos: None,
+            others: None,
         }
     }
 }
@@ -259,7 +264,11 @@ pub struct BoardScore {
     pub section: Option<String>,
     pub board: u32,
     pub field: u32,
+    /// Each table's sides: per table, its NS then its EW participants (one each, or an
+    /// individual session's two players each, [`seats`]).
     pub sides: Vec<SideScore>,
+    /// Participants on one side of a table: 1, or 2 in an individual session.
+    pub per_side: u8,
     pub freq: Vec<FreqRow>,
     /// Shared: a team board's statistics are pooled over the session (C16), one for every
     /// match that played it.
@@ -317,6 +326,11 @@ impl SideScore {
 }
 
 impl BoardScore {
+    /// The number of tables scored.
+    pub fn tables(&self) -> usize {
+        self.sides.len() / (2 * self.per_side as usize)
+    }
+
     /// A scored board of `b` with these sides and statistics; the rest empty.
     pub fn new(b: &BoardIn, sides: Vec<SideScore>, stats: BoardStats) -> BoardScore {
         BoardScore {
@@ -325,6 +339,7 @@ impl BoardScore {
             board: b.board,
             field: b.field,
             sides,
+            per_side: 1,
             freq: Vec::new(),
             stats: std::sync::Arc::new(stats),
             datum: None,
@@ -343,5 +358,7 @@ pub fn score_board(b: &BoardIn) -> BoardScore {
         .pairs()
         .and_then(|p| p.score)
         .expect("a board of a comparison group is of a pairs form this version scores");
-    score(b)
+    let mut out = score(b);
+    seats::credit(b, &mut out);
+    out
 }

@@ -33,7 +33,7 @@ pub fn add_ruling_effects(
     let mut tables: crate::hash::FxMap<(&str, u32), u64> = Default::default();
     for b in scored.boards() {
         let id = state.sessions[b.session].def.id.as_str();
-        *tables.entry((id, b.board)).or_default() += b.sides.len() as u64 / 2;
+        *tables.entry((id, b.board)).or_default() += b.tables() as u64;
     }
     let mut chosen: Vec<usize> = Vec::new();
     let (mut spent, mut full) = (0u64, false);

@@ -165,12 +165,7 @@ impl CacheBuilder {
         let board_ns = scored
             .pair_boards
             .iter()
-            .map(|b| {
-                (
-                    (b.session, b.section.clone(), b.board),
-                    (b.sides.len() / 2) as u32,
-                )
-            })
+            .map(|b| ((b.session, b.section.clone(), b.board), b.tables() as u32))
             .collect();
         Some(AuditCache {
             last_seq: self.last_seq,

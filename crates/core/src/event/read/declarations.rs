@@ -50,6 +50,17 @@ pub(super) fn session(f: &mut Fields, sessions: &mut Vec<(String, Form)>) -> Opt
         }
     };
     let carry = f.opt_bool("carry").unwrap_or(true);
+    let kind = match (f.opt_str("kind"), form) {
+        (_, None) => None,
+        (None, Some(form)) => Some(crate::kind::of(form)),
+        (Some(k), Some(form)) => match crate::kind::declared(form, &k) {
+            Ok(plug) => Some(plug),
+            Err(m) => {
+                f.error("kind", m);
+                None
+            }
+        },
+    };
     let mut options = Options::default();
     if let Some(v) = f.raw("options") {
         match (v, form) {
@@ -67,7 +78,7 @@ pub(super) fn session(f: &mut Fields, sessions: &mut Vec<(String, Form)>) -> Opt
             ),
         }
     }
-    let (id, form, boards) = (id?, form?, boards?);
+    let (id, form, boards, kind) = (id?, form?, boards?, kind?);
     if sessions.iter().any(|(s, _)| *s == id) {
         f.error("id", format!("session \"{id}\" is already declared"));
         return None;
@@ -81,6 +92,7 @@ pub(super) fn session(f: &mut Fields, sessions: &mut Vec<(String, Form)>) -> Opt
         compare,
         carry,
         options,
+        kind,
     }))
 }
 
@@ -229,6 +241,35 @@ pub(super) fn pair(f: &mut Fields) -> Option<Event> {
         section,
         players,
         player_ids,
+    }))
+}
+
+pub(super) fn player_event(f: &mut Fields) -> Option<Event> {
+    let id = f.req_id("id");
+    let section = f.opt_id("section");
+    let name = f.opt_str("name");
+    let member = match f.raw("member") {
+        None => None,
+        Some(Value::String(s)) if !s.trim().is_empty() => Some(s.clone()),
+        Some(Value::Number(n)) => {
+            let m = format!("expected the player's federation member number as a JSON string, found the number {n} (write \"{n}\")");
+            f.error("member", m);
+            None
+        }
+        Some(other) => {
+            let m = format!(
+                "expected the player's federation member number, a non-empty string, found {}",
+                describe(other)
+            );
+            f.error("member", m);
+            None
+        }
+    };
+    Some(Event::Player(PlayerDef {
+        id: id?,
+        section,
+        name,
+        member,
     }))
 }
 

@@ -2,12 +2,15 @@
 
 use super::*;
 
-/// Whether a line may be a `pair` or `team` event, judged on its text so that it can be parsed
-/// in the sequential pass. Sound: such a line names `"pair"` or `"team"` literally unless it
+/// Whether a line may be a `pair`, `team` or `player` event, judged on its text so that it can
+/// be parsed in the sequential pass. Sound: such a line names its type literally unless it
 /// writes them with escapes (a backslash).
 pub(super) fn may_declare_participant(text: &str, ty: Option<&str>) -> bool {
     ty != Some("result")
-        && (text.contains('\\') || text.contains("\"pair\"") || text.contains("\"team\""))
+        && (text.contains('\\')
+            || text.contains("\"pair\"")
+            || text.contains("\"team\"")
+            || text.contains("\"player\""))
 }
 
 /// Whether a line may be a `session` event, judged on its text so that it can be parsed in the
@@ -237,6 +240,7 @@ impl ResultRef<'_> {
                 table: self.table,
                 ns: self.ns.to_string(),
                 ew: self.ew.to_string(),
+                others: None,
                 play: Play {
                     lead: self.lead.map(str::to_string),
                     ..self.play.clone()

@@ -137,8 +137,7 @@ pub(super) fn result(f: &mut Fields) -> Option<Event> {
     let board = board(f);
     let round = f.opt_int("round", 1, 9999).map(|n| n as u32);
     let table = f.opt_int("table", 1, 99_999).map(|n| n as u32);
-    let ns = f.req_id("ns");
-    let ew = f.req_id("ew");
+    let (ns, ew, others) = result_sides(f);
     // Team forms: the match and the room (checked against the session's form by replay).
     let match_id = f.opt_id("match");
     let room = match f.opt_str("room").as_deref() {
@@ -183,11 +182,6 @@ pub(super) fn result(f: &mut Fields) -> Option<Event> {
             }
         }
     }
-    if let (Some(ns), Some(ew)) = (&ns, &ew) {
-        if ns == ew {
-            f.error("ew", format!("the same pair \"{ns}\" on both sides"));
-        }
-    }
     Some(Event::Result(ResultEv {
         session: session?,
         section,
@@ -196,10 +190,80 @@ pub(super) fn result(f: &mut Fields) -> Option<Event> {
         table,
         ns: ns?,
         ew: ew?,
+        others: others?,
         play,
         match_id,
         room,
     }))
+}
+
+/// The four seats of an individual session's table, in order.
+pub const SEATS: [&str; 4] = ["north", "east", "south", "west"];
+
+/// Who sat at a result's table: the NS and EW pairs (`ns`, `ew`), or the four players by seat
+/// (`north`, `south`, `east`, `west`: North and East as `ns` and `ew`, the others beside).
+fn result_sides(f: &mut Fields) -> (Option<String>, Option<String>, Option<Option<Box<Others>>>) {
+    if !SEATS.iter().any(|k| f.has(k)) {
+        let ns = f.req_id("ns");
+        let ew = f.req_id("ew");
+        if let (Some(ns), Some(ew)) = (&ns, &ew) {
+            if ns == ew {
+                f.error("ew", format!("the same pair \"{ns}\" on both sides"));
+            }
+        }
+        return (ns, ew, Some(None));
+    }
+    for k in ["ns", "ew"] {
+        if f.raw(k).is_some() {
+            f.error(k, "a result names its sides by \"ns\" and \"ew\" (pairs) or its four players by seat (\"north\", \"south\", \"east\", \"west\": an individual session), not both");
+        }
+    }
+    let mut got: [Option<String>; 4] = Default::default();
+    for (i, k) in SEATS.iter().enumerate() {
+        if f.has(k) {
+            got[i] = f.req_id(k);
+        } else {
+            f.raw(k);
+            f.error(k, "missing; a result in an individual session names the four players by seat, \"north\", \"south\", \"east\" and \"west\"");
+        }
+    }
+    let Some([n, e, s, w]) = distinct_seats(f, got) else {
+        return (None, None, None);
+    };
+    (
+        Some(n),
+        Some(e),
+        Some(Some(Box::new(Others { south: s, west: w }))),
+    )
+}
+
+/// Four seats named, each a different player: in [`SEATS`] order; `None` after an error.
+fn distinct_seats(f: &mut Fields, got: [Option<String>; 4]) -> Option<[String; 4]> {
+    let [n, e, s, w] = got;
+    let seats = [n?, e?, s?, w?];
+    // In the order a reader meets them: North, South, East, West.
+    let order = [0, 2, 1, 3];
+    for (k, &i) in order.iter().enumerate() {
+        if let Some(&j) = order[..k].iter().find(|&&j| seats[j] == seats[i]) {
+            let partners = i % 2 == j % 2;
+            let seat = |x: usize| ["North", "East", "South", "West"][x];
+            let why = if partners {
+                "a player cannot partner themself"
+            } else {
+                "a player cannot play against themself"
+            };
+            f.error(
+                SEATS[i],
+                format!(
+                    "player \"{}\" is also {} at this table; {why} (a result names four different players)",
+                    seats[i],
+                    seat(j)
+                ),
+            );
+            return None;
+        }
+    }
+    Some(seats)
 }
 
 /// Points as written in a subsequent-damage entry: `"+620"`, `"-100"`, `620`.
@@ -250,13 +314,7 @@ pub(super) fn ruling(f: &mut Fields) -> Option<Event> {
     let id = f.req_id("id");
     let session = f.req_id("session");
     let board = board(f);
-    let ns = f.req_id("ns");
-    let ew = f.opt_id("ew");
-    if let (Some(ns), Some(ew)) = (&ns, &ew) {
-        if ns == ew {
-            f.error("ew", format!("the same pair \"{ns}\" on both sides"));
-        }
-    }
+    let (ns, ew, by_north, others) = ruling_sides(f);
     let law = f.opt_str("law");
     let supersedes = f.opt_id("supersedes");
     let score_text = f.raw("score");
@@ -270,11 +328,64 @@ pub(super) fn ruling(f: &mut Fields) -> Option<Event> {
         board: board?,
         ns: ns?,
         ew,
+        by_north,
+        others: others?,
         score: score?,
         sd,
         law,
         supersedes,
     }))
+}
+
+/// The table a ruling names: by its NS pair (`ns`, and `ew` to create it), or by its North
+/// player (`north`, and `south`, `east`, `west` to create it or to check it).
+#[allow(clippy::type_complexity)]
+fn ruling_sides(
+    f: &mut Fields,
+) -> (
+    Option<String>,
+    Option<String>,
+    bool,
+    Option<Option<Box<Others>>>,
+) {
+    if !SEATS.iter().any(|k| f.has(k)) {
+        let ns = f.req_id("ns");
+        let ew = f.opt_id("ew");
+        if let (Some(ns), Some(ew)) = (&ns, &ew) {
+            if ns == ew {
+                f.error("ew", format!("the same pair \"{ns}\" on both sides"));
+            }
+        }
+        return (ns, ew, false, Some(None));
+    }
+    for k in ["ns", "ew"] {
+        if f.raw(k).is_some() {
+            f.error(k, "a ruling names its table by \"ns\" (pairs) or by \"north\" (an individual session), not both");
+        }
+    }
+    let north = f.req_id("north");
+    let rest = ["east", "south", "west"];
+    if !rest.iter().any(|k| f.has(k)) {
+        return (north, None, true, Some(None));
+    }
+    let mut got: [Option<String>; 4] = [north.clone(), None, None, None];
+    for (i, k) in rest.iter().enumerate() {
+        if f.has(k) {
+            got[i + 1] = f.req_id(k);
+        } else {
+            f.raw(k);
+            f.error(k, "missing; a ruling that names more than North names every seat: \"south\", \"east\" and \"west\"");
+        }
+    }
+    let Some([n, e, s, w]) = distinct_seats(f, got) else {
+        return (north, None, true, None);
+    };
+    (
+        Some(n),
+        Some(e),
+        true,
+        Some(Some(Box::new(Others { south: s, west: w }))),
+    )
 }
 
 /// A ruling's score: its `score` in adjusted-score notation, or its `subsequent_damage` object
