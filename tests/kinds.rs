@@ -12,6 +12,7 @@ use common::sources;
 /// where a form's `Rules` say how it scores (`kind::of` chooses the kind from them).
 const KIND_FILES: &[&str] = &[
     "crates/core/src/kind.rs",
+    "crates/core/src/kind/individual.rs",
     "crates/core/src/kind/pairs.rs",
     "crates/core/src/kind/teams.rs",
     "crates/core/src/score/form.rs",
@@ -19,14 +20,19 @@ const KIND_FILES: &[&str] = &[
 
 /// The places of `sources` that ask which kind or family a form is rather than a question of its
 /// kind (`kind::Plug`) or of its `Spec`: a `Kind::` variant, a `Rules::Pairs(_)` or
-/// `Rules::Teams(_)` arm, `is_mp()`, `is_team()` or `is_teams()`, outside `KIND_FILES`.
+/// `Rules::Teams(_)` arm, `is_mp()`, `is_team()` or `is_teams()`, or a kind's name in the log
+/// (`"individual"`, `"pairs"`) compared, outside `KIND_FILES`.
 fn kind_matches(sources: &[(String, String)]) -> Vec<String> {
-    const ASKED: [&str; 5] = [
+    const ASKED: [&str; 9] = [
         "Rules::Pairs(_)",
         "Rules::Teams(_)",
         "is_mp()",
         "is_team()",
         "is_teams()",
+        "== \"individual\"",
+        "\"individual\" =>",
+        "== \"pairs\"",
+        "\"pairs\" =>",
     ];
     let mut out = Vec::new();
     for (path, text) in sources {
@@ -60,7 +66,7 @@ fn no_kind_is_matched_outside_the_kinds_modules() {
     let planted = [
         (
             "crates/core/src/standings.rs",
-            "match s.kind {\n    Kind::Teams => 1,\n    _ => 0,\n}\nif f.is_mp() {}\n",
+            "match s.kind {\n    Kind::Teams => 1,\n    _ => 0,\n}\nif f.is_mp() {}\nif k.declared == \"individual\" {}\n",
         ),
         (
             "crates/core/src/kind/pairs.rs",
@@ -80,6 +86,7 @@ fn no_kind_is_matched_outside_the_kinds_modules() {
         [
             "crates/core/src/standings.rs:2: Kind::Teams => 1,",
             "crates/core/src/standings.rs:5: if f.is_mp() {}",
+            "crates/core/src/standings.rs:6: if k.declared == \"individual\" {}",
         ]
     );
 }

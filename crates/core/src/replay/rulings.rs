@@ -90,38 +90,17 @@ impl Replayer {
         let (s, _, ns) = key;
         match self.st.tables.get(&key) {
             Some(t) => {
-                if let Some(o) = others {
-                    let at = t.others.as_deref().copied();
-                    let ids = |x: Option<[PId; 2]>| -> Vec<String> {
-                        [Some(t.ew)]
-                            .into_iter()
-                            .chain(x.map(|x| x.map(Some)).unwrap_or([None, None]))
-                            .map(|p| p.map_or(String::new(), |p| self.st.participant(p).id.clone()))
-                            .collect()
-                    };
-                    if at != Some(o) || ew_given != Some(t.ew) {
-                        let (want, got) = (
-                            ids(at),
-                            [
-                                r.ew.clone().unwrap_or_default(),
-                                self.st.participant(o[0]).id.clone(),
-                                self.st.participant(o[1]).id.clone(),
-                            ],
+                if let (Some(o), Some(at)) = (others, t.others.as_deref()) {
+                    // A ruling that names every seat of a table that exists: they must be its.
+                    let want = [t.ew, at[0], at[1]];
+                    let got = [ew_given.unwrap_or(t.ew), o[0], o[1]];
+                    if let Some(i) = (0..3).find(|&i| want[i] != got[i]) {
+                        let (w, g) = (
+                            self.st.participant(want[i]).id.clone(),
+                            self.st.participant(got[i]).id.clone(),
                         );
-                        let i = (0..3).find(|&i| want[i] != got[i]).unwrap_or(0);
-                        let seat = ["east", "south", "west"][i];
-                        self.err(
-                            line,
-                            seat,
-                            format!(
-                                "the table of North \"{}\" on board {} had {} \"{}\", not \"{}\"",
-                                r.ns,
-                                r.board,
-                                ["East", "South", "West"][i],
-                                want[i],
-                                got[i]
-                            ),
-                        );
+                        let seat = ["East", "South", "West"][i];
+                        self.err(line, &seat.to_lowercase(), format!("the table of North \"{}\" on board {} had {seat} \"{w}\", not \"{g}\"", r.ns, r.board));
                         return None;
                     }
                 }

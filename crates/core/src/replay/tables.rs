@@ -248,6 +248,20 @@ impl Replayer {
                 self.notice(line, format!("result recorded after a ruling on the same table (board {}, NS \"{}\"): the ruling still applies", r.board, r.ns));
                 return;
             }
+            if let (None, Some(at), Some(o)) = (&t.played, t.others.as_deref(), others) {
+                // An individual table a ruling made: the result's seats must be the ruling's.
+                let want = [t.ew, at[0], at[1]];
+                let got = [ew, o[0], o[1]];
+                if let Some(i) = (0..3).find(|&i| want[i] != got[i]) {
+                    let (w, g) = (
+                        self.st.participant(want[i]).id.clone(),
+                        self.st.participant(got[i]).id.clone(),
+                    );
+                    let seat = ["East", "South", "West"][i];
+                    self.err(line, &seat.to_lowercase(), format!("the table of North \"{}\" on board {} was made by a ruling before this line with {seat} \"{w}\", not \"{g}\"", r.ns, r.board));
+                    return;
+                }
+            }
         }
         if !self.seat_pairs(line, s, r.board, [ns, ew], others, key) {
             return;
@@ -299,11 +313,11 @@ impl Replayer {
                 format!("session \"{sid}\" is an {} session; {how}", kind.name),
             );
         } else {
-            let individual = crate::kind::ALL
+            let seated = crate::kind::ALL
                 .iter()
                 .find(|k| k.seated)
-                .map_or("individual", |k| k.declared);
-            self.err(line, "north", format!("session \"{sid}\" is a {} session; \"north\", \"south\", \"east\" and \"west\" belong to individual sessions (kind \"{individual}\"): name the {}s with \"ns\" and \"ew\"", kind.name, kind.noun));
+                .expect("a seated kind");
+            self.err(line, "north", format!("session \"{sid}\" is a {} session; \"north\", \"south\", \"east\" and \"west\" belong to {} sessions (kind \"{}\"): name the {}s with \"ns\" and \"ew\"", kind.name, seated.name, seated.declared, kind.noun));
         }
         false
     }

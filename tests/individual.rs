@@ -1,0 +1,70 @@
+//! Individual events (issue 38), what the log reader and replay refuse: each hostile individual
+//! log of `tests/data/individual/hostile/` (a player seated twice on a board, a player partnering
+//! themself, a result naming three players, seats in a pairs session, pairs in an individual one,
+//! a kind a form cannot take, a ruling naming its table as pairs do...) is refused by `frekans
+//! check` with exit status 2 and an error at the line and field `expected.json` gives, whose text
+//! says what is wrong. (The scoring of individual events is checked by the golden fixtures
+//! `fixtures/IND-*`.)
+// (a test: the machine's own files, programs and clock)
+#![allow(clippy::disallowed_methods)]
+
+mod common;
+
+use std::process::Command;
+
+use serde_json::Value;
+
+fn check(path: &std::path::Path) -> (i32, String) {
+    let o = Command::new(env!("CARGO_BIN_EXE_frekans"))
+        .arg("check")
+        .arg(path)
+        .output()
+        .unwrap();
+    (
+        o.status.code().unwrap_or(-1),
+        String::from_utf8_lossy(&o.stderr).into_owned(),
+    )
+}
+
+#[test]
+fn hostile_individual_logs_are_refused_at_their_line_and_field() {
+    let dir = common::root().join("tests/data/individual/hostile");
+    let expected: Value =
+        serde_json::from_slice(&std::fs::read(dir.join("expected.json")).unwrap()).unwrap();
+    let cases = expected["cases"].as_array().unwrap();
+    assert_eq!(cases.len(), 14);
+    let mut wrong = Vec::new();
+    for c in cases {
+        let file = c["file"].as_str().unwrap();
+        let (code, err) = check(&dir.join(file));
+        let at = format!(
+            "line {}: field \"{}\"",
+            c["line"].as_u64().unwrap(),
+            c["field"].as_str().unwrap()
+        );
+        let first = err.lines().find(|l| l.contains("line ")).unwrap_or("");
+        let says = c["contains"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .all(|s| first.contains(s.as_str().unwrap()));
+        if code != 2 || !first.contains(&at) || !says {
+            wrong.push(format!("{file}: exit {code}, first error: {first}"));
+        }
+    }
+    assert!(wrong.is_empty(), "{}", wrong.join("\n"));
+}
+
+/// The valid counterparts: every golden individual log checks clean.
+#[test]
+fn the_individual_fixtures_check_clean() {
+    for id in ["IND-MP-1", "IND-RULINGS", "IND-NEUBERG", "IND-MISSED"] {
+        let (code, err) = check(
+            &common::root()
+                .join("fixtures")
+                .join(id)
+                .join("events.jsonl"),
+        );
+        assert_eq!(code, 0, "{id}: {err}");
+    }
+}
