@@ -68,3 +68,35 @@ fn the_individual_fixtures_check_clean() {
         assert_eq!(code, 0, "{id}: {err}");
     }
 }
+
+/// A ruling that made a table (board not played there) and is then withdrawn frees the four
+/// players it seated: each may then play the board at another table, as a pair may.
+#[test]
+fn a_withdrawn_ruling_unseats_all_four_players() {
+    let log = r#"{"type":"session","id":"S1","form":"mp","boards":"1-2","kind":"individual"}
+{"type":"result","session":"S1","board":1,"north":"1","south":"2","east":"3","west":"4","score":420}
+{"type":"ruling","id":"R1","session":"S1","board":1,"north":"5","south":"6","east":"7","west":"8","score":"A+/A-"}
+{"type":"ruling_withdrawn","ruling":"R1"}
+{"type":"result","session":"S1","board":1,"north":"9","south":"6","east":"10","west":"8","score":450}
+"#;
+    let dir = std::env::temp_dir().join(format!("frekans-ind-withdrawn-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let path = dir.join("log.jsonl");
+    std::fs::write(&path, log).unwrap();
+    let (code, err) = check(&path);
+    assert_eq!(code, 0, "{err}");
+    // (and without the withdrawal, South 6 and West 8 are seated twice)
+    let twice: String = log
+        .lines()
+        .filter(|l| !l.contains("ruling_withdrawn"))
+        .map(|l| format!("{l}\n"))
+        .collect();
+    std::fs::write(&path, twice).unwrap();
+    let (code, err) = check(&path);
+    assert_eq!(code, 2, "{err}");
+    assert!(
+        err.contains("line 4: field \"south\": player \"6\" already played board 1"),
+        "{err}"
+    );
+    std::fs::remove_dir_all(&dir).unwrap();
+}

@@ -275,11 +275,15 @@ impl Replayer {
         }
         if t.rulings.is_empty() && t.played.is_none() {
             // The board was never played there and no ruling is left: the table goes.
-            let (ns, ew) = (t.ns, t.ew);
+            let (ns, ew, others) = (t.ns, t.ew, t.others.as_deref().copied());
             self.st.tables.remove(&key);
             let (sn, se) = self.seats(key.0);
             self.plays.remove(key.0, key.1, ns, sn);
             self.plays.remove(key.0, key.1, ew, se);
+            if let Some([south, west]) = others {
+                self.plays.remove(key.0, key.1, south, sn);
+                self.plays.remove(key.0, key.1, west, se);
+            }
             self.notice(line, format!("withdrawing \"{id}\" leaves board {} unplayed at the table of NS \"{}\": it is not scored there", key.1, self.st.participant(ns).id));
         }
     }
