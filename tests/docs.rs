@@ -947,6 +947,10 @@ const PARENT_AND_CHILD: &[(&str, &str)] = &[
     ),
     (
         "crates/core/src/replay.rs",
+        "crates/core/src/replay/points.rs",
+    ),
+    (
+        "crates/core/src/replay.rs",
         "crates/core/src/replay/store.rs",
     ),
     (
