@@ -237,6 +237,9 @@ pub(super) struct ResultLine<'a> {
     pub(super) table: Option<u32>,
     pub(super) ns: &'a str,
     pub(super) ew: &'a str,
+    /// A seated kind's South and West: the result names the four seats (`ns` is North, `ew`
+    /// East).
+    pub(super) others: Option<(&'a str, &'a str)>,
     pub(super) played: Played,
     pub(super) lead: &'a str,
     pub(super) at: &'a str,
@@ -267,7 +270,17 @@ impl Writer<'_> {
                 if let Some(x) = r.table {
                     o.int("table", i64::from(x));
                 }
-                o.str("ns", r.ns).str("ew", r.ew);
+                match r.others {
+                    Some((south, west)) => {
+                        o.str("north", r.ns)
+                            .str("south", south)
+                            .str("east", r.ew)
+                            .str("west", west);
+                    }
+                    None => {
+                        o.str("ns", r.ns).str("ew", r.ew);
+                    }
+                }
                 match p.bid {
                     Bid::Pass => {
                         o.str("contract", "PASS");
