@@ -115,7 +115,11 @@ fn side_id_column(
     for i in 0..df.height() {
         let table = (|| {
             let s = *sessions.get(sid.get(i)?)?;
-            let key = (s, u32::try_from(board.get(i)?).ok()?, state.pid(north.get(i)?)?);
+            let key = (
+                s,
+                u32::try_from(board.get(i)?).ok()?,
+                state.pid(north.get(i)?)?,
+            );
             state.tables.get(&key)
         })();
         let row = match table {
@@ -132,7 +136,14 @@ fn side_id_column(
         rows.push(row);
     }
     crate::export::parquet::player_ids_column(
-        &format!("{}_player_ids", if side == frekans_core::adjust::Side::NS { "ns" } else { "ew" }),
+        &format!(
+            "{}_player_ids",
+            if side == frekans_core::adjust::Side::NS {
+                "ns"
+            } else {
+                "ew"
+            }
+        ),
         rows.iter().map(|r| r.as_deref()),
     )
 }
@@ -381,7 +392,10 @@ fn players(state: &State) -> PolarsResult<DataFrame> {
     if state.sessions.iter().any(|s| s.kind.seated) {
         for (_, t) in state.tables.iter() {
             if t.others.is_some() {
-                for side in [frekans_core::adjust::Side::NS, frekans_core::adjust::Side::EW] {
+                for side in [
+                    frekans_core::adjust::Side::NS,
+                    frekans_core::adjust::Side::EW,
+                ] {
                     t.side(side).for_each(|p| seated[p as usize] = true);
                 }
             }
