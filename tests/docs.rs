@@ -257,7 +257,7 @@ fn event_log_md_names_every_event_type_form_and_option_the_reader_accepts() {
         .filter_map(|l| l.trim().strip_prefix('"'))
         .filter_map(|l| l.split('"').next())
         .collect();
-    assert_eq!(types.len(), 12, "event types found: {types:?}");
+    assert_eq!(types.len(), 13, "event types found: {types:?}");
     // Forms: the list of `score::form`; options: `("name", |o, v|` of OPTIONS.
     let forms: Vec<&str> = frekans::score::Form::ALL.iter().map(|f| f.name()).collect();
     let options_rs = read("crates/core/src/options.rs");
@@ -854,6 +854,10 @@ fn module_imports(sources: &[(String, String)]) -> BTreeMap<String, BTreeSet<Str
 const PARENT_AND_CHILD: &[(&str, &str)] = &[
     ("crates/core/src/kind.rs", "crates/core/src/kind/pairs.rs"),
     ("crates/core/src/kind.rs", "crates/core/src/kind/teams.rs"),
+    (
+        "crates/core/src/kind.rs",
+        "crates/core/src/kind/individual.rs",
+    ),
     ("crates/core/src/world.rs", "crates/core/src/world/fake.rs"),
     (
         "crates/core/src/adjust/mod.rs",
