@@ -11,6 +11,8 @@
 #   - the byte-reading floor: `cat LOG > /dev/null` and `wc -l LOG`;
 #   - the validation floor: `frekans check LOG` (read, parse, replay, no scoring);
 #   - `frekans score LOG --out DIR` in each form: mp, ximp, butler, napki;
+#   - an individual championship (issue 38 item 5): 1,000 players × 26 boards (`synth --kind
+#     individual`, one section of 250 tables), `check` and `score`;
 # and prints a markdown table with each score's ratio to the check. First, scripts/bench_check.sh
 # (issue 37): `frekans check` of the 1.2 M-result log against one Python thread with orjson and
 # the reference reader tools/refreader (simd-json + SHA-256), in the same run; --check-only runs
@@ -134,6 +136,16 @@ for t in $THREADS; do
         ratio=$(python3 -c "import sys; w, c = sys.argv[1:]; print(f'{float(w) / float(c):.2f}' if w[0].isdigit() and c[0].isdigit() else '-')" "$w" "$cw")
         echo "| \`frekans score\` $form | $t | $w | $u | $r | $ratio |"
     done
+    # The individual championship: its own log, its own check as the floor of its ratio (CPU).
+    ilog="$DIR/synth-individual-1000.jsonl"
+    [ -f "$ilog" ] || "$BIN" synth -q --kind individual --form mp --sections 1 --tables 250 \
+        --boards 26 --rulings 0.01 --corrections 0.001 --seed 2026 --out "$ilog"
+    read -r iw ir iu < <(measure "check individual" "$t" "$BIN" check "$ilog")
+    echo "| \`frekans check\` individual, 1,000 players × 26 boards | $t | $iw | $iu | $ir | 1.00 |"
+    rm -rf "$DIR/out"
+    read -r w r u < <(measure "score individual" "$t" "$BIN" -q score "$ilog" --out "$DIR/out")
+    ratio=$(python3 -c "import sys; u, c = sys.argv[1:]; print(f'{float(u) / float(c):.2f} CPU' if u[0].isdigit() and c[0].isdigit() and float(c) > 0 else '-')" "$u" "$iu")
+    echo "| \`frekans score\` individual (mp) | $t | $w | $u | $r | $ratio |"
 done
 rm -rf "$DIR/out"
 fi

@@ -31,7 +31,7 @@ ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 START = "<!-- bench-table:start -->"
 END = "<!-- bench-table:end -->"
 MIB = 1024 * 1024
-GROUPS = ["check", "score", "teams", "audit", "site", "publish", "import", "salliere"]
+GROUPS = ["check", "score", "teams", "individual", "audit", "site", "publish", "import", "salliere"]
 
 # Figures this script does not measure itself, carried with their date and source. The dataset
 # run (scripts/bench_dataset.sh, ~30 minutes, its own optional script) is copied here by hand
@@ -297,6 +297,21 @@ class Bench:
             (f"`frekans score LOG --out DIR`, teams, {results:,} results (two a board of a match)", s.text(),
              f"`check` of the same log: {c.text()}", f"{ratio:.2f}× CPU", "peak < 1 GiB",
              yes(s.rss < 1024)),
+        ])
+
+    def g_individual(self):
+        # Issue 38 item 5: 1,000 players at 250 tables, 26 boards, one section (the same with --quick).
+        lg = self.synth("individual-1000.jsonl", "--kind", "individual", "--form", "mp", "--sections",
+                        "1", "--tables", "250", "--boards", "26", "--rulings", "0.01", "--corrections",
+                        "0.001", "--seed", "2026")
+        out = os.path.join(self.dir, "out")
+        s, c, ratio = self.score_vs_check(lg, out)
+        shutil.rmtree(out, ignore_errors=True)
+        results = self.count(lg, b'"type":"result"')
+        self.group("Individual championship (issue 38 item 5)", [
+            (f"`frekans score LOG --out DIR`, individual (mp), 1,000 players × 26 boards, {results:,} results",
+             s.text(), f"`check` of the same log: {c.text()}", f"{ratio:.2f}× CPU", "≤ 2× `check`",
+             yes(ratio <= 2)),
         ])
 
     def g_audit(self):

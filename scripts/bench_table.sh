@@ -6,7 +6,7 @@
 #   bash scripts/bench_table.sh             # the 1.2 M-result logs; ~25 minutes on 2 cores
 #   bash scripts/bench_table.sh --quick     # small logs, a few minutes: tests this script;
 #                                           # prints the table, writes nothing
-#   bash scripts/bench_table.sh --only check,score     # some groups (check score teams audit
+#   bash scripts/bench_table.sh --only check,score     # some groups (check score teams individual audit
 #                                           # site publish import salliere), printed; --skip GROUP,...
 #
 # Other options (passed to scripts/bench_table.py): --repeat N (runs a figure, default 3, 2 with

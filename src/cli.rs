@@ -394,12 +394,15 @@ Examples:
   frekans synth --sessions 2 --sections 4 --tables 13 --boards 26 --rulings 0.02 --deals --seed 7 > two-days.jsonl
   frekans synth --sections 3125 --tables 16 --boards 24 --compare field --form ximp --out /tmp/big.jsonl
   frekans synth --form teams --sections 2 --tables 8 --boards 28 --sessions 3 --out teams.jsonl
+  frekans synth --kind individual --form mp --sections 1 --tables 250 --boards 26 --out individual.jsonl
   frekans synth --format salliere --rulings 0 --corrections 0 --compare field --out boards.csv --names names.csv
   frekans synth --format pbn --rulings 0 --corrections 0 --sections 3125 --tables 16 --out big.pbn
 
 The same arguments and seed always write the same bytes. Every log written passes `frekans check`.
 --tables counts tables per section (team forms: matches per section, two tables each); every
-section plays every board at every table, the EW pairs moving one table a round.
+section plays every board at every table, the EW pairs moving one table a round. With --kind
+individual a section of N tables seats 4N players; North stays, South, East and West move 1, 2
+and 3 tables a round, so that partners change every round.
 Exit status: 0 written; 2 the arguments are invalid (nothing written); 1 anything else.";
 
 #[derive(Debug, clap::Args)]
@@ -419,6 +422,10 @@ pub struct SynthArgs {
     /// Scoring form of every session.
     #[arg(long, default_value = "mp", value_parser = synth_forms())]
     pub form: String,
+    /// The sessions' kind, when not the form's own: `individual` (with --form mp, ximp or
+    /// butler) seats four players a table, each for themself, partners changing every round.
+    #[arg(long, value_parser = synth_kinds())]
+    pub kind: Option<String>,
     /// Compare each section on its own, or the whole field together.
     #[arg(long, default_value = "section", value_parser = ["section", "field"])]
     pub compare: String,
@@ -603,6 +610,11 @@ pub struct Render {
     /// `score --no-cache`).
     #[arg(long)]
     pub no_cache: bool,
+}
+
+/// The kinds `synth --kind` takes: every kind, by the name a session declares it with.
+fn synth_kinds() -> clap::builder::PossibleValuesParser {
+    clap::builder::PossibleValuesParser::new(frekans::kind::ALL.map(|k| k.declared))
 }
 
 /// The forms `synth --form` takes: those synth writes (`synth::SynthForm`), by their names.

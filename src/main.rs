@@ -694,6 +694,7 @@ fn synth(cli: &Cli, a: &cli::SynthArgs) -> Result<(), AppError> {
         date: a.date.clone(),
         members: a.members,
         deal_seed: a.deal_seed,
+        kind: a.kind.as_deref().and_then(frekans::kind::named),
     };
     let format = match a.format.as_str() {
         "salliere" => frekans::synth::OutFormat::Salliere,

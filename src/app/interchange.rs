@@ -139,8 +139,8 @@ pub fn synth_summary(s: &crate::synth::Summary, to: &str) -> String {
         s.results,
         s.ruling_total(),
         if kinds.is_empty() { String::new() } else { format!(" ({})", kinds.join(", ")) },
-        s.corrections
-    )
+        s.corrections,
+    ) + &if s.penalties > 0 { format!(", {} penalties", s.penalties) } else { String::new() }
 }
 
 /// `frekans export`: the scored championship (or one session of it) as USEBIO 1.2 or PBN 2.1,

@@ -124,6 +124,9 @@ pub struct Spec {
     /// `seed`: championships with the same deal seed play the same deal set (a simultaneous
     /// pairs), each with its own results.
     pub deal_seed: Option<u64>,
+    /// The sessions' kind when it is not the form's own (`--kind individual`: four players a
+    /// table, each for themself, partners changing every round); `None`: the form's.
+    pub kind: Option<&'static crate::kind::Plug>,
 }
 
 impl Default for Spec {
@@ -143,6 +146,7 @@ impl Default for Spec {
             date: None,
             members: None,
             deal_seed: None,
+            kind: None,
         }
     }
 }
@@ -151,6 +155,28 @@ impl Default for Spec {
 pub const MAX_RESULTS: u64 = 200_000_000;
 
 impl Spec {
+    /// The sessions' kind: the one declared (`kind`) or the form's own.
+    pub fn plug(&self) -> &'static crate::kind::Plug {
+        self.kind.unwrap_or_else(|| self.form.plug())
+    }
+
+    /// The kind a session line declares: `Some` only when it is not the form's own.
+    pub(crate) fn declared_kind(&self) -> Option<&'static str> {
+        self.kind
+            .filter(|k| *k != self.form.plug())
+            .map(|k| k.declared)
+    }
+
+    /// Participants seated at one table (pairs: two; a seated kind: four players; team forms:
+    /// a match's two teams, one a table of it).
+    fn per_table(&self) -> u64 {
+        if self.plug().seated {
+            4
+        } else {
+            2
+        }
+    }
+
     /// Checks the sizes and shares; the message reads after "invalid synth request: ".
     pub fn validate(&self, format: OutFormat) -> Result<(), String> {
         if self.sessions == 0 || self.sections == 0 || self.boards == 0 || self.tables == 0 {
@@ -164,7 +190,17 @@ impl Spec {
                 self.boards
             ));
         }
-        if !self.form.plug().in_matches && self.tables < 2 {
+        if let Some(k) = self.kind {
+            crate::kind::declared(self.form.form(), k.declared)
+                .map_err(|e| format!("--kind {}: {e}", k.declared))?;
+            if self.declared_kind().is_some() && format != OutFormat::Jsonl {
+                return Err(format!(
+                    "--kind {} is written as an event log only (--format jsonl)",
+                    k.declared
+                ));
+            }
+        }
+        if !self.plug().in_matches && self.tables < 2 {
             return Err("--tables must be at least 2 for a pairs form (a board needs two results to compare)".into());
         }
         for (name, v) in [
@@ -191,8 +227,8 @@ impl Spec {
             }
         }
         if let Some(m) = self.members {
-            let per = self.form.plug().players as u64;
-            let need = u64::from(self.sections) * u64::from(self.tables) * 2 * per;
+            let per = self.plug().players as u64;
+            let need = u64::from(self.sections) * u64::from(self.tables) * self.per_table() * per;
             if u64::from(m) < need {
                 return Err(format!(
                     "--members {m} is fewer than the {need} players this championship seats"
@@ -210,7 +246,7 @@ impl Spec {
         }
         if format == OutFormat::Pbn {
             // (PBN results files of team matches are not written)
-            if self.form.plug().in_matches || self.form.form().spec().pbn.is_none() {
+            if self.plug().in_matches || self.form.form().spec().pbn.is_none() {
                 return Err(format!(
                     "a PBN results file holds a pairs session: --form {} has no PBN scoring",
                     self.form.name()
@@ -263,7 +299,7 @@ impl Spec {
 
     /// Tables of the whole championship (results plus tables ruled but not played).
     pub fn result_count(&self) -> u64 {
-        let per_section = if self.form.plug().in_matches {
+        let per_section = if self.plug().in_matches {
             2 * u64::from(self.tables)
         } else {
             u64::from(self.tables)
@@ -336,6 +372,8 @@ pub struct Summary {
     /// ruling appealed).
     pub rulings: [u64; 9],
     pub corrections: u64,
+    /// `penalty` events (individual sessions: one player each).
+    pub penalties: u64,
     pub participants: u64,
     pub bytes: u64,
 }

@@ -8,7 +8,7 @@ use super::*;
 
 /// The comment, the championship and the sessions' declarations.
 pub(super) fn header(spec: &Spec, w: &mut Writer) -> io::Result<()> {
-    let teams = spec.form.plug().in_matches;
+    let teams = spec.plug().in_matches;
     let boards = spec.boards;
     w.comment(&format!(
         "Synthetic championship written by `frekans synth` (seed {}): {} session(s) of {} boards, {} section(s) of {} {}, form {}.",
@@ -49,6 +49,9 @@ pub(super) fn header(spec: &Spec, w: &mut Writer) -> io::Result<()> {
                 },
             );
         }
+        if let Some(kind) = spec.declared_kind() {
+            o.str("kind", kind);
+        }
         if let Some(opts) = &options {
             o.raw("options", opts);
         }
@@ -82,6 +85,8 @@ pub(super) struct Run {
 struct SessionEnd {
     rulings: Vec<PendingRuling>,
     corrections: Vec<(u64, u8)>,
+    /// Procedural penalties of a seated kind, each on one player: (player, unit, amount).
+    penalties: Vec<(String, &'static str, i64)>,
 }
 
 /// Session `s`: its deals, matches, results round by round (rulings after each round), and its
@@ -93,7 +98,8 @@ pub(super) fn session(
     sections: &[Section],
     s: u32,
 ) -> io::Result<()> {
-    let teams = spec.form.plug().in_matches;
+    let teams = spec.plug().in_matches;
+    let seated = spec.plug().seated;
     let boards = spec.boards;
     let sid = format!("S{s}");
     let day = s - 1;
@@ -146,9 +152,11 @@ pub(super) fn session(
         let last = (first + per_round - 1).min(boards);
         for sec in sections {
             let n = sec.ns.len();
-            for t in 0..n {
+            for t in 0..if seated { n / 2 } else { n } {
                 // Pairs: the EW pairs move up one table a round. Teams: the match of the
                 // session, home NS in the open room and away NS in the closed room.
+                // Seated: the individual movement (`seating::seats`), South and West beside.
+                let mut others = None;
                 let (tables, match_id): (Vec<(&str, &str, Option<&str>)>, Option<String>) = if teams
                 {
                     let home = &sec.ns[t];
@@ -160,6 +168,11 @@ pub(super) fn session(
                         ],
                         Some(format!("{sid}-{}M{}", sec.name, t + 1)),
                     )
+                } else if seated {
+                    let k = (s as usize - 1) * rounds as usize + r as usize;
+                    let [north, south, east, west] = seating::seats(sec, t, k);
+                    others = Some((south, west));
+                    (vec![(north, east, None)], None)
                 } else {
                     let ew = &sec.ew[(t + r as usize + (s as usize - 1)) % n];
                     (vec![(sec.ns[t].as_str(), ew.as_str(), None)], None)
@@ -175,6 +188,7 @@ pub(super) fn session(
                             table: t as u32 + 1,
                             ns,
                             ew,
+                            others,
                             team: match (&match_id, room) {
                                 (Some(mid), Some(room)) => Some((mid.as_str(), room)),
                                 _ => None,
@@ -205,6 +219,8 @@ struct Table<'a> {
     table: u32,
     ns: &'a str,
     ew: &'a str,
+    /// A seated kind's South and West (`ns` is North, `ew` East).
+    others: Option<(&'a str, &'a str)>,
     team: Option<(&'a str, &'a str)>,
     at: &'a str,
 }
@@ -241,6 +257,7 @@ fn table(
             table: Some(at.table),
             ns: at.ns,
             ew: at.ew,
+            others: at.others,
             played,
             lead: if lead_shown { m.lead(&played) } else { "" },
             at: at.at,
@@ -258,17 +275,28 @@ fn table(
     } else {
         w.summary.tables += 1;
     }
+    if let Some((south, west)) = at.others {
+        penalty(spec, rng, [at.ns, south, at.ew, west], end);
+    }
     if let Some(kind) = kind {
         run.ruling_no += 1;
         w.summary.rulings[kind as usize] += 1;
         let body = ruling_body(kind, m, rng);
         let law = law_of(kind, rng);
         let appeal = (kind == RulingKind::Appealed).then(|| weighted_score(m, rng));
+        // A seated table is named by North; a ruling that creates it names all four seats, and
+        // one on a played table names them now and then.
+        let others = at.others.and_then(|(south, west)| {
+            (kind == RulingKind::NotPlayed || rng.chance(0.25))
+                .then(|| (south.to_string(), west.to_string()))
+        });
         pending.push(PendingRuling {
             id: format!("R{}", run.ruling_no),
             board: at.board,
             ns: at.ns.to_string(),
             ew: at.ew.to_string(),
+            seated: at.others.is_some(),
+            others,
             body,
             law,
             by: "TD",
@@ -277,6 +305,33 @@ fn table(
         });
     }
     Ok(())
+}
+
+/// Now and then (half as often as a ruling) a procedural penalty on one of a seated table's
+/// players, in a unit the session's form takes.
+fn penalty(spec: &Spec, rng: &mut Rng, seats: [&str; 4], end: &mut SessionEnd) {
+    if !rng.chance(spec.rulings / 2.0) {
+        return;
+    }
+    let player = *rng.pick(&seats);
+    let units: Vec<crate::score::form::PenaltyUnit> = spec
+        .form
+        .form()
+        .spec()
+        .penalty_units
+        .iter()
+        .copied()
+        .filter(|u| *u != crate::score::form::PenaltyUnit::Vp)
+        .collect();
+    let Some(&unit) = units.get(rng.below(units.len() as u32) as usize) else {
+        return;
+    };
+    let amount = match unit {
+        crate::score::form::PenaltyUnit::PctOfTop => *rng.pick(&[10, 25, 50]),
+        _ => 1 + i64::from(rng.below(3)),
+    };
+    end.penalties
+        .push((player.to_string(), unit.name(), amount));
 }
 
 /// The end of the session: scoring errors put right, appeals heard, rulings withdrawn.
@@ -298,6 +353,19 @@ fn session_end(
             w.emit()?;
         }
     }
+    for (player, unit, amount) in end.penalties {
+        w.summary.penalties += 1;
+        if w.is_jsonl() {
+            obj(&mut w.buf, "penalty")
+                .str("session", sid)
+                .str("participant", &player)
+                .int(unit, amount)
+                .str("law", "90B")
+                .str("by", "TD")
+                .str("at", &late);
+            w.emit()?;
+        }
+    }
     for p in end.rulings {
         if let Some(score) = &p.appeal {
             run.ruling_no += 1;
@@ -306,6 +374,8 @@ fn session_end(
                 board: p.board,
                 ns: p.ns.clone(),
                 ew: p.ew.clone(),
+                seated: p.seated,
+                others: None,
                 body: RulingBody::Score(score.clone()),
                 law: p.law,
                 by: "Appeals committee",

@@ -8,6 +8,11 @@ pub(super) struct PendingRuling {
     pub(super) board: u32,
     pub(super) ns: String,
     pub(super) ew: String,
+    /// A seated kind's table: named by North (`ns`; `ew` is East).
+    pub(super) seated: bool,
+    /// South and West as well, when the ruling names all four seats (it must when it creates
+    /// the table).
+    pub(super) others: Option<(String, String)>,
     pub(super) body: RulingBody,
     pub(super) law: &'static str,
     pub(super) by: &'static str,
@@ -139,9 +144,21 @@ pub(super) fn write_ruling(
     let mut o = obj(&mut w.buf, "ruling");
     o.str("id", &p.id)
         .str("session", sid)
-        .int("board", i64::from(p.board))
-        .str("ns", &p.ns)
-        .str("ew", &p.ew);
+        .int("board", i64::from(p.board));
+    match (&p.others, p.seated) {
+        (Some((south, west)), _) => {
+            o.str("north", &p.ns)
+                .str("south", south)
+                .str("east", &p.ew)
+                .str("west", west);
+        }
+        (None, true) => {
+            o.str("north", &p.ns);
+        }
+        (None, false) => {
+            o.str("ns", &p.ns).str("ew", &p.ew);
+        }
+    }
     match &p.body {
         RulingBody::Score(s) => {
             o.str("score", s);

@@ -1,5 +1,6 @@
-//! The championship's participants: its sections' pairs or teams, their players drawn afresh
-//! or from a federation's members (`synth --members`).
+//! The championship's participants: its sections' pairs, teams or players (a seated kind's), their
+//! players drawn afresh or from a federation's members (`synth --members`), and a seated kind's
+//! individual movement (`seats`).
 
 use std::io;
 
@@ -7,12 +8,16 @@ use super::*;
 
 /// Every section's participants declared (the log's `pair`/`team` events), in order.
 pub(super) fn participants(spec: &Spec, w: &mut Writer, rng: &mut Rng) -> io::Result<Vec<Section>> {
-    let teams = spec.form.plug().in_matches;
+    let teams = spec.plug().in_matches;
     let mut members = spec.members.map(Members::new);
     let mut sections = Vec::with_capacity(spec.sections as usize);
     for si in 0..spec.sections {
         let name = section_name(si);
         let n = spec.tables as usize;
+        if spec.plug().seated {
+            sections.push(players(w, rng, members.as_mut(), name, n)?);
+            continue;
+        }
         let (ns, ew): (Vec<String>, Vec<String>) = if teams {
             (
                 (1..=n).map(|i| format!("{name}T{i}")).collect(),
@@ -54,6 +59,63 @@ pub(super) fn participants(spec: &Spec, w: &mut Writer, rng: &mut Rng) -> io::Re
         sections.push(Section { name, ns, ew });
     }
     Ok(sections)
+}
+
+/// A seated kind's section of `n` tables: its `4n` players declared (`player` events), the
+/// first `2n` kept as `ns` (North's group then South's), the rest as `ew` (East's then West's).
+/// With members, players `2k` and `2k + 1` are a partnership's two members.
+fn players(
+    w: &mut Writer,
+    rng: &mut Rng,
+    mut members: Option<&mut Members>,
+    name: String,
+    n: usize,
+) -> io::Result<Section> {
+    let ids: Vec<String> = (1..=4 * n).map(|i| format!("{name}{i}")).collect();
+    let mut drawn: Vec<u32> = Vec::new();
+    for (i, id) in ids.iter().enumerate() {
+        w.summary.participants += 1;
+        let member = match members.as_deref_mut() {
+            Some(m) => {
+                if i % 2 == 0 {
+                    drawn = m.seat(1, rng);
+                }
+                Some(drawn[i % 2])
+            }
+            None => None,
+        };
+        let player = match member {
+            Some(m) => member_name(m),
+            None => player_name(rng),
+        };
+        if w.is_jsonl() {
+            let mut o = obj(&mut w.buf, "player");
+            o.str("id", id).str("section", &name).str("name", &player);
+            if let Some(m) = member {
+                o.str("member", &member_ids(&[m])[0]);
+            }
+            w.emit()?;
+        }
+    }
+    let ew = ids[2 * n..].to_vec();
+    let mut ns = ids;
+    ns.truncate(2 * n);
+    Ok(Section { name, ns, ew })
+}
+
+/// The four players of table `t` (0-based) in round `k` (0-based, counted across sessions) of a
+/// seated kind's section of `n` tables, as (North, South, East, West): North's group stays, the
+/// others move 1, 2 and 3 tables a round, so that each round every player sits once, a
+/// player's partner changes every round (each of the `n` partners of their group in turn) and
+/// their opponents with it.
+pub(super) fn seats(sec: &Section, t: usize, k: usize) -> [&str; 4] {
+    let n = sec.ns.len() / 2;
+    [
+        sec.ns[t].as_str(),
+        sec.ns[n + (t + k) % n].as_str(),
+        sec.ew[(t + 2 * k) % n].as_str(),
+        sec.ew[n + (t + 3 * k) % n].as_str(),
+    ]
 }
 
 /// A federation's members (`synth --members N`): member `m` (0-based) has the number

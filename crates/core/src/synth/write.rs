@@ -237,6 +237,9 @@ pub(super) struct ResultLine<'a> {
     pub(super) table: Option<u32>,
     pub(super) ns: &'a str,
     pub(super) ew: &'a str,
+    /// A seated kind's South and West: the result names the four seats (`ns` is North, `ew`
+    /// East).
+    pub(super) others: Option<(&'a str, &'a str)>,
     pub(super) played: Played,
     pub(super) lead: &'a str,
     pub(super) at: &'a str,
@@ -252,54 +255,7 @@ impl Writer<'_> {
         let p = r.played;
         match &mut self.sink {
             Sink::Jsonl(_) => {
-                let mut o = obj(&mut self.buf, "result");
-                o.str("session", r.session);
-                if let Some(s) = r.section {
-                    o.str("section", s);
-                }
-                if let Some((m, room)) = r.team {
-                    o.str("match", m).str("room", room);
-                }
-                o.int("board", i64::from(r.board));
-                if let Some(x) = r.round {
-                    o.int("round", i64::from(x));
-                }
-                if let Some(x) = r.table {
-                    o.int("table", i64::from(x));
-                }
-                o.str("ns", r.ns).str("ew", r.ew);
-                match p.bid {
-                    Bid::Pass => {
-                        o.str("contract", "PASS");
-                    }
-                    Bid::Contract(c) => {
-                        o.lit("contract");
-                        contract_text(o.out, c, Spelling::Json);
-                        o.lit("declarer");
-                        o.out
-                            .extend_from_slice(&[b'"', p.declarer.letter() as u8, b'"']);
-                        if r.as_offset {
-                            let off = c.offset_of_tricks(p.tricks);
-                            o.lit("result");
-                            o.out.push(b'"');
-                            if off == 0 {
-                                o.out.push(b'=');
-                            } else {
-                                if off > 0 {
-                                    o.out.push(b'+');
-                                }
-                                push_int(o.out, i64::from(off));
-                            }
-                            o.out.push(b'"');
-                        } else {
-                            o.int("tricks", i64::from(p.tricks));
-                        }
-                        if !r.lead.is_empty() {
-                            o.str("lead", r.lead);
-                        }
-                    }
-                }
-                o.str("at", r.at);
+                result_line(&mut self.buf, r);
                 self.emit()
             }
             Sink::Pbn { rows, .. } => {
@@ -365,6 +321,69 @@ impl Writer<'_> {
             }
         }
     }
+}
+
+/// A result's event line into `buf` (emptied first; [`Writer::emit`] ends it).
+fn result_line(buf: &mut Vec<u8>, r: &ResultLine) {
+    let p = r.played;
+    let mut o = obj(buf, "result");
+    o.str("session", r.session);
+    if let Some(s) = r.section {
+        o.str("section", s);
+    }
+    if let Some((m, room)) = r.team {
+        o.str("match", m).str("room", room);
+    }
+    o.int("board", i64::from(r.board));
+    if let Some(x) = r.round {
+        o.int("round", i64::from(x));
+    }
+    if let Some(x) = r.table {
+        o.int("table", i64::from(x));
+    }
+    match r.others {
+        Some((south, west)) => {
+            o.str("north", r.ns)
+                .str("south", south)
+                .str("east", r.ew)
+                .str("west", west);
+        }
+        None => {
+            o.str("ns", r.ns).str("ew", r.ew);
+        }
+    }
+    match p.bid {
+        Bid::Pass => {
+            o.str("contract", "PASS");
+        }
+        Bid::Contract(c) => {
+            o.lit("contract");
+            contract_text(o.out, c, Spelling::Json);
+            o.lit("declarer");
+            o.out
+                .extend_from_slice(&[b'"', p.declarer.letter() as u8, b'"']);
+            if r.as_offset {
+                let off = c.offset_of_tricks(p.tricks);
+                o.lit("result");
+                o.out.push(b'"');
+                if off == 0 {
+                    o.out.push(b'=');
+                } else {
+                    if off > 0 {
+                        o.out.push(b'+');
+                    }
+                    push_int(o.out, i64::from(off));
+                }
+                o.out.push(b'"');
+            } else {
+                o.int("tricks", i64::from(p.tricks));
+            }
+            if !r.lead.is_empty() {
+                o.str("lead", r.lead);
+            }
+        }
+    }
+    o.str("at", r.at);
 }
 
 /// How a contract is spelt.

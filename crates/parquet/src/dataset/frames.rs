@@ -71,11 +71,81 @@ pub fn frame(src: &Source, table: &str) -> PolarsResult<DataFrame> {
     };
     let mut df = with_championship(df, src.meta)?;
     let ids: Vec<Vec<Option<String>>> = state.participants.iter().map(player_ids).collect();
+    // A seated kind's table: its `ns`/`ew` rows name North and East, and carry their side's
+    // two players (North and South, East and West), as a pair's row carries its two.
+    let seated = state.sessions.iter().any(|s| s.kind.seated);
     for col in participant_columns(table) {
-        let list = player_id_column(&df, state, &ids, col)?;
+        let list = match (seated, table, *col) {
+            (true, "results" | "rulings", side @ ("ns" | "ew")) => {
+                side_id_column(&df, state, &ids, side)?
+            }
+            _ => player_id_column(&df, state, &ids, col)?,
+        };
         df.with_column(list)?;
     }
     Ok(df)
+}
+
+/// `ns_player_ids` or `ew_player_ids` of the results' or rulings' rows (`side` "ns" or "ew"):
+/// the ids of the side's players, the seated table's two (found by session, board and North).
+fn side_id_column(
+    df: &DataFrame,
+    state: &State,
+    ids: &[Vec<Option<String>>],
+    side: &str,
+) -> PolarsResult<Column> {
+    let sessions: std::collections::HashMap<&str, usize> = state
+        .sessions
+        .iter()
+        .enumerate()
+        .map(|(i, s)| (s.def.id.as_str(), i))
+        .collect();
+    let (sid, board, north) = (
+        df.column("session")?.str()?,
+        df.column("board")?.i32()?,
+        df.column("ns")?.str()?,
+    );
+    let who = df.column(side)?.str()?;
+    let side = if side == "ns" {
+        frekans_core::adjust::Side::NS
+    } else {
+        frekans_core::adjust::Side::EW
+    };
+    let mut rows: Vec<Option<Vec<Option<String>>>> = Vec::with_capacity(df.height());
+    for i in 0..df.height() {
+        let table = (|| {
+            let s = *sessions.get(sid.get(i)?)?;
+            let key = (
+                s,
+                u32::try_from(board.get(i)?).ok()?,
+                state.pid(north.get(i)?)?,
+            );
+            state.tables.get(&key)
+        })();
+        let row = match table {
+            Some(t) if t.others.is_some() => Some(
+                t.side(side)
+                    .flat_map(|p| ids[p as usize].iter().cloned())
+                    .collect(),
+            ),
+            _ => who
+                .get(i)
+                .and_then(|n| state.pid(n))
+                .map(|p| ids[p as usize].clone()),
+        };
+        rows.push(row);
+    }
+    crate::export::parquet::player_ids_column(
+        &format!(
+            "{}_player_ids",
+            if side == frekans_core::adjust::Side::NS {
+                "ns"
+            } else {
+                "ew"
+            }
+        ),
+        rows.iter().map(|r| r.as_deref()),
+    )
 }
 
 /// `df` with `championship_id` and `championship_date` in front.
@@ -314,9 +384,36 @@ fn deals(state: &State) -> PolarsResult<DataFrame> {
     DataFrame::new(n, columns)
 }
 
-/// One row per player of every pair and team: its seat (1-based place in the players list),
-/// name and federation id.
+/// One row per player of every pair and team, and every player of an individual session: its
+/// seat (1-based place in the players list), name and federation id; `kind` the participant's
+/// noun (`pair`, `team`, `player`: a participant who sat at a seated kind's table is a player).
 fn players(state: &State) -> PolarsResult<DataFrame> {
+    let mut seated = vec![false; state.participants.len()];
+    if state.sessions.iter().any(|s| s.kind.seated) {
+        for (_, t) in state.tables.iter() {
+            if t.others.is_some() {
+                for side in [
+                    frekans_core::adjust::Side::NS,
+                    frekans_core::adjust::Side::EW,
+                ] {
+                    t.side(side).for_each(|p| seated[p as usize] = true);
+                }
+            }
+        }
+    }
+    let noun = |i: usize, team: bool| {
+        if seated[i] {
+            state
+                .sessions
+                .iter()
+                .find(|s| s.kind.seated)
+                .map_or("player", |s| s.kind.noun)
+        } else if team {
+            "team"
+        } else {
+            "pair"
+        }
+    };
     let (mut participant, mut kind, mut section, mut seat, mut name, mut id) = (
         Vec::new(),
         Vec::new(),
@@ -325,11 +422,11 @@ fn players(state: &State) -> PolarsResult<DataFrame> {
         Vec::new(),
         Vec::new(),
     );
-    for p in state.participants.iter() {
+    for (pi, p) in state.participants.iter().enumerate() {
         let ids = player_ids(p);
         for (i, n) in p.players.iter().enumerate() {
             participant.push(p.id.as_str());
-            kind.push(if p.team { "team" } else { "pair" });
+            kind.push(noun(pi, p.team));
             section.push(p.section.as_deref());
             seat.push(i as i32 + 1);
             name.push(n.as_str());
