@@ -338,7 +338,7 @@ impl<'s> Ranked<'s> {
             pct_after: r.pct(),
             rank_before: Some(c.rank_before as i32),
             rank_after: Some(r.rank as i32),
-            team: p.team || r.session.is_some_and(|s| st.sessions[s].kind.in_matches),
+            noun: st.noun(r.participant, r.session),
             moved: Some(c.moved),
         }
     }
