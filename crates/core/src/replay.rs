@@ -250,28 +250,6 @@ impl State {
         &self.participants[p as usize]
     }
 
-    /// What participant `p` is called in a standing of `session` (`None`: overall): the
-    /// session's kind's noun ("pair", "team", "player"); overall, a team's, or the noun of
-    /// the seated kind every session shares (an individual championship's "player"), else a
-    /// pair's.
-    pub fn noun(&self, p: PId, session: Option<usize>) -> &'static str {
-        let teams = &crate::kind::teams::PLUG;
-        match session {
-            Some(_) if self.participant(p).team => teams.noun,
-            Some(i) => self.sessions[i].kind.noun,
-            None if self.participant(p).team => teams.noun,
-            None => self
-                .players_kind()
-                .map_or(crate::kind::pairs::PLUG.noun, |k| k.noun),
-        }
-    }
-
-    /// The seated kind (an individual's) every session of the championship is of, if one.
-    pub fn players_kind(&self) -> Option<&'static crate::kind::Plug> {
-        let first = self.sessions.first()?.kind;
-        (first.seated && self.sessions.iter().all(|s| s.kind == first)).then_some(first)
-    }
-
     /// Dealer and vulnerability of a board: the `deal` event's when it gives them (C5).
     pub fn dealer_vul(&self, session: usize, board: u32) -> (Seat, Vul) {
         let deal = self.deals.get(&(session, board));

@@ -296,7 +296,7 @@ pub fn build_with(
         },
         sessions,
         overall,
-        overall_noun: state.players_kind().and_then(super::seated::noun),
+        overall_noun: super::seated::overall(state).and_then(super::seated::noun),
         overall_note,
         rulings,
         rulings_note,
@@ -325,7 +325,7 @@ fn standing_groups(state: &State, scored: &Scored, limits: &Limits) -> Groups {
     // A seated session's players (overall: an individual championship's) with member numbers.
     let seated = |s: Option<usize>| match s {
         Some(i) => state.sessions[i].kind.seated,
-        None => state.players_kind().is_some(),
+        None => super::seated::overall(state).is_some(),
     };
     for s in &scored.standings {
         let (rows, count) = groups.entry(group_of(s)).or_default();

@@ -36,6 +36,12 @@ pub fn noun(kind: &crate::kind::Plug) -> Option<&'static str> {
     kind.seated.then_some(kind.noun)
 }
 
+/// The seated kind every session of the championship is of (an individual championship's), if
+/// one: its overall standings list players.
+pub fn overall(state: &State) -> Option<&'static crate::kind::Plug> {
+    crate::kind::all_seated(state.sessions.iter().map(|s| s.kind))
+}
+
 /// A player's member number, when `p` is a seated session's player and the log gives one.
 pub fn member(state: &State, p: PId) -> Option<String> {
     let x = state.participant(p);
