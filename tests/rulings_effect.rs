@@ -89,7 +89,7 @@ fn from_cli(
             pct_after: f(r, "pct_after"),
             rank_before: r["rank_before"].as_i64().map(|x| x as i32),
             rank_after: r["rank_after"].as_i64().map(|x| x as i32),
-            team: false,
+            noun: "pair",
             moved: f(r, "delta"),
         })
         .collect();

@@ -327,7 +327,7 @@ pub fn pair_boards(state: &State, boards: &[&BoardScore], section: Option<&str>)
         for (t, ns, ew) in traveller(state, b, form, &mut out) {
             adjusted_ruling(state, b, t, &mut out);
             for side in [ns, ew] {
-                adjusted_side(state, side, form, &mut out);
+                adjusted_side(state, t, side, form, &mut out);
             }
         }
         pair_statistics(b, &mut out);
@@ -441,20 +441,26 @@ fn traveller<'s>(
 ) -> Vec<(&'s Table, &'s SideScore, &'s SideScore)> {
     let _ = writeln!(out, "Traveller:");
     let u = unit(form);
+    // An individual session's table is four players (N, S, E, W), each side's score theirs.
+    let seated = b.per_side > 1;
+    let sides = if seated {
+        format!("{:<8} {:<8} {:<8} {:<8}", "N", "S", "E", "W")
+    } else {
+        format!("{:<8} {:<8}", "NS", "EW")
+    };
     let _ = writeln!(
         out,
-        "  {:>5}  {:<8} {:<8} {:<14} {:>7}  {:>14}  {:>14}  ruling",
+        "  {:>5}  {sides} {:<14} {:>7}  {:>14}  {:>14}  ruling",
         "table",
-        "NS",
-        "EW",
         "contract",
         "NS pts",
         format!("{u} NS"),
         format!("{u} EW")
     );
     let mut adjusted: Vec<(&Table, &SideScore, &SideScore)> = Vec::new();
-    for pair in b.sides.chunks(2) {
-        let (ns, ew) = (&pair[0], &pair[1]);
+    let per = b.per_side.max(1) as usize;
+    for table in b.sides.chunks(2 * per) {
+        let (ns, ew) = (&table[0], &table[per]);
         let key = (b.session, b.board, ns.participant);
         let Some(t) = state.tables.get(&key) else {
             continue;
@@ -468,12 +474,21 @@ fn traveller<'s>(
             .as_ref()
             .map(|p| signed(p.ns_points))
             .unwrap_or_else(|| "-".to_string());
+        let id = |p| esc(&state.participant(p).id).into_owned();
+        let seats = match (seated, t.others.as_deref()) {
+            (true, Some(&[south, west])) => format!(
+                "{:<8} {:<8} {:<8} {:<8}",
+                id(t.ns),
+                id(south),
+                id(t.ew),
+                id(west)
+            ),
+            _ => format!("{:<8} {:<8}", id(ns.participant), id(ew.participant)),
+        };
         let _ = writeln!(
             out,
-            "  {:>5}  {:<8} {:<8} {:<14} {:>7}  {:>14}  {:>14}  {ruling}",
+            "  {:>5}  {seats} {:<14} {:>7}  {:>14}  {:>14}  {ruling}",
             t.table.map(|x| x.to_string()).unwrap_or_default(),
-            esc(&state.participant(ns.participant).id),
-            esc(&state.participant(ew.participant).id),
             played_text(t),
             pts,
             show(ns.score),
@@ -493,10 +508,9 @@ fn adjusted_ruling(state: &State, b: &BoardScore, t: &Table, out: &mut String) {
     let r = t.ruling(state).expect("adjusted table has a ruling");
     let _ = writeln!(
         out,
-        "\nRuling {} at NS {} v EW {}: {}{}{}{}",
+        "\nRuling {} at {}: {}{}{}{}",
         esc(&r.ev.id),
-        esc(&state.participant(t.ns).id),
-        esc(&state.participant(t.ew).id),
+        ruled_table(state, t),
         r.ev.score.normalised(),
         r.ev.law
             .as_ref()
@@ -544,12 +558,45 @@ fn adjusted_ruling(state: &State, b: &BoardScore, t: &Table, out: &mut String) {
     }
 }
 
-/// One side of an adjusted table: its artificial score, or its components, sum and factoring.
-fn adjusted_side(state: &State, side: &SideScore, form: Form, out: &mut String) {
+/// The table of a ruling as its heading names it: `NS 3 v EW 7`, or an individual session's
+/// four players by seat, each with their name (`N 5 (Ewa Lewandowska), S 11 (...) v E 7 (...), W 9
+/// (...)`).
+fn ruled_table(state: &State, t: &Table) -> String {
+    let id = |p| esc(&state.participant(p).id).into_owned();
+    let Some(&[south, west]) = t.others.as_deref() else {
+        return format!("NS {} v EW {}", id(t.ns), id(t.ew));
+    };
+    let named = |seat: &str, p| {
+        let x = state.participant(p);
+        match x.name.as_ref().or(x.players.first()) {
+            Some(name) => format!("{seat} {} ({})", id(p), esc(name)),
+            None => format!("{seat} {}", id(p)),
+        }
+    };
+    format!(
+        "{}, {} v {}, {}",
+        named("N", t.ns),
+        named("S", south),
+        named("E", t.ew),
+        named("W", west)
+    )
+}
+
+/// One side of an adjusted table: its artificial score, or its components, sum and factoring
+/// (an individual session's side: its two players, who share the side's score).
+fn adjusted_side(state: &State, t: &Table, side: &SideScore, form: Form, out: &mut String) {
+    let players: Vec<String> = t
+        .side(side.side)
+        .map(|p| esc(&state.participant(p).id).into_owned())
+        .collect();
     let who = format!(
         "{} {}",
         if side.side == Side::NS { "NS" } else { "EW" },
-        esc(&state.participant(side.participant).id)
+        if t.others.is_some() {
+            players.join(" & ")
+        } else {
+            esc(&state.participant(side.participant).id).into_owned()
+        }
     );
     if let Some(p) = side.artificial.as_deref().copied() {
         match side.top {

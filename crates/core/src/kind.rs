@@ -134,6 +134,30 @@ pub fn declared(form: Form, kind: &str) -> Result<&'static Plug, String> {
     ))
 }
 
+/// What a participant is called in a standing (`"pair"`, `"team"`, `"player"`): a team's
+/// (`team`: declared one), else the kind's of its standing's session, or overall (`session`
+/// `None`) the seated kind's that every session of the championship (`kinds`) is of (an
+/// individual championship's players), else a pair's.
+pub fn noun(
+    team: bool,
+    session: Option<&'static Plug>,
+    kinds: impl IntoIterator<Item = &'static Plug>,
+) -> &'static str {
+    match session {
+        _ if team => teams::PLUG.noun,
+        Some(k) => k.noun,
+        None => all_seated(kinds).map_or(pairs::PLUG.noun, |k| k.noun),
+    }
+}
+
+/// The seated kind (an individual's) that every one of `kinds` (a championship's sessions')
+/// is, if any.
+pub fn all_seated(kinds: impl IntoIterator<Item = &'static Plug>) -> Option<&'static Plug> {
+    let mut kinds = kinds.into_iter();
+    let first = kinds.next()?;
+    (first.seated && kinds.all(|k| k == first)).then_some(first)
+}
+
 /// Every kind's session finish on the scored pair boards (`pipeline`), each on the sessions of it.
 pub fn finish_boards(kinds: &[&'static Plug], options: &[&Options], boards: &mut [BoardScore]) {
     for plug in ALL {

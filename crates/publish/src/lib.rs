@@ -6,7 +6,7 @@
 
 // The core's modules under their own names, so that `crate::replay` reads as in the core.
 use frekans_core::{
-    adjust, audit, bridge, dd, error, event, explain, hash, memory, num, options, pipeline,
+    adjust, audit, bridge, dd, error, event, explain, hash, kind, memory, num, options, pipeline,
     progress, replay, score, standings, text, world,
 };
 

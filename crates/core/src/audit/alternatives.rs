@@ -105,7 +105,7 @@ impl Alternatives {
                                 section: s.section.clone(),
                                 participant: s.participant.clone(),
                                 players: s.players.clone(),
-                                team: s.team,
+                                noun: s.noun,
                                 total_before: s.total_before,
                                 pct_before: s.pct_before,
                                 rank_before: s.rank_before,
@@ -264,12 +264,7 @@ pub fn to_text(a: &Alternatives) -> String {
                 format!("session {}", g.0)
             };
             let _ = writeln!(out, "\n{head}{sec} (place and score):");
-            let _ = write!(
-                out,
-                "  {:<8} {:>16}",
-                if r.team { "team" } else { "pair" },
-                "before"
-            );
+            let _ = write!(out, "  {:<8} {:>16}", r.noun, "before");
             for k in 0..r.after.len() {
                 let _ = write!(out, " {:>16}", format!("A{}", k + 1));
             }

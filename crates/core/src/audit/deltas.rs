@@ -560,8 +560,11 @@ impl<'s> Names<'s> {
             pct_after: a.and_then(Standing::pct),
             rank_before: b.map(|x| x.rank as i32),
             rank_after: a.map(|x| x.rank as i32),
-            team: st.participant(r.participant).team
-                || r.session.is_some_and(|i| st.sessions[i].kind.in_matches),
+            noun: crate::kind::noun(
+                st.participant(r.participant).team,
+                r.session.map(|i| st.sessions[i].kind),
+                st.sessions.iter().map(|s| s.kind),
+            ),
             moved: match (b, a) {
                 (Some(b), Some(a)) => {
                     Some(d.map_or_else(|| a.total.to_f64() - b.total.to_f64(), Q::to_f64))

@@ -238,11 +238,7 @@ pub fn to_text(a: &Audit) -> String {
             let _ = writeln!(
                 out,
                 "  {:<8} {:>10} {:>10} {:>9}  {:>11}  players",
-                if s.team { "team" } else { "pair" },
-                "before",
-                "after",
-                "delta",
-                "place"
+                s.noun, "before", "after", "delta", "place"
             );
         }
         if s.delta().is_some_and(|d| d == 0.0) && s.rank_before == s.rank_after {

@@ -16,9 +16,9 @@ pub struct StandingDelta {
     pub pct_after: Option<f64>,
     pub rank_before: Option<i32>,
     pub rank_after: Option<i32>,
-    /// A team (a team session, or a team's overall standing), not a pair: for the readable
+    /// What the participant is ("pair", "team", "player": `State::noun`), for the readable
     /// report's heading (not part of the JSON or Parquet).
-    pub team: bool,
+    pub noun: &'static str,
     /// `total_after − total_before`: the exact difference as a float when both totals are exact
     /// (1.22, not the 1.2199999999999989 of subtracting their floats), else the floats'.
     pub moved: Option<f64>,
@@ -49,7 +49,7 @@ pub struct AlternativeRow {
     pub section: Option<Arc<str>>,
     pub participant: Arc<str>,
     pub players: Arc<str>,
-    pub team: bool,
+    pub noun: &'static str,
     pub total_before: Option<f64>,
     pub pct_before: Option<f64>,
     pub rank_before: Option<i32>,

@@ -22,9 +22,15 @@ pub fn build(state: &State, scored: &Scored) -> Vec<ParticipantView> {
             .or_default()
             .push((b.board, s.score.to_f64(), row));
     };
+    // A table's sides: NS then EW, each its players (a seated table's N, S then E, W); the
+    // table is its North's (NS participant's).
     for b in &scored.pair_boards {
-        for s in &b.sides {
-            add(b, s, card_row(state, b, s).0);
+        let per = b.per_side.max(1) as usize;
+        for table in b.sides.chunks(2 * per) {
+            let north = table[0].participant;
+            for s in table {
+                add(b, s, card_row(state, b, s, north).0);
+            }
         }
     }
     // A team board: the other room, whose NS pair is the team that sat EW here; the team sits
@@ -32,7 +38,11 @@ pub fn build(state: &State, scored: &Scored) -> Vec<ParticipantView> {
     for t in &scored.team_boards {
         let b = &t.score;
         for s in &b.sides {
-            let (mut row, ns, table) = card_row(state, b, s);
+            let ns = match s.side {
+                Side::NS => s.participant,
+                Side::EW => s.opponent,
+            };
+            let (mut row, ns, table) = card_row(state, b, s, ns);
             let other_ns = if ns == s.participant {
                 s.opponent
             } else {
@@ -56,7 +66,14 @@ pub fn build(state: &State, scored: &Scored) -> Vec<ParticipantView> {
         }
     }
     let mut cards: BTreeMap<PId, Vec<Scorecard>> = BTreeMap::new();
+    // Each participant's noun when every session it played seats four players.
+    let mut nouns: BTreeMap<PId, Option<&'static str>> = BTreeMap::new();
     for ((p, session), mut list) in rows {
+        let noun = super::seated::noun(state.sessions[session].kind);
+        let seen = nouns.entry(p).or_insert(noun);
+        if *seen != noun {
+            *seen = None;
+        }
         // Board order; in a team match the open room first.
         list.sort_by(|a, b| (a.0, a.2.room).cmp(&(b.0, b.2.room)));
         let mut running = 0.0;
@@ -80,9 +97,12 @@ pub fn build(state: &State, scored: &Scored) -> Vec<ParticipantView> {
         .map(|i| {
             let p = i as PId;
             let x = state.participant(p);
+            let noun = nouns.get(&p).copied().flatten();
             ParticipantView {
                 id: x.id.clone(),
                 team: x.team,
+                noun,
+                member: noun.and_then(|_| super::seated::member(state, p)),
                 name: Some(who(state, p)),
                 players: x.players.clone(),
                 section: x.section.clone(),
@@ -92,18 +112,16 @@ pub fn build(state: &State, scored: &Scored) -> Vec<ParticipantView> {
         .collect()
 }
 
-/// A side's row of its scorecard (without the other room), its table's NS participant and the
-/// table.
+/// A side's row of its scorecard (without the other room) at the table of NS participant `ns`
+/// (a seated table's North), `ns` and the table.
 fn card_row<'s>(
     state: &'s State,
     b: &BoardScore,
     s: &SideScore,
+    ns: PId,
 ) -> (CardRow, PId, Option<&'s Table>) {
-    let ns = match s.side {
-        Side::NS => s.participant,
-        Side::EW => s.opponent,
-    };
     let table = state.tables.get(&(b.session, b.board, ns));
+    let place = table.and_then(|t| super::seated::place(state, t, s.participant));
     let score = s.score.to_f64();
     let pct = s
         .top
@@ -118,6 +136,9 @@ fn card_row<'s>(
             Side::EW => "EW",
         },
         opponent: state.participant(s.opponent).id.clone(),
+        seat: place.as_ref().map(|x| x.seat),
+        partner: place.as_ref().map(|x| x.partner.clone()),
+        opponents: place.map(|x| x.opponents),
         room: table.and_then(|t| t.room.map(|r| r.as_str())),
         contract: table.map(played_text).unwrap_or_default(),
         // The table result's points from this side's seat (EW's are NS's negated).

@@ -9,6 +9,7 @@ pub mod charts;
 pub mod cut;
 pub mod effects;
 pub mod model;
+pub mod seated;
 pub mod sheets;
 pub mod view;
 

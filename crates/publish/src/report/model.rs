@@ -260,6 +260,7 @@ pub fn build_with(
             name: def.name.clone(),
             form: def.form.name(),
             teams: sess.kind.in_matches,
+            noun: super::seated::noun(sess.kind),
             board_unit: def
                 .form
                 .teams()
@@ -281,9 +282,13 @@ pub fn build_with(
         None => (Vec::new(), None),
     };
     let (rulings, rulings_note) = ruling_views(state, lang, limits);
+    let mut labels = labels(lang);
+    if state.sessions.iter().any(|s| s.kind.seated) {
+        labels.extend(super::seated::labels(lang).iter().copied());
+    }
     Bulletin {
         lang: lang.to_string(),
-        labels: labels(lang),
+        labels,
         championship: Championship {
             name: ch.name.clone(),
             date: ch.date.clone(),
@@ -291,6 +296,7 @@ pub fn build_with(
         },
         sessions,
         overall,
+        overall_noun: super::seated::overall(state).and_then(super::seated::noun),
         overall_note,
         rulings,
         rulings_note,
@@ -316,6 +322,11 @@ fn standing_groups(state: &State, scored: &Scored, limits: &Limits) -> Groups {
         (s.session, grouping)
     };
     let mut groups: Groups = BTreeMap::new();
+    // A seated session's players (overall: an individual championship's) with member numbers.
+    let seated = |s: Option<usize>| match s {
+        Some(i) => state.sessions[i].kind.seated,
+        None => super::seated::overall(state).is_some(),
+    };
     for s in &scored.standings {
         let (rows, count) = groups.entry(group_of(s)).or_default();
         *count += 1;
@@ -331,6 +342,9 @@ fn standing_groups(state: &State, scored: &Scored, limits: &Limits) -> Groups {
             place,
             id: pid(s.participant).id.clone(),
             players: who(state, s.participant),
+            member: seated(s.session)
+                .then(|| super::seated::member(state, s.participant))
+                .flatten(),
             total: format!("{:.2}", s.total.to_f64()),
             pct: s.pct().map(|p| format!("{p:.2}")),
             boards: s.boards,
@@ -439,12 +453,19 @@ fn ruling_views(state: &State, lang: &str, limits: &Limits) -> (Vec<RulingView>,
                     format!("superseded:{by}")
                 }
             };
+            let (south, west) = match state.tables.get(&r.key) {
+                Some(t) => super::seated::others(state, t),
+                None => (None, None),
+            };
             RulingView {
                 id: r.ev.id.clone(),
                 session: state.sessions[r.key.0].def.id.clone(),
                 board: r.key.1,
                 ns: pid(r.key.2).id.clone(),
                 ew,
+                south,
+                west,
+                noun: super::seated::noun(state.sessions[r.key.0].kind),
                 score: r.ev.score.normalised(),
                 law: r.ev.law.clone(),
                 by: r.by.clone(),
@@ -509,23 +530,31 @@ fn board_view(
             (n, false)
         }
     };
-    for (k, pair) in b.sides.chunks(2).enumerate() {
-        let (ns, ew) = (&pair[0], &pair[1]);
+    // A table's sides: NS then EW, each its players (two at a seated table: N, S then E, W).
+    let per = b.per_side.max(1) as usize;
+    for (k, table) in b.sides.chunks(2 * per).enumerate() {
+        let (ns, ew) = (&table[0], &table[per]);
         let Some(t) = state.tables.get(&(i, b.board, ns.participant)) else {
             continue;
         };
         if let Some(r) = t.ruling(state).filter(|_| pairs) {
             adjusted_total += 1;
             if adjusted.len() < limits.adjusted {
+                let (south, west) = super::seated::others(state, t);
                 adjusted.push(AdjustedView {
                     ns: pid(ns.participant).id.clone(),
                     ew: pid(ew.participant).id.clone(),
+                    south,
+                    west,
                     ruling: r.ev.id.clone(),
                     score: r.ev.score.normalised(),
                     law: r.ev.law.clone(),
                     note: r.note.clone(),
                     by: r.by.clone(),
-                    sides: [ns, ew].iter().map(|s| adjusted_side(state, s)).collect(),
+                    sides: [ns, ew]
+                        .iter()
+                        .map(|s| adjusted_side(state, t, s))
+                        .collect(),
                 });
             }
         }
@@ -601,14 +630,18 @@ fn traveller_shown(mut order: Vec<(i32, usize)>, half: usize) -> (Vec<usize>, bo
 fn traveller_lines(state: &State, b: &BoardScore, shown: Vec<usize>) -> Vec<TravellerLine> {
     let pid = |p| state.participant(p);
     let i = b.session;
+    let per = b.per_side.max(1) as usize;
     shown
         .into_iter()
         .filter_map(|k| {
-            let (ns, ew) = (&b.sides[2 * k], &b.sides[2 * k + 1]);
+            let (ns, ew) = (&b.sides[2 * per * k], &b.sides[2 * per * k + per]);
             let t = state.tables.get(&(i, b.board, ns.participant))?;
+            let (south, west) = super::seated::others(state, t);
             Some(TravellerLine {
                 ns: pid(ns.participant).id.clone(),
                 ew: pid(ew.participant).id.clone(),
+                south,
+                west,
                 contract: played_text(t),
                 points: t.played.as_ref().map(|p| signed(p.ns_points)),
                 score_ns: fmt(ns.score),
@@ -640,7 +673,12 @@ fn frequency_lines(b: &BoardScore) -> Vec<FreqLine> {
 }
 
 /// One side of an adjusted table: its artificial percentage or weighted components, and score.
-fn adjusted_side(state: &State, s: &crate::score::SideScore) -> AdjustedSide {
+/// (A seated table's side is its two players, `5–11`.)
+fn adjusted_side(
+    state: &State,
+    t: &crate::replay::Table,
+    s: &crate::score::SideScore,
+) -> AdjustedSide {
     let components = s
         .detail
         .as_ref()
@@ -660,7 +698,8 @@ fn adjusted_side(state: &State, s: &crate::score::SideScore) -> AdjustedSide {
             crate::adjust::Side::NS => "NS",
             crate::adjust::Side::EW => "EW",
         },
-        participant: state.participant(s.participant).id.clone(),
+        participant: super::seated::side_ids(state, t, s.side)
+            .unwrap_or_else(|| state.participant(s.participant).id.clone()),
         artificial: s.artificial.as_ref().map(|p| format!("{}%", fmt(**p))),
         components,
         score: fmt(s.score),

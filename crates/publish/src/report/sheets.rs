@@ -215,6 +215,8 @@ pub fn team_adjusted(
         out.push(AdjustedView {
             ns: state.participant(t.ns).id.clone(),
             ew: state.participant(t.ew).id.clone(),
+            south: None,
+            west: None,
             ruling: ruling.ev.id.clone(),
             score: ruling.ev.score.normalised(),
             law: ruling.ev.law.clone(),

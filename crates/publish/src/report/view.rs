@@ -17,6 +17,10 @@ pub struct Bulletin {
     pub championship: Championship,
     pub sessions: Vec<SessionView>,
     pub overall: Vec<StandingRow>,
+    /// What the overall standings' participants are when every session seats four players
+    /// (`"player"`, `seated::noun`); otherwise pairs or teams as the sessions say.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub overall_noun: Option<&'static str>,
     /// When the overall standings are cut (`model::Limits`): what is shown of how many, and where
     /// the rest is.
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -52,6 +56,9 @@ pub struct SessionView {
     pub form: &'static str,
     /// Team forms (IMPs and VPs, no percentages).
     pub teams: bool,
+    /// What its participants are when its kind seats four players (`"player"`).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub noun: Option<&'static str>,
     /// The site's unit of a team board's scores when it is not board points (`IMP` at teams).
     #[serde(skip)]
     pub board_unit: Option<&'static str>,
@@ -83,6 +90,9 @@ pub struct StandingRow {
     pub place: String,
     pub id: String,
     pub players: String,
+    /// A player's member number (a seated session's player), when the log gives one.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub member: Option<String>,
     pub total: String,
     pub pct: Option<String>,
     pub boards: u32,
@@ -126,8 +136,15 @@ pub struct BoardView {
 
 #[derive(Clone, Debug, Serialize)]
 pub struct TravellerLine {
+    /// NS's id (a seated table's North).
     pub ns: String,
+    /// EW's id (a seated table's East).
     pub ew: String,
+    /// A seated table's South and West.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub south: Option<String>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub west: Option<String>,
     pub contract: String,
     /// NS points of the table result (signed), none when not played.
     pub points: Option<String>,
@@ -190,6 +207,11 @@ pub struct ParView {
 pub struct AdjustedView {
     pub ns: String,
     pub ew: String,
+    /// A seated table's South and West.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub south: Option<String>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub west: Option<String>,
     pub ruling: String,
     /// The normalised notation in force.
     pub score: String,
@@ -290,6 +312,11 @@ pub struct RulingView {
     pub board: u32,
     pub ns: String,
     pub ew: String,
+    /// A seated table's South and West.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub south: Option<String>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub west: Option<String>,
     pub score: String,
     pub law: Option<String>,
     pub by: Option<String>,
@@ -297,6 +324,9 @@ pub struct RulingView {
     pub note: Option<String>,
     /// `in_force`, `withdrawn` or `superseded:ID`.
     pub status: String,
+    /// What its session's participants are when its kind seats four players (`"player"`).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub noun: Option<&'static str>,
     pub supersedes: Option<String>,
     /// What it changed in the standings (`model::add_ruling_effects`).
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -342,6 +372,13 @@ pub struct CardRow {
     pub section: Option<String>,
     pub side: &'static str,
     pub opponent: String,
+    /// A seated table: the player's seat (`N`...), partner and two opponents (left, right).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub seat: Option<&'static str>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub partner: Option<String>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub opponents: Option<Vec<String>>,
     pub room: Option<&'static str>,
     pub contract: String,
     /// The table result's points from this side's seat (NS's negated for EW), signed.
@@ -369,6 +406,12 @@ pub struct OtherRoom {
 pub struct ParticipantView {
     pub id: String,
     pub team: bool,
+    /// What it is when every session it played seats four players (`"player"`).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub noun: Option<&'static str>,
+    /// A player's member number, when the log gives one.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub member: Option<String>,
     pub name: Option<String>,
     pub players: Vec<String>,
     pub section: Option<String>,

@@ -91,5 +91,6 @@ pub fn labels(lang: &str) -> BTreeMap<&'static str, &'static str> {
         ],
     };
     l.extend(site.iter().copied());
+    l.extend(crate::report::seated::labels(lang).iter().copied());
     l
 }

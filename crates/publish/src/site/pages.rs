@@ -158,6 +158,7 @@ pub fn render_each(
         championship,
         sessions,
         overall,
+        overall_noun,
         rulings,
         ..
     } = model;
@@ -194,6 +195,7 @@ pub fn render_each(
             let own = [
                 ("overall", mj(chunk)),
                 ("overall_teams", MjValue::from(overall_teams)),
+                ("overall_noun", MjValue::from(overall_noun)),
                 ("pages_nav", mj(&pager("overall", k, n))),
             ];
             sink(paged("overall", k), r.render("overall.html", "", &own)?)?;
@@ -209,6 +211,7 @@ pub fn render_each(
         let own = [
             ("sessions", index_sessions.clone()),
             ("participants", mj(chunk)),
+            ("cards_noun", MjValue::from(overall_noun)),
             ("rulings_count", mj(&rulings.len())),
             ("pages_nav", mj(&pager("index", k, n))),
         ];
@@ -259,6 +262,7 @@ fn session_pages(
             page.insert("session".into(), Value::from(sid));
             page.insert("session_href".into(), Value::from(session_href(sid)));
             page.insert("teams".into(), s["teams"].clone());
+            page.insert("noun".into(), s["noun"].clone());
             let unit = unit.unwrap_or(labels["bp"]);
             page.insert("unit".into(), Value::from(unit));
             page.insert("section".into(), section);

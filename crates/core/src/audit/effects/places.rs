@@ -338,7 +338,11 @@ impl<'s> Ranked<'s> {
             pct_after: r.pct(),
             rank_before: Some(c.rank_before as i32),
             rank_after: Some(r.rank as i32),
-            team: p.team || r.session.is_some_and(|s| st.sessions[s].kind.in_matches),
+            noun: crate::kind::noun(
+                p.team,
+                r.session.map(|s| st.sessions[s].kind),
+                st.sessions.iter().map(|s| s.kind),
+            ),
             moved: Some(c.moved),
         }
     }
