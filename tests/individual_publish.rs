@@ -279,3 +279,27 @@ fn names_are_text_in_the_bulletin_and_the_site() {
     let pdf = common::pdftotext(&t.path().join("b/bulletin.pdf"));
     assert!(pdf.contains("Anna <b>Nowak</b> #set \"x\""), "{pdf}");
 }
+
+/// The projector page of a session being played (`frekans live`) heads an individual session's
+/// standings "Player", a pairs session's "Pair" as before.
+#[test]
+fn the_live_page_heads_players() {
+    let page = |log: &Path| {
+        let l = frekans::app::load(log, &Default::default()).unwrap();
+        let scored = frekans::pipeline::score(&l.state).unwrap();
+        let model = frekans::report::model::build(&l.state, &scored, &[], "en");
+        let status = frekans::site::live::LiveStatus {
+            round: 4,
+            rounds: 4,
+            complete: true,
+            ..Default::default()
+        };
+        let html = frekans::site::live::page(&model, &status, "en").unwrap();
+        String::from_utf8(html).unwrap()
+    };
+    let ind = page(&log());
+    assert!(ind.contains("<th>Player</th>"), "{ind}");
+    assert!(!ind.contains("<th>Pair</th>"), "{ind}");
+    let pairs = page(&common::root().join("events/mazovia-pairs-2026.jsonl"));
+    assert!(pairs.contains("<th>Pair</th>"), "{pairs}");
+}

@@ -58,6 +58,18 @@ fn labels(lang: &str) -> Value {
     }
 }
 
+/// The page's labels, with the participants' nouns of a seated session (an individual's:
+/// "Player") beside "Pair".
+fn live_labels(lang: &str) -> Value {
+    let mut l = labels(lang);
+    if let Value::Object(m) = &mut l {
+        for (k, v) in crate::report::seated::labels(lang) {
+            m.entry(*k).or_insert_with(|| Value::from(*v));
+        }
+    }
+    l
+}
+
 /// Whether the standings are hidden: the round being played is one of the last `hide_last`
 /// and the session is not over.
 pub fn hidden(s: &LiveStatus) -> bool {
@@ -91,7 +103,7 @@ pub fn page(model: &Bulletin, status: &LiveStatus, lang: &str) -> Result<Vec<u8>
     }
     let mut data = json!({
         "lang": lang,
-        "L": labels(lang),
+        "L": live_labels(lang),
         "ch": model.championship,
         "session": session,
         "latest": boards,
