@@ -237,7 +237,8 @@ impl<'a> Cx<'a> {
     fn event(&mut self, ev: &Element, hands_root: &[&Element]) {
         self.seated = seated::kind_of(ev);
         let form = match self.seated {
-            Some(k) => seated::form_of(k, self.req.form.as_deref()).map(|f| (f, false)),
+            Some(k) => seated::form_of(k, form_of(ev, self.req).ok(), self.req.form.as_deref())
+                .map(|f| (f, false)),
             None => form_of(ev, self.req),
         };
         let (form, knockout) = match form {

@@ -29,10 +29,27 @@ pub(super) fn kind_of(ev: &Element) -> Option<&'static Plug> {
         .find(|k| k.seated && k.declared.eq_ignore_ascii_case(ty))
 }
 
-/// The form of a seated event: `--form` (one the kind takes), else the first form it takes
-/// (the specimen has matchpoints only: `mp`).
-pub(super) fn form_of(kind: &Plug, form: Option<&str>) -> Result<Form, String> {
+/// The form of a seated event: the one its BOARD_SCORING_METHOD names, as a pairs event's
+/// (`read`), or `--form`, each one the kind takes; else the first form the kind takes (the
+/// specimen, without BOARD_SCORING_METHOD, has matchpoints only: `mp`).
+pub(super) fn form_of(
+    kind: &Plug,
+    read: Option<(Form, bool)>,
+    form: Option<&str>,
+) -> Result<Form, String> {
     let taken = || Form::listed(|f| (kind.takes)(f), Form::name, "or");
+    if let Some((f, _)) = read {
+        return match (kind.takes)(f) {
+            true => Ok(f),
+            false => Err(format!(
+                "an {} event scored {}: an {} event is scored at {}",
+                kind.declared,
+                f.name(),
+                kind.declared,
+                taken()
+            )),
+        };
+    }
     match form {
         Some(f) => Form::parse(f).filter(|&f| (kind.takes)(f)).ok_or_else(|| {
             format!(
