@@ -664,6 +664,7 @@ fn table_entry(d: &mut Draft, s: usize, (e, newest): (&Entry, Option<i64>), t: &
         table: Some(e.table),
         ns,
         ew,
+        others: None,
     };
     if let Some((a, b)) = percentages(remarks) {
         let token = match entry {
