@@ -97,12 +97,16 @@ fn usebio_published_values_are_reproduced() {
     let log = dir.path().join("log.jsonl");
     ok(
         dir.path(),
-        &["import", s(&data("individual-usebio.xml")), "--out", s(&log)],
+        &[
+            "import",
+            s(&data("individual-usebio.xml")),
+            "--out",
+            s(&log),
+        ],
     );
-    let expected: Value = serde_json::from_slice(
-        &std::fs::read(data("individual-usebio.expected.json")).unwrap(),
-    )
-    .unwrap();
+    let expected: Value =
+        serde_json::from_slice(&std::fs::read(data("individual-usebio.expected.json")).unwrap())
+            .unwrap();
     let (scores, standings) = scored(&log);
     let score = |board: i64, who: &Value| -> f64 {
         let who = who.as_i64().unwrap().to_string();
@@ -141,7 +145,10 @@ fn usebio_published_values_are_reproduced() {
         let st = standings.iter().find(|r| r.participant == id).unwrap();
         let pct = st.pct.unwrap();
         assert!((pct - exact(&p["pct"])).abs() < 1e-9, "{id}: {pct} {p}");
-        assert!(agrees(p["PERCENTAGE"].as_str().unwrap(), pct), "{id}: {pct} {p}");
+        assert!(
+            agrees(p["PERCENTAGE"].as_str().unwrap(), pct),
+            "{id}: {pct} {p}"
+        );
         assert_eq!(st.total, exact(&p["total"]), "{id}");
         let place = if st.rank == st.rank_to {
             st.rank.to_string()
@@ -151,7 +158,11 @@ fn usebio_published_values_are_reproduced() {
         assert_eq!(place, p["PLACE"].as_str().unwrap(), "{id}");
         let e = &log_players[id];
         assert_eq!(e["name"], p["name"], "{id}");
-        assert_eq!(e.get("member").unwrap_or(&Value::Null), &p["member"], "{id}");
+        assert_eq!(
+            e.get("member").unwrap_or(&Value::Null),
+            &p["member"],
+            "{id}"
+        );
     }
 }
 
@@ -167,14 +178,22 @@ fn usebio_round_trip_gives_the_same_log() {
     );
     ok(
         d,
-        &["import", s(&data("individual-usebio.xml")), "--out", s(&log1)],
+        &[
+            "import",
+            s(&data("individual-usebio.xml")),
+            "--out",
+            s(&log1),
+        ],
     );
     ok(
         d,
         &["export", s(&log1), "--format", "usebio", "--out", s(&xml)],
     );
     let text = std::fs::read_to_string(&xml).unwrap();
-    assert_eq!(text.matches(r#"EVENT_TYPE="INDIVIDUAL""#).count(), 1 + 1 + 8);
+    assert_eq!(
+        text.matches(r#"EVENT_TYPE="INDIVIDUAL""#).count(),
+        1 + 1 + 8
+    );
     assert!(text.contains("<N_PLAYER_NUMBER>1</N_PLAYER_NUMBER>"));
     assert!(!text.contains("PAIR_NUMBER>"));
     ok(d, &["import", s(&xml), "--out", s(&log2)]);
@@ -204,7 +223,10 @@ fn every_individual_fixture_exports_and_imports_back() {
         }
         n += 1;
         let log = fixture.join("events.jsonl");
-        let (xml, back) = (d.join(format!("{name}.xml")), d.join(format!("{name}.jsonl")));
+        let (xml, back) = (
+            d.join(format!("{name}.xml")),
+            d.join(format!("{name}.jsonl")),
+        );
         ok(
             d,
             &["export", s(&log), "--format", "usebio", "--out", s(&xml)],
@@ -228,10 +250,7 @@ fn every_individual_fixture_exports_and_imports_back() {
         b.sort();
         assert_eq!(a, b, "{name}");
         let pbn = d.join(format!("{name}.pbn"));
-        let o = run_in(
-            d,
-            &["export", s(&log), "--format", "pbn", "--out", s(&pbn)],
-        );
+        let o = run_in(d, &["export", s(&log), "--format", "pbn", "--out", s(&pbn)]);
         let err = String::from_utf8_lossy(&o.stderr);
         assert_eq!(o.status.code(), Some(2), "{name}: {}", show(&o));
         assert!(
@@ -300,7 +319,14 @@ fn csv_with_four_player_columns_is_the_fixture() {
     std::fs::write(&both, text.replacen("north,", "ns,north,", 1)).unwrap();
     let o = run_in(
         d,
-        &["import", s(&both), "--form", "mp", "--out", s(&d.join("x.jsonl"))],
+        &[
+            "import",
+            s(&both),
+            "--form",
+            "mp",
+            "--out",
+            s(&d.join("x.jsonl")),
+        ],
     );
     let err = String::from_utf8_lossy(&o.stderr);
     assert_eq!(o.status.code(), Some(2), "{}", show(&o));
@@ -342,7 +368,12 @@ fn bridgemate_individual_session_is_read() {
     // Live: the same file again adds nothing.
     let o = run_in(
         d,
-        &["import", s(&data("bws/individual.bws")), "--append", s(&log)],
+        &[
+            "import",
+            s(&data("bws/individual.bws")),
+            "--append",
+            s(&log),
+        ],
     );
     assert!(o.status.success(), "{}", show(&o));
     assert_eq!(std::fs::read_to_string(&log).unwrap(), text);

@@ -87,7 +87,12 @@ fn next_free(used: &BTreeSet<String>, prefix: &str, from: usize) -> (String, usi
 /// only when both name them).
 fn differs(a: &Map<String, Value>, b: &Map<String, Value>) -> Option<String> {
     if a.get("type") != b.get("type") {
-        let ty = |m: &Map<String, Value>| m.get("type").and_then(Value::as_str).unwrap_or("?").to_string();
+        let ty = |m: &Map<String, Value>| {
+            m.get("type")
+                .and_then(Value::as_str)
+                .unwrap_or("?")
+                .to_string()
+        };
         if ty(a) == "player" || ty(b) == "player" {
             return Some(format!("a {} here, a {} there", ty(b), ty(a)));
         }

@@ -461,7 +461,11 @@ fn existing(bytes: &[u8]) -> Result<Existing, Vec<LogError>> {
                 let mut m = Map::new();
                 m.insert("type".into(), Value::from("player"));
                 m.insert("id".into(), Value::from(p.id.as_str()));
-                for (k, v) in [("section", p.section), ("name", p.name), ("member", p.member)] {
+                for (k, v) in [
+                    ("section", p.section),
+                    ("name", p.name),
+                    ("member", p.member),
+                ] {
                     if let Some(v) = v {
                         m.insert(k.into(), Value::from(v));
                     }

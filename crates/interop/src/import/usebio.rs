@@ -316,7 +316,10 @@ impl<'a> Cx<'a> {
         }
         s.insert("form".into(), json!(form.name()));
         s.insert("boards".into(), boards_value(&boards));
-        if let Some(k) = self.seated.filter(|k| !std::ptr::eq(*k, crate::kind::of(form))) {
+        if let Some(k) = self
+            .seated
+            .filter(|k| !std::ptr::eq(*k, crate::kind::of(form)))
+        {
             s.insert("kind".into(), json!(k.declared));
         }
         if !team {
@@ -476,6 +479,11 @@ impl<'a> Cx<'a> {
                 r.insert("session".into(), json!(sid));
                 r.insert("board".into(), json!(l.board));
                 match l.others {
+                    // (by North where the line's result made the table; all four seats where
+                    // the ruling makes it)
+                    Some(_) if l.play.is_some() => {
+                        r.insert("north".into(), json!(l.ns));
+                    }
                     Some([s, w]) => {
                         for (k, v) in [("north", l.ns), ("south", s), ("east", l.ew), ("west", w)] {
                             r.insert(k.into(), json!(v));

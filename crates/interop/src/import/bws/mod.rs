@@ -32,8 +32,8 @@ use crate::world::World;
 pub(crate) mod live;
 mod names;
 mod progress;
-mod sections;
 mod seated;
+mod sections;
 
 use names::{deals, players};
 pub use progress::{progress, Progress};
@@ -643,15 +643,15 @@ fn movement(
             Ok(v) => match seated::others(t, row) {
                 Err(m) => problems.push(problem(file, &t.at(i), m)),
                 Ok(others) => out.push(Seat {
-                at: t.at(i),
-                section: v[0],
-                table: v[1] as u32,
-                round: v[2] as u32,
-                ns: v[3],
-                ew: v[4],
-                others,
-                boards: (v[5] as u32..=v[6] as u32).collect(),
-            }),
+                    at: t.at(i),
+                    section: v[0],
+                    table: v[1] as u32,
+                    round: v[2] as u32,
+                    ns: v[3],
+                    ew: v[4],
+                    others,
+                    boards: (v[5] as u32..=v[6] as u32).collect(),
+                }),
             },
             Err(m) => problems.push(problem(file, &t.at(i), m)),
         }
@@ -676,7 +676,10 @@ fn table_entry(d: &mut Draft, s: usize, (e, newest): (&Entry, Option<i64>), t: &
         std::mem::swap(&mut ns, &mut ew);
     }
     let mut others = e.others.map(|o| o.map(|p| ids.id(e.section, p, "")));
-    if let Some([s, w]) = others.as_mut().filter(|_| remarks.eq_ignore_ascii_case("Wrong direction")) {
+    if let Some([s, w]) = others
+        .as_mut()
+        .filter(|_| remarks.eq_ignore_ascii_case("Wrong direction"))
+    {
         std::mem::swap(s, w);
     }
     let table = Table {

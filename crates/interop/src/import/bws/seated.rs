@@ -21,16 +21,19 @@ pub(super) fn others(t: &Rows, row: &[String]) -> Result<Option<[i64; 2]>, Strin
     match (get(s, "South")?, get(w, "West")?) {
         (Some(s), Some(w)) => Ok(Some([s, w])),
         (None, None) => Ok(None),
-        (Some(_), None) => Err("West: empty beside a South player; expected the West player's number".into()),
-        (None, Some(_)) => Err("South: empty beside a West player; expected the South player's number".into()),
+        (Some(_), None) => {
+            Err("West: empty beside a South player; expected the West player's number".into())
+        }
+        (None, Some(_)) => {
+            Err("South: empty beside a West player; expected the South player's number".into())
+        }
     }
 }
 
 /// The kind seating four players when the movement or an entry names a South player, each
 /// entry without its own South and West then given the movement's.
 pub(super) fn kind(movement: &[Seat], entries: &mut [Entry]) -> Option<&'static Plug> {
-    if !movement.iter().any(|m| m.others.is_some()) && !entries.iter().any(|e| e.others.is_some())
-    {
+    if !movement.iter().any(|m| m.others.is_some()) && !entries.iter().any(|e| e.others.is_some()) {
         return None;
     }
     for e in entries.iter_mut().filter(|e| e.others.is_none()) {
@@ -79,7 +82,11 @@ pub(super) fn declare_players(
             ) else {
                 continue;
             };
-            let round = int(row, round_col, "Round").ok().flatten().unwrap_or(1).max(1) as u32;
+            let round = int(row, round_col, "Round")
+                .ok()
+                .flatten()
+                .unwrap_or(1)
+                .max(1) as u32;
             let seat = match cell(row, Some(c[2])).to_ascii_uppercase().as_str() {
                 "N" => 0,
                 "S" => 1,

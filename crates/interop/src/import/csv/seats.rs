@@ -67,7 +67,10 @@ pub(super) fn row(
     };
     let section = cell(r, "section");
     let [Some(north), Some(south), Some(east), Some(west)] = SEATS.map(|f| cell(r, f)) else {
-        d.bad(at, "north, south, east and west: all four players must be given");
+        d.bad(
+            at,
+            "north, south, east and west: all four players must be given",
+        );
         return;
     };
     for (id, f) in [&north, &south, &east, &west].into_iter().zip(SEATS) {

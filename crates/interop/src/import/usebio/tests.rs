@@ -343,36 +343,42 @@ fn individual_players_by_seat() {
         keys,
         ["type", "session", "board", "north", "south", "east", "west", "score"]
     );
-    assert_eq!((&r["north"], &r["west"], &r["score"]), (&json!("1"), &json!("4"), &json!(-50)));
+    assert_eq!(
+        (&r["north"], &r["west"], &r["score"]),
+        (&json!("1"), &json!("4"), &json!(-50))
+    );
     check_log(&ev);
 }
 
 #[test]
 fn individual_seats_refused_by_name() {
-    // A seat naming no PLAYER, a seat left out: the board, the line and the seat element.
+    // A seat naming no PLAYER, a seat left out: the board, the line and the seat element (and,
+    // the file's only line refused, no traveller lines).
     let x = INDIVIDUAL.replace("<S_PLAYER_NUMBER>2<", "<S_PLAYER_NUMBER>101<");
     let e = err(x.as_bytes());
-    assert_eq!(e.len(), 1, "{e:?}");
     assert!(
-        e[0].contains("BOARD[1]/TRAVELLER_LINE[1]/S_PLAYER_NUMBER")
-            && e[0].contains("board 7")
-            && e[0].contains("101"),
+        e.iter()
+            .any(|e| e.contains("BOARD[1]/TRAVELLER_LINE[1]/S_PLAYER_NUMBER")
+                && e.contains("board 7")
+                && e.contains("101")),
         "{e:?}"
     );
     let x = INDIVIDUAL.replace("<E_PLAYER_NUMBER>3</E_PLAYER_NUMBER>", "");
     let e = err(x.as_bytes());
     assert!(
-        e.len() == 1 && e[0].contains("TRAVELLER_LINE[1]/E_PLAYER_NUMBER: board 7: missing"),
+        e.iter()
+            .any(|e| e.contains("TRAVELLER_LINE[1]/E_PLAYER_NUMBER: board 7: missing")),
         "{e:?}"
     );
     // A player in two seats; a PAIR in an individual event.
     let x = INDIVIDUAL.replace("<W_PLAYER_NUMBER>4<", "<W_PLAYER_NUMBER>1<");
     let e = err(x.as_bytes());
-    assert!(e[0].contains("player 1 in two seats"), "{e:?}");
+    assert!(e.iter().any(|e| e.contains("player 1 in two seats")), "{e:?}");
     let x = PAIRS.replace(r#"EVENT_TYPE="PAIRS""#, r#"EVENT_TYPE="INDIVIDUAL""#);
     let e = err(x.as_bytes());
     assert!(
-        e.iter().any(|e| e.contains("a PAIR in an individual event")),
+        e.iter()
+            .any(|e| e.contains("a PAIR in an individual event")),
         "{e:?}"
     );
 }

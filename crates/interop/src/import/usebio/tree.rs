@@ -31,7 +31,7 @@ pub struct Element {
     pub line_text: String,
 }
 
-/// The children of a `TRAVELLER_LINE` whose text the reader reads.
+/// The children of a `TRAVELLER_LINE` whose text the reader reads (an individual's seats last).
 pub const FIELDS: [&str; 15] = [
     "NS_PAIR_NUMBER",
     "EW_PAIR_NUMBER",
@@ -44,7 +44,6 @@ pub const FIELDS: [&str; 15] = [
     "DIRECTION",
     "NS_MATCH_POINTS",
     "EW_MATCH_POINTS",
-    // (an individual event's seats)
     "N_PLAYER_NUMBER",
     "S_PLAYER_NUMBER",
     "E_PLAYER_NUMBER",
