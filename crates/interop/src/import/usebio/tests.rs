@@ -373,7 +373,10 @@ fn individual_seats_refused_by_name() {
     // A player in two seats; a PAIR in an individual event.
     let x = INDIVIDUAL.replace("<W_PLAYER_NUMBER>4<", "<W_PLAYER_NUMBER>1<");
     let e = err(x.as_bytes());
-    assert!(e.iter().any(|e| e.contains("player 1 in two seats")), "{e:?}");
+    assert!(
+        e.iter().any(|e| e.contains("player 1 in two seats")),
+        "{e:?}"
+    );
     let x = PAIRS.replace(r#"EVENT_TYPE="PAIRS""#, r#"EVENT_TYPE="INDIVIDUAL""#);
     let e = err(x.as_bytes());
     assert!(
