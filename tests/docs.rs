@@ -854,6 +854,14 @@ fn module_imports(sources: &[(String, String)]) -> BTreeMap<String, BTreeSet<Str
 const PARENT_AND_CHILD: &[(&str, &str)] = &[
     ("crates/core/src/kind.rs", "crates/core/src/kind/pairs.rs"),
     ("crates/core/src/kind.rs", "crates/core/src/kind/teams.rs"),
+    (
+        "crates/core/src/kind.rs",
+        "crates/core/src/kind/individual.rs",
+    ),
+    (
+        "crates/core/src/score/mod.rs",
+        "crates/core/src/score/seats.rs",
+    ),
     ("crates/core/src/world.rs", "crates/core/src/world/fake.rs"),
     (
         "crates/core/src/adjust/mod.rs",
