@@ -510,6 +510,14 @@ CSV (--format csv): a header row naming the columns session, section, board, ns,
 declarer, tricks (or result: =, +1, -2; or score: NS points) and optionally table, round, lead,
 ns_players, ew_players; any other layout is mapped with --columns field=Header,... Separated by
 commas, semicolons or tabs. Artificial scores in score: A6040, A+/A-, 60%/40%, A.
+An individual session names its four players in north, south, east, west (in place of ns, ew),
+with north_player... (names) and north_player_id... (member numbers).
+
+Individual events (docs/interop.md \"Individual events\"): USEBIO EVENT_TYPE=\"INDIVIDUAL\"
+(PLAYERs, N_/S_/E_/W_PLAYER_NUMBER on each line), the CSV columns above, and a BWS whose
+RoundData/ReceivedData have South and West (TabScore's layout) make a session of kind
+individual. export --format usebio writes it back in the same USEBIO layout; PBN cannot say
+an individual session and refuses it (exit 2).
 
 BWS (Bridgemate's Access database, read with Debian's mdbtools: mdb-tables, mdb-export): the
 results entered so far (ReceivedData: each table's last entry, erased ones honoured), sections,

@@ -1040,6 +1040,18 @@ const PARENT_AND_CHILD: &[(&str, &str)] = &[
         "crates/interop/src/import/usebio/note.rs",
     ),
     (
+        "crates/interop/src/import/usebio.rs",
+        "crates/interop/src/import/usebio/seated.rs",
+    ),
+    (
+        "crates/interop/src/import/csv.rs",
+        "crates/interop/src/import/csv/seats.rs",
+    ),
+    (
+        "crates/interop/src/import/bws/mod.rs",
+        "crates/interop/src/import/bws/seated.rs",
+    ),
+    (
         "crates/interop/src/import/usebio/tree.rs",
         "crates/interop/src/import/usebio/tree/split.rs",
     ),

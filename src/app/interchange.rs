@@ -175,6 +175,12 @@ pub fn export_bytes(log: &[u8], format: &str, session: Option<&str>) -> Result<V
     let scored = pipeline::score(state)?;
     let sessions = export::results::sessions(state, &scored, only);
     for s in &sessions {
+        if s.kind.seated && format == "pbn" {
+            return Err(AppError::BadRequest(format!(
+                "invalid export request: session {} is an {} session, and PBN 2.1 has no column for the {} in each seat (its score tables name two pairs, PairId_NS and PairId_EW); export it as usebio",
+                s.id, s.kind.declared, s.kind.noun
+            )));
+        }
         let said = |f: Form| match format {
             "usebio" => f.spec().usebio.is_some(),
             _ => f.spec().pbn.is_some(),

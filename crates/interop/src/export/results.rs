@@ -59,6 +59,8 @@ pub struct LineView<'s> {
     pub group: Option<String>,
     pub ns: &'s str,
     pub ew: &'s str,
+    /// An individual session's South and West (`ns` is North, `ew` East).
+    pub others: Option<[&'s str; 2]>,
     pub contract: Option<Bid>,
     pub declarer: Option<Seat>,
     pub tricks: Option<u8>,
@@ -257,6 +259,10 @@ fn session_lines<'s>(
             group: group_of(state, t),
             ns: &ns.id,
             ew: &ew.id,
+            others: t
+                .others
+                .as_deref()
+                .map(|o| o.map(|p| state.participant(p).id.as_str())),
             contract: play.and_then(|p| p.contract),
             declarer: play.and_then(|p| p.declarer),
             tricks,

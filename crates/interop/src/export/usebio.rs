@@ -105,10 +105,14 @@ fn body(w: &mut W, state: &State, sessions: &[SessionView]) -> R {
         "USEBIO SYSTEM \"http://www.ebu.co.uk/usebio/usebio_v1_2.dtd\"",
     )))?;
     open(w, "USEBIO", &[("Version", "1.2")])?;
-    // Each run of sessions of one form is an EVENT (the form is an EVENT's).
+    // Each run of sessions of one form and kind is an EVENT (the form and the kind are an
+    // EVENT's).
     let mut rest = sessions;
     while !rest.is_empty() {
-        let n = rest.iter().take_while(|s| s.form == rest[0].form).count();
+        let n = rest
+            .iter()
+            .take_while(|s| s.form == rest[0].form && std::ptr::eq(s.kind, rest[0].kind))
+            .count();
         event(w, state, &rest[..n])?;
         rest = &rest[n..];
     }
@@ -130,10 +134,12 @@ fn event(w: &mut W, state: &State, sessions: &[SessionView]) -> R {
     let Some(u) = &form.spec().usebio else {
         unreachable!("checked by the caller")
     };
-    let event_type = if knockout {
-        u.knockout_event_type
-    } else {
-        u.event_type
+    // (an individual event's EVENT_TYPE is its kind's: `INDIVIDUAL`)
+    let seated = event_type_of(sessions);
+    let event_type = match &seated {
+        Some(t) => t.as_str(),
+        None if knockout => u.knockout_event_type,
+        None => u.event_type,
     };
     let (board_method, match_method) = (u.board_scoring_method, u.match_scoring_method);
     open(w, "EVENT", &[("EVENT_TYPE", event_type)])?;
@@ -158,6 +164,13 @@ fn event(w: &mut W, state: &State, sessions: &[SessionView]) -> R {
         session(w, s)?;
     }
     close(w, "EVENT")
+}
+
+/// The EVENT_TYPE of sessions of a kind seating four players (`INDIVIDUAL`), repeated on their
+/// PARTICIPANTS and BOARDs as the USEBIO specimen of an individual event writes it.
+fn event_type_of(sessions: &[SessionView]) -> Option<String> {
+    let kind = sessions.first()?.kind;
+    kind.seated.then(|| kind.declared.to_ascii_uppercase())
 }
 
 /// `2026-11-21` → `21/11/2026` (USEBIO's DATE); anything else as written.
@@ -220,7 +233,10 @@ fn session(w: &mut W, s: &SessionView) -> R {
                         close(w, "BOARD")?;
                     }
                     board = Some(l.board);
-                    open(w, "BOARD", &[])?;
+                    match event_type_of(std::slice::from_ref(s)) {
+                        Some(t) => open(w, "BOARD", &[("EVENT_TYPE", &t)])?,
+                        None => open(w, "BOARD", &[])?,
+                    }
                     leaf(w, "BOARD_NUMBER", &l.board.to_string())?;
                     if let Some(d) = s.datum.get(&(l.board, l.group.clone())) {
                         leaf(w, "BOARD_AVERAGE", &decimal(d.to_f64(), 2))?;
@@ -242,12 +258,20 @@ fn session(w: &mut W, s: &SessionView) -> R {
 
 /// The participants of one section (pair forms) or all teams.
 fn participants(w: &mut W, s: &SessionView, section: Option<Option<&str>>) -> R {
-    open(w, "PARTICIPANTS", &[])?;
+    let seated = event_type_of(std::slice::from_ref(s));
+    match &seated {
+        Some(t) => open(w, "PARTICIPANTS", &[("EVENT_TYPE", t)])?,
+        None => open(w, "PARTICIPANTS", &[])?,
+    }
     for p in s
         .participants
         .iter()
         .filter(|p| section.is_none_or(|sec| p.section == sec))
     {
+        if seated.is_some() {
+            player(w, s, p)?;
+            continue;
+        }
         let element = s.kind.usebio_participant;
         if s.kind.in_matches {
             let name = p.name.unwrap_or_default();
@@ -279,6 +303,24 @@ fn participants(w: &mut W, s: &SessionView, section: Option<Option<&str>>) -> R 
     close(w, "PARTICIPANTS")
 }
 
+/// A player of an individual event, as the USEBIO specimen writes one: `PLAYER_NUMBER`,
+/// `PLACE`, `PERCENTAGE` (matchpoints), `PLAYER_NAME`, `NATIONAL_ID_NUMBER` (the `member`).
+fn player(w: &mut W, s: &SessionView, p: &super::results::ParticipantView) -> R {
+    open(w, s.kind.usebio_participant, &[])?;
+    leaf(w, "PLAYER_NUMBER", p.id)?;
+    leaf(w, "PLACE", &place(p.rank, p.rank_to))?;
+    if let Some(pct) = p.pct {
+        leaf(w, "PERCENTAGE", &decimal(pct, 2))?;
+    }
+    if let Some(name) = p.players.first() {
+        leaf(w, "PLAYER_NAME", name)?;
+    }
+    if let Some(id) = p.player_ids.first().and_then(Option::as_deref) {
+        leaf(w, "NATIONAL_ID_NUMBER", id)?;
+    }
+    close(w, s.kind.usebio_participant)
+}
+
 /// Each player's name, and its federation member number (`NATIONAL_ID_NUMBER`, where EBUScore
 /// and Compscore write it) when known: `ids` beside `names`.
 fn players(w: &mut W, names: &[String], ids: &[Option<String>]) -> R {
@@ -304,8 +346,18 @@ fn line(w: &mut W, s: &SessionView, l: &LineView, direction: Option<&str>) -> R 
     if let Some(d) = direction {
         leaf(w, "DIRECTION", d)?;
     }
-    leaf(w, "NS_PAIR_NUMBER", l.ns)?;
-    leaf(w, "EW_PAIR_NUMBER", l.ew)?;
+    match l.others {
+        Some([south, west]) => {
+            leaf(w, "N_PLAYER_NUMBER", l.ns)?;
+            leaf(w, "S_PLAYER_NUMBER", south)?;
+            leaf(w, "E_PLAYER_NUMBER", l.ew)?;
+            leaf(w, "W_PLAYER_NUMBER", west)?;
+        }
+        None => {
+            leaf(w, "NS_PAIR_NUMBER", l.ns)?;
+            leaf(w, "EW_PAIR_NUMBER", l.ew)?;
+        }
+    }
     let token = l.ruling.as_ref().and_then(|r| artificial_token(r.score));
     if let Some(c) = l.contract {
         leaf(w, "CONTRACT", &contract_text(c))?;

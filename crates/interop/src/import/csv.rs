@@ -9,6 +9,12 @@
 //! header row decides), UTF-8 or Latin-1. An artificial score goes in `score`: `A6040`,
 //! `A+/A-`, `60%/40%` or `A` (average to both). Each distinct `session` value is a session, in
 //! the order first met.
+//!
+//! An individual session (docs/interop.md "Individual events") names its four players by seat
+//! in `north`, `south`, `east`, `west` in place of `ns` and `ew`, with `north_player` ...
+//! (names) and `north_player_id` ... (member numbers) in place of the pairs' (`seats`).
+
+mod seats;
 
 use std::collections::{BTreeMap, BTreeSet, HashMap};
 
@@ -17,7 +23,7 @@ use super::{decode_text, Parsed, Problem, Read, Request};
 use crate::bridge::{parse_result_offset, vul_of, Bid};
 
 /// The fields a row is read by, in the default layout's order.
-pub const FIELDS: [&str; 17] = [
+pub const FIELDS: [&str; 29] = [
     "session",
     "section",
     "board",
@@ -35,6 +41,18 @@ pub const FIELDS: [&str; 17] = [
     "ew_players",
     "ns_player_ids",
     "ew_player_ids",
+    "north",
+    "south",
+    "east",
+    "west",
+    "north_player",
+    "south_player",
+    "east_player",
+    "west_player",
+    "north_player_id",
+    "south_player_id",
+    "east_player_id",
+    "west_player_id",
 ];
 
 /// `--columns`: the header each field is read from, where it is not the field's own name.
@@ -123,6 +141,7 @@ pub(crate) fn read_parsed(
         d.slip("line 1", span.slip());
     }
     let mut sessions: Vec<(String, usize)> = Vec::new();
+    let seated = seats::kind(&col);
     for r in &rows {
         let line = r.position().map(|p| p.line()).unwrap_or(0);
         let at = format!("line {line}");
@@ -141,6 +160,7 @@ pub(crate) fn read_parsed(
             Some(&(_, s)) => s,
             None => {
                 let s = d.session();
+                d.session_mut(s).kind = seated;
                 if !key.is_empty() {
                     d.session_mut(s).name = Some(key.clone());
                 }
@@ -148,8 +168,9 @@ pub(crate) fn read_parsed(
                 s
             }
         };
-        d.take(&at, span, |d| {
-            row(d, s, r, &cell, (prefix, per_direction), &at);
+        d.take(&at, span, |d| match seated {
+            Some(_) => seats::row(d, s, r, &cell, &at),
+            None => row(d, s, r, &cell, (prefix, per_direction), &at),
         });
     }
     d.finish(req)
@@ -213,7 +234,11 @@ fn field_columns(
             None => {}
         }
     }
-    for f in ["board", "ns", "ew"] {
+    let needed = match seats::kind(&col) {
+        Some(_) => seats::needed(&col, headers, file, &mut problems),
+        None => ["board", "ns", "ew"].as_slice(),
+    };
+    for &f in needed {
         if !col.contains_key(f) {
             problems.push(Problem {
                 file: file.to_string(),
@@ -431,25 +456,35 @@ fn row(
     (prefix, per_direction): (bool, bool),
     at: &str,
 ) {
-    let board = match cell(r, "board").as_deref().and_then(super::board_number) {
-        Some(b) => b,
-        None => {
-            let found = cell(r, "board").unwrap_or_default();
-            d.bad(
-                at,
-                format!(
-                    "board: expected a board number 1-{}, found {}",
-                    super::MAX_BOARD,
-                    crate::import::quote(&found)
-                ),
-            );
-            return;
-        }
+    let Some(board) = row_board(d, r, cell, at) else {
+        return;
     };
     let Some(t) = row_table(d, r, cell, (prefix, per_direction), at, board) else {
         return;
     };
     row_play(d, s, r, cell, t, at);
+}
+
+/// A row's board number; `None` (a problem) when it cannot be read.
+fn row_board(
+    d: &mut Draft,
+    r: &csv::StringRecord,
+    cell: &dyn Fn(&csv::StringRecord, &str) -> Option<String>,
+    at: &str,
+) -> Option<u32> {
+    let b = cell(r, "board").as_deref().and_then(super::board_number);
+    if b.is_none() {
+        let found = cell(r, "board").unwrap_or_default();
+        d.bad(
+            at,
+            format!(
+                "board: expected a board number 1-{}, found {}",
+                super::MAX_BOARD,
+                crate::import::quote(&found)
+            ),
+        );
+    }
+    b
 }
 
 /// A row's table: its board, round and table, its pairs (declared, with their players);
@@ -488,6 +523,26 @@ fn row_table(
             d.player_ids(pid, draft::member_ids(&ids), at);
         }
     }
+    let (round, table) = round_table(d, r, cell, at)?;
+    Some(Table {
+        section: section.clone(),
+        board,
+        round,
+        table,
+        ns,
+        ew,
+        others: None,
+    })
+}
+
+/// A row's round and table numbers (each `None` when not given); `None` (a problem) when one
+/// cannot be read.
+fn round_table(
+    d: &mut Draft,
+    r: &csv::StringRecord,
+    cell: &dyn Fn(&csv::StringRecord, &str) -> Option<String>,
+    at: &str,
+) -> Option<(Option<u32>, Option<u32>)> {
     let num = |f: &str| -> Result<Option<u32>, String> {
         match cell(r, f) {
             None => Ok(None),
@@ -499,21 +554,13 @@ fn row_table(
             }),
         }
     };
-    let (round, table) = match (num("round"), num("table")) {
-        (Ok(a), Ok(b)) => (a, b),
+    match (num("round"), num("table")) {
+        (Ok(a), Ok(b)) => Some((a, b)),
         (Err(m), _) | (_, Err(m)) => {
             d.bad(at, m);
-            return None;
+            None
         }
-    };
-    Some(Table {
-        section: section.clone(),
-        board,
-        round,
-        table,
-        ns,
-        ew,
-    })
+    }
 }
 
 /// A row's play or score at table `t`: a result, an artificial score, or a problem.

@@ -31,6 +31,8 @@ struct PairDraft {
     /// The names its players were copied from ([`Draft::pair_named`]; 0: none).
     from: usize,
     at: String,
+    /// A player of an individual session ([`Draft::player`]): its `player` event.
+    player: bool,
 }
 
 /// One session of a file.
@@ -60,6 +62,9 @@ pub(crate) struct SessionDraft {
     pub tail: Vec<(Ev, String)>,
     /// Fields of the session event the note gives beyond those above (`carry`).
     pub extra: Map<String, Value>,
+    /// The session's kind when it seats four players (its tables' `others`), written as the
+    /// session's `kind` when it is not its form's.
+    pub kind: Option<&'static crate::kind::Plug>,
 }
 
 /// One match of a team session: its id, home and away teams, boards, and where it is first
@@ -114,6 +119,8 @@ pub(crate) struct Table {
     pub table: Option<u32>,
     pub ns: String,
     pub ew: String,
+    /// An individual session's South and West (`ns` is North, `ew` East).
+    pub others: Option<[String; 2]>,
 }
 
 /// A [`Table`] borrowed: where a table sits, its text wherever the reader keeps it.
@@ -125,6 +132,7 @@ pub(crate) struct TableView<'a> {
     pub table: Option<u32>,
     pub ns: &'a str,
     pub ew: &'a str,
+    pub others: Option<[&'a str; 2]>,
 }
 
 impl Table {
@@ -136,6 +144,7 @@ impl Table {
             table: self.table,
             ns: &self.ns,
             ew: &self.ew,
+            others: self.others.as_ref().map(|[s, w]| [s.as_str(), w.as_str()]),
         }
     }
 }
@@ -205,6 +214,7 @@ impl Draft {
             head: Vec::new(),
             tail: Vec::new(),
             extra: Map::new(),
+            kind: None,
         });
         self.sessions.len() - 1
     }
@@ -283,13 +293,34 @@ impl Draft {
             team: None,
             from,
             at: at.to_string(),
+            player: false,
         });
         n as u32
+    }
+
+    /// Declare player `id` of an individual session, with its name and member number when
+    /// the file gives them (as [`Draft::pair`] declares a pair of one player).
+    pub fn player(
+        &mut self,
+        id: &str,
+        section: Option<&str>,
+        (name, member): (Option<String>, Option<String>),
+        at: &str,
+    ) {
+        let names: Vec<String> = name.into_iter().collect();
+        let i = self.pair(id, section, names, at) as usize;
+        self.pairs[i].player = true;
+        if let Some(m) = member {
+            self.player_ids(id, vec![Some(m)], at);
+        }
     }
 
     /// Checks that a table is new: neither pair has played `board` already this session, and
     /// the two pairs differ. `false` (with the problem) otherwise.
     fn seat(&mut self, s: usize, t: &Table, at: &str) -> bool {
+        if let Some([south, west]) = &t.others {
+            return self.seat_four(s, t.board, [&t.ns, south, &t.ew, west], at);
+        }
         let ss = &mut self.sessions[s];
         let mut numbers = [0; 2];
         for (n, id) in numbers.iter_mut().zip([&t.ns, &t.ew]) {
@@ -601,7 +632,7 @@ pub(crate) fn result_row(t: TableView, play: &Play) -> Row {
     if let Some(x) = t.table {
         r.num("table", x.into());
     }
-    r.str("ns", t.ns).str("ew", t.ew);
+    seats(&mut r, t);
     if let Some(c) = &play.contract {
         r.str("contract", c);
     }
@@ -627,13 +658,28 @@ pub(crate) fn result_row(t: TableView, play: &Play) -> Row {
 /// noting the file's token, as [`Draft::artificial`] adds it.
 pub(crate) fn artificial_row(t: TableView, score: &str, token: &str) -> Row {
     let mut r = Row::new(true);
-    r.num("board", t.board.into())
-        .str("ns", t.ns)
-        .str("ew", t.ew)
-        .str("score", score)
+    r.num("board", t.board.into());
+    seats(&mut r, t);
+    r.str("score", score)
         .str("law", "12C")
         .str("note", &format!("imported: {token}"));
     r
+}
+
+/// A table's sides: `ns`, `ew`; an individual table's four players, `north`, `south`, `east`,
+/// `west` (as docs/event-log.md orders them).
+fn seats(r: &mut Row, t: TableView) {
+    match t.others {
+        Some([s, w]) => {
+            r.str("north", t.ns)
+                .str("south", s)
+                .str("east", t.ew)
+                .str("west", w);
+        }
+        None => {
+            r.str("ns", t.ns).str("ew", t.ew);
+        }
+    }
 }
 
 /// A session's form and options: the user's `--form` where given (the file's options are then
@@ -670,6 +716,16 @@ fn resolve(
             ),
         ));
     };
+    if let Some(k) = s.kind.filter(|k| !(k.takes)(parsed)) {
+        return Err((
+            "--form".into(),
+            format!(
+                "{form}: an {} session is scored at {}",
+                k.declared,
+                Form::listed(|f| (k.takes)(f), Form::name, "or")
+            ),
+        ));
+    }
     let mut options = if file_form.as_deref() == Some(form.as_str()) {
         s.options.clone()
     } else {

@@ -87,6 +87,15 @@ fn next_free(used: &BTreeSet<String>, prefix: &str, from: usize) -> (String, usi
 /// only when both name them).
 fn differs(a: &Map<String, Value>, b: &Map<String, Value>) -> Option<String> {
     if a.get("type") != b.get("type") {
+        let ty = |m: &Map<String, Value>| {
+            m.get("type")
+                .and_then(Value::as_str)
+                .unwrap_or("?")
+                .to_string()
+        };
+        if ty(a) == "player" || ty(b) == "player" {
+            return Some(format!("a {} here, a {} there", ty(b), ty(a)));
+        }
         return Some("a pair in one place and a team in the other".into());
     }
     if a.get("section") != b.get("section") {
@@ -137,7 +146,8 @@ fn differs(a: &Map<String, Value>, b: &Map<String, Value>) -> Option<String> {
             return Some(format!("{} here, {} there", j(&y), j(&x)));
         }
     }
-    for k in ["name"] {
+    // (a player's name and member number)
+    for k in ["name", "member"] {
         if let (Some(x), Some(y)) = (a.get(k), b.get(k)) {
             if x != y {
                 return Some(format!("{k} {y} here, {x} there"));
@@ -273,7 +283,7 @@ pub fn merge(inputs: Vec<Input>, existing: &Existing) -> Result<Merged, Vec<Prob
                     }
                     championship = true;
                 }
-                "pair" | "team" => {
+                "pair" | "team" | "player" => {
                     let Some(id) = m.get("id").and_then(Value::as_str).map(str::to_string) else {
                         continue;
                     };

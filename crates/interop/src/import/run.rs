@@ -456,6 +456,22 @@ fn existing(bytes: &[u8]) -> Result<Existing, Vec<LogError>> {
                 }
                 e.participants.insert(p.id, m);
             }
+            Event::Player(p) => {
+                // (as the player's event writes it: `differs` compares the two)
+                let mut m = Map::new();
+                m.insert("type".into(), Value::from("player"));
+                m.insert("id".into(), Value::from(p.id.as_str()));
+                for (k, v) in [
+                    ("section", p.section),
+                    ("name", p.name),
+                    ("member", p.member),
+                ] {
+                    if let Some(v) = v {
+                        m.insert(k.into(), Value::from(v));
+                    }
+                }
+                e.participants.insert(p.id, m);
+            }
             Event::Team(t) => {
                 let mut m = Map::new();
                 m.insert("type".into(), Value::from("team"));

@@ -13,6 +13,7 @@
 mod form;
 mod line;
 mod note;
+mod seated;
 mod session;
 mod tree;
 mod twice;
@@ -84,6 +85,8 @@ struct Cx<'a> {
     /// Matches of the sessions read so far: a match's id is `M` and its number in the file
     /// (ids unique in the whole championship, as an import keeps them).
     match_base: usize,
+    /// The kind of the event being read when it seats four players (`EVENT_TYPE="INDIVIDUAL"`).
+    seated: Option<&'static crate::kind::Plug>,
 }
 
 /// One traveller line read: the table's result (when one was played or a score given) and its
@@ -101,6 +104,8 @@ struct Line<'t> {
     path: TlPath<'t>,
     /// Teams: the match (its number: `M1` is 1) and room.
     team: Option<(usize, &'static str)>,
+    /// An individual event's South and West (`ns` is North, `ew` East).
+    others: Option<[&'t str; 2]>,
 }
 
 /// A table's play: passed out, a contract by a declarer with the tricks taken, or NS's points.
@@ -145,6 +150,7 @@ impl<'a> Cx<'a> {
             sessions: 0,
             notes: BTreeMap::new(),
             match_base: 0,
+            seated: None,
         }
     }
 
@@ -229,7 +235,13 @@ impl<'a> Cx<'a> {
     }
 
     fn event(&mut self, ev: &Element, hands_root: &[&Element]) {
-        let (form, knockout) = match form_of(ev, self.req) {
+        self.seated = seated::kind_of(ev);
+        let form = match self.seated {
+            Some(k) => seated::form_of(k, form_of(ev, self.req).ok(), self.req.form.as_deref())
+                .map(|f| (f, false)),
+            None => form_of(ev, self.req),
+        };
+        let (form, knockout) = match form {
             Ok(f) => f,
             Err(m) => {
                 self.problem(ev.path.clone(), m);
@@ -304,6 +316,12 @@ impl<'a> Cx<'a> {
         }
         s.insert("form".into(), json!(form.name()));
         s.insert("boards".into(), boards_value(&boards));
+        if let Some(k) = self
+            .seated
+            .filter(|k| !std::ptr::eq(*k, crate::kind::of(form)))
+        {
+            s.insert("kind".into(), json!(k.declared));
+        }
         if !team {
             s.insert("compare".into(), json!(compare));
         }
@@ -426,6 +444,12 @@ impl<'a> Cx<'a> {
                 }
                 continue;
             }
+            if self.seated.is_some() {
+                let p = seated::player_event(&id, section.as_deref(), pl);
+                self.declared.insert(id, (pl.clone(), path.clone()));
+                self.events.push(Ev::Json(p));
+                continue;
+            }
             let mut p = Map::new();
             p.insert("type".into(), json!(if team { "team" } else { "pair" }));
             p.insert("id".into(), json!(id));
@@ -454,8 +478,22 @@ impl<'a> Cx<'a> {
                 r.insert("id".into(), json!(format!("R{}", self.rulings)));
                 r.insert("session".into(), json!(sid));
                 r.insert("board".into(), json!(l.board));
-                r.insert("ns".into(), json!(l.ns));
-                r.insert("ew".into(), json!(l.ew));
+                match l.others {
+                    // (by North where the line's result made the table; all four seats where
+                    // the ruling makes it)
+                    Some(_) if l.play.is_some() => {
+                        r.insert("north".into(), json!(l.ns));
+                    }
+                    Some([s, w]) => {
+                        for (k, v) in [("north", l.ns), ("south", s), ("east", l.ew), ("west", w)] {
+                            r.insert(k.into(), json!(v));
+                        }
+                    }
+                    None => {
+                        r.insert("ns".into(), json!(l.ns));
+                        r.insert("ew".into(), json!(l.ew));
+                    }
+                }
                 r.extend(score);
                 r.insert("law".into(), json!(law));
                 r.insert("note".into(), json!(format!("imported: {token}")));

@@ -320,7 +320,7 @@ pub(crate) fn update(
             "championship" | "session" => continue,
             // (a pair the log has stays as the log declares it: names amended in the BWS since
             // are not carried over)
-            "pair" if m.get("id").and_then(Value::as_str).is_some_and(known) => continue,
+            "pair" | "player" if m.get("id").and_then(Value::as_str).is_some_and(known) => continue,
             "deal" => match new_deal(log, board, &m) {
                 Ok(true) => {}
                 Ok(false) => continue,
@@ -380,11 +380,20 @@ fn newest_entry(values: &[Value]) -> Option<i64> {
         .max()
 }
 
-/// An event's table: its board and NS pair (0 and empty when it has none).
+/// An event's table: its board and NS pair, or North player (0 and empty when it has none).
 fn board_and_ns(m: &Map<String, Value>) -> (u32, String) {
     let board = m.get("board").and_then(Value::as_u64).unwrap_or(0) as u32;
-    let ns = m.get("ns").and_then(Value::as_str).unwrap_or("");
+    let ns = side(m, "ns", "north");
     (board, ns.to_string())
+}
+
+/// An event's pair `pair` (`ns`, `ew`), or in an individual session the player `seat` whose
+/// side it is (`north`, `east`: the log keeps them as the table's `ns` and `ew`).
+fn side<'m>(m: &'m Map<String, Value>, pair: &str, seat: &str) -> &'m str {
+    m.get(pair)
+        .or_else(|| m.get(seat))
+        .and_then(Value::as_str)
+        .unwrap_or("")
 }
 
 /// Whether a BWS deal `m` of board `board` is new to the log's session (`false`: the log has
@@ -441,7 +450,7 @@ fn table_change(
     board: u32,
     ns: &str,
 ) -> Result<Option<Value>, String> {
-    let ew = m.get("ew").and_then(Value::as_str).unwrap_or("");
+    let ew = side(m, "ew", "east");
     if t.ew != ew {
         return Err(format!("board {board} of pair {ns} is against pair {ew} here but against {} in the log (seq {}); a correction cannot change the pairs", t.ew, t.seq));
     }

@@ -32,6 +32,7 @@ use crate::world::World;
 pub(crate) mod live;
 mod names;
 mod progress;
+mod seated;
 mod sections;
 
 use names::{deals, players};
@@ -267,6 +268,8 @@ struct Entry {
     board: u32,
     ns: i64,
     ew: i64,
+    /// An individual session's South and West (`ns` is North, `ew` East; `seated`).
+    others: Option<[i64; 2]>,
     erased: bool,
     row: Vec<String>,
 }
@@ -313,7 +316,10 @@ fn read_tables(db: &Database, req: &Request) -> Result<Parsed, Vec<Problem>> {
     } else {
         Vec::new()
     };
-    let ids = pair_ids(&movement, &entries, &letters);
+    let mut entries = entries;
+    let kind = seated::kind(&movement, &mut entries);
+    let mut ids = pair_ids(&movement, &entries, &letters);
+    ids.per_direction &= kind.is_none();
 
     let mut d = Draft::new(file, req);
     for (at, m) in notices {
@@ -326,15 +332,21 @@ fn read_tables(db: &Database, req: &Request) -> Result<Parsed, Vec<Problem>> {
         ss.name = name;
         ss.note = Some(format!("{NOTE}{key}"));
         ss.form = form;
+        ss.kind = kind;
     }
     d.add_boards(s, movement.iter().flat_map(|m| m.boards.iter().copied()));
     // Every pair of the movement and of the results, with its players where known.
-    let players = if db.has("PlayerNumbers") {
+    if kind.is_some() {
+        seated::declare_players(&mut d, db, (&movement, &entries), &ids)?;
+    }
+    let players = if kind.is_none() && db.has("PlayerNumbers") {
         players(db, &movement, &entries, &ids)?
     } else {
         HashMap::new()
     };
-    declare_pairs(&mut d, (&movement, &entries), &ids, &players);
+    if kind.is_none() {
+        declare_pairs(&mut d, (&movement, &entries), &ids, &players);
+    }
     if db.has("HandRecord") {
         // (a board set of 36 deals for a movement of 27 boards: only the boards played)
         let played: BTreeSet<u32> = movement
@@ -551,6 +563,7 @@ fn entries(
                 board: get(3, "Board", 1, super::MAX_BOARD.into())? as u32,
                 ns: get(4, "PairNS", 0, 9999)?,
                 ew: get(5, "PairEW", 0, 9999)?,
+                others: seated::others(t, row)?,
                 erased: flag(row, erased_col),
                 row: row.clone(),
             })
@@ -578,6 +591,7 @@ struct Seat {
     round: u32,
     ns: i64,
     ew: i64,
+    others: Option<[i64; 2]>,
     boards: Vec<u32>,
 }
 
@@ -626,15 +640,19 @@ fn movement(
             }
             // (a table with no pair, or no boards, plays nothing that round)
             Ok(v) if v[3] <= 0 || v[4] <= 0 || v[5] == 0 => {}
-            Ok(v) => out.push(Seat {
-                at: t.at(i),
-                section: v[0],
-                table: v[1] as u32,
-                round: v[2] as u32,
-                ns: v[3],
-                ew: v[4],
-                boards: (v[5] as u32..=v[6] as u32).collect(),
-            }),
+            Ok(v) => match seated::others(t, row) {
+                Err(m) => problems.push(problem(file, &t.at(i), m)),
+                Ok(others) => out.push(Seat {
+                    at: t.at(i),
+                    section: v[0],
+                    table: v[1] as u32,
+                    round: v[2] as u32,
+                    ns: v[3],
+                    ew: v[4],
+                    others,
+                    boards: (v[5] as u32..=v[6] as u32).collect(),
+                }),
+            },
             Err(m) => problems.push(problem(file, &t.at(i), m)),
         }
     }
@@ -657,6 +675,13 @@ fn table_entry(d: &mut Draft, s: usize, (e, newest): (&Entry, Option<i64>), t: &
     if remarks.eq_ignore_ascii_case("Wrong direction") {
         std::mem::swap(&mut ns, &mut ew);
     }
+    let mut others = e.others.map(|o| o.map(|p| ids.id(e.section, p, "")));
+    if let Some([s, w]) = others
+        .as_mut()
+        .filter(|_| remarks.eq_ignore_ascii_case("Wrong direction"))
+    {
+        std::mem::swap(s, w);
+    }
     let table = Table {
         section: Some(ids.letters[&e.section].clone()),
         board: e.board,
@@ -664,6 +689,7 @@ fn table_entry(d: &mut Draft, s: usize, (e, newest): (&Entry, Option<i64>), t: &
         table: Some(e.table),
         ns,
         ew,
+        others,
     };
     if let Some((a, b)) = percentages(remarks) {
         let token = match entry {

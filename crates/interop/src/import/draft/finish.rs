@@ -4,6 +4,7 @@
 use serde_json::{Map, Value};
 
 use super::{boards_value, Ev, PairDraft, Request, SessionDraft};
+use crate::score::Form;
 
 /// Session `id`'s event: its name, form and options (as resolved), boards, comparison, note
 /// and the fields its note gives.
@@ -19,8 +20,12 @@ pub(super) fn session_event(
     if let Some(n) = &s.name {
         m.insert("name".into(), Value::from(n.as_str()));
     }
+    let own = Form::parse(&form).map(crate::kind::of);
     m.insert("form".into(), Value::from(form));
     m.insert("boards".into(), boards_value(&s.boards));
+    if let Some(k) = s.kind.filter(|k| own.is_none_or(|o| !std::ptr::eq(o, *k))) {
+        m.insert("kind".into(), Value::from(k.declared));
+    }
     let compare = req.compare.clone().or(s.compare.clone());
     if let Some(c) = compare {
         m.insert("compare".into(), Value::from(c));
@@ -40,6 +45,9 @@ pub(super) fn session_event(
 /// A pair's (or team's) event: its id, name, section and players.
 pub(super) fn pair_event(p: &PairDraft) -> Value {
     let mut m = Map::new();
+    if p.player {
+        return player_event(p);
+    }
     let ty = if p.team.is_some() { "team" } else { "pair" };
     m.insert("type".into(), Value::from(ty));
     m.insert("id".into(), Value::from(p.id.as_str()));
@@ -52,6 +60,23 @@ pub(super) fn pair_event(p: &PairDraft) -> Value {
     if !p.players.is_empty() {
         let v = crate::event::players_value(&p.players, &p.ids);
         m.insert("players".into(), v);
+    }
+    Value::Object(m)
+}
+
+/// A player's event: its id, section, name and member number (each absent when unknown).
+fn player_event(p: &PairDraft) -> Value {
+    let mut m = Map::new();
+    m.insert("type".into(), Value::from("player"));
+    m.insert("id".into(), Value::from(p.id.as_str()));
+    if let Some(sec) = &p.section {
+        m.insert("section".into(), Value::from(sec.as_str()));
+    }
+    if let Some(n) = p.players.first() {
+        m.insert("name".into(), Value::from(n.as_str()));
+    }
+    if let Some(Some(id)) = p.ids.first() {
+        m.insert("member".into(), Value::from(id.as_str()));
     }
     Value::Object(m)
 }

@@ -1,5 +1,6 @@
 //! Players' federation member numbers, as a file gives them beside the names: kept on the pair
-//! (or team) the draft declared, and written in its event's `players` (`{"name", "id"}`).
+//! (or team) the draft declared, and written in its event's `players` (`{"name", "id"}`); and
+//! an individual table's four seats checked (`seat_four`).
 
 use super::Draft;
 
@@ -54,5 +55,46 @@ impl Draft {
                 }
             }
         }
+    }
+}
+
+impl Draft {
+    /// [`Draft::seat`] of an individual table: the four players (North, South, East, West)
+    /// differ, and none has played `board` already this session.
+    pub(super) fn seat_four(&mut self, s: usize, board: u32, ids: [&String; 4], at: &str) -> bool {
+        if let Some(i) = (0..4).find(|&i| ids[i + 1..].contains(&ids[i])) {
+            self.bad(
+                at,
+                format!(
+                    "player {} sits in two seats (a player cannot partner or play against themself)",
+                    ids[i]
+                ),
+            );
+            return false;
+        }
+        let ss = &mut self.sessions[s];
+        let numbers = ids.map(|id| match ss.seat_ids.get(id.as_str()) {
+            Some(&n) => n,
+            None => {
+                let n = ss.seat_ids.len() as u32;
+                ss.seat_ids.insert(id.clone(), n);
+                n
+            }
+        });
+        let next = ss.events.len() as u32;
+        let seats = ss.seats.entry(super::seat_key(board, 0)).or_default();
+        if let Some(j) = (0..4).find(|&j| seats.contains_key(&numbers[j])) {
+            let first = ss.events[seats[&numbers[j]] as usize].1.clone();
+            let m = format!(
+                "player {} plays board {board} twice (also at {first})",
+                ids[j]
+            );
+            self.bad(at, m);
+            return false;
+        }
+        for n in numbers {
+            seats.insert(n, next);
+        }
+        true
     }
 }

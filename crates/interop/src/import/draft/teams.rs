@@ -21,6 +21,7 @@ impl Draft {
                     team: Some(name.map(str::to_string)),
                     from: 0,
                     at: at.to_string(),
+                    player: false,
                 });
                 self.pairs.len() - 1
             }

@@ -51,6 +51,7 @@ proptest::proptest! {
             table: numbers[1].map(|x| x.unsigned_abs()),
             ns: texts[1].as_deref().unwrap_or(""),
             ew: texts[2].as_deref().unwrap_or("1"),
+            others: None,
         };
         let play = Play {
             contract: texts[3].clone(),

@@ -181,6 +181,7 @@ impl Games {
             table,
             ns,
             ew,
+            others: None,
         };
         let row = draft::result_row(t, &play);
         d.push_team(self.s, (&m, board), [ns, ew], row, at);
@@ -223,6 +224,7 @@ impl Games {
             table,
             ns: sides[0].clone(),
             ew: sides[1].clone(),
+            others: None,
         };
         d.result(self.s, t, play, &at);
     }

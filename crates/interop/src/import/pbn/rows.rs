@@ -318,6 +318,7 @@ fn row_ops<'r>(
             table: cell(c.table).and_then(|r| r.parse().ok()),
             ns: &sides[0].id,
             ew: &sides[1].id,
+            others: None,
         };
         let event = row_event(c, row, table, vul);
         let ruling = super::note::ruling_row(ruling, row, table);

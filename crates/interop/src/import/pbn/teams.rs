@@ -113,6 +113,7 @@ pub(super) fn rows(
             table: None,
             ns,
             ew,
+            others: None,
         };
         let event = row_event(&c, &row, table, vul);
         let (event, ruling) = with_ruling(event, ruling_row(ruling, &row, table));

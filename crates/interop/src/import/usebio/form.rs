@@ -89,9 +89,6 @@ pub(super) fn form_of(ev: &Element, req: &Request) -> Result<(Form, bool), Strin
     let bsm = up(ev.text_of("BOARD_SCORING_METHOD"));
     let msm = up(ev.text_of("MATCH_SCORING_METHOD"));
     let sm = up(ev.text_of("SCORING_METHOD"));
-    if ty == "INDIVIDUAL" {
-        return Err("an individual event (EVENT_TYPE INDIVIDUAL): frekans scores pairs and teams, not individuals; this file cannot be imported".into());
-    }
     // Each form says what in a file names it (`score::form::UsebioRead`): the kind the
     // EVENT_TYPE says (the first kind's when none does), then a form of that kind named by its
     // methods, else by the EVENT_TYPE.

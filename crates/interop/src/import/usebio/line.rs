@@ -37,6 +37,7 @@ impl Cx<'_> {
             artificial,
             path: tl.path(),
             team,
+            others: None,
         })
     }
 
@@ -458,9 +459,18 @@ pub(super) fn result_row(
     if let Some(s) = &l.section {
         r.str("section", s);
     }
-    r.num("board", l.board.into())
-        .str("ns", l.ns)
-        .str("ew", l.ew);
+    r.num("board", l.board.into());
+    match l.others {
+        Some([s, w]) => {
+            r.str("north", l.ns)
+                .str("south", s)
+                .str("east", l.ew)
+                .str("west", w);
+        }
+        None => {
+            r.str("ns", l.ns).str("ew", l.ew);
+        }
+    }
     if let Some((m, room)) = &l.team {
         r.str("match", &match_ids[m - 1]).str("room", room);
     }

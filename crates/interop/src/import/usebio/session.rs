@@ -51,6 +51,23 @@ impl Cx<'_> {
         for (section, u) in units {
             for parts in u.all("PARTICIPANTS") {
                 for p in &parts.children {
+                    if let Some(kind) = self.seated {
+                        match p.name.as_str() {
+                            "PLAYER" => match super::seated::declared_player(section, p) {
+                                Ok(d) => numbers.push(d),
+                                Err(m) => self.problem(p.path_of("PLAYER_NUMBER"), m),
+                            },
+                            "PAIR" | "TEAM" => self.problem(
+                                p.path.clone(),
+                                format!(
+                                    "a {} in an {} event; expected PLAYER elements",
+                                    p.name, kind.declared
+                                ),
+                            ),
+                            _ => {}
+                        }
+                        continue;
+                    }
                     match (p.name.as_str(), team) {
                         ("PAIR", false) => {
                             let Some(n) = p.text_of("PAIR_NUMBER") else {
@@ -136,7 +153,13 @@ impl Cx<'_> {
                     path.clone(),
                     format!(
                         "{} {n} is declared twice (first at {first})",
-                        if team { "team" } else { "pair" }
+                        if self.seated.is_some() {
+                            "player"
+                        } else if team {
+                            "team"
+                        } else {
+                            "pair"
+                        }
                     ),
                 );
                 continue;
@@ -207,7 +230,11 @@ impl Cx<'_> {
                         ),
                     );
                 }
-                self.pairs_lines(u, section.as_deref(), &resolve, &mut lines);
+                if self.seated.is_some() {
+                    self.seated_lines(u, section.as_deref(), &resolve, &mut lines);
+                } else {
+                    self.pairs_lines(u, section.as_deref(), &resolve, &mut lines);
+                }
             }
         }
         (lines, matches)

@@ -313,13 +313,75 @@ fn forms_from_the_event() {
     assert!(e[0].message.contains("ximp_normalize"), "{e:?}");
 }
 
+/// An individual event in the USEBIO specimen's layout (PLAYERs, four seats a line, the
+/// EVENT_TYPE repeated on PARTICIPANTS and BOARD), read into players and results by seat.
+const INDIVIDUAL: &str = r#"<USEBIO Version="1.1"><EVENT EVENT_TYPE="INDIVIDUAL">
+<PARTICIPANTS EVENT_TYPE="INDIVIDUAL">
+<PLAYER><PLAYER_NUMBER>2</PLAYER_NUMBER><PLACE>1</PLACE><PLAYER_NAME>B</PLAYER_NAME><NATIONAL_ID_NUMBER>0042</NATIONAL_ID_NUMBER></PLAYER>
+<PLAYER><PLAYER_NUMBER>1</PLAYER_NUMBER><PLAYER_NAME>A</PLAYER_NAME></PLAYER>
+<PLAYER><PLAYER_NUMBER>3</PLAYER_NUMBER></PLAYER>
+<PLAYER><PLAYER_NUMBER>4</PLAYER_NUMBER></PLAYER>
+</PARTICIPANTS>
+<BOARD EVENT_TYPE="INDIVIDUAL"><BOARD_NUMBER>7</BOARD_NUMBER>
+<TRAVELLER_LINE><N_PLAYER_NUMBER>1</N_PLAYER_NUMBER><S_PLAYER_NUMBER>2</S_PLAYER_NUMBER><E_PLAYER_NUMBER>3</E_PLAYER_NUMBER><W_PLAYER_NUMBER>4</W_PLAYER_NUMBER><SCORE>-50</SCORE><NS_MATCH_POINTS>0</NS_MATCH_POINTS><EW_MATCH_POINTS>0</EW_MATCH_POINTS></TRAVELLER_LINE>
+</BOARD></EVENT></USEBIO>"#;
+
 #[test]
-fn individual_refused() {
+fn individual_players_by_seat() {
+    let ev = ok(INDIVIDUAL.as_bytes());
+    assert_eq!(ev[0]["kind"], "individual");
+    assert_eq!(ev[0]["form"], "mp");
+    assert_eq!(
+        ev[1],
+        json!({"type":"player","id":"2","name":"B","member":"0042"})
+    );
+    assert_eq!(ev[2], json!({"type":"player","id":"1","name":"A"}));
+    assert_eq!(ev[3], json!({"type":"player","id":"3"}));
+    let r = &of_type(&ev, "result")[0];
+    let keys: Vec<&str> = r.as_object().unwrap().keys().map(String::as_str).collect();
+    assert_eq!(
+        keys,
+        ["type", "session", "board", "north", "south", "east", "west", "score"]
+    );
+    assert_eq!(
+        (&r["north"], &r["west"], &r["score"]),
+        (&json!("1"), &json!("4"), &json!(-50))
+    );
+    check_log(&ev);
+}
+
+#[test]
+fn individual_seats_refused_by_name() {
+    // A seat naming no PLAYER, a seat left out: the board, the line and the seat element (and,
+    // the file's only line refused, no traveller lines).
+    let x = INDIVIDUAL.replace("<S_PLAYER_NUMBER>2<", "<S_PLAYER_NUMBER>101<");
+    let e = err(x.as_bytes());
+    assert!(
+        e.iter()
+            .any(|e| e.contains("BOARD[1]/TRAVELLER_LINE[1]/S_PLAYER_NUMBER")
+                && e.contains("board 7")
+                && e.contains("101")),
+        "{e:?}"
+    );
+    let x = INDIVIDUAL.replace("<E_PLAYER_NUMBER>3</E_PLAYER_NUMBER>", "");
+    let e = err(x.as_bytes());
+    assert!(
+        e.iter()
+            .any(|e| e.contains("TRAVELLER_LINE[1]/E_PLAYER_NUMBER: board 7: missing")),
+        "{e:?}"
+    );
+    // A player in two seats; a PAIR in an individual event.
+    let x = INDIVIDUAL.replace("<W_PLAYER_NUMBER>4<", "<W_PLAYER_NUMBER>1<");
+    let e = err(x.as_bytes());
+    assert!(
+        e.iter().any(|e| e.contains("player 1 in two seats")),
+        "{e:?}"
+    );
     let x = PAIRS.replace(r#"EVENT_TYPE="PAIRS""#, r#"EVENT_TYPE="INDIVIDUAL""#);
     let e = err(x.as_bytes());
-    assert_eq!(e.len(), 1);
     assert!(
-        e[0].contains("USEBIO/EVENT") && e[0].contains("individual"),
+        e.iter()
+            .any(|e| e.contains("a PAIR in an individual event")),
         "{e:?}"
     );
 }

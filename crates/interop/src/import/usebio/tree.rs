@@ -31,8 +31,8 @@ pub struct Element {
     pub line_text: String,
 }
 
-/// The children of a `TRAVELLER_LINE` whose text the reader reads.
-pub const FIELDS: [&str; 11] = [
+/// The children of a `TRAVELLER_LINE` whose text the reader reads (an individual's seats last).
+pub const FIELDS: [&str; 15] = [
     "NS_PAIR_NUMBER",
     "EW_PAIR_NUMBER",
     "CONTRACT",
@@ -44,6 +44,10 @@ pub const FIELDS: [&str; 11] = [
     "DIRECTION",
     "NS_MATCH_POINTS",
     "EW_MATCH_POINTS",
+    "N_PLAYER_NUMBER",
+    "S_PLAYER_NUMBER",
+    "E_PLAYER_NUMBER",
+    "W_PLAYER_NUMBER",
 ];
 
 #[test]
@@ -157,6 +161,7 @@ fn kept(name: &str) -> bool {
             | "TEAM_NAME"
             | "PLAYER"
             | "PLAYER_NAME"
+            | "PLAYER_NUMBER"
             | "NATIONAL_ID_NUMBER"
             | "MATCH"
             | "OPPOSING_TEAM"
@@ -197,6 +202,10 @@ fn field(name: &str) -> Option<usize> {
         "DIRECTION" => 8,
         "NS_MATCH_POINTS" => 9,
         "EW_MATCH_POINTS" => 10,
+        "N_PLAYER_NUMBER" => 11,
+        "S_PLAYER_NUMBER" => 12,
+        "E_PLAYER_NUMBER" => 13,
+        "W_PLAYER_NUMBER" => 14,
         _ => return None,
     })
 }

@@ -21,24 +21,43 @@ enum Seat {
     Room(usize, &'static str),
     Ns,
     Ew,
+    /// An individual event's player, in any seat.
+    Player,
 }
 
 type Key<'t> = (u32, &'t str, Seat);
 
 /// A line's keys: pairs, each pair once per board whichever side; teams, each room once (and a
 /// team sits NS once a board, and EW once: the log's table is its NS).
-fn keys<'t>(l: &Line<'t>) -> [Option<Key<'t>>; 3] {
+/// An individual event's four players, each once per board whichever seat.
+fn keys<'t>(l: &Line<'t>) -> [Option<Key<'t>>; 4] {
+    if let Some([s, w]) = l.others {
+        return [l.ns, s, l.ew, w].map(|p| Some((l.board, p, Seat::Player)));
+    }
     match &l.team {
         Some((m, r)) => [
             Some((l.board, "", Seat::Room(*m, r))),
             Some((l.board, l.ns, Seat::Ns)),
             Some((l.board, l.ew, Seat::Ew)),
+            None,
         ],
         None => [
             Some((l.board, l.ns, Seat::Pair)),
             Some((l.board, l.ew, Seat::Pair)),
             None,
+            None,
         ],
+    }
+}
+
+/// A participant named twice on one line (`None`: each once).
+fn twice_on<'t>(l: &Line<'t>) -> Option<&'t str> {
+    match l.others {
+        Some([s, w]) => {
+            let p = [l.ns, s, l.ew, w];
+            (0..4).find_map(|i| p[i + 1..].contains(&p[i]).then_some(p[i]))
+        }
+        None => (l.ns == l.ew).then_some(l.ns),
     }
 }
 
@@ -48,7 +67,8 @@ fn hash((board, who, seat): &Key) -> u64 {
         Seat::Pair => 0,
         Seat::Ns => 1,
         Seat::Ew => 2,
-        Seat::Room(m, r) => 3 + 2 * (*m as u64) + u64::from(*r != "open"),
+        Seat::Player => 3,
+        Seat::Room(m, r) => 4 + 2 * (*m as u64) + u64::from(*r != "open"),
     };
     xxhash_rust::xxh3::xxh3_64_with_seed(who.as_bytes(), (u64::from(*board) << 40) ^ seat)
 }
@@ -57,7 +77,7 @@ fn hash((board, who, seat): &Key) -> u64 {
 /// is refused.
 fn all_distinct(lines: &[Line]) -> bool {
     use rayon::prelude::*;
-    if lines.par_iter().any(|l| l.ns == l.ew) {
+    if lines.par_iter().any(|l| twice_on(l).is_some()) {
         return false;
     }
     let mut hashes: Vec<u64> = lines
@@ -78,14 +98,12 @@ impl Cx<'_> {
         tables.reserve(lines.len() * 2);
         let mut keep = Vec::with_capacity(lines.len());
         for l in lines {
-            if l.ns == l.ew {
-                self.line_problem(
-                    l.path.to_string(),
-                    format!(
-                        "{} on both sides; expected two different participants",
-                        l.ns
-                    ),
-                );
+            if let Some(p) = twice_on(&l) {
+                let m = match l.others {
+                    Some(_) => format!("player {p} in two seats; expected four different players"),
+                    None => format!("{p} on both sides; expected two different participants"),
+                };
+                self.line_problem(l.path.to_string(), m);
                 continue;
             }
             let keys = keys(&l);
@@ -106,6 +124,10 @@ impl Cx<'_> {
                     Seat::Room(m, r) => format!(
                         "board {} twice in the {r} room of match M{m} (first at {first})",
                         l.board
+                    ),
+                    Seat::Player => format!(
+                        "board {} played twice by player {} (first at {first})",
+                        l.board, k.1
                     ),
                     Seat::Pair => format!(
                         "board {} played twice by pair {} (first at {first})",
