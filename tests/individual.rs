@@ -100,3 +100,23 @@ fn a_withdrawn_ruling_unseats_all_four_players() {
     );
     std::fs::remove_dir_all(&dir).unwrap();
 }
+
+/// The golden individual fixtures' expected values and the hostile logs' lines and fields,
+/// recomputed by another route than frekans (`tools/individual_fixtures/check.py`: its own
+/// reader, exact fractions): the fixtures are not the program's own output.
+#[test]
+fn the_fixtures_are_checked_by_another_route() {
+    let python = std::env::var_os("FREKANS_PYTHON").unwrap_or_else(|| "python3".into());
+    let o = Command::new(python)
+        .arg(common::root().join("tools/individual_fixtures/check.py"))
+        .output()
+        .unwrap();
+    let out = String::from_utf8_lossy(&o.stdout);
+    assert!(
+        o.status.success(),
+        "{out}{}",
+        String::from_utf8_lossy(&o.stderr)
+    );
+    assert!(out.contains("hostile: 14 logs, 0 problem(s)"), "{out}");
+    assert_eq!(out.matches(", 0 problem(s)").count(), 7, "{out}");
+}

@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
-"""Writes the IND-* fixtures of fixtures-pending/ (events.jsonl and expected.json).
+"""Writes the IND-* fixtures of fixtures/ (events.jsonl and expected.json).
 
-    python3 fixtures-pending/gen.py        # then: python3 fixtures-pending/check.py
+    python3 tools/individual_fixtures/gen.py        # then: python3 tools/individual_fixtures/check.py
 
 The expected values are worked here the plain way, per fixture: every table against every other
 table of its line (Law 78A: 2 a beat, 1 a tie), each weighted component on its own, Neuberg's
@@ -11,7 +11,7 @@ Nothing here or there runs frekans."""
 import json, os
 from fractions import Fraction as F
 
-HERE = os.path.dirname(os.path.abspath(__file__))
+HERE = os.path.join(os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__)))), "fixtures")
 
 IMP_BANDS = [(0, 0), (20, 1), (50, 2), (90, 3), (130, 4), (170, 5), (220, 6), (270, 7), (320, 8),
              (370, 9), (430, 10), (500, 11), (600, 12), (750, 13), (900, 14), (1100, 15),

@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Writes fixtures-pending/interop/ (issue 38): the IND-MP-1 session as an individual USEBIO file
+"""Writes tests/data/individual/ (issue 38): the IND-MP-1 session as an individual USEBIO file
 in the layout of the one public specimen, as the tables of a Bridgemate individual .bws (CSV per
 table, TabScore's column names), and as a CSV with four player columns; each with the values a
 reader must reproduce (IND-MP-1's, worked in gen.py and checked by check.py)."""
@@ -7,7 +7,7 @@ import csv, json, os
 from fractions import Fraction as F
 import gen
 
-HERE = os.path.join(os.path.dirname(os.path.abspath(__file__)), "interop")
+HERE = os.path.join(os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__)))), "tests", "data", "individual")
 raw = gen.tables_of(gen.MP1_ROUNDS, gen.MP1_BOARDS, gen.MP1_SCORES)
 tabs = [gen.plain(t) for t in raw]
 N = 3
@@ -32,7 +32,7 @@ def usebio():
     o = ['<?xml version="1.0"?>',
          '<!DOCTYPE USEBIO SYSTEM "http://www.ebu.co.uk/usebio/usebio_v1_1.dtd">', '',
          '<!-- An individual file for frekans issue 38, in the layout of the USEBIO specimen "An example individual file";',
-         '     names, numbers and scores are the IND-MP-1 fixture\'s (fixtures-pending/IND-MP-1). -->', '',
+         '     names, numbers and scores are the IND-MP-1 fixture\'s (fixtures/IND-MP-1). -->', '',
          '<USEBIO Version="1.1">', '',
          '    <CLUB>', '        <CLUB_NAME>Frekans Test Club</CLUB_NAME>',
          '        <CLUB_ID_NUMBER>509999</CLUB_ID_NUMBER>', '    </CLUB>', '',
@@ -76,7 +76,7 @@ def usebio():
     o += ['    </EVENT>', '</USEBIO>']
     open(os.path.join(HERE, "individual-usebio.xml"), "w", encoding="ascii",
          errors="xmlcharrefreplace").write("\n".join(o) + "\n")
-    exp = {"source": "fixtures-pending/IND-MP-1 (worked in its note, checked by check.py); layout of the "
+    exp = {"source": "fixtures/IND-MP-1 (worked in its note, checked by check.py); layout of the "
                      "USEBIO specimen 'An example individual file' (INTEROP-DRAFT.md)",
            "note": "What an import of individual-usebio.xml must give: the log of IND-MP-1 (players 1-12 with "
                    "their names, CLUB_ID_NUMBER not kept, NATIONAL_ID_NUMBER as member; every TRAVELLER_LINE a "

@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Independent exact-fraction check of the individual-event fixtures (issue 38). Not frekans.
 
-    python3 fixtures-pending/check.py          # every IND-*/ fixture and every hostile/ log
+    python3 tools/individual_fixtures/check.py   # every fixtures/IND-*/ and every tests/data/individual/hostile/ log
 
 For each IND-* directory: reads events.jsonl as docs/event-log.md "Individual events" describes
 it, checks the movement (four different players at a table, nobody twice on a board, one seat a
@@ -15,7 +15,9 @@ gives (the message is the proposal for frekans; only line and field are checked 
 import json, os, sys
 from fractions import Fraction as F
 
-HERE = os.path.dirname(os.path.abspath(__file__))
+ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+HERE = os.path.join(ROOT, "fixtures")
+HOSTILE = os.path.join(ROOT, "tests", "data", "individual", "hostile")
 SEATS = ("north", "south", "east", "west")
 IND_FORMS = ("mp", "ximp", "butler")
 
@@ -126,6 +128,23 @@ def read(path):
                 if k not in e:
                     raise Invalid(ln, k, "missing")
             who = [e[k] for k in SEATS]
+            if key in tables and ty == "result" and (
+                    "played" in tables[key] or not tables[key]["adjusted"]):
+                raise Invalid(ln, "north", "already played the board")
+            if key in tables:
+                # A ruling naming every seat of a table that exists, or a result at a table a
+                # ruling made: its players must be the table's (East, South, West in turn).
+                have = tables[key]["seats"]
+                for k in ("east", "south", "west"):
+                    i = SEATS.index(k)
+                    if who[i] != have[i]:
+                        raise Invalid(ln, k, "not the table's player")
+                if ty == "ruling":
+                    tables[key].update(ns=ns, ew=ew, adjusted=True)
+                    rulings[e["id"]] = e["score"]
+                else:
+                    tables[key]["played"] = e["score"]
+                continue
             for i, k in enumerate(SEATS):
                 if who[i] in who[:i]:
                     raise Invalid(ln, k, "seated twice at the table")
@@ -368,7 +387,7 @@ def check_fixture(d):
 
 
 def check_hostile():
-    d = os.path.join(HERE, "hostile")
+    d = HOSTILE
     exp = json.load(open(os.path.join(d, "expected.json"), encoding="utf-8"))
     bad = []
     for case in exp["cases"]:
@@ -391,7 +410,7 @@ def main():
             print(f"{n}: {k} values checked, {len(b)} problem(s)")
             bad += b
             total += k
-    if os.path.exists(os.path.join(HERE, "hostile", "expected.json")):
+    if os.path.exists(os.path.join(HOSTILE, "expected.json")):
         b, k = check_hostile()
         print(f"hostile: {k} logs, {len(b)} problem(s)")
         bad += b
