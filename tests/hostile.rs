@@ -832,9 +832,11 @@ fn lines_just_under_the_cap() {
         run.stderr_head
     );
     // 16 MiB of file; each line's tree (~40 MiB) is dropped before the next on one thread, and
-    // at most one per worker thread is alive at once.
+    // at most one per worker thread is alive at once: sixteen trees kept would be over 640 MiB.
+    // The allocator keeps freed pages for a while, by the threads' timing: the same binary
+    // measured 304-406 MiB from run to run on two cores (be4e385's too), so the bound is 480.
     assert!(
-        run.peak_rss < 400 << 20,
+        run.peak_rss < 480 << 20,
         "peak RSS {} MiB",
         run.peak_rss >> 20
     );
