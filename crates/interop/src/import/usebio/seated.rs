@@ -117,7 +117,22 @@ impl Cx<'_> {
             let Some(board) = self.board_number(b) else {
                 continue;
             };
-            for tl in b.lines() {
+            let tls: Vec<Tl<'t>> = b.lines().collect();
+            if let Some(tables) = self.twin_tables(&tls, resolve) {
+                for (i, [n, s, e, w]) in tables {
+                    if let Some(mut l) = self.line(tls[i], board, (n, e), section, None) {
+                        l.others = Some([s, w]);
+                        lines.push(l);
+                    }
+                }
+                self.notices.push(crate::import::Problem {
+                    file: self.file.to_string(),
+                    at: b.path.clone(),
+                    message: format!("board {board}: its {} lines name their South and West by numbers that are not PLAYERs of the file, and each names one player of each side as N and E: each table is taken as two lines of the same score, North and East of the first, South and West of the second", tls.len()),
+                });
+                continue;
+            }
+            for tl in tls {
                 let seats = SEATS.map(|s| self.seat(tl, s, board, resolve));
                 let [Some(n), Some(s), Some(e), Some(w)] = seats else {
                     continue;
@@ -128,6 +143,48 @@ impl Cx<'_> {
                 }
             }
         }
+    }
+
+    /// A board written as two lines a table (docs/interop.md "Individual events": the USEBIO
+    /// specimen's way): every line's North and East are PLAYERs of the file, some line's South
+    /// or West is not, and the lines pair in order, each with the next one of the same SCORE
+    /// and NS_MATCH_POINTS whose two players are others, every player once on the board. Each
+    /// pair is one table: the first line's North and East, the second's as South and West.
+    /// `None` (the lines read one a table) when the board is not so, or with `--strict`.
+    fn twin_tables<'t>(
+        &self,
+        tls: &[Tl<'t>],
+        resolve: &Resolver<'t>,
+    ) -> Option<Vec<(usize, [&'t str; 4])>> {
+        let player = |tl: &Tl<'t>, seat: &str| tl.text_of(seat).and_then(|n| resolve.get(n));
+        let ne: Vec<(&'t str, &'t str)> = tls
+            .iter()
+            .map(|tl| Some((player(tl, SEATS[0])?, player(tl, SEATS[2])?)))
+            .collect::<Option<_>>()?;
+        let seated = |tl: &Tl<'t>| player(tl, SEATS[1]).is_some() && player(tl, SEATS[3]).is_some();
+        if self.req.strict || tls.len() % 2 != 0 || tls.iter().all(seated) {
+            return None;
+        }
+        let key = |tl: &Tl<'t>| (tl.text_of("SCORE"), tl.text_of("NS_MATCH_POINTS"));
+        let mut used = vec![false; tls.len()];
+        let mut out = Vec::with_capacity(tls.len() / 2);
+        for i in 0..tls.len() {
+            if used[i] {
+                continue;
+            }
+            let others = |j: usize| {
+                let (a, b) = (ne[i], ne[j]);
+                a.0 != b.0 && a.0 != b.1 && a.1 != b.0 && a.1 != b.1
+            };
+            let j = (i + 1..tls.len())
+                .find(|&j| !used[j] && key(&tls[j]) == key(&tls[i]) && others(j))?;
+            used[i] = true;
+            used[j] = true;
+            out.push((i, [ne[i].0, ne[j].0, ne[i].1, ne[j].1]));
+        }
+        let mut all: Vec<&str> = out.iter().flat_map(|(_, p)| p.iter().copied()).collect();
+        all.sort_unstable();
+        (all.windows(2).all(|w| w[0] != w[1])).then_some(out)
     }
 
     /// The player of a line's seat element `name` (board `board`).
