@@ -162,7 +162,7 @@ impl Cx<'_> {
             .map(|tl| Some((player(tl, SEATS[0])?, player(tl, SEATS[2])?)))
             .collect::<Option<_>>()?;
         let seated = |tl: &Tl<'t>| player(tl, SEATS[1]).is_some() && player(tl, SEATS[3]).is_some();
-        if self.req.strict || tls.len() % 2 != 0 || tls.iter().all(seated) {
+        if self.req.strict || !tls.len().is_multiple_of(2) || tls.iter().all(seated) {
             return None;
         }
         let key = |tl: &Tl<'t>| (tl.text_of("SCORE"), tl.text_of("NS_MATCH_POINTS"));
