@@ -632,7 +632,7 @@ pub(crate) fn result_row(t: TableView, play: &Play) -> Row {
     if let Some(x) = t.table {
         r.num("table", x.into());
     }
-    seats(&mut r, t);
+    r.sides(t.ns, t.ew, t.others);
     if let Some(c) = &play.contract {
         r.str("contract", c);
     }
@@ -659,27 +659,11 @@ pub(crate) fn result_row(t: TableView, play: &Play) -> Row {
 pub(crate) fn artificial_row(t: TableView, score: &str, token: &str) -> Row {
     let mut r = Row::new(true);
     r.num("board", t.board.into());
-    seats(&mut r, t);
+    r.sides(t.ns, t.ew, t.others);
     r.str("score", score)
         .str("law", "12C")
         .str("note", &format!("imported: {token}"));
     r
-}
-
-/// A table's sides: `ns`, `ew`; an individual table's four players, `north`, `south`, `east`,
-/// `west` (as docs/event-log.md orders them).
-fn seats(r: &mut Row, t: TableView) {
-    match t.others {
-        Some([s, w]) => {
-            r.str("north", t.ns)
-                .str("south", s)
-                .str("east", t.ew)
-                .str("west", w);
-        }
-        None => {
-            r.str("ns", t.ns).str("ew", t.ew);
-        }
-    }
 }
 
 /// A session's form and options: the user's `--form` where given (the file's options are then

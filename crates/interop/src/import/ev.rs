@@ -54,6 +54,19 @@ impl Row {
     }
 
     /// Adds `,"key":n`.
+    /// A table's sides: `ns`, `ew`; an individual table's four players, `north`, `south`,
+    /// `east`, `west` (as docs/event-log.md orders them), North and East being `ns` and `ew`.
+    pub fn sides(&mut self, ns: &str, ew: &str, others: Option<[&str; 2]>) -> &mut Row {
+        match others {
+            Some([s, w]) => self
+                .str("north", ns)
+                .str("south", s)
+                .str("east", ew)
+                .str("west", w),
+            None => self.str("ns", ns).str("ew", ew),
+        }
+    }
+
     pub fn num(&mut self, key: &'static str, n: i64) -> &mut Row {
         Line::resume(&mut self.tail).int(key, n);
         self

@@ -460,17 +460,7 @@ pub(super) fn result_row(
         r.str("section", s);
     }
     r.num("board", l.board.into());
-    match l.others {
-        Some([s, w]) => {
-            r.str("north", l.ns)
-                .str("south", s)
-                .str("east", l.ew)
-                .str("west", w);
-        }
-        None => {
-            r.str("ns", l.ns).str("ew", l.ew);
-        }
-    }
+    r.sides(l.ns, l.ew, l.others);
     if let Some((m, room)) = &l.team {
         r.str("match", &match_ids[m - 1]).str("room", room);
     }
