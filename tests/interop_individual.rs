@@ -369,6 +369,12 @@ fn bridgemate_individual_session_is_read() {
     // column's 18 characters, as Bridgemate keeps it), with the member numbers entered.
     assert_eq!(text.matches(r#""type":"player""#).count(), 12);
     assert!(text.contains(r#""id":"12","section":"A","name":"Michał Mazur","member":"040213""#));
+    // Player 4's name is not in PlayerNumbers: it is the PlayerNames member list's for the
+    // number entered (as for pairs).
+    assert!(
+        text.contains(r#""id":"4","section":"A","name":"Piotr Zieliński","member":"470112""#),
+        "{text}"
+    );
     let expected: Value =
         serde_json::from_slice(&std::fs::read(data("bws/expected.json")).unwrap()).unwrap();
     let (scores, _) = scored(&log);

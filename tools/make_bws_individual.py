@@ -2,7 +2,9 @@
 """Writes tests/data/individual/bws/individual.bws, a Bridgemate database of an individual
 session, from the CSV tables beside it (one file a table, the columns of the real 2025 layout
 plus `South` and `West` at the end of RoundData and ReceivedData, where TabScore's
-`ALTER TABLE ... ADD` puts them; docs/interop.md "Individual events"). Not run by CI; run it
+`ALTER TABLE ... ADD` puts them; docs/interop.md "Individual events"). Player 4's Name is empty
+in PlayerNumbers, as before Bridgemate Control Software looks a number up: the importer finds it
+by number in the PlayerNames member list. Not run by CI; run it
 by hand after changing the CSV files, then commit the database:
 
     python3 tools/make_bws_individual.py tests/data/individual/bws
@@ -20,7 +22,7 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 import make_bws_fixtures as m  # noqa: E402
 
-TABLES = ["Section", "RoundData", "ReceivedData", "PlayerNumbers"]
+TABLES = ["Section", "RoundData", "ReceivedData", "PlayerNumbers", "PlayerNames"]
 
 
 def value(text, ctype):

@@ -1,6 +1,6 @@
 //! A BWS database's players' names (`PlayerNumbers`, `PlayerNames`) and deals (`HandRecord`).
 
-use std::collections::{BTreeSet, HashMap};
+use std::collections::{BTreeSet, HashMap, HashSet};
 
 use super::{cell, int, Database, Entry, Ids, Problem, Rows, Seat};
 use crate::import::draft::{self, Draft};
@@ -8,46 +8,31 @@ use crate::import::draft::{self, Draft};
 /// A pair's players: their names, and beside each its member number (`None`: none entered).
 pub(super) type Players = (Vec<String>, Vec<Option<String>>);
 
-/// Players' names and member numbers by pair id: `PlayerNumbers` gives each seat's number (and
-/// name, once Bridgemate Control Software has looked it up), `PlayerNames` the names of
-/// numbers; the pair at a seat is the movement's (or a result's) in the round the number was
-/// entered. The number is kept as entered (`0` or empty: none).
-pub(super) fn players(
-    db: &Database,
-    movement: &[Seat],
-    entries: &[Entry],
-    ids: &Ids,
-) -> Result<HashMap<String, Players>, Vec<Problem>> {
-    let t = db.export("PlayerNumbers").map_err(|p| vec![p])?;
-    let c = t
-        .need(&["Section", "Table", "Direction", "Number"], db.file)
-        .map_err(|p| vec![p])?;
+/// One row of `PlayerNumbers`: the player entered at a seat of a table in a round.
+pub(super) struct Entered {
+    pub section: i64,
+    pub table: i64,
+    /// The round (1 where the table has no `Round`, as old files).
+    pub round: u32,
+    /// The seat: 0 North, 1 South, 2 East, 3 West.
+    pub seat: usize,
+    /// The member number as entered (`0` or empty: none).
+    pub number: String,
+    /// The name Bridgemate Control Software looked up, else the `PlayerNames` member list's
+    /// for the number; `None` when neither names the player.
+    pub name: Option<String>,
+}
+
+/// Every row of `PlayerNumbers` naming a section, a table and a seat, each with its player's
+/// name: `PlayerNumbers.Name` (once Bridgemate Control Software has looked the number up), else
+/// the name `PlayerNames` (the member list) gives the number. The one reader of the table, for
+/// pairs and individual sessions alike.
+pub(super) fn entered(db: &Database) -> Result<Vec<Entered>, Problem> {
+    let t = db.export("PlayerNumbers")?;
+    let c = t.need(&["Section", "Table", "Direction", "Number"], db.file)?;
     let (name_col, round_col) = (t.col("Name"), t.col("Round"));
-    let mut names: HashMap<String, String> = HashMap::new();
-    if db.has("PlayerNames") {
-        let n = db.export("PlayerNames").map_err(|p| vec![p])?;
-        // (a member list of 40,000 and more: only the numbers seated are looked up)
-        let wanted: std::collections::HashSet<String> = t
-            .rows
-            .iter()
-            .map(|row| member(cell(row, Some(c[3]))))
-            .filter(|n| !n.is_empty())
-            .collect();
-        // The member number is `strID` (text: `5M` beside `5`, whose `ID` are both 5), else
-        // `ID` where a list has no `strID`.
-        if let (Some(name), Some(col)) = (n.col("Name"), n.col("strID").or_else(|| n.col("ID"))) {
-            for row in &n.rows {
-                let number = member(cell(row, Some(col)));
-                if wanted.contains(&number) {
-                    names
-                        .entry(number)
-                        .or_insert_with(|| cell(row, Some(name)).to_string());
-                }
-            }
-        }
-    }
-    // (pair id) → [N or E, S or W], from the earliest round that names them
-    let mut seats: HashMap<String, (u32, [Option<(String, Option<String>)>; 2])> = HashMap::new();
+    let listed = member_list(db, &t, c[3])?;
+    let mut out = Vec::with_capacity(t.rows.len());
     for row in &t.rows {
         let (Ok(Some(section)), Ok(Some(table))) = (
             int(row, Some(c[0]), "Section"),
@@ -60,17 +45,83 @@ pub(super) fn players(
             .flatten()
             .unwrap_or(1)
             .max(1) as u32;
-        let dir = cell(row, Some(c[2])).to_ascii_uppercase();
-        let number = member(cell(row, Some(c[3])));
+        let seat = match cell(row, Some(c[2])).to_ascii_uppercase().as_str() {
+            "N" => 0,
+            "S" => 1,
+            "E" => 2,
+            "W" => 3,
+            _ => continue,
+        };
+        let number = cell(row, Some(c[3])).to_string();
         let name = Some(cell(row, name_col))
             .filter(|n| !n.is_empty())
             .or_else(|| {
-                names
-                    .get(&number)
+                listed
+                    .get(&member(&number))
                     .map(String::as_str)
                     .filter(|n| !n.is_empty())
-            });
-        let Some(name) = name else { continue };
+            })
+            .map(str::to_string);
+        out.push(Entered {
+            section,
+            table,
+            round,
+            seat,
+            number,
+            name,
+        });
+    }
+    Ok(out)
+}
+
+/// The names `PlayerNames` (the member list) gives the numbers entered in `PlayerNumbers`
+/// (`numbers`: its `Number` column), by member number; empty without the table.
+fn member_list(
+    db: &Database,
+    t: &Rows,
+    numbers: usize,
+) -> Result<HashMap<String, String>, Problem> {
+    let mut names: HashMap<String, String> = HashMap::new();
+    if !db.has("PlayerNames") {
+        return Ok(names);
+    }
+    let n = db.export("PlayerNames")?;
+    // (a member list of 40,000 and more: only the numbers seated are looked up)
+    let wanted: HashSet<String> = t
+        .rows
+        .iter()
+        .map(|row| member(cell(row, Some(numbers))))
+        .filter(|n| !n.is_empty())
+        .collect();
+    // The member number is `strID` (text: `5M` beside `5`, whose `ID` are both 5), else
+    // `ID` where a list has no `strID`.
+    if let (Some(name), Some(col)) = (n.col("Name"), n.col("strID").or_else(|| n.col("ID"))) {
+        for row in &n.rows {
+            let number = member(cell(row, Some(col)));
+            if wanted.contains(&number) {
+                names
+                    .entry(number)
+                    .or_insert_with(|| cell(row, Some(name)).to_string());
+            }
+        }
+    }
+    Ok(names)
+}
+
+/// Players' names and member numbers by pair id, from [`entered`]: the pair at a seat is the
+/// movement's (or a result's) in the round the number was entered, and a pair's players are
+/// those of the earliest round that names them. A seat whose player has no name is left out.
+pub(super) fn players(
+    db: &Database,
+    movement: &[Seat],
+    entries: &[Entry],
+    ids: &Ids,
+) -> Result<HashMap<String, Players>, Vec<Problem>> {
+    // (pair id) → [N or E, S or W], from the earliest round that names them
+    let mut seats: HashMap<String, (u32, [Option<(String, Option<String>)>; 2])> = HashMap::new();
+    for e in entered(db).map_err(|p| vec![p])? {
+        let Some(name) = e.name else { continue };
+        let (section, table, round) = (e.section, e.table, e.round);
         let pairs = movement
             .iter()
             .find(|m| m.section == section && i64::from(m.table) == table && m.round == round)
@@ -84,20 +135,17 @@ pub(super) fn players(
                     .map(|e| (e.ns, e.ew))
             });
         let Some((ns, ew)) = pairs else { continue };
-        let (id, k) = match dir.as_str() {
-            "N" => (ids.id(section, ns, "NS"), 0),
-            "S" => (ids.id(section, ns, "NS"), 1),
-            "E" => (ids.id(section, ew, "EW"), 0),
-            "W" => (ids.id(section, ew, "EW"), 1),
-            _ => continue,
+        let id = if e.seat < 2 {
+            ids.id(section, ns, "NS")
+        } else {
+            ids.id(section, ew, "EW")
         };
-        let e = seats.entry(id).or_insert((round, [None, None]));
-        if round < e.0 {
-            *e = (round, [None, None]);
+        let s = seats.entry(id).or_insert((round, [None, None]));
+        if round < s.0 {
+            *s = (round, [None, None]);
         }
-        if round == e.0 {
-            let id = draft::member_id(cell(row, Some(c[3])));
-            e.1[k] = Some((name.to_string(), id));
+        if round == s.0 {
+            s.1[e.seat % 2] = Some((name, draft::member_id(&e.number)));
         }
     }
     Ok(seats

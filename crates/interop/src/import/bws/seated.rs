@@ -7,7 +7,7 @@
 
 use std::collections::BTreeMap;
 
-use super::{cell, int, Database, Entry, Ids, Problem, Rows, Seat};
+use super::{int, Database, Entry, Ids, Problem, Rows, Seat};
 use crate::import::draft::{self, Draft};
 use crate::kind::Plug;
 
@@ -46,7 +46,8 @@ pub(super) fn kind(movement: &[Seat], entries: &mut [Entry]) -> Option<&'static 
 }
 
 /// Every player of the movement and of the entries declared, with the name and member number
-/// `PlayerNumbers` gives for a seat they sat in (the earliest round that names them).
+/// `PlayerNumbers` gives for a seat they sat in (the earliest round that names them; a name
+/// not entered there is the `PlayerNames` member list's for the number, as for pairs).
 pub(super) fn declare_players(
     d: &mut Draft,
     db: &Database,
@@ -70,39 +71,18 @@ pub(super) fn declare_players(
     // (player id) → (round, name, member number)
     let mut named: BTreeMap<String, (u32, Option<String>, Option<String>)> = BTreeMap::new();
     if db.has("PlayerNumbers") {
-        let t = db.export("PlayerNumbers").map_err(|p| vec![p])?;
-        let c = t
-            .need(&["Section", "Table", "Direction", "Number"], db.file)
-            .map_err(|p| vec![p])?;
-        let (name_col, round_col) = (t.col("Name"), t.col("Round"));
-        for row in &t.rows {
-            let (Ok(Some(section)), Ok(Some(table))) = (
-                int(row, Some(c[0]), "Section"),
-                int(row, Some(c[1]), "Table"),
-            ) else {
+        for e in super::names::entered(db).map_err(|p| vec![p])? {
+            let Ok(table) = u32::try_from(e.table) else {
                 continue;
             };
-            let round = int(row, round_col, "Round")
-                .ok()
-                .flatten()
-                .unwrap_or(1)
-                .max(1) as u32;
-            let seat = match cell(row, Some(c[2])).to_ascii_uppercase().as_str() {
-                "N" => 0,
-                "S" => 1,
-                "E" => 2,
-                "W" => 3,
-                _ => continue,
-            };
-            let Some((players, _)) = tables.get(&(section, table as u32, round)) else {
+            let Some((players, _)) = tables.get(&(e.section, table, e.round)) else {
                 continue;
             };
-            let id = ids.id(section, players[seat], "");
-            let name = Some(cell(row, name_col).to_string()).filter(|n| !n.is_empty());
-            let member = draft::member_id(cell(row, Some(c[3])));
-            let e = named.entry(id).or_insert((round, None, None));
-            if round < e.0 || (round == e.0 && e.1.is_none() && e.2.is_none()) {
-                *e = (round, name, member);
+            let id = ids.id(e.section, players[e.seat], "");
+            let member = draft::member_id(&e.number);
+            let n = named.entry(id).or_insert((e.round, None, None));
+            if e.round < n.0 || (e.round == n.0 && n.1.is_none() && n.2.is_none()) {
+                *n = (e.round, e.name, member);
             }
         }
     }
