@@ -96,9 +96,16 @@ pub fn ruling_effects(
         .par_iter()
         .map(|(task, which)| {
             let mut input = prep.tasks[*task].input(state);
+            // (the whole scoring's rows of the board's sides, found once for its rulings)
+            let sides = prep.sides(*task);
             which
                 .iter()
-                .map(|&i| (i, prep.effect(&mut input, *task, &ids[i], per_group)))
+                .map(|&i| {
+                    let e = sides.as_ref().and_then(|sides| {
+                        prep.effect(&mut input, sides, *task, &ids[i], per_group)
+                    });
+                    (i, e)
+                })
                 .collect()
         })
         .collect();
@@ -330,6 +337,7 @@ impl<'s> Prep<'s> {
     fn effect(
         &self,
         input: &mut BoardIn<'s>,
+        sides: &Sides<'s>,
         task: usize,
         id: &'s str,
         per_group: usize,
@@ -367,16 +375,85 @@ impl<'s> Prep<'s> {
         };
         let after = &self.scored.pair_boards[self.board_of_task[task]?];
         let changed = patch(
-            st,
+            (st, self.scored, &self.ranked),
             &self.penalties,
-            self.scored,
-            &self.ranked,
-            after,
-            &before,
+            sides,
+            (after, &before),
             dropped,
         )?;
         self.ranked.effect(&changed, per_group).map(Some)
     }
+
+    /// The whole scoring's rows of the sides of task `task`'s board ([`Sides`]); `None` when
+    /// some side's sums, finished as `standings::finish` finishes them, do not give its
+    /// standings back (then the audit answers each ruling of the board).
+    fn sides(&self, task: usize) -> Option<Sides<'s>> {
+        let (st, scored, ranked) = (self.state, self.scored, &self.ranked);
+        let after = &scored.pair_boards[self.board_of_task[task]?];
+        let s = after.session;
+        let group = (s, after.section.clone());
+        let field = scored.fields.get(&group).copied().unwrap_or(1);
+        let carry = st.sessions[s].def.carry;
+        let mut rows = Vec::with_capacity(after.sides.len());
+        for a in &after.sides {
+            let p = a.participant;
+            let sums = scored.sums.member(&group, p)?;
+            let (at, row) = ranked.row_of(scored, Some(s), p)?;
+            let most = ranked.most(at);
+            let (t0, m0) = finish_one(
+                st,
+                &self.penalties,
+                s,
+                p,
+                sums.total,
+                sums.max,
+                sums.boards,
+                most,
+                field,
+            );
+            if t0 != row.total || m0 != row.max {
+                return None;
+            }
+            let overall = if carry {
+                let (o_at, o_row) = ranked.row_of(scored, None, p)?;
+                let (ot0, om0) = ranked.overall_of(scored, p, None)?;
+                if ot0 != o_row.total || om0 != o_row.max {
+                    return None;
+                }
+                Some(o_at)
+            } else {
+                None
+            };
+            rows.push(SideRow {
+                sums,
+                at,
+                row,
+                most,
+                most_stays: ranked.most_stays(at),
+                overall,
+            });
+        }
+        Some(Sides { field, rows })
+    }
+}
+
+/// The whole scoring's rows of a board's sides, in the order of its `sides`: what every ruling
+/// of the board patches ([`patch`]), found and checked once for all of them.
+struct Sides<'s> {
+    field: u32,
+    rows: Vec<SideRow<'s>>,
+}
+
+/// One side's sums in its comparison group, its standing (`at`: its row in
+/// `scored.standings`), the most boards of its group and whether that stays when a table's
+/// pairs play one fewer, and its overall row when its session is carried.
+struct SideRow<'s> {
+    sums: &'s crate::standings::Standing,
+    at: usize,
+    row: &'s crate::standings::Standing,
+    most: u32,
+    most_stays: bool,
+    overall: Option<usize>,
 }
 
 type FxSet<T> = crate::hash::FxSet<T>;
@@ -388,29 +465,25 @@ pub(super) type Changed = Vec<(usize, Total, Option<Total>)>;
 /// The standings the audit's re-scoring gives without the ruling (`rescore`: the board's sums
 /// taken out and its new scores put in, then `standings::finish`), for each participant of the
 /// board: its session standing and its overall one, the rows that differ from the whole
-/// scoring's. `None` when the whole scoring's own sums, finished the same way, do not give its
-/// standings back (then the audit answers).
+/// scoring's. A side whose sums come back the same is passed over (its standing, checked once
+/// in [`Sides`], stays). `None` where the audit must answer.
 fn patch(
-    st: &State,
+    (st, scored, ranked): (&State, &Scored, &Ranked),
     penalties: &Penalties,
-    scored: &Scored,
-    ranked: &Ranked,
-    after: &crate::score::BoardScore,
-    before: &crate::score::BoardScore,
+    sides: &Sides,
+    (after, before): (&crate::score::BoardScore, &crate::score::BoardScore),
     dropped: Option<usize>,
 ) -> Option<Changed> {
     let short = usize::from(dropped.is_some());
-    if after.tables() != before.tables() + short {
+    if after.tables() != before.tables() + short || sides.rows.len() != after.sides.len() {
         return None;
     }
     let s = after.session;
-    let group = (s, after.section.clone());
     let is_mp = st.sessions[s].def.form.has_top();
-    let field = scored.fields.get(&group).copied().unwrap_or(1);
     let mut out = Changed::new();
     // (the rows of one table: its sides' participants)
     let rows = 2 * after.per_side as usize;
-    for (k, a) in after.sides.iter().enumerate() {
+    for ((k, a), side) in after.sides.iter().enumerate().zip(&sides.rows) {
         // (the side's score without the ruling; none at a table it made)
         let b = match dropped {
             Some(pos) if k / rows == pos => None,
@@ -421,26 +494,9 @@ fn patch(
             return None;
         }
         let p = a.participant;
-        let sums = scored.sums.member(&group, p)?;
-        let (at, a_row) = ranked.row_of(scored, Some(s), p)?;
-        let most = ranked.most(at);
-        // (the whole scoring's sums finished here must give its own standing)
-        let (t0, m0) = finish_one(
-            st,
-            penalties,
-            s,
-            p,
-            sums.total,
-            sums.max,
-            sums.boards,
-            most,
-            field,
-        );
-        if t0 != a_row.total || m0 != a_row.max {
-            return None;
-        }
+        let sums = side.sums;
         let (mut total, mut max, mut boards) = (sums.total, sums.max, sums.boards);
-        if b.is_none() && (boards == 1 || (boards == most && !ranked.most_stays(at))) {
+        if b.is_none() && (boards == 1 || (boards == side.most && !side.most_stays)) {
             return None;
         }
         if boards == 1 {
@@ -462,18 +518,26 @@ fn patch(
             }
             None => boards -= 1,
         }
-        let (t1, m1) = finish_one(st, penalties, s, p, total, max, boards, most, field);
-        if t1 == a_row.total && m1 == a_row.max {
+        if boards == sums.boards && total == sums.total && max == sums.max {
             continue;
         }
-        out.push((at, t1, m1));
-        if st.sessions[s].def.carry {
-            let (o_at, o_row) = ranked.row_of(scored, None, p)?;
-            let (ot0, om0) = ranked.overall_of(scored, p, None)?;
-            if ot0 != o_row.total || om0 != o_row.max {
-                return None;
-            }
-            let (ot, om) = ranked.overall_of(scored, p, Some((at, t1, m1)))?;
+        let (t1, m1) = finish_one(
+            st,
+            penalties,
+            s,
+            p,
+            total,
+            max,
+            boards,
+            side.most,
+            sides.field,
+        );
+        if t1 == side.row.total && m1 == side.row.max {
+            continue;
+        }
+        out.push((side.at, t1, m1));
+        if let Some(o_at) = side.overall {
+            let (ot, om) = ranked.overall_of(scored, p, Some((side.at, t1, m1)))?;
             out.push((o_at, ot, om));
         }
     }

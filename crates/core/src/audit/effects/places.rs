@@ -161,26 +161,13 @@ impl<'s> Ranked<'s> {
 
     /// The effect of the changed rows `changed` (row, total, max without the ruling).
     pub(super) fn effect(&self, changed: &Changed, per_group: usize) -> Option<Effect> {
-        let rows = &self.scored.standings;
         // Each group's changed rows: (row, the standing without the ruling).
-        let mut by_group: BTreeMap<u32, Vec<(usize, Standing)>> = BTreeMap::new();
+        let mut by_group: BTreeMap<u32, Vec<(usize, Before)>> = BTreeMap::new();
         for &(row, total, max) in changed {
-            let r = &rows[row];
-            let before = Standing {
-                session: r.session,
-                section: None,
-                participant: r.participant,
-                rank: 0,
-                rank_to: 0,
-                total,
-                max,
-                boards: r.boards,
-                penalties: r.penalties,
-            };
             by_group
                 .entry(self.group[row])
                 .or_default()
-                .push((row, before));
+                .push((row, Before { total, max }));
         }
         // Exact moves throughout, or floats (as the audit sorts its movers).
         let exact_all = by_group.iter().all(|(g, c)| {
@@ -188,30 +175,37 @@ impl<'s> Ranked<'s> {
         });
         let mut moved = 0;
         let mut cands: Vec<Cand> = Vec::new();
+        let mut sides: Vec<Sorted> = Vec::with_capacity(by_group.len());
         for (g, c) in &by_group {
-            let (n, mut list) = self.group_movers(*g as usize, c, per_group)?;
+            let (n, mut list, sorted) = self.group_movers(*g as usize, c, per_group, sides.len())?;
             moved += n;
             cands.append(&mut list);
+            sides.push(sorted);
         }
         // The audit's order: sessions by id and section, overall last; the biggest move first,
         // then by id: each audit group's first `per_group` (selected, then sorted).
-        cands.sort_unstable_by_key(|c| self.audit_group[c.row]);
-        let order = |x: &Cand, y: &Cand| {
+        // (their indexes sorted and selected: a candidate is some hundred bytes, and there are
+        // as many as participants when a ruling moves the whole field)
+        let group_of = |i: u32| self.audit_group[cands[i as usize].row];
+        let mut order_of: Vec<u32> = (0..cands.len() as u32).collect();
+        order_of.sort_unstable_by_key(|&i| group_of(i));
+        let order = |x: &u32, y: &u32| {
+            let (x, y) = (&cands[*x as usize], &cands[*y as usize]);
             size_cmp(&x.size, &y.size, exact_all).then_with(|| self.id(x.row).cmp(self.id(y.row)))
         };
         let mut shown = Vec::new();
         let mut start = 0;
-        while start < cands.len() {
-            let g = self.audit_group[cands[start].row];
-            let end = start + cands[start..].partition_point(|c| self.audit_group[c.row] == g);
-            let run = &mut cands[start..end];
+        while start < order_of.len() {
+            let g = group_of(order_of[start]);
+            let end = start + order_of[start..].partition_point(|&i| group_of(i) == g);
+            let run = &mut order_of[start..end];
             if run.len() > per_group && per_group > 0 {
                 run.select_nth_unstable_by(per_group - 1, order);
             }
             let n = per_group.min(run.len());
             let first = &mut run[..n];
             first.sort_by(order);
-            shown.extend(first.iter().map(|c| self.delta(c)));
+            shown.extend(first.iter().map(|&i| self.delta(&cands[i as usize], &sides)));
             start = end;
         }
         Some(Effect { moved, shown })
@@ -229,9 +223,10 @@ impl<'s> Ranked<'s> {
     fn group_movers(
         &self,
         g: usize,
-        changed: &[(usize, Standing)],
+        changed: &[(usize, Before)],
         per_group: usize,
-    ) -> Option<(usize, Vec<Cand>)> {
+        index: usize,
+    ) -> Option<(usize, Vec<Cand>, Sorted)> {
         let grp = &self.groups[g];
         let rows = &self.scored.standings;
         let keys = &grp.keys;
@@ -240,7 +235,10 @@ impl<'s> Ranked<'s> {
             .iter()
             .filter(|(r, _)| keys[r - grp.start].0.is_none())
             .count();
-        let b_keys: Vec<Key> = changed.iter().map(|(_, b)| rank_key(b)).collect();
+        let b_keys: Vec<Key> = changed
+            .iter()
+            .map(|(r, b)| rank_key(&b.standing(&rows[*r])))
+            .collect();
         let b_inexact = b_keys.iter().filter(|k| k.0.is_none()).count();
         // (ranked by floats on one side only: placed by the audit)
         if floats != (grp.inexact_keys - c_inexact + b_inexact > 0) {
@@ -248,46 +246,55 @@ impl<'s> Ranked<'s> {
         }
         let norm = |k: Key| if floats { (None, k.1) } else { k };
         let desc = |v: &mut Vec<Key>| v.sort_by(|x, y| cmp_rank_keys(y, x));
-        let above =
-            |v: &[Key], k: &Key| v.partition_point(|x| cmp_rank_keys(x, k) == Ordering::Greater);
-        let at_least = |k: &Key| keys.partition_point(|x| cmp_rank_keys(x, k) != Ordering::Less);
-        let mut a_sorted: Vec<Key> = changed
-            .iter()
-            .map(|(r, _)| norm(keys[r - grp.start]))
-            .collect();
+        let at_least = |from: usize, k: &Key| {
+            gallop(keys, from, |x| cmp_rank_keys(x, k) != Ordering::Less)
+        };
+        // (the changed rows' places in the group, in ranked order: their values, ranked)
+        let mut pos: Vec<usize> = changed.iter().map(|(r, _)| r - grp.start).collect();
+        pos.sort_unstable();
+        let a_sorted: Vec<Key> = pos.iter().map(|&p| norm(keys[p])).collect();
         let mut b_sorted: Vec<Key> = b_keys.iter().map(|k| norm(*k)).collect();
-        desc(&mut a_sorted);
         desc(&mut b_sorted);
         let mut moved = 0;
         let mut cands = Vec::new();
         let mut by_total = 0;
+        let sorted = Sorted {
+            group: g,
+            a: a_sorted,
+            b: b_sorted,
+        };
         for ((row, b), bk) in changed.iter().zip(&b_keys) {
             let bk = norm(*bk);
-            let rank_before = 1 + above(keys, &bk) - above(&a_sorted, &bk) + above(&b_sorted, &bk);
             let (size, mv) = move_of(&rows[*row].total, &b.total);
-            if rank_before as u32 != rows[*row].rank || mv != 0.0 {
-                moved += 1;
-                by_total += usize::from(mv != 0.0);
-                cands.push(Cand {
-                    row: *row,
-                    before: Some(b.clone()),
-                    rank_before: rank_before as u32,
-                    size,
-                    moved: mv,
-                });
-            }
+            // (a place without the ruling is found only where it decides: a total that moved
+            // moved; the others' when shown)
+            let rank_before = if mv != 0.0 {
+                Place::Later(index, bk)
+            } else {
+                let r = self.rank_in(&sorted, &bk);
+                if r == rows[*row].rank {
+                    continue;
+                }
+                Place::Known(r)
+            };
+            moved += 1;
+            by_total += usize::from(mv != 0.0);
+            cands.push(Cand {
+                row: *row,
+                before: Some(*b),
+                rank_before,
+                size,
+                moved: mv,
+            });
         }
-        // The unchanged whose place moved: between the values the changed ones crossed.
-        let mut pos: Vec<usize> = changed.iter().map(|(r, _)| r - grp.start).collect();
-        pos.sort_unstable();
-        let mut points: Vec<(Key, i64)> = a_sorted
-            .iter()
-            .map(|k| (*k, -1))
-            .chain(b_sorted.iter().map(|k| (*k, 1)))
-            .collect();
-        points.sort_by(|x, y| cmp_rank_keys(&y.0, &x.0));
+        let (a_sorted, b_sorted) = (&sorted.a, &sorted.b);
+        // The unchanged whose place moved: between the values the changed ones crossed (the
+        // values with the ruling, and without it, merged in ranked order).
+        let points = merge_desc(a_sorted, b_sorted);
         let enumerate = by_total < per_group;
         let (mut f, mut i) = (0i64, 0);
+        // (the points go down the ranking: each search starts where the last one ended)
+        let (mut from, mut lo_at, mut hi_at) = (0, 0, 0);
         while i < points.len() {
             let w = points[i].0;
             let mut j = i;
@@ -295,10 +302,13 @@ impl<'s> Ranked<'s> {
                 f += points[j].1;
                 j += 1;
             }
-            let lo = at_least(&w);
-            let hi = points.get(j).map_or(keys.len(), |x| at_least(&x.0));
+            let lo = at_least(from, &w);
+            let hi = points.get(j).map_or(keys.len(), |x| at_least(lo, &x.0));
+            from = lo;
             if f != 0 && hi > lo {
-                let inside = pos.partition_point(|&p| p < hi) - pos.partition_point(|&p| p < lo);
+                lo_at = gallop(&pos, lo_at, |&p| p < lo);
+                hi_at = gallop(&pos, hi_at.max(lo_at), |&p| p < hi);
+                let inside = hi_at - lo_at;
                 moved += hi - lo - inside;
                 if enumerate {
                     for p in (lo..hi).filter(|p| pos.binary_search(p).is_err()) {
@@ -307,7 +317,7 @@ impl<'s> Ranked<'s> {
                         cands.push(Cand {
                             row: grp.start + p,
                             before: None,
-                            rank_before: (r.rank as i64 + f) as u32,
+                            rank_before: Place::Known((r.rank as i64 + f) as u32),
                             size,
                             moved: mv,
                         });
@@ -316,14 +326,29 @@ impl<'s> Ranked<'s> {
             }
             i = j;
         }
-        Some((moved, cands))
+        Some((moved, cands, sorted))
+    }
+
+    /// The place without the ruling of a standing whose ranking value without it is `k`, in the
+    /// group of `sorted`: one more than the number ranked strictly above it then (the whole
+    /// scoring's values, the changed ones' taken out and their values without it put in).
+    fn rank_in(&self, sorted: &Sorted, k: &Key) -> u32 {
+        let above =
+            |v: &[Key], k: &Key| v.partition_point(|x| cmp_rank_keys(x, k) == Ordering::Greater);
+        let keys = &self.groups[sorted.group].keys;
+        (1 + above(keys, k) - above(&sorted.a, k) + above(&sorted.b, k)) as u32
     }
 
     /// The audit's row of a mover.
-    fn delta(&self, c: &Cand) -> StandingDelta {
+    fn delta(&self, c: &Cand, sides: &[Sorted]) -> StandingDelta {
         let st = self.st;
+        let rank_before = match &c.rank_before {
+            Place::Known(r) => *r,
+            Place::Later(i, k) => self.rank_in(&sides[*i], k),
+        };
         let r = &self.scored.standings[c.row];
-        let b = c.before.as_ref().unwrap_or(r);
+        let without = c.before.map(|b| b.standing(r));
+        let b = without.as_ref().unwrap_or(r);
         let p = st.participant(r.participant);
         StandingDelta {
             session: r
@@ -336,7 +361,7 @@ impl<'s> Ranked<'s> {
             total_after: Some(r.total.to_f64()),
             pct_before: b.pct(),
             pct_after: r.pct(),
-            rank_before: Some(c.rank_before as i32),
+            rank_before: Some(rank_before as i32),
             rank_after: Some(r.rank as i32),
             noun: crate::kind::noun(
                 p.team,
@@ -348,12 +373,83 @@ impl<'s> Ranked<'s> {
     }
 }
 
+/// A standing's total and maximum without the ruling.
+#[derive(Clone, Copy)]
+struct Before {
+    total: Total,
+    max: Option<Total>,
+}
+
+impl Before {
+    /// The standing `r` (the whole scoring's) with these sums instead of its own.
+    fn standing(&self, r: &Standing) -> Standing {
+        Standing {
+            session: r.session,
+            section: None,
+            participant: r.participant,
+            rank: 0,
+            rank_to: 0,
+            total: self.total,
+            max: self.max,
+            boards: r.boards,
+            penalties: r.penalties,
+        }
+    }
+}
+
+/// A mover's place without the ruling: known, or to be found when it is shown (the index of
+/// its group's [`Sorted`], and its ranking value without the ruling).
+enum Place {
+    Known(u32),
+    Later(usize, Key),
+}
+
+/// A group's changed ranking values in ranked order: with the ruling (`a`) and without (`b`).
+struct Sorted {
+    group: usize,
+    a: Vec<Key>,
+    b: Vec<Key>,
+}
+
+/// The first index at or after `from` where `pred` fails (`pred` true then false along `v`,
+/// and true up to `from`), by doubling steps then halving: the cost grows with the distance
+/// from `from`, not with the length of `v`.
+fn gallop<T>(v: &[T], from: usize, pred: impl Fn(&T) -> bool) -> usize {
+    let mut lo = from.min(v.len());
+    let mut step = 1;
+    while lo + step <= v.len() && pred(&v[lo + step - 1]) {
+        lo += step;
+        step *= 2;
+    }
+    let hi = (lo + step).min(v.len());
+    lo + v[lo..hi].partition_point(pred)
+}
+
+/// Two lists of ranking values, each in ranked order, merged in ranked order: those of `a`
+/// marked -1, those of `b` +1 (equal values in any order).
+fn merge_desc(a: &[Key], b: &[Key]) -> Vec<(Key, i64)> {
+    let mut out = Vec::with_capacity(a.len() + b.len());
+    let (mut i, mut j) = (0, 0);
+    while i < a.len() && j < b.len() {
+        if cmp_rank_keys(&a[i], &b[j]) != Ordering::Less {
+            out.push((a[i], -1));
+            i += 1;
+        } else {
+            out.push((b[j], 1));
+            j += 1;
+        }
+    }
+    out.extend(a[i..].iter().map(|k| (*k, -1)));
+    out.extend(b[j..].iter().map(|k| (*k, 1)));
+    out
+}
+
 /// A mover that may be shown: its row, its standing without the ruling (`None`: unchanged),
 /// its place without the ruling, and the size of its move.
 struct Cand {
     row: usize,
-    before: Option<Standing>,
-    rank_before: u32,
+    before: Option<Before>,
+    rank_before: Place,
     size: Size,
     moved: f64,
 }
@@ -418,6 +514,24 @@ fn add_total(into: &mut Total, t: &Total) {
             let f = t.to_f64();
             into.add(Q::ZERO);
             *into = Total::from_f64_sum(into.to_f64() + f);
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::gallop;
+
+    #[test]
+    fn gallop_finds_what_partition_point_finds_from_any_start() {
+        for len in 0..40usize {
+            let v: Vec<usize> = (0..len).collect();
+            for cut in 0..=len {
+                let want = v.partition_point(|&x| x < cut);
+                for from in 0..=want {
+                    assert_eq!(gallop(&v, from, |&x| x < cut), want, "{len} {cut} {from}");
+                }
+            }
         }
     }
 }
