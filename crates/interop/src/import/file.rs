@@ -90,7 +90,7 @@ fn read_within(path: &Path, name: &str, limit: u64) -> Result<Bytes, super::Impo
             };
         }
     }
-    crate::limits::read_file_bounded(path, limit, what, how)
+    crate::limits::read_file_bounded(&crate::world::REAL, path, limit, what, how)
         .map(Bytes::Vec)
         .map_err(io)
 }
