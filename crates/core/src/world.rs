@@ -53,6 +53,8 @@ pub trait World: Debug + Send + Sync + RefUnwindSafe + UnwindSafe {
     fn create_tmp_dir(&self, parent: &Path, what: &str) -> io::Result<PathBuf>;
     /// Remove a file.
     fn remove_file(&self, path: &Path) -> io::Result<()>;
+    /// Remove an empty directory.
+    fn remove_dir(&self, path: &Path) -> io::Result<()>;
     /// Remove a directory and all it holds.
     fn remove_dir_all(&self, path: &Path) -> io::Result<()>;
     /// Rename `from` to `to` (atomically, on one file system), replacing a file at `to`.
@@ -124,6 +126,9 @@ impl World for Real {
     fn remove_file(&self, path: &Path) -> io::Result<()> {
         std::fs::remove_file(path)
     }
+    fn remove_dir(&self, path: &Path) -> io::Result<()> {
+        std::fs::remove_dir(path)
+    }
     fn remove_dir_all(&self, path: &Path) -> io::Result<()> {
         std::fs::remove_dir_all(path)
     }
@@ -153,6 +158,12 @@ impl World for Real {
             .truncate(how.truncate);
         if let Some(mode) = how.mode {
             std::os::unix::fs::OpenOptionsExt::mode(&mut o, mode);
+        }
+        if how.no_follow {
+            std::os::unix::fs::OpenOptionsExt::custom_flags(
+                &mut o,
+                libc::O_NONBLOCK | libc::O_NOFOLLOW,
+            );
         }
         o.open(path).map(Handle::disk)
     }

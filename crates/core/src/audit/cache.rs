@@ -187,9 +187,9 @@ impl AuditCache {
     pub fn load(store: Store, key: &str) -> Option<AuditCache> {
         let path = file_of(store.dir, key);
         let file = open_regular(&path)?;
-        // SAFETY: read-only; a cache file is only ever replaced whole (renamed into place), never
-        // written in place, so the mapped bytes do not change; they are checked by their digest.
-        let map = unsafe { memmap2::Mmap::map(&file) }.ok()?;
+        // (read-only; a cache file is only ever replaced whole, renamed into place, never
+        // written in place, so the mapped bytes do not change; they are checked by their digest)
+        let map = file.map().ok()?;
         let _s = tracing::debug_span!("decode").entered();
         let c = decode(&map, key, &program(store.build));
         if let Some(why) = c.as_ref().and_then(AuditCache::why_not) {

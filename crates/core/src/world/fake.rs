@@ -193,6 +193,15 @@ impl Fake {
             .insert((op.to_string(), path.as_ref().to_path_buf()));
     }
 
+    /// Make `op` on `path` succeed again (as [`Fake::fail`] was told).
+    pub fn mend(&self, op: &str, path: impl AsRef<Path>) {
+        self.files
+            .fails
+            .lock()
+            .unwrap()
+            .remove(&(op.to_string(), path.as_ref().to_path_buf()));
+    }
+
     /// Whether a handle holds a lock of `path`.
     pub fn locked(&self, path: impl AsRef<Path>) -> bool {
         self.files
@@ -263,6 +272,18 @@ impl World for Fake {
             None => Err(not_found(path)),
         }
     }
+    fn remove_dir(&self, path: &Path) -> io::Result<()> {
+        if self.files.paths().iter().any(|p| p.parent() == Some(path)) {
+            return Err(io::Error::new(
+                io::ErrorKind::DirectoryNotEmpty,
+                format!("{}: Directory not empty", path.display()),
+            ));
+        }
+        match self.files.dirs.lock().unwrap().remove(path) {
+            true => Ok(()),
+            false => Err(not_found(path)),
+        }
+    }
     fn remove_dir_all(&self, path: &Path) -> io::Result<()> {
         if !self.files.is_dir(path) {
             return Err(not_found(path));
@@ -309,6 +330,7 @@ impl World for Fake {
                 is_dir: false,
                 modified: Some(*at),
                 is_symlink: false,
+                file_id: None,
             });
         }
         if self.files.is_dir(path) {
@@ -318,6 +340,7 @@ impl World for Fake {
                 is_dir: true,
                 modified: None,
                 is_symlink: false,
+                file_id: None,
             });
         }
         Err(not_found(path))
@@ -505,6 +528,7 @@ impl Virtual for MemFile {
             is_dir: false,
             modified: Some(self.at),
             is_symlink: false,
+            file_id: None,
         })
     }
 }

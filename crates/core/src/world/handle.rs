@@ -17,6 +17,8 @@ pub struct Meta {
     pub modified: Option<SystemTime>,
     /// Whether it is a symbolic link (only ever of [`super::World::symlink_metadata`]).
     pub is_symlink: bool,
+    /// Its device and inode (unix): two names of one file have the same (`None`: a fake's).
+    pub file_id: Option<(u64, u64)>,
 }
 
 impl Meta {
@@ -28,6 +30,10 @@ impl Meta {
             is_dir: m.is_dir(),
             modified: m.modified().ok(),
             is_symlink: m.file_type().is_symlink(),
+            file_id: {
+                use std::os::unix::fs::MetadataExt;
+                Some((m.dev(), m.ino()))
+            },
         }
     }
 }
@@ -44,6 +50,9 @@ pub struct Open {
     pub truncate: bool,
     /// The permissions of a file made (unix; default 0o666 less the umask).
     pub mode: Option<u32>,
+    /// Opened neither through a symbolic link nor waiting on a FIFO (unix: `O_NOFOLLOW`,
+    /// `O_NONBLOCK`): a name planted in a cache directory is not followed.
+    pub no_follow: bool,
 }
 
 impl Open {
@@ -56,6 +65,7 @@ impl Open {
         create_new: false,
         truncate: false,
         mode: None,
+        no_follow: false,
     };
     /// To read and write in place.
     pub const UPDATE: Open = Open {
@@ -73,6 +83,13 @@ impl Open {
         write: true,
         create: true,
         truncate: true,
+        ..Open::READ
+    };
+    /// Made exclusively, to read and write.
+    pub const CREATE_NEW_RW: Open = Open {
+        read: true,
+        write: true,
+        create_new: true,
         ..Open::READ
     };
     /// Made exclusively, to write.
