@@ -250,6 +250,20 @@ impl Handle {
     }
 }
 
+impl Handle {
+    /// [`Handle::map`] with its pages read in at once (`MAP_POPULATE`): bytes about to be read
+    /// whole, as they lie in the page cache.
+    pub fn map_populated(&self) -> io::Result<Map> {
+        match &self.0 {
+            // SAFETY: read-only; the caller keeps the mapped bytes as they are (see `map`).
+            Inner::Disk(f) => {
+                unsafe { memmap2::MmapOptions::new().populate().map(f) }.map(Map::Mapped)
+            }
+            Inner::Memory(m) => m.contents().map(Map::Owned),
+        }
+    }
+}
+
 /// A refused `try_lock` as an `io::Error` (`WouldBlock` when another holds the lock).
 fn try_lock_error(e: std::fs::TryLockError) -> io::Error {
     match e {
