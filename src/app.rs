@@ -1,8 +1,6 @@
 //! One function per command, composing the stages. The binary maps their results to exit codes.
-// Not yet behind the seam (`world`): this file's own reads and writes of files (locks, syncs,
-// exclusive creation, links) still call std (ARCHITECTURE.md lists them).
-#![allow(clippy::disallowed_methods)]
 
+use crate::world::World as _;
 use std::fmt::Write as _;
 use std::path::Path;
 
@@ -103,7 +101,7 @@ impl From<crate::integrity::Failure> for AppError {
 /// one.
 fn settle_log(path: &Path) -> Result<(), AppError> {
     use crate::event::journal::{settle, Settled};
-    match settle(path) {
+    match settle(&crate::world::REAL, path) {
         Ok(Settled::Removed { side, bytes, .. }) => {
             tracing::warn!(
                 "an append to {} was cut short: its {bytes} bytes were moved to {} and the log is as it was before it",
@@ -124,17 +122,19 @@ fn settle_log(path: &Path) -> Result<(), AppError> {
 
 fn read_file(path: &Path) -> Result<Vec<u8>, AppError> {
     settle_log(path)?;
-    let file = std::fs::File::open(path)
+    let mut file = crate::world::REAL
+        .open_file(path, crate::world::Open::READ)
         .with_context(|| format!("cannot read the log {}", path.display()))?;
-    read_log_from(&file, path)
+    read_log_from(&mut file, path)
 }
 
 /// The bytes of the open log `file`, at most [`context::log_limit`] of them (an
 /// endless or huge input is a bad request, exit 2, not a machine out of memory).
-fn read_log_from(file: &std::fs::File, path: &Path) -> Result<Vec<u8>, AppError> {
+fn read_log_from(file: &mut crate::world::Handle, path: &Path) -> Result<Vec<u8>, AppError> {
+    let size = file.len().unwrap_or(0);
     match crate::limits::read_bounded(
         file,
-        file.metadata().map_or(0, |m| m.len()),
+        size,
         context::log_limit(),
         &format!("the log {}", path.display()),
         " (FREKANS_MAX_LOG_MIB sets another limit, in MiB)",
@@ -242,22 +242,22 @@ pub fn load_streamed(path: &Path) -> Result<Streamed, AppError> {
 /// reads it.
 enum LogBytes {
     /// The map, and the file whose shared lock keeps its bytes.
-    Mapped(memmap2::Mmap, #[allow(dead_code)] std::fs::File),
+    Mapped(crate::world::Map, #[allow(dead_code)] crate::world::Handle),
     Read(Vec<u8>),
 }
 
 impl LogBytes {
     fn open(path: &Path) -> Result<LogBytes, AppError> {
         settle_log(path)?;
-        if let Ok(file) = std::fs::File::open(path) {
+        if let Ok(mut file) = crate::world::REAL.open_file(path, crate::world::Open::READ) {
             let fits = file
                 .metadata()
-                .is_ok_and(|m| m.is_file() && m.len() > 0 && m.len() <= context::log_limit());
+                .is_ok_and(|m| m.is_file && m.len > 0 && m.len <= context::log_limit());
             if fits && file.try_lock_shared().is_ok() {
-                // SAFETY: read-only, and the bytes are not truncated or rewritten in place
-                // while the shared lock is held (`repair`, the one writer that truncates,
-                // locks the log exclusively; `append` writes past the mapped length).
-                if let Ok(map) = unsafe { memmap2::Mmap::map(&file) } {
+                // (read-only, and the bytes are not truncated or rewritten in place while the
+                // shared lock is held: `repair`, the one writer that truncates, locks the log
+                // exclusively; `append` writes past the mapped length)
+                if let Ok(map) = file.map() {
                     return Ok(LogBytes::Mapped(map, file));
                 }
             }
@@ -289,12 +289,9 @@ fn load_with_head(log: &LogBytes) -> Result<(Streamed, crate::integrity::Head), 
         let end = end.min(map.len()) & !((4 << 10) - 1);
         let from = released.fetch_max(end, Ordering::Relaxed);
         if end > from {
-            // SAFETY: a read-only map of a file: the pages are dropped from this process and
-            // read again from the file (unchanged under the shared lock) should anything look
-            // at them again.
-            let _ = unsafe {
-                map.unchecked_advise_range(memmap2::UncheckedAdvice::DontNeed, from, end - from)
-            };
+            // (the pages are dropped from this process and read again from the file, unchanged
+            // under the shared lock, should anything look at them again)
+            map.let_go(from, end - from);
         }
     };
     let r = crate::replay::replay_checked(bytes, Some(&let_go))

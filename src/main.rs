@@ -546,7 +546,7 @@ fn repair(
         .duration_since(std::time::UNIX_EPOCH)
         .map(|d| d.as_secs())
         .unwrap_or(0);
-    match frekans::event::repair::repair(log, now) {
+    match frekans::event::repair::repair(&*ctx.world, log, now) {
         Ok(frekans::event::repair::Repaired::Clean) => {
             let _ = writeln!(
                 stdout,

@@ -332,29 +332,43 @@ fn stale_temporary_files_are_removed() {
 
 /// A log file whose status (device, inode, size, times) is unchanged since its key was recorded
 /// is not hashed again; a write to it, even of the same length with its modification time put
-/// back, changes its status (the change time), and it is hashed and read afresh.
+/// back, changes its status (the change time), and it is hashed and read afresh. (The store's
+/// clock is a fake world's, moved on rather than slept on.)
 #[test]
 fn an_unchanged_file_is_known_by_its_status() {
+    use frekans::audit::cache::{Clock, FileStat};
+    use frekans::world::{Fake, World};
     let dir = temp_dir("audit-cache-stat");
     let cache = dir.join("cache");
     let log = dir.join("log.jsonl");
-    let (bytes, _) = small();
+    let (bytes, q) = small();
     std::fs::write(&log, &bytes).unwrap();
-    // A status is recorded only once it has settled.
-    std::thread::sleep(frekans::audit::cache::SETTLED + std::time::Duration::from_millis(1200));
-    let audit = |extra: &[&str]| {
-        cli_audit(
-            &cache,
-            &log,
-            &[&["--ruling", "R2", "--format", "json"], extra].concat(),
-        )
+    let fake = std::sync::Arc::new(Fake::at(std::time::SystemTime::now()));
+    let clock: Clock = fake.clone();
+    let audit = |store: Option<frekans::audit::cache::Store>| {
+        frekans::app::audit(&log, &q, None, store).unwrap().audit
     };
-    let known = "key from its unchanged file status";
-    let (first, err) = audit(&[]);
-    assert!(!err.contains(known), "{err}");
-    let (second, err) = audit(&[]);
-    assert!(err.contains(known), "{err}");
-    assert!(err.contains("answered from the audit cache"), "{err}");
+    let status = || {
+        FileStat::of(&frekans::world::Handle::disk(
+            std::fs::File::open(&log).unwrap(),
+        ))
+        .unwrap()
+    };
+    let key = log_key(&bytes);
+    // A status is recorded only once it has settled: not at once ...
+    let first = audit(Some(common::test_store(&cache).with_clock(&clock)));
+    assert_eq!(
+        status().recorded_key(&cache),
+        None,
+        "recorded before it settled"
+    );
+    // ... but once the clock has moved on.
+    fake.advance(frekans::audit::cache::SETTLED + std::time::Duration::from_secs(2));
+    assert!(fake.now() > std::time::SystemTime::now());
+    let second = audit(Some(common::test_store(&cache).with_clock(&clock)));
+    assert_eq!(status().recorded_key(&cache), Some(key.clone()));
+    let (k, hashed) = common::test_store(&cache).key(&bytes, Some(status()));
+    assert_eq!((k, hashed), (key.clone(), None), "hashed again");
     assert_eq!(second, first);
     // The same length written in place, the modification time put back.
     let modified = std::fs::metadata(&log).unwrap().modified().unwrap();
@@ -368,10 +382,12 @@ fn an_unchanged_file_is_known_by_its_status() {
         f.write_all(edited.as_bytes()).unwrap();
         f.set_modified(modified).unwrap();
     }
-    let (third, err) = audit(&[]);
-    assert!(!err.contains(known), "{err}");
-    let (fresh, _) = audit(&["--no-cache"]);
-    assert_eq!(third, fresh);
+    assert_eq!(status().recorded_key(&cache), None, "an edited file known");
+    let (k, hashed) = common::test_store(&cache).key(edited.as_bytes(), Some(status()));
+    assert_eq!(Some(&k), hashed.as_ref());
+    assert_ne!(k, key);
+    let third = audit(Some(common::test_store(&cache).with_clock(&clock)));
+    assert_eq!(third, audit(None));
     let _ = std::fs::remove_dir_all(&dir);
 }
 

@@ -145,6 +145,7 @@ fn appended(dir: &Path, log: &[u8], texts: &[String]) -> Result<Vec<u8>, Vec<Str
         .map(|t| serde_json::from_str(t).unwrap())
         .collect();
     let r = frekans::event::append::append_events(
+        &frekans::world::Real,
         &copy,
         NOW,
         |_| Ok(objects),

@@ -662,30 +662,26 @@ fn an_edited_status_file_serves_no_other_logs_cache() {
     std::fs::write(&b, &bb).unwrap();
     let key_a = frekans::audit::cache::log_key(&std::fs::read(&a).unwrap());
     let key_b = frekans::audit::cache::log_key(&bb);
-    // Both audited (caches made); wait for B's status to settle and be recorded.
+    // Both audited (caches made); B's status recorded once settled (the store's clock a fake
+    // world's, moved on rather than slept on).
+    let fake = std::sync::Arc::new(frekans::world::Fake::at(std::time::SystemTime::now()));
+    let clock: frekans::audit::cache::Clock = fake.clone();
+    let store = || Some(frekans::audit::cache::Store::new(&cache, "test").with_clock(&clock));
+    let q = frekans::audit::Question::Ruling("R2".into());
     for l in [&a, &b] {
-        let o = run_with_cache(&cache, &["audit", l.to_str().unwrap(), "--ruling", "R2"]);
-        assert!(o.status.success(), "{}", show(&o));
+        frekans::app::audit(l, &q, None, store()).unwrap();
     }
-    std::thread::sleep(std::time::Duration::from_secs(3));
-    let o = run_with_cache(&cache, &["audit", b.to_str().unwrap(), "--ruling", "R2"]);
-    assert!(o.status.success(), "{}", show(&o));
+    fake.advance(frekans::audit::cache::SETTLED + std::time::Duration::from_secs(2));
+    frekans::app::audit(&b, &q, None, store()).unwrap();
     use std::os::unix::fs::MetadataExt;
     let m = std::fs::metadata(&b).unwrap();
     let stat = cache.join(format!("{:x}-{:x}.stat", m.dev(), m.ino()));
     let text = std::fs::read_to_string(&stat).unwrap();
     assert!(text.contains(&key_b), "{text}");
     std::fs::write(&stat, text.replace(&key_b, &key_a)).unwrap();
-    let o = run_with_cache(&cache, &["audit", b.to_str().unwrap(), "--ruling", "R2"]);
-    let long = run_with_cache(
-        &d.join("none"),
-        &["audit", b.to_str().unwrap(), "--ruling", "R2", "--no-cache"],
-    );
-    assert!(o.status.success(), "{}", show(&o));
-    assert_eq!(
-        String::from_utf8_lossy(&o.stdout),
-        String::from_utf8_lossy(&long.stdout)
-    );
+    let o = frekans::app::audit(&b, &q, None, store()).unwrap().audit;
+    let long = frekans::app::audit(&b, &q, None, None).unwrap().audit;
+    assert_eq!(o, long);
 }
 
 /// The bulletin's data (what the PDF is rendered from) holds the log's text escaped, and the

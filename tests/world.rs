@@ -195,3 +195,173 @@ fn a_context_is_its_worlds_clock_and_environment() {
     w.advance(Duration::from_secs(61));
     assert_eq!(Context::of(w, false, None).at(), "2027-01-15T08:01:01Z");
 }
+
+// ---- the log's transactions (`event::append`, `event::journal`, `event::repair`) in a fake
+// world: a lock held, a write or a sync that fails.
+
+const SESSION: &str = "{\"type\":\"session\",\"id\":\"S1\",\"form\":\"mp\",\"boards\":\"1-1\"}\n";
+const RESULT: &str =
+    r#"{"type":"result","session":"S1","board":1,"ns":"1","ew":"101","score":620}"#;
+const NOW: &str = "2027-01-15T08:00:00Z";
+
+fn append(w: &Fake) -> Result<frekans::event::append::Appended, String> {
+    frekans::event::append::append(w, Path::new("/c/log.jsonl"), RESULT, NOW, 1 << 20)
+        .map_err(|e| format!("{e:?}"))
+}
+
+fn bytes(w: &Fake, p: &str) -> Option<Vec<u8>> {
+    w.files.get(Path::new(p))
+}
+
+/// An append waits for no one in a fake world: a log locked by another is refused (nothing
+/// written), and appended to once the lock is let go.
+#[test]
+fn an_append_to_a_locked_log_is_refused_and_writes_nothing() {
+    use frekans::world::{Open, World};
+    let w = Fake::at(t0()).file("/c/log.jsonl", SESSION.as_bytes());
+    let mut other = w
+        .open_file(Path::new("/c/log.jsonl"), Open::UPDATE)
+        .unwrap();
+    other.lock().unwrap();
+    assert!(w.locked("/c/log.jsonl"));
+    let e = append(&w).unwrap_err();
+    assert!(e.contains("WouldBlock") || e.contains("locked"), "{e}");
+    assert_eq!(bytes(&w, "/c/log.jsonl").unwrap(), SESSION.as_bytes());
+    drop(other);
+    assert!(!w.locked("/c/log.jsonl"));
+    let a = append(&w).unwrap();
+    assert_eq!(a.seq, 2);
+    let text = String::from_utf8(bytes(&w, "/c/log.jsonl").unwrap()).unwrap();
+    assert!(text.starts_with(SESSION) && text.ends_with("\n"), "{text}");
+    assert_eq!(text.lines().count(), 2);
+    assert!(text.contains(NOW), "{text}");
+    assert!(
+        bytes(&w, "/c/log.jsonl.pending").is_none(),
+        "the record left"
+    );
+    assert!(!w.locked("/c/log.jsonl"), "the lock kept");
+}
+
+/// A write that fails cuts the log back to what it was and leaves no record; a record whose
+/// sync fails is removed before the log is touched.
+#[test]
+fn a_failed_write_leaves_the_log_as_it_was() {
+    for (op, path) in [("write", "/c/log.jsonl"), ("sync", "/c/log.jsonl.pending")] {
+        let w = Fake::at(t0()).file("/c/log.jsonl", SESSION.as_bytes());
+        w.fail(op, path);
+        let e = append(&w).unwrap_err();
+        assert!(e.contains("as the fake world was told"), "{op}: {e}");
+        assert_eq!(
+            bytes(&w, "/c/log.jsonl").unwrap(),
+            SESSION.as_bytes(),
+            "{op}"
+        );
+        assert!(
+            bytes(&w, "/c/log.jsonl.pending").is_none(),
+            "{op}: the record left"
+        );
+        w.mend(op, path);
+        append(&w).unwrap();
+    }
+}
+
+/// A sync of the log that fails: the batch is cut off again, but that cut is not known to be
+/// on the disk either, so the record stays; the next reader settles it (the log as it was,
+/// the record gone) before it reads.
+#[test]
+fn a_failed_sync_is_settled_by_the_next_reader() {
+    use frekans::event::journal::{settle, Settled};
+    let w = Fake::at(t0()).file("/c/log.jsonl", SESSION.as_bytes());
+    w.fail("sync", "/c/log.jsonl");
+    append(&w).unwrap_err();
+    assert_eq!(bytes(&w, "/c/log.jsonl").unwrap(), SESSION.as_bytes());
+    assert!(
+        bytes(&w, "/c/log.jsonl.pending").is_some(),
+        "no record kept"
+    );
+    w.mend("sync", "/c/log.jsonl");
+    assert_eq!(
+        settle(&w, Path::new("/c/log.jsonl")).unwrap(),
+        Settled::Clean
+    );
+    assert!(bytes(&w, "/c/log.jsonl.pending").is_none());
+    assert_eq!(bytes(&w, "/c/log.jsonl").unwrap(), SESSION.as_bytes());
+    // A batch cut short (the record written, half the batch): moved aside whole.
+    let half = &RESULT.as_bytes()[..20];
+    let record = format!(
+        "frekans-pending 1 {} {} {}\n",
+        SESSION.len(),
+        RESULT.len() + 1,
+        "0".repeat(64)
+    );
+    let w = Fake::at(t0())
+        .file("/c/log.jsonl", &[SESSION.as_bytes(), half].concat())
+        .file("/c/log.jsonl.pending", record.as_bytes());
+    let s = settle(&w, Path::new("/c/log.jsonl")).unwrap();
+    let side = PathBuf::from(format!("/c/log.jsonl.torn-at-{}", SESSION.len()));
+    assert_eq!(
+        s,
+        Settled::Removed {
+            side: side.clone(),
+            bytes: 20,
+            length: SESSION.len() as u64
+        }
+    );
+    assert_eq!(w.files.get(&side).unwrap(), half);
+    assert_eq!(bytes(&w, "/c/log.jsonl").unwrap(), SESSION.as_bytes());
+}
+
+/// `repair` in a fake world: a torn last line moved to its side file, never deleted.
+#[test]
+fn repair_moves_a_torn_tail_aside() {
+    use frekans::event::repair::{repair, Repaired};
+    let torn = "{\"type\":\"res";
+    let w = Fake::at(t0()).file("/c/log.jsonl", format!("{SESSION}{torn}").as_bytes());
+    let r = repair(&w, Path::new("/c/log.jsonl"), 77).unwrap();
+    assert_eq!(
+        r,
+        Repaired::TailMoved {
+            side: PathBuf::from("/c/log.jsonl.torn-77"),
+            bytes: torn.len(),
+            line: 2
+        }
+    );
+    assert_eq!(bytes(&w, "/c/log.jsonl.torn-77").unwrap(), torn.as_bytes());
+    assert_eq!(bytes(&w, "/c/log.jsonl").unwrap(), SESSION.as_bytes());
+    assert_eq!(
+        repair(&w, Path::new("/c/log.jsonl"), 78).unwrap(),
+        Repaired::Clean
+    );
+}
+
+/// A fake world's open file: read, sought, written at its end, cut, mapped; an exclusive
+/// file made once only.
+#[test]
+fn a_fake_file_handle_is_a_file() {
+    use frekans::world::{Open, World};
+    use std::io::{Read, Seek, SeekFrom, Write};
+    let w = Fake::at(t0()).file("/d/f", b"abc");
+    let mut h = w.open_file(Path::new("/d/f"), Open::APPEND).unwrap();
+    h.write_all(b"de").unwrap();
+    h.seek(SeekFrom::Start(1)).unwrap();
+    let mut s = String::new();
+    h.read_to_string(&mut s).unwrap();
+    assert_eq!(s, "bcde");
+    assert_eq!(h.len().unwrap(), 5);
+    h.set_len(2).unwrap();
+    assert_eq!(&*h.map().unwrap(), b"ab");
+    h.sync_all().unwrap();
+    let mut shared = w.open_file(Path::new("/d/f"), Open::READ).unwrap();
+    shared.try_lock_shared().unwrap();
+    assert!(
+        h.try_lock().is_err(),
+        "an exclusive lock beside a shared one"
+    );
+    assert!(h.try_lock_shared().is_ok());
+    assert!(w.open_file(Path::new("/d/f"), Open::CREATE_NEW).is_err());
+    assert!(w.open_file(Path::new("/d/none"), Open::READ).is_err());
+    w.open_file(Path::new("/d/g"), Open::CREATE_NEW).unwrap();
+    assert_eq!(bytes(&w, "/d/g").unwrap(), b"");
+    w.hard_link(Path::new("/d/f"), Path::new("/d/h")).unwrap();
+    assert!(w.hard_link(Path::new("/d/f"), Path::new("/d/g")).is_err());
+}

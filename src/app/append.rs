@@ -1,7 +1,4 @@
 //! Appending to the log: under its lock, the audit cache carried across the new line when it can be (`Store::carried`), and kept once the event is acknowledged.
-// Not yet behind the seam (`world`): this file's own reads and writes of files (locks, syncs,
-// exclusive creation, links) still call std (ARCHITECTURE.md lists them).
-#![allow(clippy::disallowed_methods)]
 
 use super::*;
 
@@ -12,11 +9,12 @@ pub(super) fn read_locked(
     path: &Path,
 ) -> Result<(crate::audit::cache::LogFile, Vec<u8>), AppError> {
     settle_log(path)?;
-    let file = std::fs::File::open(path)
+    let mut file = crate::world::REAL
+        .open_file(path, crate::world::Open::READ)
         .with_context(|| format!("cannot read the log {}", path.display()))?;
     let _ = file.lock_shared();
     let stat = crate::audit::cache::FileStat::of(&file);
-    let read = read_log_from(&file, path);
+    let read = read_log_from(&mut file, path);
     let _ = file.unlock();
     Ok((crate::audit::cache::LogFile { file, stat }, read?))
 }
@@ -48,25 +46,33 @@ pub fn append(
 ) -> Result<AppendedLog, AppError> {
     use crate::event::append::{append_checked, AppendError};
     let cache = ctx.audit_cache();
-    let r = append_checked(path, event, &ctx.at(), ctx.max_log_bytes, |all| {
-        let Some(dir) = cache else {
-            return stream(all, false).map(|_| None);
-        };
-        // The cache carried on first (the new log's key hashed beside it): the log is then
-        // validated without making the cache's line index, unless it could not be carried.
-        let (key, carried) = rayon::join(|| crate::audit::cache::log_key(all), || dir.carried(all));
-        let (r, b) = stream(all, carried.is_none())?;
-        Ok(Some(match (carried, b) {
-            (Some(c), _) => {
-                tracing::info!(
-                    "append: the audit cache of the log before the new line, carried on"
-                );
-                (key, Kept::Carried(c))
-            }
-            (None, Some(b)) => (key, Kept::Made(r.state, b)),
-            (None, None) => return Ok(None),
-        }))
-    });
+    let r = append_checked(
+        &*ctx.world,
+        path,
+        event,
+        &ctx.at(),
+        ctx.max_log_bytes,
+        |all| {
+            let Some(dir) = cache else {
+                return stream(all, false).map(|_| None);
+            };
+            // The cache carried on first (the new log's key hashed beside it): the log is then
+            // validated without making the cache's line index, unless it could not be carried.
+            let (key, carried) =
+                rayon::join(|| crate::audit::cache::log_key(all), || dir.carried(all));
+            let (r, b) = stream(all, carried.is_none())?;
+            Ok(Some(match (carried, b) {
+                (Some(c), _) => {
+                    tracing::info!(
+                        "append: the audit cache of the log before the new line, carried on"
+                    );
+                    (key, Kept::Carried(c))
+                }
+                (None, Some(b)) => (key, Kept::Made(r.state, b)),
+                (None, None) => return Ok(None),
+            }))
+        },
+    );
     match r {
         Ok((appended, kept)) => Ok(AppendedLog { appended, kept }),
         Err(AppendError::Invalid(e)) => Err(AppError::Invalid(e)),

@@ -1,7 +1,4 @@
 //! Audits and what-ifs asked of a log file: the log mapped read-only, its audit cache found (`Store::find`), and the question answered from it or the long way.
-// Not yet behind the seam (`world`): this file's own reads and writes of files (locks, syncs,
-// exclusive creation, links) still call std (ARCHITECTURE.md lists them).
-#![allow(clippy::disallowed_methods)]
 
 use super::*;
 
@@ -30,23 +27,24 @@ pub fn audit(
 /// only a few boards' lines and the hash.
 pub(super) struct MappedLog {
     pub(super) log: crate::audit::cache::LogFile,
-    pub(super) map: Option<memmap2::Mmap>,
+    pub(super) map: Option<crate::world::Map>,
     pub(super) owned: Vec<u8>,
 }
 
 impl MappedLog {
     pub(super) fn open(path: &Path) -> Result<MappedLog, AppError> {
         settle_log(path)?;
-        let file = std::fs::File::open(path)
+        let mut file = crate::world::REAL
+            .open_file(path, crate::world::Open::READ)
             .with_context(|| format!("cannot read the log {}", path.display()))?;
         // frekans only ever appends to a log (past the mapped length) and `repair`, the one
         // writer that truncates, locks it exclusively as `append` does: a shared lock keeps the
         // mapped bytes as they are while the audit reads them.
         let _ = file.lock_shared();
         let stat = crate::audit::cache::FileStat::of(&file);
-        // SAFETY: read-only, and the bytes are not truncated or rewritten in place while the
-        // shared lock is held (see above); should the map fail, the file is read instead.
-        let map = unsafe { memmap2::Mmap::map(&file) };
+        // (read-only, and the bytes are not truncated or rewritten in place while the shared
+        // lock is held, see above; should the map fail, the file is read instead)
+        let map = file.map();
         let (map, owned) = match map {
             Ok(m) if m.len() as u64 > super::context::log_limit() => {
                 return Err(AppError::BadRequest(format!(
@@ -74,7 +72,7 @@ impl MappedLog {
     /// next audit need not hash it.
     pub(super) fn record(&self, cache: Option<Store>, key: Option<String>) {
         if let (Some(store), Some(key)) = (cache, key) {
-            store.record(&key, &self.log, super::context::clock);
+            store.record(&key, &self.log);
         }
     }
 
@@ -132,7 +130,7 @@ pub(super) fn audit_keyed(
             let made = replayed.audit_cache(None, &scored);
             drop((scored, replayed));
             crate::memory::release_freed_memory();
-            let saving = store.keep_beside(key, made.clone(), None, super::context::clock);
+            let saving = store.keep_beside(key, made.clone(), None);
             if let Some(c) = made {
                 let a = crate::audit::audit_cached(bytes, c, q);
                 drop(saving);

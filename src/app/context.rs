@@ -116,12 +116,14 @@ impl Context {
     pub fn audit_cache(&self) -> Option<crate::audit::cache::Store<'_>> {
         self.cache
             .as_deref()
-            .map(|dir| crate::audit::cache::Store::new(dir, &self.build))
+            .map(|dir| crate::audit::cache::Store::new(dir, &self.build).with_clock(&self.world))
     }
 
-    /// Set up the machine as the context says: the worker threads and the progress bars.
+    /// Set up the machine as the context says: the worker threads, the progress bars and the
+    /// largest log read.
     pub fn install(&self) -> Result<(), String> {
         crate::progress::enable(self.progress);
+        LOG_LIMIT.store(self.max_log_bytes, std::sync::atomic::Ordering::Relaxed);
         if let Some(n) = self.threads {
             rayon::ThreadPoolBuilder::new()
                 .num_threads(n.max(1))
@@ -149,12 +151,16 @@ fn max_log_bytes(env: Env) -> Result<u64, String> {
     }
 }
 
-/// [`Context::max_log_bytes`] of this process, for `app`'s readers of a log that are not given
-/// a context (a library caller's `load`; the binary refuses an invalid `FREKANS_MAX_LOG_MIB`
-/// before it reads a log, a library caller gets the default).
+/// The largest log `app`'s readers take, as the command's [`Context`] says
+/// ([`Context::install`] sets it; a library caller that installs none gets
+/// [`crate::limits::MAX_LOG_BYTES`]).
+static LOG_LIMIT: std::sync::atomic::AtomicU64 =
+    std::sync::atomic::AtomicU64::new(crate::limits::MAX_LOG_BYTES);
+
+/// [`Context::max_log_bytes`] of the context installed, for `app`'s readers of a log that are
+/// not given one (a library caller's `load`).
 pub(crate) fn log_limit() -> u64 {
-    let real = crate::world::Real;
-    max_log_bytes(&|k| real.var(k)).unwrap_or(crate::limits::MAX_LOG_BYTES)
+    LOG_LIMIT.load(std::sync::atomic::Ordering::Relaxed)
 }
 
 /// The running program's build: its executable's size and modification time, as
@@ -170,12 +176,6 @@ fn running_build(world: &dyn World) -> String {
         }
         Err(_) => String::new(),
     }
-}
-
-/// The system clock, for `app`'s callers that are given no context (a library caller's): the
-/// real world's.
-pub(crate) fn clock() -> SystemTime {
-    crate::world::Real.now()
 }
 
 /// Find the `typst` program: the flag, `FREKANS_TYPST`, `PATH`, then the project's tools cache

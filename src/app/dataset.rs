@@ -1,9 +1,6 @@
 //! `frekans dataset add|list|remove`: championships scored as `score` scores them (the same
 //! read, replay and scoring: `run::replay_log`, `run::score_log`), one log at a time, into the
 //! dataset of `crate::dataset`, under its lock, as one transaction.
-// Not yet behind the seam (`world`): this file's own reads and writes of files (locks, syncs,
-// exclusive creation, links) still call std (ARCHITECTURE.md lists them).
-#![allow(clippy::disallowed_methods)]
 
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
@@ -139,7 +136,7 @@ pub fn dataset_add(req: &DatasetAdd, ctx: &Context) -> Result<AddReport, AppErro
     match r {
         Ok(report) => {
             if let Some(s) = staging {
-                let _ = std::fs::remove_dir_all(s);
+                let _ = ctx.world.remove_dir_all(&s);
             }
             Ok(report)
         }
@@ -342,7 +339,9 @@ fn stage_table(
         .with_context(|| format!("cannot serialize the dataset's {table} table"))?;
     let name = layout::store_name(&src.meta.id, &bytes);
     let dir = staged.join(table);
-    std::fs::create_dir_all(&dir).with_context(|| format!("cannot create {}", dir.display()))?;
+    crate::world::REAL
+        .create_dir_all(&dir)
+        .with_context(|| format!("cannot create {}", dir.display()))?;
     layout::write_synced(&dir.join(&name), &bytes)?;
     Ok(FileEntry {
         file: name,

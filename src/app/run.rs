@@ -120,7 +120,7 @@ pub fn run(path: &Path, want: Want, cache: Option<Store<'_>>) -> Result<Run, App
     let cache_job = match (cache, key) {
         (Some(store), Some(key)) => {
             let c = replayed.audit_cache(bytes.take().as_deref(), &scored);
-            store.keep_beside(key, c, Some(log), super::context::clock)
+            store.keep_beside(key, c, Some(log))
         }
         _ => crate::audit::cache::Saving::none(),
     };

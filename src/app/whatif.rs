@@ -1,15 +1,13 @@
 //! `audit --with`, `--with-file` and `--alternatives` (what-if audits, `audit::whatif`): the
 //! log mapped and its audit cache found, kept, carried on or made as an audit's, each proposal
 //! checked as `append` checks it, and answered from the cache or the long way.
-// Not yet behind the seam (`world`): this file's own reads and writes of files (locks, syncs,
-// exclusive creation, links) still call std (ARCHITECTURE.md lists them).
-#![allow(clippy::disallowed_methods)]
 
 use std::path::Path;
 
 use anyhow::Context;
 
 use super::{export, invalid, run, AppError, MappedLog, Store};
+use crate::world::World as _;
 
 /// `frekans audit --with`: the standings with the proposed events `proposals` (JSON texts)
 /// added at the end of the log, against the log as it is; nothing is written to the log, and
@@ -132,11 +130,13 @@ fn audit_error(e: crate::audit::AuditError) -> AppError {
 /// not a `//` comment, with where it was read ("FILE line N"), at most 64 MiB of them; a
 /// byte-order mark at its start skipped, as the log's reader skips one.
 pub fn read_proposals(file: &Path) -> Result<Vec<(String, String)>, AppError> {
-    let f = std::fs::File::open(file)
+    let f = crate::world::REAL
+        .open_file(file, crate::world::Open::READ)
         .with_context(|| format!("cannot read the proposed events {}", file.display()))?;
+    let size = f.len().unwrap_or(0);
     let bytes = crate::limits::read_bounded(
-        &f,
-        f.metadata().map_or(0, |m| m.len()),
+        f,
+        size,
         64 << 20,
         &format!("the proposed events {}", file.display()),
         "",

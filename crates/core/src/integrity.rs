@@ -13,12 +13,11 @@
 //! Checkpoints live in `LOG.sig` (one line each: `frekans-checkpoint 1 N HEAD SIGNATURE`, the
 //! signature hex over [`message`]), so the log format is unchanged and every reader of the log
 //! is unaffected; the file is appended to by `sign`, never rewritten.
-// Not yet behind the seam (`world`): this file's own reads and writes of files (locks, syncs,
-// exclusive creation, links) still call std (ARCHITECTURE.md lists them).
-#![allow(clippy::disallowed_methods)]
 
 use std::io::Write as _;
 use std::path::{Path, PathBuf};
+
+use crate::world::{Open, World, REAL};
 
 use ed25519_dalek::{Signature, Signer, SigningKey, VerifyingKey};
 
@@ -260,7 +259,7 @@ fn unhex<const N: usize>(s: &str) -> Option<[u8; N]> {
 /// `limit` bytes (`crate::limits`), checked before it is read (a special file such as
 /// `/dev/zero` read up to the limit and refused), and UTF-8.
 fn read_text(path: &Path, limit: u64, how: &str) -> std::io::Result<String> {
-    let bytes = crate::limits::read_file_bounded(path, limit, "it", how)?;
+    let bytes = crate::limits::read_file_bounded(&REAL, path, limit, "it", how)?;
     String::from_utf8(bytes)
         .map_err(|_| std::io::Error::new(std::io::ErrorKind::InvalidData, "not UTF-8 text"))
 }
@@ -305,11 +304,14 @@ fn read_key<const N: usize>(path: &Path, kind: &str) -> Result<[u8; N], Failure>
 /// and should anything fail, those it created are removed, so that a secret key is never left
 /// without its public key.
 pub fn new_key(secret: &Path) -> Result<PathBuf, Failure> {
+    let world: &dyn World = &REAL;
     let mut seed = [0u8; 32];
     std::io::Read::read_exact(
-        &mut std::fs::File::open("/dev/urandom").map_err(|e| {
-            Failure::Io(format!("no randomness from the system (/dev/urandom): {e}"))
-        })?,
+        &mut world
+            .open_file(Path::new("/dev/urandom"), Open::READ)
+            .map_err(|e| {
+                Failure::Io(format!("no randomness from the system (/dev/urandom): {e}"))
+            })?,
         &mut seed,
     )
     .map_err(|e| Failure::Io(format!("no randomness from the system (/dev/urandom): {e}")))?;
@@ -319,23 +321,21 @@ pub fn new_key(secret: &Path) -> Result<PathBuf, Failure> {
         p.push(".pub");
         PathBuf::from(p)
     };
-    let create = |path: &Path, mode: u32| -> Result<std::fs::File, Failure> {
-        let mut o = std::fs::OpenOptions::new();
-        o.write(true).create_new(true);
-        #[cfg(unix)]
-        std::os::unix::fs::OpenOptionsExt::mode(&mut o, mode);
-        o.open(path).map_err(|e| {
-            let m = format!(
-                "cannot create {} (an existing key is never overwritten): {e}",
-                path.display()
-            );
-            match e.kind() {
-                std::io::ErrorKind::AlreadyExists => Failure::Refused(m),
-                _ => Failure::Io(m),
-            }
-        })
+    let create = |path: &Path, mode: u32| -> Result<crate::world::Handle, Failure> {
+        world
+            .open_file(path, Open::CREATE_NEW.mode(mode))
+            .map_err(|e| {
+                let m = format!(
+                    "cannot create {} (an existing key is never overwritten): {e}",
+                    path.display()
+                );
+                match e.kind() {
+                    std::io::ErrorKind::AlreadyExists => Failure::Refused(m),
+                    _ => Failure::Io(m),
+                }
+            })
     };
-    let write = |f: &mut std::fs::File, path: &Path, text: String| -> Result<(), Failure> {
+    let write = |f: &mut crate::world::Handle, path: &Path, text: String| -> Result<(), Failure> {
         f.write_all(text.as_bytes())
             .and_then(|()| f.sync_all())
             .map_err(|e| Failure::Io(format!("cannot write {}: {e}", path.display())))
@@ -345,7 +345,7 @@ pub fn new_key(secret: &Path) -> Result<PathBuf, Failure> {
         Ok(p) => p,
         Err(e) => {
             drop(s);
-            let _ = std::fs::remove_file(secret);
+            let _ = world.remove_file(secret);
             return Err(e);
         }
     };
@@ -366,8 +366,8 @@ pub fn new_key(secret: &Path) -> Result<PathBuf, Failure> {
     });
     if let Err(e) = written {
         drop((s, p));
-        let _ = std::fs::remove_file(secret);
-        let _ = std::fs::remove_file(&public);
+        let _ = world.remove_file(secret);
+        let _ = world.remove_file(&public);
         return Err(e);
     }
     let dir = secret.parent().filter(|d| !d.as_os_str().is_empty());
@@ -385,18 +385,22 @@ pub fn sign(head: &Head, key_file: &Path, sig_file: &Path) -> Result<(), Failure
         head.hash,
         hex(&sig.to_bytes())
     );
-    let mut f = std::fs::OpenOptions::new()
-        .read(true)
-        .append(true)
-        .create(true)
-        .open(sig_file)
+    let mut f = REAL
+        .open_file(
+            sig_file,
+            Open {
+                create: true,
+                ..Open::APPEND
+            },
+        )
         .map_err(|e| Failure::Io(format!("cannot open {}: {e}", sig_file.display())))?;
     // One transaction under the file's lock (`event::journal`): a checkpoint is in the file
     // whole or not at all, and one cut short earlier is settled first.
     f.lock()
         .map_err(|e| Failure::Io(format!("cannot lock {}: {e}", sig_file.display())))?;
-    let written = crate::event::journal::recover(&mut f, sig_file)
-        .and_then(|_| crate::event::journal::append_batch(&mut f, sig_file, line.as_bytes()));
+    let written = crate::event::journal::recover(&REAL, &mut f, sig_file).and_then(|_| {
+        crate::event::journal::append_batch(&REAL, &mut f, sig_file, line.as_bytes())
+    });
     let _ = f.unlock();
     written.map_err(|e| Failure::Io(format!("cannot write {}: {e}", sig_file.display())))?;
     Ok(())
@@ -418,7 +422,7 @@ pub fn verify(heads: &[String], key_file: &Path, sig_file: &Path) -> Result<Head
         )));
     }
     // (a checkpoint cut short is settled first: kept whole or removed whole)
-    crate::event::journal::settle(sig_file)
+    crate::event::journal::settle(&REAL, sig_file)
         .map_err(|e| Failure::Io(format!("cannot settle {}: {e}", sig_file.display())))?;
     let text = read_text(sig_file, crate::limits::MAX_SIG_BYTES, "").map_err(|e| {
         let m = format!(
@@ -473,6 +477,7 @@ pub fn verify(heads: &[String], key_file: &Path, sig_file: &Path) -> Result<Head
 }
 
 #[cfg(test)]
+#[allow(clippy::disallowed_methods)]
 mod tests {
     use super::*;
 

@@ -9,9 +9,6 @@
 //! docs/integrity.md). Each is enforced while reading, so an endless input (`/dev/zero`, a
 //! runaway pipe) stops there with a message instead of growing until the machine runs out of
 //! memory; a regular file's length is checked before it is read at all.
-// Not yet behind the seam (`world`): this file's own reads and writes of files (locks, syncs,
-// exclusive creation, links) still call std (ARCHITECTURE.md lists them).
-#![allow(clippy::disallowed_methods)]
 
 use std::io::Read;
 
@@ -58,19 +55,20 @@ pub const MAX_SIG_BYTES: u64 = 64 << 20;
 /// length is checked before a byte is read; anything else (a pipe, `/dev/zero`) is read up to
 /// the limit and no further, in a buffer that never grows past it.
 pub fn read_file_bounded(
+    world: &dyn crate::world::World,
     path: &std::path::Path,
     limit: u64,
     what: &str,
     how: &str,
 ) -> std::io::Result<Vec<u8>> {
-    let file = std::fs::File::open(path)?;
+    let file = world.open_file(path, crate::world::Open::READ)?;
     let meta = file.metadata()?;
-    if meta.is_file() && meta.len() > limit {
-        return Err(too_long(what, Some(meta.len()), limit, how));
+    if meta.is_file && meta.len > limit {
+        return Err(too_long(what, Some(meta.len), limit, how));
     }
     read_bounded(
         file,
-        if meta.is_file() { meta.len() } else { 0 },
+        if meta.is_file { meta.len } else { 0 },
         limit,
         what,
         how,
@@ -143,6 +141,7 @@ pub fn human(n: u64) -> String {
 }
 
 #[cfg(test)]
+#[allow(clippy::disallowed_methods)]
 mod tests {
     use super::*;
 
@@ -182,8 +181,14 @@ mod tests {
     #[cfg(unix)]
     #[test]
     fn an_endless_file_is_read_to_the_limit() {
-        let e = read_file_bounded(std::path::Path::new("/dev/zero"), 1 << 20, "/dev/zero", "")
-            .unwrap_err();
+        let e = read_file_bounded(
+            &crate::world::Real,
+            std::path::Path::new("/dev/zero"),
+            1 << 20,
+            "/dev/zero",
+            "",
+        )
+        .unwrap_err();
         assert!(
             e.to_string().contains("/dev/zero is longer than 1 MiB"),
             "{e}"

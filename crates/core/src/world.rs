@@ -12,6 +12,7 @@
 #![allow(clippy::disallowed_methods)]
 
 pub mod fake;
+pub mod handle;
 
 use std::ffi::{OsStr, OsString};
 use std::fmt::Debug;
@@ -22,16 +23,7 @@ use std::process::{Output, Stdio};
 use std::time::SystemTime;
 
 pub use fake::Fake;
-
-/// What a file's metadata tells the callers.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct Meta {
-    pub len: u64,
-    pub is_file: bool,
-    pub is_dir: bool,
-    /// When it was last written (`None` where the system does not say).
-    pub modified: Option<SystemTime>,
-}
+pub use handle::{Handle, Map, Meta, Open};
 
 /// The clock, the environment, files and processes of one run (shared by threads, and by a
 /// caller that catches a reader's panic).
@@ -61,6 +53,8 @@ pub trait World: Debug + Send + Sync + RefUnwindSafe + UnwindSafe {
     fn create_tmp_dir(&self, parent: &Path, what: &str) -> io::Result<PathBuf>;
     /// Remove a file.
     fn remove_file(&self, path: &Path) -> io::Result<()>;
+    /// Remove an empty directory.
+    fn remove_dir(&self, path: &Path) -> io::Result<()>;
     /// Remove a directory and all it holds.
     fn remove_dir_all(&self, path: &Path) -> io::Result<()>;
     /// Rename `from` to `to` (atomically, on one file system), replacing a file at `to`.
@@ -69,6 +63,15 @@ pub trait World: Debug + Send + Sync + RefUnwindSafe + UnwindSafe {
     fn list(&self, dir: &Path) -> io::Result<Vec<OsString>>;
     /// A path's metadata, following links.
     fn metadata(&self, path: &Path) -> io::Result<Meta>;
+    /// A path's own metadata (a link's, not its target's).
+    fn symlink_metadata(&self, path: &Path) -> io::Result<Meta>;
+    /// Open the file at `path` as `how` says.
+    fn open_file(&self, path: &Path, how: Open) -> io::Result<Handle>;
+    /// A second name `to` for the file `from` (an error if `to` is there).
+    fn hard_link(&self, from: &Path, to: &Path) -> io::Result<()>;
+    /// The directory `dir`'s entries on to lasting storage (after a file in it was made,
+    /// renamed or removed: `fsync` of the directory).
+    fn sync_dir(&self, dir: &Path) -> io::Result<()>;
     /// Whether `path` is a file.
     fn is_file(&self, path: &Path) -> bool {
         self.metadata(path).is_ok_and(|m| m.is_file)
@@ -123,6 +126,9 @@ impl World for Real {
     fn remove_file(&self, path: &Path) -> io::Result<()> {
         std::fs::remove_file(path)
     }
+    fn remove_dir(&self, path: &Path) -> io::Result<()> {
+        std::fs::remove_dir(path)
+    }
     fn remove_dir_all(&self, path: &Path) -> io::Result<()> {
         std::fs::remove_dir_all(path)
     }
@@ -137,13 +143,41 @@ impl World for Real {
         Ok(names)
     }
     fn metadata(&self, path: &Path) -> io::Result<Meta> {
-        let m = std::fs::metadata(path)?;
-        Ok(Meta {
-            len: m.len(),
-            is_file: m.is_file(),
-            is_dir: m.is_dir(),
-            modified: m.modified().ok(),
-        })
+        std::fs::metadata(path).map(|m| Meta::of(&m))
+    }
+    fn symlink_metadata(&self, path: &Path) -> io::Result<Meta> {
+        std::fs::symlink_metadata(path).map(|m| Meta::of(&m))
+    }
+    fn open_file(&self, path: &Path, how: Open) -> io::Result<Handle> {
+        let mut o = std::fs::OpenOptions::new();
+        o.read(how.read)
+            .write(how.write)
+            .append(how.append)
+            .create(how.create)
+            .create_new(how.create_new)
+            .truncate(how.truncate);
+        if let Some(mode) = how.mode {
+            std::os::unix::fs::OpenOptionsExt::mode(&mut o, mode);
+        }
+        if how.no_follow {
+            std::os::unix::fs::OpenOptionsExt::custom_flags(
+                &mut o,
+                libc::O_NONBLOCK | libc::O_NOFOLLOW,
+            );
+        }
+        o.open(path).map(Handle::disk)
+    }
+    fn hard_link(&self, from: &Path, to: &Path) -> io::Result<()> {
+        std::fs::hard_link(from, to)
+    }
+    fn sync_dir(&self, dir: &Path) -> io::Result<()> {
+        // (a bare file name's parent is empty: the working directory)
+        let dir = if dir.as_os_str().is_empty() {
+            Path::new(".")
+        } else {
+            dir
+        };
+        std::fs::File::open(dir)?.sync_all()
     }
     fn run(&self, program: &Path, args: &[&OsStr], stdin: Option<&[u8]>) -> io::Result<Output> {
         let mut cmd = std::process::Command::new(program);

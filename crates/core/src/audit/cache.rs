@@ -60,15 +60,35 @@ const MAGIC: &[u8; 16] = b"frekans-audit\0\0\x03";
 /// changed under the same version, never reads an older build's cache). The build is told by
 /// `app::Context` (the executable's size and modification time): nothing here asks the system
 /// which program runs.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug)]
 pub struct Store<'a> {
     pub dir: &'a Path,
     pub build: &'a str,
+    /// The world whose clock a recorded status is judged by (the command's: `app::Context`
+    /// gives its own; nothing here reads the system's but through it).
+    pub clock: &'a Clock,
 }
 
+/// The real world, the clock of a store given none.
+static REAL_CLOCK: std::sync::LazyLock<Clock> =
+    std::sync::LazyLock::new(|| std::sync::Arc::new(crate::world::Real));
+
 impl<'a> Store<'a> {
+    /// The store in `dir` of the build `build`, judged by the real clock.
     pub fn new(dir: &'a Path, build: &'a str) -> Store<'a> {
-        Store { dir, build }
+        Store {
+            dir,
+            build,
+            clock: &REAL_CLOCK,
+        }
+    }
+
+    /// This store, its recorded statuses judged by `world`'s clock.
+    pub fn with_clock(self, world: &'a Clock) -> Store<'a> {
+        Store {
+            clock: world,
+            ..self
+        }
     }
 }
 
@@ -167,9 +187,9 @@ impl AuditCache {
     pub fn load(store: Store, key: &str) -> Option<AuditCache> {
         let path = file_of(store.dir, key);
         let file = open_regular(&path)?;
-        // SAFETY: read-only; a cache file is only ever replaced whole (renamed into place), never
-        // written in place, so the mapped bytes do not change; they are checked by their digest.
-        let map = unsafe { memmap2::Mmap::map(&file) }.ok()?;
+        // (read-only; a cache file is only ever replaced whole, renamed into place, never
+        // written in place, so the mapped bytes do not change; they are checked by their digest)
+        let map = file.map().ok()?;
         let _s = tracing::debug_span!("decode").entered();
         let c = decode(&map, key, &program(store.build));
         if let Some(why) = c.as_ref().and_then(AuditCache::why_not) {
@@ -387,12 +407,13 @@ pub struct Found {
 /// A log file as a command read it: the file, kept open, and its status before it was read
 /// (the log's key is recorded under that status only if the file has not changed since).
 pub struct LogFile {
-    pub file: std::fs::File,
+    pub file: crate::world::Handle,
     pub stat: Option<FileStat>,
 }
 
-/// The clock a recorded status is judged by (the command's: nothing here reads the system's).
-pub type Clock = fn() -> std::time::SystemTime;
+/// The world whose clock a recorded status is judged by (the command's: nothing here reads the
+/// system's).
+pub type Clock = std::sync::Arc<dyn crate::world::World>;
 
 /// The cache's life cycle, as a command goes through it: the log's key (recorded under its
 /// file's status, or hashed), its cache found (the one kept for these bytes, or that of the log
@@ -483,9 +504,9 @@ impl Store<'_> {
     /// Record the key `key` of the log `log` under its file's status, when the file has not
     /// changed since it was read (any write to it changed its status: its change time), so
     /// that the next audit need not hash it.
-    pub fn record(self, key: &str, log: &LogFile, clock: Clock) {
+    pub fn record(self, key: &str, log: &LogFile) {
         if let Some(s) = log.stat.filter(|&s| FileStat::of(&log.file) == Some(s)) {
-            s.record(self.dir, key, clock());
+            s.record(self.dir, key, self.clock.now());
         }
     }
 
@@ -496,14 +517,14 @@ impl Store<'_> {
         key: String,
         cache: Option<AuditCache>,
         log: Option<LogFile>,
-        clock: Clock,
     ) -> Saving {
         let (dir, build) = (self.dir.to_path_buf(), self.build.to_string());
+        let clock = self.clock.clone();
         Saving(Some(std::thread::spawn(move || {
-            let store = Store::new(&dir, &build);
+            let store = Store::new(&dir, &build).with_clock(&clock);
             if store.keep(&key, cache.as_ref()) {
                 if let Some(log) = &log {
-                    store.record(&key, log, clock);
+                    store.record(&key, log);
                 }
             }
         })))

@@ -5,11 +5,7 @@
 //! filled in — is validated as the log's next line by the same reader and replay as `check`.
 //! Only then is one complete line written, and the file and its directory synced before success
 //! is reported. A refused event changes nothing.
-// Not yet behind the seam (`world`): this file's own reads and writes of files (locks, syncs,
-// exclusive creation, links) still call std (ARCHITECTURE.md lists them).
-#![allow(clippy::disallowed_methods)]
 
-use std::fs::{File, OpenOptions};
 use std::io::{Seek, SeekFrom};
 use std::path::Path;
 
@@ -17,6 +13,7 @@ use serde_json::{Map, Value};
 
 use super::chain;
 use crate::error::{InvalidLog, LogError};
+use crate::world::{Handle, Open, World};
 
 /// What was appended.
 #[derive(Clone, Debug, PartialEq)]
@@ -60,12 +57,13 @@ fn invalid(line: usize, field: Option<&str>, msg: impl Into<String>) -> AppendEr
 /// Append `event` (one JSON object) to the log at `path`, with `at` defaulting to `now`; a log
 /// longer than `max_log_bytes` is refused.
 pub fn append(
+    world: &dyn World,
     path: &Path,
     event: &str,
     now: &str,
     max_log_bytes: u64,
 ) -> Result<Appended, AppendError> {
-    append_checked(path, event, now, max_log_bytes, |all| {
+    append_checked(world, path, event, now, max_log_bytes, |all| {
         crate::replay::replay_streamed(all, super::read::BATCH, None)
             .into_valid()
             .map(|_| ())
@@ -76,29 +74,29 @@ pub fn append(
 /// [`append`], the whole log with the new line (its bytes) validated by `check`, which gives
 /// what the caller keeps of it, or every error (then nothing is written).
 pub fn append_checked<T>(
+    world: &dyn World,
     path: &Path,
     event: &str,
     now: &str,
     max_log_bytes: u64,
     check: impl FnOnce(&[u8]) -> Result<T, Vec<LogError>>,
 ) -> Result<(Appended, T), AppendError> {
-    let mut file = OpenOptions::new().read(true).append(true).open(path)?;
+    let mut file = world.open_file(path, Open::APPEND)?;
     file.lock()?;
-    let result = super::journal::recover(&mut file, path)
+    let result = super::journal::recover(world, &mut file, path)
         .map_err(AppendError::from)
-        .and_then(|_| append_locked(&mut file, path, event, now, max_log_bytes, check));
+        .and_then(|_| append_locked(world, &mut file, path, event, now, max_log_bytes, check));
     let _ = file.unlock();
     let appended = result?;
     // The directory entry too, so the file's new size survives a power cut.
     // (a bare file name is in the working directory: `.` is synced then)
-    if let Ok(d) = File::open(crate::outfile::parent_of(path)) {
-        let _ = d.sync_all();
-    }
+    let _ = world.sync_dir(&crate::outfile::parent_of(path));
     Ok(appended)
 }
 
 fn append_locked<T>(
-    file: &mut File,
+    world: &dyn World,
+    file: &mut Handle,
     path: &Path,
     event: &str,
     now: &str,
@@ -106,9 +104,9 @@ fn append_locked<T>(
     check: impl FnOnce(&[u8]) -> Result<T, Vec<LogError>>,
 ) -> Result<(Appended, T), AppendError> {
     file.seek(SeekFrom::Start(0))?;
-    let size = file.metadata().map_or(0, |m| m.len());
+    let size = file.len().unwrap_or(0);
     let bytes = crate::limits::read_bounded(
-        &*file,
+        &mut *file,
         size,
         max_log_bytes,
         "the log",
@@ -124,7 +122,7 @@ fn append_locked<T>(
     let kept = check(&all).map_err(|errors| AppendError::Invalid(InvalidLog { errors }))?;
     let mut out = text.clone().into_bytes();
     out.push(b'\n');
-    super::journal::append_batch(file, path, &out)?;
+    super::journal::append_batch(world, file, path, &out)?;
     Ok((
         Appended {
             seq,
@@ -258,17 +256,18 @@ pub fn seal_all(
 /// the file and its directory synced. Returns how many events were appended and the first's
 /// seq, with what `check` kept.
 pub fn append_events<T>(
+    world: &dyn World,
     path: &Path,
     now: &str,
     prepare: impl FnOnce(&[u8]) -> Result<Vec<Map<String, Value>>, AppendError>,
     check: impl FnOnce(&[u8]) -> Result<T, Vec<LogError>>,
 ) -> Result<(usize, usize, T), AppendError> {
     use std::io::Read as _;
-    let mut file = OpenOptions::new().read(true).append(true).open(path)?;
+    let mut file = world.open_file(path, Open::APPEND)?;
     file.lock()?;
     let result = (|| {
         // (an earlier append cut short: its batch removed whole, or kept whole)
-        super::journal::recover(&mut file, path)?;
+        super::journal::recover(world, &mut file, path)?;
         let mut bytes = Vec::new();
         file.seek(SeekFrom::Start(0))?;
         file.read_to_end(&mut bytes)?;
@@ -285,15 +284,13 @@ pub fn append_events<T>(
         all.extend_from_slice(text.as_bytes());
         let kept = check(&all).map_err(|errors| AppendError::Invalid(InvalidLog { errors }))?;
         // One transaction: every event or none (`journal`).
-        super::journal::append_batch(&mut file, path, text.as_bytes())?;
+        super::journal::append_batch(world, &mut file, path, text.as_bytes())?;
         Ok((events.len(), before + 1, kept))
     })();
     let _ = file.unlock();
     let appended = result?;
     if let Some(dir) = path.parent().filter(|p| !p.as_os_str().is_empty()) {
-        if let Ok(d) = File::open(dir) {
-            let _ = d.sync_all();
-        }
+        let _ = world.sync_dir(dir);
     }
     Ok(appended)
 }

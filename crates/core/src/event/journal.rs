@@ -10,13 +10,11 @@
 //! the file back. A batch is thus in the file whole or not at all, whatever the instant of the
 //! kill. A record that is itself torn was never followed by a write (the batch is written only
 //! once the record is synced) and is removed.
-// Not yet behind the seam (`world`): this file's own reads and writes of files (locks, syncs,
-// exclusive creation, links) still call std (ARCHITECTURE.md lists them).
-#![allow(clippy::disallowed_methods)]
 
-use std::fs::{File, OpenOptions};
 use std::io::{Read, Seek, SeekFrom, Write};
 use std::path::{Path, PathBuf};
+
+use crate::world::{Handle, Open, World};
 
 use sha2::{Digest, Sha256};
 
@@ -30,10 +28,8 @@ pub fn path_of(file: &Path) -> PathBuf {
     file.with_file_name(name)
 }
 
-fn sync_dir(file: &Path) {
-    if let Ok(d) = File::open(crate::outfile::parent_of(file)) {
-        let _ = d.sync_all();
-    }
+fn sync_dir(world: &dyn World, file: &Path) {
+    let _ = world.sync_dir(&crate::outfile::parent_of(file));
 }
 
 fn hex_sha256(bytes: &[u8]) -> String {
@@ -43,15 +39,16 @@ fn hex_sha256(bytes: &[u8]) -> String {
 /// Write `batch` at the end of `file` (open for writing, its exclusive lock held; `path` its
 /// name) as one transaction: recorded, written, synced, the record removed. On an error the
 /// file is cut back to its length before the batch and the record removed.
-pub fn append_batch(file: &mut File, path: &Path, batch: &[u8]) -> std::io::Result<()> {
+pub fn append_batch(
+    world: &dyn World,
+    file: &mut Handle,
+    path: &Path,
+    batch: &[u8],
+) -> std::io::Result<()> {
     let before = file.seek(SeekFrom::End(0))?;
     let record = path_of(path);
     let begun = (|| {
-        let mut r = OpenOptions::new()
-            .write(true)
-            .create(true)
-            .truncate(true)
-            .open(&record)?;
+        let mut r = world.open_file(&record, Open::CREATE)?;
         writeln!(
             r,
             "frekans-pending 1 {before} {} {}",
@@ -59,26 +56,26 @@ pub fn append_batch(file: &mut File, path: &Path, batch: &[u8]) -> std::io::Resu
             hex_sha256(batch)
         )?;
         r.sync_all()?;
-        sync_dir(path);
+        sync_dir(world, path);
         Ok(())
     })();
     if let Err(e) = begun {
         // (nothing was written to the file yet)
-        let _ = std::fs::remove_file(&record);
+        let _ = world.remove_file(&record);
         return Err(e);
     }
     let written = file.write_all(batch).and_then(|()| file.sync_all());
     if let Err(e) = written {
         let cut = file.set_len(before).and_then(|()| file.sync_all());
         if cut.is_ok() {
-            let _ = std::fs::remove_file(&record);
-            sync_dir(path);
+            let _ = world.remove_file(&record);
+            sync_dir(world, path);
         }
         // (a cut that failed leaves the record: the next to open the file cuts it back)
         return Err(e);
     }
-    std::fs::remove_file(&record)?;
-    sync_dir(path);
+    world.remove_file(&record)?;
+    sync_dir(world, path);
     Ok(())
 }
 
@@ -100,9 +97,9 @@ pub enum Settled {
 
 /// Settle an interrupted batch of `file` (`path` its name; open for reading and writing, its
 /// exclusive lock held).
-pub fn recover(file: &mut File, path: &Path) -> std::io::Result<Settled> {
+pub fn recover(world: &dyn World, file: &mut Handle, path: &Path) -> std::io::Result<Settled> {
     let record = path_of(path);
-    let text = match std::fs::read(&record) {
+    let text = match world.read(&record) {
         Ok(t) => t,
         Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(Settled::Clean),
         Err(e) => return Err(e),
@@ -121,31 +118,31 @@ pub fn recover(file: &mut File, path: &Path) -> std::io::Result<Settled> {
     };
     let Some((before, n, sha)) = parsed else {
         // A torn record: the batch was never begun.
-        std::fs::remove_file(&record)?;
-        sync_dir(path);
+        world.remove_file(&record)?;
+        sync_dir(world, path);
         return Ok(Settled::Clean);
     };
-    let len = file.metadata()?.len();
+    let len = file.len()?;
     if len <= before {
-        std::fs::remove_file(&record)?;
-        sync_dir(path);
+        world.remove_file(&record)?;
+        sync_dir(world, path);
         return Ok(Settled::Clean);
     }
     let mut tail = Vec::with_capacity((len - before) as usize);
     file.seek(SeekFrom::Start(before))?;
     file.read_to_end(&mut tail)?;
     if tail.len() as u64 == n && hex_sha256(&tail) == sha {
-        std::fs::remove_file(&record)?;
-        sync_dir(path);
+        world.remove_file(&record)?;
+        sync_dir(world, path);
         return Ok(Settled::Kept);
     }
     // Part of a batch (or more than it): moved aside whole, the file cut back.
-    let side = side_file(path, &format!("at-{before}"), &tail)?;
-    sync_dir(path);
+    let side = side_file(world, path, &format!("at-{before}"), &tail)?;
+    sync_dir(world, path);
     file.set_len(before)?;
     file.sync_all()?;
-    std::fs::remove_file(&record)?;
-    sync_dir(path);
+    world.remove_file(&record)?;
+    sync_dir(world, path);
     Ok(Settled::Removed {
         side,
         bytes: tail.len() as u64,
@@ -154,7 +151,12 @@ pub fn recover(file: &mut File, path: &Path) -> std::io::Result<Settled> {
 }
 
 /// `FILE.torn-<tag>` (or `-1`, `-2`... when taken) holding `bytes`, synced.
-pub(crate) fn side_file(path: &Path, tag: &str, bytes: &[u8]) -> std::io::Result<PathBuf> {
+pub(crate) fn side_file(
+    world: &dyn World,
+    path: &Path,
+    tag: &str,
+    bytes: &[u8],
+) -> std::io::Result<PathBuf> {
     let mut n = 0;
     loop {
         let name = format!(
@@ -169,7 +171,7 @@ pub(crate) fn side_file(path: &Path, tag: &str, bytes: &[u8]) -> std::io::Result
             }
         );
         let p = path.with_file_name(name);
-        match OpenOptions::new().write(true).create_new(true).open(&p) {
+        match world.open_file(&p, Open::CREATE_NEW) {
             Ok(mut f) => {
                 f.write_all(bytes)?;
                 f.sync_all()?;
@@ -184,20 +186,22 @@ pub(crate) fn side_file(path: &Path, tag: &str, bytes: &[u8]) -> std::io::Result
 /// Before a file is read: an interrupted batch settled ([`recover`]) under the file's
 /// exclusive lock, taken only when a record is there (an append under way holds the lock: this
 /// waits for it, and finds its record gone).
-pub fn settle(path: &Path) -> std::io::Result<Settled> {
-    if !path_of(path).exists() {
+pub fn settle(world: &dyn World, path: &Path) -> std::io::Result<Settled> {
+    if world.metadata(&path_of(path)).is_err() {
         return Ok(Settled::Clean);
     }
-    let mut file = OpenOptions::new().read(true).write(true).open(path)?;
+    let mut file = world.open_file(path, Open::UPDATE)?;
     file.lock()?;
-    let r = recover(&mut file, path);
+    let r = recover(world, &mut file, path);
     let _ = file.unlock();
     r
 }
 
 #[cfg(test)]
+#[allow(clippy::disallowed_methods)]
 mod tests {
     use super::*;
+    use crate::world::Real;
 
     fn scratch(tag: &str) -> PathBuf {
         let d = std::env::temp_dir().join(format!("frekans-journal-{tag}-{}", std::process::id()));
@@ -206,8 +210,8 @@ mod tests {
         d
     }
 
-    fn open(p: &Path) -> File {
-        OpenOptions::new().read(true).write(true).open(p).unwrap()
+    fn open(p: &Path) -> Handle {
+        Real.open_file(p, Open::UPDATE).unwrap()
     }
 
     #[test]
@@ -215,10 +219,10 @@ mod tests {
         let d = scratch("whole");
         let p = d.join("log.jsonl");
         std::fs::write(&p, b"a\n").unwrap();
-        append_batch(&mut open(&p), &p, b"b\nc\n").unwrap();
+        append_batch(&Real, &mut open(&p), &p, b"b\nc\n").unwrap();
         assert_eq!(std::fs::read(&p).unwrap(), b"a\nb\nc\n");
         assert!(!path_of(&p).exists());
-        assert_eq!(settle(&p).unwrap(), Settled::Clean);
+        assert_eq!(settle(&Real, &p).unwrap(), Settled::Clean);
         let _ = std::fs::remove_dir_all(&d);
     }
 
@@ -239,10 +243,10 @@ mod tests {
                 ),
             )
             .unwrap();
-            let mut f = OpenOptions::new().append(true).open(&p).unwrap();
+            let mut f = std::fs::OpenOptions::new().append(true).open(&p).unwrap();
             f.write_all(&batch[..k]).unwrap();
             drop(f);
-            let s = settle(&p).unwrap();
+            let s = settle(&Real, &p).unwrap();
             let now = std::fs::read(&p).unwrap();
             if k == batch.len() {
                 assert_eq!(s, Settled::Kept);
@@ -269,7 +273,7 @@ mod tests {
         // A torn record: the batch never begun.
         std::fs::write(&p, b"old\n").unwrap();
         std::fs::write(path_of(&p), b"frekans-pending 1 4").unwrap();
-        assert_eq!(settle(&p).unwrap(), Settled::Clean);
+        assert_eq!(settle(&Real, &p).unwrap(), Settled::Clean);
         assert_eq!(std::fs::read(&p).unwrap(), b"old\n");
         let _ = std::fs::remove_dir_all(&d);
     }

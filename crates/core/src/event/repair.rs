@@ -2,13 +2,11 @@
 //! tail moved to a side file next to it (`LOG.torn-<seconds>`), never deleting a byte; the log
 //! then ends at its last complete line. A last line that is complete but lacks its newline
 //! gets the newline.
-// Not yet behind the seam (`world`): this file's own reads and writes of files (locks, syncs,
-// exclusive creation, links) still call std (ARCHITECTURE.md lists them).
-#![allow(clippy::disallowed_methods)]
 
-use std::fs::{File, OpenOptions};
 use std::io::Write;
 use std::path::{Path, PathBuf};
+
+use crate::world::{Open, World};
 
 #[derive(Clone, Debug, PartialEq)]
 pub enum Repaired {
@@ -24,24 +22,24 @@ pub enum Repaired {
     },
 }
 
-fn sync_dir(path: &Path) {
+fn sync_dir(world: &dyn World, path: &Path) {
     // (a bare file name is in the working directory: `.` is synced then)
-    if let Ok(d) = File::open(crate::outfile::parent_of(path)) {
-        let _ = d.sync_all();
-    }
+    let _ = world.sync_dir(&crate::outfile::parent_of(path));
 }
 
-pub fn repair(path: &Path, now_secs: u64) -> std::io::Result<Repaired> {
-    let mut file = OpenOptions::new().read(true).write(true).open(path)?;
+/// Repair the log at `path` in `world` (`now_secs` names a torn tail's side file).
+pub fn repair(world: &dyn World, path: &Path, now_secs: u64) -> std::io::Result<Repaired> {
+    let mut file = world.open_file(path, Open::UPDATE)?;
     file.lock()?;
     // An append cut short: its batch removed whole (or kept whole), before anything else.
     if let super::journal::Settled::Removed {
         side,
         bytes,
         length,
-    } = super::journal::recover(&mut file, path)?
+    } = super::journal::recover(world, &mut file, path)?
     {
-        let line = std::fs::read(path)?
+        let line = world
+            .read(path)?
             .iter()
             .take(length as usize)
             .filter(|&&b| b == b'\n')
@@ -54,7 +52,7 @@ pub fn repair(path: &Path, now_secs: u64) -> std::io::Result<Repaired> {
             line,
         });
     }
-    let bytes = std::fs::read(path)?;
+    let bytes = world.read(path)?;
     if bytes.is_empty() || bytes.ends_with(b"\n") {
         return Ok(Repaired::Clean);
     }
@@ -62,14 +60,20 @@ pub fn repair(path: &Path, now_secs: u64) -> std::io::Result<Repaired> {
     let tail = &bytes[cut..];
     let line = bytes[..cut].iter().filter(|&&b| b == b'\n').count() + 1;
     if super::json::parse_slice(tail).is_ok_and(|v| v.is_object()) {
-        let mut f = OpenOptions::new().append(true).open(path)?;
+        let mut f = world.open_file(
+            path,
+            Open {
+                read: false,
+                ..Open::APPEND
+            },
+        )?;
         f.write_all(b"\n")?;
         f.sync_all()?;
         return Ok(Repaired::NewlineAdded);
     }
     // Save the tail first (synced), then cut the log.
-    let side = super::journal::side_file(path, &now_secs.to_string(), tail)?;
-    sync_dir(path);
+    let side = super::journal::side_file(world, path, &now_secs.to_string(), tail)?;
+    sync_dir(world, path);
     file.set_len(cut as u64)?;
     file.sync_all()?;
     let _ = file.unlock();

@@ -1,9 +1,8 @@
 //! Files of a cache directory (the audit cache, the solved deals): replaced whole, and read only when they are regular files.
-// Not yet behind the seam (`world`): this file's own reads and writes of files (locks, syncs,
-// exclusive creation, links) still call std (ARCHITECTURE.md lists them).
-#![allow(clippy::disallowed_methods)]
 
 use std::path::{Path, PathBuf};
+
+use crate::world::{Handle, Open, World, REAL};
 
 /// Bytes as lower-case hex.
 pub(crate) fn hex(b: &[u8]) -> String {
@@ -20,20 +19,20 @@ pub(crate) fn replace_file(dir: &Path, name: &str, bytes: &[u8]) -> std::io::Res
 pub(crate) fn replace_file_with(
     dir: &Path,
     name: &str,
-    write: impl FnOnce(&mut std::fs::File) -> std::io::Result<()>,
+    write: impl FnOnce(&mut Handle) -> std::io::Result<()>,
 ) -> std::io::Result<()> {
-    std::fs::create_dir_all(dir)?;
+    REAL.create_dir_all(dir)?;
     let (tmp, mut f) = create_tmp(dir, name)?;
-    let written = write(&mut f).and_then(|()| std::fs::rename(&tmp, dir.join(name)));
+    let written = write(&mut f).and_then(|()| REAL.rename(&tmp, &dir.join(name)));
     if written.is_err() {
-        let _ = std::fs::remove_file(&tmp);
+        let _ = REAL.remove_file(&tmp);
     }
     written
 }
 
 /// A new temporary file of `dir` for `name` (`.NAME.PID-N.tmp`), created exclusively: a name
 /// planted there (a symlink included) is never written through.
-fn create_tmp(dir: &Path, name: &str) -> std::io::Result<(PathBuf, std::fs::File)> {
+fn create_tmp(dir: &Path, name: &str) -> std::io::Result<(PathBuf, Handle)> {
     static N: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(0);
     loop {
         let n = N.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
@@ -42,12 +41,7 @@ fn create_tmp(dir: &Path, name: &str) -> std::io::Result<(PathBuf, std::fs::File
             std::process::id(),
             crate::outfile::salt()
         ));
-        match std::fs::OpenOptions::new()
-            .read(true)
-            .write(true)
-            .create_new(true)
-            .open(&tmp)
-        {
+        match REAL.open_file(&tmp, Open::CREATE_NEW_RW) {
             Ok(f) => return Ok((tmp, f)),
             Err(e) if e.kind() == std::io::ErrorKind::AlreadyExists && n < 1 << 20 => continue,
             Err(e) => return Err(e),
@@ -58,19 +52,17 @@ fn create_tmp(dir: &Path, name: &str) -> std::io::Result<(PathBuf, std::fs::File
 /// Open `path` for reading only when it is a regular file (not a FIFO, a device, a socket or a
 /// symlink planted in the cache directory): checked before opening without following a link,
 /// opened without blocking and without following a link, and checked again on the handle.
-pub(crate) fn open_regular(path: &Path) -> Option<std::fs::File> {
-    if !std::fs::symlink_metadata(path).ok()?.file_type().is_file() {
+pub(crate) fn open_regular(path: &Path) -> Option<Handle> {
+    let m = REAL.symlink_metadata(path).ok()?;
+    if !m.is_file || m.is_symlink {
         return None;
     }
-    let mut o = std::fs::OpenOptions::new();
-    o.read(true);
-    #[cfg(unix)]
-    {
-        use std::os::unix::fs::OpenOptionsExt;
-        o.custom_flags(libc::O_NONBLOCK | libc::O_NOFOLLOW);
-    }
-    let f = o.open(path).ok()?;
-    f.metadata().ok()?.file_type().is_file().then_some(f)
+    let how = Open {
+        no_follow: true,
+        ..Open::READ
+    };
+    let f = REAL.open_file(path, how).ok()?;
+    f.metadata().ok()?.is_file.then_some(f)
 }
 
 /// A regular file's text ([`open_regular`]), at most `limit` bytes of it.

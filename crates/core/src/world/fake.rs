@@ -12,7 +12,8 @@ use std::process::{ExitStatus, Output};
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, SystemTime};
 
-use super::{Meta, World};
+use super::handle::{Handle, Meta, Open, Virtual};
+use super::World;
 
 /// A fake program: given its arguments, its input and the files, it answers as a process would.
 pub type Program = Arc<
@@ -28,6 +29,13 @@ pub type Program = Arc<
 pub struct Files {
     files: Mutex<BTreeMap<PathBuf, (Vec<u8>, SystemTime)>>,
     dirs: Mutex<BTreeSet<PathBuf>>,
+    /// The locks held: of each path, the handles (by number) that hold one, and whether
+    /// exclusively.
+    locks: Mutex<BTreeMap<PathBuf, Vec<(u64, bool)>>>,
+    /// What fails: an operation (`"sync"`, `"write"`, `"rename"`, `"hard_link"`, `"open"`,
+    /// `"sync_dir"`) on a path.
+    fails: Mutex<BTreeSet<(String, PathBuf)>>,
+    handles: std::sync::atomic::AtomicU64,
 }
 
 impl Files {
@@ -60,6 +68,22 @@ impl Files {
         self.dirs.lock().unwrap().contains(path)
     }
 
+    /// An error if `op` on `path` is to fail.
+    fn check(&self, op: &str, path: &Path) -> io::Result<()> {
+        if self
+            .fails
+            .lock()
+            .unwrap()
+            .contains(&(op.to_string(), path.to_path_buf()))
+        {
+            return Err(io::Error::other(format!(
+                "{op} {}: failed (as the fake world was told)",
+                path.display()
+            )));
+        }
+        Ok(())
+    }
+
     /// Every path held, files and directories.
     pub fn paths(&self) -> Vec<PathBuf> {
         let mut all: Vec<PathBuf> = self.files.lock().unwrap().keys().cloned().collect();
@@ -77,7 +101,7 @@ pub struct Fake {
     tmp: PathBuf,
     counter: Mutex<u64>,
     /// Its files.
-    pub files: Files,
+    pub files: Arc<Files>,
     /// Every program run: its path and arguments, in order.
     pub runs: Mutex<Vec<(PathBuf, Vec<OsString>)>>,
 }
@@ -124,7 +148,7 @@ impl Fake {
             programs: BTreeMap::new(),
             tmp: PathBuf::from("/tmp"),
             counter: Mutex::new(0),
-            files: Files::default(),
+            files: Arc::default(),
             runs: Mutex::new(Vec::new()),
         };
         f.files.mkdirs(Path::new("/tmp"));
@@ -157,6 +181,35 @@ impl Fake {
         let now = *self.now.lock().unwrap();
         self.files.put(path.as_ref(), bytes, now);
         self
+    }
+
+    /// Make `op` (`"sync"`, `"write"`, `"rename"`, `"hard_link"`, `"open"`, `"sync_dir"`) on
+    /// `path` fail from now on.
+    pub fn fail(&self, op: &str, path: impl AsRef<Path>) {
+        self.files
+            .fails
+            .lock()
+            .unwrap()
+            .insert((op.to_string(), path.as_ref().to_path_buf()));
+    }
+
+    /// Make `op` on `path` succeed again (as [`Fake::fail`] was told).
+    pub fn mend(&self, op: &str, path: impl AsRef<Path>) {
+        self.files
+            .fails
+            .lock()
+            .unwrap()
+            .remove(&(op.to_string(), path.as_ref().to_path_buf()));
+    }
+
+    /// Whether a handle holds a lock of `path`.
+    pub fn locked(&self, path: impl AsRef<Path>) -> bool {
+        self.files
+            .locks
+            .lock()
+            .unwrap()
+            .get(path.as_ref())
+            .is_some_and(|l| !l.is_empty())
     }
 
     /// Move the clock on by `by` (no sleep).
@@ -219,6 +272,18 @@ impl World for Fake {
             None => Err(not_found(path)),
         }
     }
+    fn remove_dir(&self, path: &Path) -> io::Result<()> {
+        if self.files.paths().iter().any(|p| p.parent() == Some(path)) {
+            return Err(io::Error::new(
+                io::ErrorKind::DirectoryNotEmpty,
+                format!("{}: Directory not empty", path.display()),
+            ));
+        }
+        match self.files.dirs.lock().unwrap().remove(path) {
+            true => Ok(()),
+            false => Err(not_found(path)),
+        }
+    }
     fn remove_dir_all(&self, path: &Path) -> io::Result<()> {
         if !self.files.is_dir(path) {
             return Err(not_found(path));
@@ -236,6 +301,7 @@ impl World for Fake {
         Ok(())
     }
     fn rename(&self, from: &Path, to: &Path) -> io::Result<()> {
+        self.files.check("rename", from)?;
         let bytes = self.read(from)?;
         self.remove_file(from)?;
         self.files.put(to, &bytes, self.now());
@@ -263,6 +329,8 @@ impl World for Fake {
                 is_file: true,
                 is_dir: false,
                 modified: Some(*at),
+                is_symlink: false,
+                file_id: None,
             });
         }
         if self.files.is_dir(path) {
@@ -271,9 +339,58 @@ impl World for Fake {
                 is_file: false,
                 is_dir: true,
                 modified: None,
+                is_symlink: false,
+                file_id: None,
             });
         }
         Err(not_found(path))
+    }
+    fn symlink_metadata(&self, path: &Path) -> io::Result<Meta> {
+        self.metadata(path)
+    }
+    fn open_file(&self, path: &Path, how: Open) -> io::Result<Handle> {
+        self.files.check("open", path)?;
+        let there = self.files.get(path).is_some();
+        if how.create_new && (there || self.files.is_dir(path)) {
+            return Err(io::Error::new(
+                io::ErrorKind::AlreadyExists,
+                format!("{}: File exists", path.display()),
+            ));
+        }
+        if !there {
+            if !(how.create || how.create_new) {
+                return Err(not_found(path));
+            }
+            self.write(path, b"")?;
+        } else if how.truncate {
+            self.files.put(path, b"", self.now());
+        }
+        Ok(Handle::memory(Box::new(MemFile {
+            files: self.files.clone(),
+            path: path.to_path_buf(),
+            pos: 0,
+            how,
+            id: self
+                .files
+                .handles
+                .fetch_add(1, std::sync::atomic::Ordering::Relaxed),
+            at: self.now(),
+        })))
+    }
+    fn hard_link(&self, from: &Path, to: &Path) -> io::Result<()> {
+        self.files.check("hard_link", from)?;
+        if self.files.get(to).is_some() || self.files.is_dir(to) {
+            return Err(io::Error::new(
+                io::ErrorKind::AlreadyExists,
+                format!("{}: File exists", to.display()),
+            ));
+        }
+        // (a copy: the fake's files are not shared between names)
+        let bytes = self.read(from)?;
+        self.write(to, &bytes)
+    }
+    fn sync_dir(&self, dir: &Path) -> io::Result<()> {
+        self.files.check("sync_dir", dir)
     }
     fn run(&self, program: &Path, args: &[&OsStr], stdin: Option<&[u8]>) -> io::Result<Output> {
         let args: Vec<OsString> = args.iter().map(|a| a.to_os_string()).collect();
@@ -288,6 +405,137 @@ impl World for Fake {
                 "No such file or directory (os error 2)",
             )),
         }
+    }
+}
+
+/// A fake world's open file: read and written in its files' map at once (its writes are
+/// there for every reader before a sync; a sync fails only when told to).
+#[derive(Debug)]
+struct MemFile {
+    files: Arc<Files>,
+    path: PathBuf,
+    pos: u64,
+    how: Open,
+    id: u64,
+    at: SystemTime,
+}
+
+impl MemFile {
+    /// `f` of its bytes (`written`: its modification time moved to the handle's).
+    fn with<T>(&self, written: bool, f: impl FnOnce(&mut Vec<u8>) -> T) -> io::Result<T> {
+        let mut files = self.files.files.lock().unwrap();
+        let (bytes, at) = files
+            .get_mut(&self.path)
+            .ok_or_else(|| not_found(&self.path))?;
+        if written {
+            *at = (*at).max(self.at);
+        }
+        Ok(f(bytes))
+    }
+}
+
+impl io::Read for MemFile {
+    fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
+        if !self.how.read {
+            return Err(io::Error::other("not open for reading"));
+        }
+        let pos = self.pos as usize;
+        let n = self.with(false, |b| {
+            let from = pos.min(b.len());
+            let n = buf.len().min(b.len() - from);
+            buf[..n].copy_from_slice(&b[from..from + n]);
+            n
+        })?;
+        self.pos += n as u64;
+        Ok(n)
+    }
+}
+
+impl io::Write for MemFile {
+    fn write(&mut self, buf: &[u8]) -> io::Result<usize> {
+        if !(self.how.write || self.how.append) {
+            return Err(io::Error::other("not open for writing"));
+        }
+        self.files.check("write", &self.path)?;
+        let (append, pos) = (self.how.append, self.pos as usize);
+        let end = self.with(true, |b| {
+            let at = if append { b.len() } else { pos };
+            if b.len() < at + buf.len() {
+                b.resize(at + buf.len(), 0);
+            }
+            b[at..at + buf.len()].copy_from_slice(buf);
+            at + buf.len()
+        })?;
+        self.pos = end as u64;
+        Ok(buf.len())
+    }
+    fn flush(&mut self) -> io::Result<()> {
+        Ok(())
+    }
+}
+
+impl io::Seek for MemFile {
+    fn seek(&mut self, pos: io::SeekFrom) -> io::Result<u64> {
+        let len = self.size()?;
+        let to = match pos {
+            io::SeekFrom::Start(n) => Some(n),
+            io::SeekFrom::End(d) => len.checked_add_signed(d),
+            io::SeekFrom::Current(d) => self.pos.checked_add_signed(d),
+        };
+        self.pos = to.ok_or_else(|| io::Error::from(io::ErrorKind::InvalidInput))?;
+        Ok(self.pos)
+    }
+}
+
+impl Virtual for MemFile {
+    fn size(&self) -> io::Result<u64> {
+        self.with(false, |b| b.len() as u64)
+    }
+    fn set_len(&mut self, len: u64) -> io::Result<()> {
+        self.with(true, |b| b.resize(len as usize, 0))
+    }
+    fn sync(&mut self) -> io::Result<()> {
+        self.files.check("sync", &self.path)
+    }
+    fn lock(&mut self, exclusive: bool) -> io::Result<()> {
+        self.files.check("lock", &self.path)?;
+        let mut locks = self.files.locks.lock().unwrap();
+        let held = locks.entry(self.path.clone()).or_default();
+        held.retain(|&(id, _)| id != self.id);
+        if held.iter().any(|&(_, x)| x || exclusive) {
+            return Err(io::Error::new(
+                io::ErrorKind::WouldBlock,
+                format!("{}: locked by another", self.path.display()),
+            ));
+        }
+        held.push((self.id, exclusive));
+        Ok(())
+    }
+    fn unlock(&mut self) -> io::Result<()> {
+        if let Some(held) = self.files.locks.lock().unwrap().get_mut(&self.path) {
+            held.retain(|&(id, _)| id != self.id);
+        }
+        Ok(())
+    }
+    fn contents(&self) -> io::Result<Vec<u8>> {
+        self.with(false, |b| b.clone())
+    }
+    fn meta(&self) -> io::Result<Meta> {
+        let len = self.size()?;
+        Ok(Meta {
+            len,
+            is_file: true,
+            is_dir: false,
+            modified: Some(self.at),
+            is_symlink: false,
+            file_id: None,
+        })
+    }
+}
+
+impl Drop for MemFile {
+    fn drop(&mut self) {
+        let _ = Virtual::unlock(self);
     }
 }
 

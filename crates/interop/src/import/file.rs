@@ -12,11 +12,10 @@
 //! No file of more than [`crate::limits::MAX_IMPORT_BYTES`] is read: a regular file's length
 //! is checked before a byte is read, anything else (a pipe, `/dev/zero`) is read up to the
 //! limit and refused there.
-// Not yet behind the seam (`world`): this file's own reads and writes of files (locks, syncs,
-// exclusive creation, links) still call std (ARCHITECTURE.md lists them).
-#![allow(clippy::disallowed_methods)]
 
 use std::path::Path;
+
+use crate::world::{Open, World, REAL};
 
 /// Files at least this big are read in parallel chunks into a mapping.
 const PARALLEL_FROM: u64 = 64 << 20;
@@ -68,29 +67,32 @@ fn read_within(path: &Path, name: &str, limit: u64) -> Result<Bytes, super::Impo
     let how = " to import (split it, or import its sessions' files one by one)";
     #[cfg(unix)]
     {
-        let file = std::fs::File::open(path).map_err(io)?;
+        let file = REAL.open_file(path, Open::READ).map_err(io)?;
         let meta = file.metadata().map_err(io)?;
-        if meta.is_file() && meta.len() > limit {
+        if meta.is_file && meta.len > limit {
             return Err(io(crate::limits::too_long(
                 what,
-                Some(meta.len()),
+                Some(meta.len),
                 limit,
                 how,
             )));
         }
-        if meta.is_file() && meta.len() >= PARALLEL_FROM {
-            if let Some(bytes) = read_chunks(&file, meta.len(), CHUNK).map_err(io)? {
+        if let Some(f) = file
+            .as_file()
+            .filter(|_| meta.is_file && meta.len >= PARALLEL_FROM)
+        {
+            if let Some(bytes) = read_chunks(f, meta.len, CHUNK).map_err(io)? {
                 return Ok(Bytes::Map(bytes));
             }
         }
-        if !meta.is_file() {
+        if !meta.is_file {
             return match read_unknown(file, limit, what, how).map_err(io)? {
                 Some(bytes) => Ok(bytes),
                 None => Err(io(crate::limits::too_long(what, None, limit, how))),
             };
         }
     }
-    crate::limits::read_file_bounded(path, limit, what, how)
+    crate::limits::read_file_bounded(&REAL, path, limit, what, how)
         .map(Bytes::Vec)
         .map_err(io)
 }
@@ -103,7 +105,7 @@ fn read_within(path: &Path, name: &str, limit: u64) -> Result<Bytes, super::Impo
 /// the limit, `crate::limits::read_bounded`.)
 #[cfg(unix)]
 fn read_unknown(
-    mut file: std::fs::File,
+    mut file: crate::world::Handle,
     limit: u64,
     what: &str,
     how: &str,
@@ -187,6 +189,7 @@ pub(super) fn drop_aside<T: Send + 'static>(value: T) {
 }
 
 #[cfg(all(test, unix))]
+#[allow(clippy::disallowed_methods)]
 mod tests {
     use super::*;
 
@@ -234,9 +237,14 @@ mod tests {
             .unwrap();
         let out = child.stdout.take().unwrap();
         let fd = std::os::fd::OwnedFd::from(out);
-        let bytes = read_unknown(std::fs::File::from(fd), 100, "", "")
-            .unwrap()
-            .unwrap();
+        let bytes = read_unknown(
+            crate::world::Handle::disk(std::fs::File::from(fd)),
+            100,
+            "",
+            "",
+        )
+        .unwrap()
+        .unwrap();
         child.wait().unwrap();
         assert_eq!(&*bytes, b"a,b\n1,2\n");
     }

@@ -3,12 +3,11 @@
 //! a million events' text is never held in memory), the file then validated where it lies
 //! (mapped, not read back), and only then synced and linked into place — or removed, so that
 //! nothing half-written is ever left under the log's name or beside it.
-// Not yet behind the seam (`world`): this file's own reads and writes of files (locks, syncs,
-// exclusive creation, links) still call std (ARCHITECTURE.md lists them).
-#![allow(clippy::disallowed_methods)]
 
 use std::io::Write as _;
 use std::path::{Path, PathBuf};
+
+use crate::world::{Handle, World, REAL};
 
 use super::ev::{seal_to, SealError};
 use super::Ev;
@@ -16,7 +15,7 @@ use super::Ev;
 /// A new log being written: its temporary, removed when dropped before [`NewLog::commit`].
 pub(super) struct NewLog {
     tmp: PathBuf,
-    file: std::fs::File,
+    file: Handle,
     dir: PathBuf,
     committed: bool,
 }
@@ -48,7 +47,7 @@ impl NewLog {
         let (tmp, file) = crate::outfile::create_tmp_file(&dir, &name)?;
         Ok(NewLog {
             tmp,
-            file,
+            file: Handle::disk(file),
             dir,
             committed: false,
         })
@@ -63,11 +62,10 @@ impl NewLog {
     /// are made a batch at a time and written by a second thread meanwhile. An event the log
     /// cannot hold is reported before a write error.
     pub fn seal(&mut self, events: &[Ev], now: &str) -> Result<(), SealError> {
-        let file = &self.file;
+        let f = &mut self.file;
         std::thread::scope(|scope| {
             let (tx, rx) = std::sync::mpsc::sync_channel::<String>(2);
             let writer = scope.spawn(move || -> std::io::Result<()> {
-                let mut f = file;
                 for batch in rx {
                     f.write_all(batch.as_bytes())?;
                 }
@@ -90,13 +88,13 @@ impl NewLog {
     /// `check` the temporary's bytes where they lie (mapped; its pages are those the writes
     /// just left in the page cache).
     pub fn check<T>(&self, check: impl FnOnce(&[u8]) -> T) -> std::io::Result<T> {
-        if self.file.metadata()?.len() == 0 {
+        if self.file.is_empty()? {
             return Ok(check(&[]));
         }
-        // SAFETY: the temporary was created exclusively by this process and nothing else
-        // writes it while it is mapped (its name is unique and unpublished; it is linked into
-        // place only after the map is dropped).
-        let map = unsafe { memmap2::MmapOptions::new().populate().map(&self.file)? };
+        // (the temporary was created exclusively by this process and nothing else writes it
+        // while it is mapped: its name is unique and unpublished; it is linked into place only
+        // after the map is dropped)
+        let map = self.file.map_populated()?;
         Ok(check(&map))
     }
 
@@ -105,12 +103,12 @@ impl NewLog {
     pub fn commit(mut self, out: &Path) -> Result<(), CommitError> {
         let linked = (|| -> std::io::Result<()> {
             self.file.sync_all()?;
-            match std::fs::hard_link(&self.tmp, out) {
+            match REAL.hard_link(&self.tmp, out) {
                 Ok(()) => Ok(()),
                 Err(e) if e.kind() == std::io::ErrorKind::AlreadyExists => Err(e),
                 // (a file system without hard links)
                 Err(_) if !out.exists() => {
-                    std::fs::rename(&self.tmp, out)?;
+                    REAL.rename(&self.tmp, out)?;
                     self.committed = true;
                     Ok(())
                 }
@@ -120,7 +118,7 @@ impl NewLog {
         match linked {
             Ok(()) => {
                 if !self.committed {
-                    let _ = std::fs::remove_file(&self.tmp);
+                    let _ = REAL.remove_file(&self.tmp);
                     self.committed = true;
                 }
                 crate::outfile::sync_dir(&self.dir);
@@ -135,7 +133,7 @@ impl NewLog {
 impl Drop for NewLog {
     fn drop(&mut self) {
         if !self.committed {
-            let _ = std::fs::remove_file(&self.tmp);
+            let _ = REAL.remove_file(&self.tmp);
         }
     }
 }

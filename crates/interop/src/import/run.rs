@@ -573,6 +573,7 @@ pub fn import_append(
     let mut live: Vec<(String, String)> = Vec::new();
     let mut notes: Vec<Problem> = Vec::new();
     let r = append_events(
+        &*opts.req.world,
         log,
         &opts.now,
         |bytes| {

@@ -3,11 +3,8 @@
 //! commit file `_delta_log/%020d.json` a version, each line one action (`commitInfo`,
 //! `protocol`, `metaData`, `add`, `remove`), created only if no file of that version exists
 //! (put-if-absent: written whole under a temporary name, then hard-linked to its name).
-// Not yet behind the seam (`world`): this file's own reads and writes of files (locks, syncs,
-// exclusive creation, links) still call std (ARCHITECTURE.md lists them).
-#![allow(clippy::disallowed_methods)]
 
-use std::fs;
+use frekans_core::world::{World, REAL};
 use std::path::Path;
 
 use crate::error::{Context, Result};
@@ -144,9 +141,10 @@ pub fn commit_name(version: u64) -> String {
 /// an error (another writer took the version).
 pub fn write_commit(table_dir: &Path, version: u64, text: &str) -> Result<()> {
     let log = table_dir.join(DELTA_LOG);
-    fs::create_dir_all(&log).with_context(|| format!("cannot create {}", log.display()))?;
+    REAL.create_dir_all(&log)
+        .with_context(|| format!("cannot create {}", log.display()))?;
     let path = log.join(commit_name(version));
-    if let Ok(existing) = fs::read_to_string(&path) {
+    if let Ok(Ok(existing)) = REAL.read(&path).map(String::from_utf8) {
         if existing == text {
             return Ok(());
         }
@@ -163,8 +161,8 @@ pub fn write_commit(table_dir: &Path, version: u64, text: &str) -> Result<()> {
         crate::outfile::salt()
     ));
     super::layout::write_synced(&tmp, text.as_bytes())?;
-    let linked = fs::hard_link(&tmp, &path);
-    let _ = fs::remove_file(&tmp);
+    let linked = REAL.hard_link(&tmp, &path);
+    let _ = REAL.remove_file(&tmp);
     match linked {
         Ok(()) => {}
         Err(e) if e.kind() == std::io::ErrorKind::AlreadyExists => {

@@ -1,11 +1,8 @@
 //! Where a dataset's files are: each table's directory, its Hive partitions (the file a globbing
 //! reader sees), its store of data files (what the Delta log names, kept for time travel), and
 //! the ids, dates and seasons that name them.
-// Not yet behind the seam (`world`): this file's own reads and writes of files (locks, syncs,
-// exclusive creation, links) still call std (ARCHITECTURE.md lists them).
-#![allow(clippy::disallowed_methods)]
 
-use std::fs;
+use frekans_core::world::{Open, World, REAL};
 use std::path::{Path, PathBuf};
 
 use crate::error::{Context, Result};
@@ -97,15 +94,12 @@ pub fn store_path(name: &str) -> String {
 pub fn link_current(dir: &Path, table: &str, season: i32, id: &str, name: &str) -> Result<()> {
     let store = table_dir(dir, table).join(STORE).join(name);
     let part = partition_dir(dir, table, season, id);
-    fs::create_dir_all(&part).with_context(|| format!("cannot create {}", part.display()))?;
+    REAL.create_dir_all(&part)
+        .with_context(|| format!("cannot create {}", part.display()))?;
     remove_temporaries(&part);
-    {
-        use std::os::unix::fs::MetadataExt;
-        let same = |a: &fs::Metadata, b: &fs::Metadata| a.ino() == b.ino() && a.dev() == b.dev();
-        if let (Ok(a), Ok(b)) = (fs::metadata(&store), fs::metadata(part.join(PART))) {
-            if same(&a, &b) {
-                return Ok(());
-            }
+    if let (Ok(a), Ok(b)) = (REAL.metadata(&store), REAL.metadata(&part.join(PART))) {
+        if a.file_id.is_some() && a.file_id == b.file_id {
+            return Ok(());
         }
     }
     let tmp = part.join(format!(
@@ -113,15 +107,15 @@ pub fn link_current(dir: &Path, table: &str, season: i32, id: &str, name: &str) 
         std::process::id(),
         crate::outfile::salt()
     ));
-    let _ = fs::remove_file(&tmp);
-    fs::hard_link(&store, &tmp).with_context(|| {
+    let _ = REAL.remove_file(&tmp);
+    REAL.hard_link(&store, &tmp).with_context(|| {
         format!(
             "cannot link {} to {} (the dataset needs a file system with hard links)",
             store.display(),
             tmp.display()
         )
     })?;
-    fs::rename(&tmp, part.join(PART)).with_context(|| {
+    REAL.rename(&tmp, &part.join(PART)).with_context(|| {
         format!(
             "cannot rename {} to {}",
             tmp.display(),
@@ -129,7 +123,7 @@ pub fn link_current(dir: &Path, table: &str, season: i32, id: &str, name: &str) 
         )
     })?;
     // (a rename between two links of one file does nothing: the temporary would stay)
-    let _ = fs::remove_file(&tmp);
+    let _ = REAL.remove_file(&tmp);
     crate::outfile::sync_dir(&part);
     Ok(())
 }
@@ -138,14 +132,14 @@ pub fn link_current(dir: &Path, table: &str, season: i32, id: &str, name: &str) 
 /// empty). Idempotent.
 pub fn remove_partition(dir: &Path, table: &str, season: i32, id: &str) -> Result<()> {
     let part = partition_dir(dir, table, season, id);
-    match fs::remove_dir_all(&part) {
+    match REAL.remove_dir_all(&part) {
         Ok(()) => {}
         Err(e) if e.kind() == std::io::ErrorKind::NotFound => {}
         Err(e) => return Err(e).with_context(|| format!("cannot remove {}", part.display())),
     }
     if let Some(season_dir) = part.parent() {
         // (fails, as it should, while another championship is in it)
-        let _ = fs::remove_dir(season_dir);
+        let _ = REAL.remove_dir(season_dir);
         crate::outfile::sync_dir(&table_dir(dir, table));
     }
     Ok(())
@@ -154,12 +148,12 @@ pub fn remove_partition(dir: &Path, table: &str, season: i32, id: &str) -> Resul
 /// Remove the temporaries of killed runs from `dir` (`.NAME.tmp-…`: under the dataset's lock,
 /// no other run has one).
 pub fn remove_temporaries(dir: &Path) {
-    let Ok(rd) = fs::read_dir(dir) else { return };
-    for e in rd.flatten() {
-        let name = e.file_name();
+    let Ok(names) = REAL.list(dir) else { return };
+    for name in names {
+        let path = dir.join(&name);
         let name = name.to_string_lossy();
         if name.starts_with('.') && name.contains(".tmp-") {
-            let _ = fs::remove_file(e.path());
+            let _ = REAL.remove_file(&path);
         }
     }
 }
@@ -167,8 +161,9 @@ pub fn remove_temporaries(dir: &Path) {
 /// Write `bytes` to a new file `path` and sync it.
 pub fn write_synced(path: &Path, bytes: &[u8]) -> Result<()> {
     use std::io::Write;
-    let mut f =
-        fs::File::create(path).with_context(|| format!("cannot create {}", path.display()))?;
+    let mut f = REAL
+        .open_file(path, Open::CREATE)
+        .with_context(|| format!("cannot create {}", path.display()))?;
     f.write_all(bytes)
         .and_then(|()| f.sync_all())
         .with_context(|| format!("cannot write {}", path.display()))
@@ -185,7 +180,7 @@ pub fn write_atomic(path: &Path, bytes: &[u8]) -> Result<()> {
         crate::outfile::salt()
     ));
     write_synced(&tmp, bytes)?;
-    fs::rename(&tmp, path)
+    REAL.rename(&tmp, path)
         .with_context(|| format!("cannot rename {} to {}", tmp.display(), path.display()))?;
     crate::outfile::sync_dir(&parent);
     Ok(())

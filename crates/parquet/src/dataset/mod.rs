@@ -5,17 +5,14 @@
 //! transaction under the dataset's lock: its plan written first (`_frekans/pending.json`), then
 //! the Delta commits, the Hive files and the manifest, so that a run killed anywhere is finished
 //! by the next ([`Locked::finish_pending`]).
-// Not yet behind the seam (`world`): this file's own reads and writes of files (locks, syncs,
-// exclusive creation, links) still call std (ARCHITECTURE.md lists them).
-#![allow(clippy::disallowed_methods)]
 
 pub mod delta;
 pub mod frames;
 pub mod layout;
 mod plan;
 
+use frekans_core::world::{Open, World, REAL};
 use std::collections::BTreeMap;
-use std::fs;
 use std::path::{Path, PathBuf};
 
 use crate::error::{Context, Result};
@@ -117,7 +114,7 @@ pub struct Pending {
 /// A dataset directory under its exclusive lock (held until dropped).
 pub struct Locked {
     pub dir: PathBuf,
-    _lock: fs::File,
+    _lock: frekans_core::world::Handle,
     /// The directory did not exist before this run.
     pub created: bool,
 }
@@ -130,23 +127,26 @@ pub fn lock(dir: &Path, create: bool) -> Result<Option<Locked>> {
         if !create {
             return Ok(None);
         }
-        fs::create_dir_all(dir).with_context(|| format!("cannot create {}", dir.display()))?;
+        REAL.create_dir_all(dir)
+            .with_context(|| format!("cannot create {}", dir.display()))?;
     }
     let path = dir.join(LOCK);
     loop {
-        let f = fs::OpenOptions::new()
-            .create(true)
-            .truncate(false)
-            .write(true)
-            .open(&path)
+        let how = Open {
+            read: false,
+            write: true,
+            create: true,
+            ..Open::READ
+        };
+        let mut f = REAL
+            .open_file(&path, how)
             .with_context(|| format!("cannot open {}", path.display()))?;
         f.lock()
             .with_context(|| format!("cannot lock {}", path.display()))?;
         // The lock file may have been removed while we waited (a failed first add takes its
         // directory away): then lock the one there now.
-        use std::os::unix::fs::MetadataExt;
-        let same = match (f.metadata(), fs::metadata(&path)) {
-            (Ok(a), Ok(b)) => a.ino() == b.ino() && a.dev() == b.dev(),
+        let same = match (f.metadata(), REAL.metadata(&path)) {
+            (Ok(a), Ok(b)) => a.file_id.is_some() && a.file_id == b.file_id,
             _ => false,
         };
         if same {
@@ -160,7 +160,8 @@ pub fn lock(dir: &Path, create: bool) -> Result<Option<Locked>> {
             if !create {
                 return Ok(None);
             }
-            fs::create_dir_all(dir).with_context(|| format!("cannot create {}", dir.display()))?;
+            REAL.create_dir_all(dir)
+                .with_context(|| format!("cannot create {}", dir.display()))?;
         }
     }
 }
@@ -168,7 +169,7 @@ pub fn lock(dir: &Path, create: bool) -> Result<Option<Locked>> {
 /// The manifest of `dir` (empty when there is none yet).
 pub fn read_manifest(dir: &Path) -> Result<Manifest> {
     let path = dir.join(OWN).join(MANIFEST);
-    match fs::read(&path) {
+    match REAL.read(&path) {
         Ok(b) => serde_json::from_slice(&b)
             .with_context(|| format!("{} is not a frekans manifest", path.display())),
         Err(e) if e.kind() == std::io::ErrorKind::NotFound => Ok(Manifest {
@@ -187,10 +188,12 @@ pub fn has_pending(dir: &Path) -> bool {
 /// Try the lock of an existing dataset without waiting (`list` finishing a killed run's
 /// transaction when no other run is at work).
 pub fn try_lock(dir: &Path) -> Option<Locked> {
-    let f = fs::OpenOptions::new()
-        .write(true)
-        .open(dir.join(LOCK))
-        .ok()?;
+    let how = Open {
+        read: false,
+        write: true,
+        ..Open::READ
+    };
+    let mut f = REAL.open_file(&dir.join(LOCK), how).ok()?;
     f.try_lock().ok()?;
     Some(Locked {
         dir: dir.to_path_buf(),
@@ -209,7 +212,7 @@ impl Locked {
     pub fn finish_pending(&self) -> Result<bool> {
         self.clean_staging();
         let path = self.own().join(PENDING);
-        let bytes = match fs::read(&path) {
+        let bytes = match REAL.read(&path) {
             Ok(b) => b,
             Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(false),
             Err(e) => return Err(e).with_context(|| format!("cannot read {}", path.display())),
@@ -229,7 +232,8 @@ impl Locked {
     /// manifest; then forget it. Every step can be done again (a rerun after a kill).
     pub fn commit(&self, p: &Pending) -> Result<()> {
         let own = self.own();
-        fs::create_dir_all(&own).with_context(|| format!("cannot create {}", own.display()))?;
+        REAL.create_dir_all(&own)
+            .with_context(|| format!("cannot create {}", own.display()))?;
         let text = serde_json::to_vec_pretty(p).map_err(crate::error::Failed::foreign)?;
         layout::write_atomic(&own.join(PENDING), &text)?;
         self.apply(p)
@@ -252,7 +256,7 @@ impl Locked {
         let own = self.own();
         let text = serde_json::to_vec_pretty(&p.manifest).map_err(crate::error::Failed::foreign)?;
         layout::write_atomic(&own.join(MANIFEST), &text)?;
-        fs::remove_file(own.join(PENDING))
+        REAL.remove_file(&own.join(PENDING))
             .with_context(|| format!("cannot remove {}", own.join(PENDING).display()))?;
         crate::outfile::sync_dir(&own);
         Ok(())
@@ -261,10 +265,10 @@ impl Locked {
     /// Remove the staged files of killed runs (under the lock, no other run has any).
     pub fn clean_staging(&self) {
         layout::remove_temporaries(&self.own());
-        if let Ok(rd) = fs::read_dir(self.own()) {
-            for e in rd.flatten() {
-                if e.file_name().to_string_lossy().starts_with("staging.") {
-                    let _ = fs::remove_dir_all(e.path());
+        if let Ok(names) = REAL.list(&self.own()) {
+            for name in names {
+                if name.to_string_lossy().starts_with("staging.") {
+                    let _ = REAL.remove_dir_all(&self.own().join(name));
                 }
             }
         }
@@ -273,13 +277,15 @@ impl Locked {
     /// A new directory for the files of this run, before they are committed.
     pub fn staging(&self) -> Result<PathBuf> {
         let own = self.own();
-        fs::create_dir_all(&own).with_context(|| format!("cannot create {}", own.display()))?;
+        REAL.create_dir_all(&own)
+            .with_context(|| format!("cannot create {}", own.display()))?;
         let s = own.join(format!(
             "staging.{}.{:x}",
             std::process::id(),
             crate::outfile::salt()
         ));
-        fs::create_dir(&s).with_context(|| format!("cannot create {}", s.display()))?;
+        REAL.create_dir(&s)
+            .with_context(|| format!("cannot create {}", s.display()))?;
         Ok(s)
     }
 
@@ -287,12 +293,13 @@ impl Locked {
     /// same name is the same bytes).
     pub fn store(&self, staged: &Path, table: &str, name: &str) -> Result<()> {
         let store = layout::table_dir(&self.dir, table).join(layout::STORE);
-        fs::create_dir_all(&store).with_context(|| format!("cannot create {}", store.display()))?;
+        REAL.create_dir_all(&store)
+            .with_context(|| format!("cannot create {}", store.display()))?;
         let to = store.join(name);
         if to.exists() {
             return Ok(());
         }
-        fs::rename(staged, &to)
+        REAL.rename(staged, &to)
             .with_context(|| format!("cannot move {} to {}", staged.display(), to.display()))?;
         crate::outfile::sync_dir(&store);
         Ok(())
@@ -302,13 +309,13 @@ impl Locked {
     /// this run made it (and nothing else is in it).
     pub fn abandon(self, staging: Option<&Path>) {
         if let Some(s) = staging {
-            let _ = fs::remove_dir_all(s);
+            let _ = REAL.remove_dir_all(s);
         }
         let own = self.own();
-        let _ = fs::remove_dir(&own);
+        let _ = REAL.remove_dir(&own);
         if self.created {
-            let _ = fs::remove_file(self.dir.join(LOCK));
-            let _ = fs::remove_dir(&self.dir);
+            let _ = REAL.remove_file(&self.dir.join(LOCK));
+            let _ = REAL.remove_dir(&self.dir);
         }
     }
 }

@@ -1,7 +1,4 @@
 //! The cache directory on disk: files replaced atomically, only regular files opened, the status record, stale temporaries and old files pruned.
-// Not yet behind the seam (`world`): this file's own reads and writes of files (locks, syncs,
-// exclusive creation, links) still call std (ARCHITECTURE.md lists them).
-#![allow(clippy::disallowed_methods)]
 
 use super::*;
 
@@ -33,12 +30,13 @@ pub struct FileStat {
 }
 
 impl FileStat {
-    /// The status of an open file (`None` where the platform does not give it).
-    pub fn of(file: &std::fs::File) -> Option<FileStat> {
+    /// The status of an open file (`None` where the platform does not give it, or the file is
+    /// not a real one).
+    pub fn of(file: &crate::world::Handle) -> Option<FileStat> {
         #[cfg(unix)]
         {
             use std::os::unix::fs::MetadataExt;
-            let m = file.metadata().ok()?;
+            let m = file.as_file()?.metadata().ok()?;
             Some(FileStat {
                 dev: m.dev(),
                 ino: m.ino(),
@@ -121,35 +119,38 @@ impl FileStat {
 pub(super) fn prune(dir: &Path, ours: &Path) {
     // The temporary files of writers killed mid-write (a live writer renames its own within
     // seconds of making it): older than `ours` by more than STALE (the file system's clock).
-    let now = std::fs::metadata(ours).and_then(|m| m.modified()).ok();
-    if let (Ok(rd), Some(now)) = (std::fs::read_dir(dir), now) {
-        let stale = |e: &std::fs::DirEntry| {
-            e.metadata()
-                .ok()
-                .and_then(|m| m.modified().ok())
+    use crate::world::World;
+    let world = &crate::world::REAL;
+    let now = world.metadata(ours).ok().and_then(|m| m.modified);
+    // (an entry's own metadata, as a directory's entries give it: a link's, not its target's)
+    let modified = |p: &Path| world.symlink_metadata(p).ok().and_then(|m| m.modified);
+    if let (Ok(names), Some(now)) = (world.list(dir), now) {
+        let stale = |p: &Path| {
+            modified(p)
                 .and_then(|t| now.duration_since(t).ok())
                 .is_some_and(|age| age > STALE)
         };
-        for e in rd.flatten() {
-            let name = e.file_name();
+        for name in names {
+            let path = dir.join(&name);
             let name = name.to_string_lossy();
-            if name.starts_with('.') && name.ends_with(".tmp") && stale(&e) {
-                let _ = std::fs::remove_file(e.path());
+            if name.starts_with('.') && name.ends_with(".tmp") && stale(&path) {
+                let _ = world.remove_file(&path);
             }
         }
     }
     for (ext, keep) in [("audit", KEEP), ("stat", 4 * KEEP)] {
-        let Ok(rd) = std::fs::read_dir(dir) else {
+        let Ok(names) = world.list(dir) else {
             return;
         };
-        let mut files: Vec<(std::time::SystemTime, PathBuf)> = rd
-            .flatten()
-            .filter(|e| e.path().extension().is_some_and(|x| x == ext))
-            .filter_map(|e| Some((e.metadata().ok()?.modified().ok()?, e.path())))
+        let mut files: Vec<(std::time::SystemTime, PathBuf)> = names
+            .iter()
+            .map(|n| dir.join(n))
+            .filter(|p| p.extension().is_some_and(|x| x == ext))
+            .filter_map(|p| Some((modified(&p)?, p)))
             .collect();
         files.sort_by_key(|f| std::cmp::Reverse(f.0));
         for (_, p) in files.into_iter().skip(keep) {
-            let _ = std::fs::remove_file(p);
+            let _ = world.remove_file(&p);
         }
     }
 }
