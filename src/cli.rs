@@ -103,7 +103,8 @@ pub enum Command {
     /// rulings) that open from disk or any static host, with no server and no script.
     #[command(
         after_help = "Pages: index.html; sessions/S1.html (standings, matches, boards); overall.html;\n\
-pairs/A12.html or teams/T3.html (a scorecard); boards/S1-A-14.html (session, section, board);\n\
+pairs/A12.html, teams/T3.html or players/7.html (a scorecard); boards/S1-A-14.html (session,\n\
+section, board); \
 rulings.html (what each ruling changed). The directory is written whole or not at all.\n\n\
 Examples:\n  frekans site events/mazovia-pairs-2026.jsonl --out /tmp/mazovia-site\n  \
 frekans site events/polish-teams-2026.jsonl --out /tmp/teams-site --lang pl\n  \

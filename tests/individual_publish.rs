@@ -242,8 +242,10 @@ fn the_site_shows_players_tables_of_four_and_each_players_scorecard() {
     }
     assert!(text(&board).contains("R2 — N 5, S 6 – E 7, W 8:"));
 
-    // Player 5's scorecard: every board they played, their seat, partner and opponents.
-    let card = open(&site.join("pairs/5.html"));
+    // Player 5's scorecard: every board they played, their seat, partner and opponents; a
+    // player's scorecard is in `players/`, none in `pairs/`.
+    assert!(!site.join("pairs").exists());
+    let card = open(&site.join("players/5.html"));
     assert!(
         text(&card).contains("Player 5 Ewa Lewandowska"),
         "{}",
@@ -270,7 +272,7 @@ fn names_are_text_in_the_bulletin_and_the_site() {
         .replace("Anna Nowak", "Anna <b>Nowak</b> #set \\\"x\\\"");
     std::fs::write(t.path().join("log.jsonl"), text_of_log).unwrap();
     ok(t.path(), &["site", "log.jsonl", "--out", "site"]);
-    let card = open(&t.path().join("site/pairs/1.html"));
+    let card = open(&t.path().join("site/players/1.html"));
     assert!(
         card.contains("Anna &lt;b&gt;Nowak&lt;/b&gt; #set \"x\""),
         "{card}"

@@ -6,7 +6,7 @@
 //!
 //! Addresses are stable (spec: interface.md, "Results website"): `index.html`,
 //! `sessions/S1.html` (standings per comparison group, matches, the boards), `overall.html`,
-//! `pairs/A12.html` or `teams/T3.html` (a scorecard), `boards/S1-A-14.html` (session, section
+//! `pairs/A12.html`, `teams/T3.html` or `players/7.html` (a scorecard), `boards/S1-A-14.html` (session, section
 //! when it has one, board), `rulings.html`. Ids are written into file names as they are when
 //! made of ASCII letters, digits and `_`; any other byte is `~` and two hex digits (`-` is
 //! `~2D`), so two ids never share a file and nothing escapes the site's directory; an id whose
@@ -166,9 +166,16 @@ pub fn board_href(session: &str, section: Option<&str>, board: u32) -> String {
     }
 }
 
-/// A scorecard's address, from the site's root.
-pub fn card_href(id: &str, team: bool) -> String {
-    format!("{}/{}.html", if team { "teams" } else { "pairs" }, slug(id))
+/// A scorecard's address, from the site's root: in the folder of what the participant is
+/// ([`card_dir`]: `pairs`, `teams`, `players`).
+pub fn card_href(id: &str, dir: &str) -> String {
+    format!("{dir}/{}.html", slug(id))
+}
+
+/// The folder of a participant's scorecard: its noun's plural (a team's `teams`, a player's of
+/// an individual event `players`, else `pairs`).
+pub fn card_dir(team: bool, noun: Option<&str>) -> String {
+    format!("{}s", if team { "team" } else { noun.unwrap_or("pair") })
 }
 
 /// A session page's address, from the site's root.
@@ -184,8 +191,9 @@ mod tests {
     fn addresses_as_the_spec_names_them() {
         assert_eq!(board_href("S1", Some("A"), 14), "boards/S1-A-14.html");
         assert_eq!(board_href("S1", None, 3), "boards/S1-3.html");
-        assert_eq!(card_href("A12", false), "pairs/A12.html");
-        assert_eq!(card_href("T3", true), "teams/T3.html");
+        assert_eq!(card_href("A12", &card_dir(false, None)), "pairs/A12.html");
+        assert_eq!(card_href("T3", &card_dir(true, None)), "teams/T3.html");
+        assert_eq!(card_href("7", &card_dir(false, Some("player"))), "players/7.html");
     }
 
     #[test]
@@ -235,6 +243,6 @@ mod tests {
         let name = board_href(&long, Some(&polish), 4_000_000_000);
         let file = name.rsplit('/').next().unwrap();
         assert!(file.len() <= 255, "{} bytes: {file}", file.len());
-        assert!(card_href(&long, false).len() < 255);
+        assert!(card_href(&long, "players").len() < 255);
     }
 }

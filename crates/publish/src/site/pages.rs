@@ -2,14 +2,14 @@
 //! `crate::text`) rendered through the templates of `templates/`, with minijinja's HTML
 //! auto-escaping (every template is named `*.html`), and the addresses of `super`.
 
-use std::collections::{BTreeMap, HashSet};
+use std::collections::{BTreeMap, HashMap, HashSet};
 use std::sync::Arc;
 
 use crate::error::{Context, Foreign, Result};
 use minijinja::{Environment, Value as MjValue};
 use serde_json::{json, Map, Value};
 
-use super::{board_href, card_href, session_href, slug};
+use super::{board_href, card_dir, card_href, session_href, slug};
 use crate::report::view::{Bulletin, ParticipantView};
 
 /// The templates, by name (the `.html` suffix turns on HTML escaping).
@@ -85,7 +85,7 @@ struct Renderer {
 }
 
 impl Renderer {
-    fn new(teams: Arc<HashSet<String>>) -> Result<Renderer> {
+    fn new(dirs: Arc<HashMap<String, String>>) -> Result<Renderer> {
         let mut env = Environment::new();
         for (name, src) in TEMPLATES {
             env.add_template(name, src)
@@ -105,7 +105,7 @@ impl Renderer {
             _ => minijinja::escape_formatter(out, state, value),
         });
         env.add_filter("card", move |id: String| {
-            card_href(&id, teams.contains(&id))
+            card_href(&id, dirs.get(&id).map_or("pairs", String::as_str))
         });
         env.add_filter("slug", |id: String| slug(&id));
         env.add_filter("contract", contract_markup);
@@ -153,7 +153,15 @@ pub fn render_each(
             .map(|p| p.id.clone())
             .collect(),
     );
-    let mut r = Renderer::new(teams.clone())?;
+    // (the scorecards' folders of the participants not in `pairs/`)
+    let dirs: Arc<HashMap<String, String>> = Arc::new(
+        participants
+            .iter()
+            .filter(|p| p.team || p.noun.is_some())
+            .map(|p| (p.id.clone(), card_dir(p.team, p.noun)))
+            .collect(),
+    );
+    let mut r = Renderer::new(dirs)?;
     let Bulletin {
         championship,
         sessions,
@@ -439,7 +447,7 @@ fn card_pages(
         }
         let mut p = data_of(person)?;
         let id = p["id"].as_str().unwrap_or_default().to_string();
-        let team = p["team"].as_bool().unwrap_or(false);
+        let dir = card_dir(p["team"].as_bool().unwrap_or(false), p["noun"].as_str());
         for c in p["cards"].as_array_mut().into_iter().flatten() {
             let sid = c["session"].as_str().unwrap_or_default().to_string();
             for r in c["rows"].as_array_mut().into_iter().flatten() {
@@ -454,7 +462,7 @@ fn card_pages(
             }
         }
         let own = [("p", mj(&p))];
-        sink(card_href(&id, team), r.render("card.html", "../", &own)?)?;
+        sink(card_href(&id, &dir), r.render("card.html", "../", &own)?)?;
         shown_people.push(json!({"id": p["id"], "name": p["name"], "cards": true}));
     }
     Ok((section_of, shown_people))
