@@ -927,7 +927,7 @@ fn fuzz_regressions_audit_cache() {
                 for q in &questions {
                     let source = frekans::audit::Source::Cached {
                         bytes: &log,
-                        cache: frekans::audit::Held::Owned(c.clone()),
+                        cache: frekans::audit::Held::Owned(Box::new(c.clone())),
                     };
                     let _ = frekans::audit::answer(frekans::audit::Ask::Question(q), source);
                 }

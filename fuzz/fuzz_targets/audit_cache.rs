@@ -70,7 +70,7 @@ fuzz_target!(|data: &[u8]| {
         for q in &b.questions {
             let source = frekans::audit::Source::Cached {
                 bytes: LOG,
-                cache: frekans::audit::Held::Owned(c.clone()),
+                cache: frekans::audit::Held::Owned(Box::new(c.clone())),
             };
             let _ = frekans::audit::answer(frekans::audit::Ask::Question(q), source);
         }

@@ -180,7 +180,7 @@ fn answer(
 fn from_cache(bytes: &[u8], c: crate::audit::cache::AuditCache) -> crate::audit::Source<'_> {
     crate::audit::Source::Cached {
         bytes,
-        cache: crate::audit::Held::Owned(c),
+        cache: crate::audit::Held::Owned(Box::new(c)),
     }
 }
 

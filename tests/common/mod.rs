@@ -227,7 +227,7 @@ pub fn audit_cached(
     use frekans_core::audit::{answer, Ask, Held, Source};
     let source = Source::Cached {
         bytes,
-        cache: Held::Owned(c),
+        cache: Held::Owned(Box::new(c)),
     };
     Ok(answer(Ask::Question(q), source)?
         .answered()

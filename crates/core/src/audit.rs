@@ -153,7 +153,7 @@ pub enum Source<'a> {
 /// million results it is hundreds of megabytes) or lent (its standings and sums are taken for
 /// the answer and put back, so one cache answers several questions: `--alternatives`).
 pub enum Held<'a> {
-    Owned(cache::AuditCache),
+    Owned(Box<cache::AuditCache>),
     Lent(&'a mut cache::AuditCache),
 }
 
@@ -214,7 +214,7 @@ pub fn answer(ask: Ask, source: Source) -> Result<Outcome, AuditError> {
             };
             let c = match lent {
                 Some(c) => c,
-                None => owned.as_mut().expect("owned when not lent"),
+                None => owned.as_deref_mut().expect("owned when not lent"),
             };
             let outcome = match ask {
                 Ask::Question(q) => audit_cached(bytes, c, q)?,
