@@ -187,7 +187,7 @@ fn readable_report_and_bad_questions() {
 /// replays whole: for every ruling of both demos and of the fixtures, and for points of the log.
 #[test]
 fn incremental_audit_equals_whole_replays() {
-    use frekans_core::audit::{audit_with, Question};
+    use frekans_core::audit::Question;
     // Questions compared; answered incrementally; of which someone moved.
     let (mut compared, mut incremental, mut moved, mut team_rulings) = (0, 0, 0, 0);
     for log in common::audited_logs() {
@@ -200,11 +200,11 @@ fn incremental_audit_equals_whole_replays() {
         }
         let scored = frekans_core::pipeline::score(&full).unwrap();
         for q in questions {
-            let a = audit_with(&events, &full, &q, true).unwrap();
+            let a = common::audit_replayed(&events, &full, None, &q, true).unwrap();
             // Reusing a whole-log scoring (the bulletin's way) answers the same.
-            let reused = frekans_core::audit::audit_scored(&events, &full, &scored, &q).unwrap();
-            assert_eq!(reused, a, "{} {q:?}: audit_scored", log.display());
-            let mut b = audit_with(&events, &full, &q, false).unwrap();
+            let reused = common::audit_replayed(&events, &full, Some(&scored), &q, true).unwrap();
+            assert_eq!(reused, a, "{} {q:?}: scored reused", log.display());
+            let mut b = common::audit_replayed(&events, &full, None, &q, false).unwrap();
             assert!(!b.incremental);
             // A ruling (but on a fouled board) is answered incrementally, in team sessions too.
             if matches!(q, Question::Ruling(_)) && !log.ends_with("EBU-FOULED/events.jsonl") {

@@ -58,10 +58,7 @@ fn cached_audits_equal_the_long_way() {
             assert_eq!(via, long, "{} {q:?} (cache {})", log.display(), n > 0);
             let cache = AuditCache::load(common::test_store(&dir), &key)
                 .unwrap_or_else(|| panic!("{}: no cache after an audit", log.display()));
-            if let Some(a) = frekans::audit::audit_cached(&bytes, cache, &q)
-                .unwrap()
-                .map(|a| a.audit)
-            {
+            if let Some(a) = common::audit_cached(&bytes, cache, &q).unwrap() {
                 assert_eq!(a, long, "{} {q:?}: from the cache", log.display());
                 from_cache += 1;
             } else if matches!(q, Question::Ruling(_)) {
@@ -487,10 +484,7 @@ fn a_cache_is_carried_across_appended_lines() {
             assert_eq!(groups(&ext), groups(&fresh), "{what}");
             for q in questions(text.as_bytes()).into_iter().take(12) {
                 let long = frekans::app::audit_bytes(text.as_bytes(), &q, None).unwrap();
-                if let Some(a) = frekans::audit::audit_cached(text.as_bytes(), ext.clone(), &q)
-                    .unwrap()
-                    .map(|a| a.audit)
-                {
+                if let Some(a) = common::audit_cached(text.as_bytes(), ext.clone(), &q).unwrap() {
                     assert_eq!(a, long, "{what} {q:?}");
                 }
             }
@@ -742,9 +736,7 @@ fn synthetic_logs_full_of_rulings_answer_from_the_cache_as_the_long_way() {
                 frekans::app::audit_bytes(&bytes, &q, Some(common::test_store(&dir))).unwrap();
             assert_eq!(via, long, "{what} {q:?}");
             let cache = AuditCache::load(common::test_store(&dir), &key).unwrap();
-            let cached = frekans::audit::audit_cached(&bytes, cache, &q)
-                .unwrap()
-                .map(|a| a.audit);
+            let cached = common::audit_cached(&bytes, cache, &q).unwrap();
             if matches!(q, Question::Ruling(_)) {
                 rulings += 1;
                 assert!(

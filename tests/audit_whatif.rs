@@ -277,8 +277,12 @@ fn whatif_is_the_audit_of_the_log_with_the_events_appended() {
                 (&q.text, q.first_seq, q.first_line),
                 "{what} {kind}"
             );
-            match frekans::audit::whatif::whatif_cached(bytes, &mut c, &p).unwrap() {
-                frekans::audit::whatif::Cached::Answer(a) => {
+            let source = frekans::audit::Source::Cached {
+                bytes,
+                cache: frekans::audit::Held::Lent(&mut c),
+            };
+            match frekans::audit::answer(frekans::audit::Ask::WhatIf(&p), source).unwrap() {
+                frekans::audit::Outcome::Answer(a) => {
                     assert_eq!(
                         answer(&a.audit),
                         answer(&reference),

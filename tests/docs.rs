@@ -894,6 +894,10 @@ const PARENT_AND_CHILD: &[(&str, &str)] = &[
     ),
     ("crates/core/src/audit.rs", "crates/core/src/audit/scope.rs"),
     (
+        "crates/core/src/audit.rs",
+        "crates/core/src/audit/whatif.rs",
+    ),
+    (
         "crates/core/src/audit/cache.rs",
         "crates/core/src/audit/cache/builder.rs",
     ),

@@ -626,7 +626,7 @@ fn an_altered_cache_never_panics() {
                         return false;
                     };
                     for q in &qs {
-                        let _ = frekans::audit::audit_cached(&bytes, c.clone(), q);
+                        let _ = common::audit_cached(&bytes, c.clone(), q);
                     }
                     true
                 });

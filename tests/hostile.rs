@@ -925,7 +925,11 @@ fn fuzz_regressions_audit_cache() {
             AuditCache::reseal(&mut bytes);
             if let Some(c) = AuditCache::from_bytes(&bytes, &key, "test") {
                 for q in &questions {
-                    let _ = frekans::audit::audit_cached(&log, c.clone(), q);
+                    let source = frekans::audit::Source::Cached {
+                        bytes: &log,
+                        cache: frekans::audit::Held::Owned(Box::new(c.clone())),
+                    };
+                    let _ = frekans::audit::answer(frekans::audit::Ask::Question(q), source);
                 }
             }
         });

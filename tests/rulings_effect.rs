@@ -129,11 +129,12 @@ fn check(log: &Path, cache: &Path, cli_sample: usize) -> usize {
     for r in model.rulings.iter().filter(|r| r.status == "in_force") {
         let c = r.changes.as_ref().expect("every ruling in force answered");
         let got = shown(c);
-        let a = frekans::audit::audit_scored(
+        let a = common::audit_replayed(
             &l.events,
             &l.state,
-            &scored,
+            Some(&scored),
             &frekans::audit::Question::Ruling(r.id.clone()),
+            true,
         )
         .unwrap();
         let e = frekans::audit::Effect::of_audit(&a, frekans::report::cut::MOVERS_PER_GROUP);

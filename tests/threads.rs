@@ -153,7 +153,17 @@ fn team_audits_do_not_depend_on_threads() {
             ids.iter()
                 .map(|id| {
                     let q = frekans::audit::Question::Ruling(id.clone());
-                    let a = frekans::audit::audit_scored(&l.events, &l.state, &scored, &q).unwrap();
+                    let source = frekans::audit::Source::Replayed {
+                        events: &l.events,
+                        full: &l.state,
+                        scored: Some(&scored),
+                        incremental: true,
+                    };
+                    let a = frekans::audit::answer(frekans::audit::Ask::Question(&q), source)
+                        .unwrap()
+                        .answered()
+                        .unwrap()
+                        .audit;
                     assert!(a.incremental, "{id}");
                     a
                 })

@@ -68,7 +68,11 @@ fuzz_target!(|data: &[u8]| {
     AuditCache::reseal(&mut bytes);
     if let Some(c) = AuditCache::from_bytes(&bytes, &b.key, "fuzz") {
         for q in &b.questions {
-            let _ = frekans::audit::audit_cached(LOG, c.clone(), q);
+            let source = frekans::audit::Source::Cached {
+                bytes: LOG,
+                cache: frekans::audit::Held::Owned(Box::new(c.clone())),
+            };
+            let _ = frekans::audit::answer(frekans::audit::Ask::Question(q), source);
         }
     }
 });

@@ -99,11 +99,7 @@ pub(super) fn audit_keyed(
     cache: Option<Store<'_>>,
     stat: Option<crate::audit::cache::FileStat>,
 ) -> Result<(crate::audit::Answer, Option<String>), AppError> {
-    use crate::audit::{AuditError, Question};
-    let err = |e: AuditError| match e {
-        AuditError::BadQuestion(m) => AppError::BadRequest(m),
-        AuditError::Score(e) => AppError::Other(anyhow::Error::new(e)),
-    };
+    use crate::audit::{Question, Source};
     let cacheable = matches!(q, Question::Ruling(_) | Question::AsOf(_));
     let mut dir_key = None;
     let mut hashed_key = None;
@@ -114,7 +110,7 @@ pub(super) fn audit_keyed(
         let key = found.key;
         if let Some(c) = found.cache {
             have_cache = true;
-            if let Some(a) = crate::audit::audit_cached(bytes, c, q).map_err(err)? {
+            if let Some(a) = answer(q, from_cache(bytes, c))?.answered() {
                 tracing::info!("audit: answered from the audit cache");
                 return Ok((a, hashed_key));
             }
@@ -132,9 +128,9 @@ pub(super) fn audit_keyed(
             crate::memory::release_freed_memory();
             let saving = store.keep_beside(key, made.clone(), None);
             if let Some(c) = made {
-                let a = crate::audit::audit_cached(bytes, c, q);
+                let a = answer(q, from_cache(bytes, c));
                 drop(saving);
-                if let Some(a) = a.map_err(err)? {
+                if let Some(a) = a?.answered() {
                     tracing::info!("audit: answered from the cache it made");
                     return Ok((a, hashed_key));
                 }
@@ -149,19 +145,49 @@ pub(super) fn audit_keyed(
     // `--as-of` is the whole log, scored once, for the audit and for the cache the next audit
     // reads.
     let mut replayed = run::replay_log(bytes, true, false)?;
-    if !cacheable {
-        return crate::audit::audit(&replayed.events, &replayed.state, q)
-            .map_err(err)
-            .map(|a| (crate::audit::Answer::of(a), None));
+    let scored = if cacheable {
+        let scored = run::score_log(&replayed.state)?;
+        if let Some((store, key)) = dir_key.filter(|_| !have_cache) {
+            let made = replayed.audit_cache(Some(bytes), &scored);
+            store.keep(&key, made.as_ref());
+        }
+        Some(scored)
+    } else {
+        None
+    };
+    let source = Source::Replayed {
+        events: &replayed.events,
+        full: &replayed.state,
+        scored: scored.as_ref(),
+        incremental: true,
+    };
+    let a = answer(q, source)?.answered();
+    let key = if cacheable { hashed_key } else { None };
+    Ok((a.expect("the long way always answers"), key))
+}
+
+/// `q` answered by `audit::answer` from `source`, its errors the command's.
+fn answer(
+    q: &crate::audit::Question,
+    source: crate::audit::Source,
+) -> Result<crate::audit::Outcome, AppError> {
+    crate::audit::answer(crate::audit::Ask::Question(q), source).map_err(audit_error)
+}
+
+/// The audit cache `c` of the log `bytes`, given to the answer (freed or forgotten with it).
+fn from_cache(bytes: &[u8], c: crate::audit::cache::AuditCache) -> crate::audit::Source<'_> {
+    crate::audit::Source::Cached {
+        bytes,
+        cache: crate::audit::Held::Owned(Box::new(c)),
     }
-    let scored = run::score_log(&replayed.state)?;
-    if let Some((store, key)) = dir_key.filter(|_| !have_cache) {
-        let made = replayed.audit_cache(Some(bytes), &scored);
-        store.keep(&key, made.as_ref());
+}
+
+/// An audit's error as the command's: a question the log cannot answer exits 2.
+pub(super) fn audit_error(e: crate::audit::AuditError) -> AppError {
+    match e {
+        crate::audit::AuditError::BadQuestion(m) => AppError::BadRequest(m),
+        crate::audit::AuditError::Score(e) => AppError::Other(anyhow::Error::new(e)),
     }
-    crate::audit::audit_scored(&replayed.events, &replayed.state, &scored, q)
-        .map_err(err)
-        .map(|a| (crate::audit::Answer::of(a), hashed_key))
 }
 
 /// Whether `q` touches most of the log by `audit::touches_most`'s rule, the lines after an

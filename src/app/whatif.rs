@@ -6,7 +6,7 @@ use std::path::Path;
 
 use anyhow::Context;
 
-use super::{export, invalid, run, AppError, MappedLog, Store};
+use super::{audit_error, export, invalid, run, AppError, MappedLog, Store};
 use crate::world::World as _;
 
 /// `frekans audit --with`: the standings with the proposed events `proposals` (JSON texts)
@@ -80,7 +80,7 @@ fn whatif_one(
     c: &mut WhatIfCache,
     now: &str,
 ) -> Result<crate::audit::Answer, AppError> {
-    use crate::audit::whatif::{self, Cached};
+    use crate::audit::{whatif, Ask, Held, Outcome, Source};
     let texts: Vec<&str> = proposals.iter().map(String::as_str).collect();
     if texts.is_empty() {
         return Err(AppError::BadRequest(
@@ -94,15 +94,19 @@ fn whatif_one(
     let p = crate::event::append::propose(bytes, &texts, now, known).map_err(AppError::Invalid)?;
     whatif::check_kinds(&p).map_err(AppError::BadRequest)?;
     if let Some(cache) = c.cache.as_mut() {
-        match whatif::whatif_cached(bytes, cache, &p).map_err(audit_error)? {
-            Cached::Answer(a) => {
+        let source = Source::Cached {
+            bytes,
+            cache: Held::Lent(cache),
+        };
+        match crate::audit::answer(Ask::WhatIf(&p), source).map_err(audit_error)? {
+            Outcome::Answer(a) => {
                 tracing::info!("audit: the what-if answered from the audit cache");
                 return Ok(a);
             }
-            Cached::Validate => tracing::info!(
+            Outcome::Validate => tracing::info!(
                 "audit: the what-if needs the whole log validated with the proposals"
             ),
-            Cached::Cannot => {
+            Outcome::Cannot => {
                 tracing::info!("audit: the cache cannot answer this what-if; reading the whole log")
             }
         }
@@ -114,16 +118,14 @@ fn whatif_one(
         .into_valid()
         .map_err(invalid)?;
     let l = run::replay_log(&all, true, false)?;
-    whatif::whatif_events(&l.events, &l.state, &p)
-        .map(crate::audit::Answer::of)
-        .map_err(audit_error)
-}
-
-fn audit_error(e: crate::audit::AuditError) -> AppError {
-    match e {
-        crate::audit::AuditError::BadQuestion(m) => AppError::BadRequest(m),
-        crate::audit::AuditError::Score(e) => AppError::Other(anyhow::Error::new(e)),
-    }
+    let source = Source::Replayed {
+        events: &l.events,
+        full: &l.state,
+        scored: None,
+        incremental: true,
+    };
+    let a = crate::audit::answer(Ask::WhatIf(&p), source).map_err(audit_error)?;
+    Ok(a.answered().expect("the long way always answers"))
 }
 
 /// The proposed events of a `--with-file` or `--alternatives` FILE: each non-blank line that is

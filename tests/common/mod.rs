@@ -196,3 +196,40 @@ pub fn pdftotext(pdf: &Path) -> String {
     assert!(o.status.success());
     String::from_utf8_lossy(&o.stdout).to_string()
 }
+
+/// `q` answered by `audit::answer` the long way, from the log `events` replayed whole (`full`),
+/// reusing `scored` when given; `incremental` off: both sides scored whole.
+pub fn audit_replayed(
+    events: &[frekans_core::event::Envelope],
+    full: &frekans_core::replay::State,
+    scored: Option<&frekans_core::pipeline::Scored>,
+    q: &frekans_core::audit::Question,
+    incremental: bool,
+) -> Result<frekans_core::audit::Audit, frekans_core::audit::AuditError> {
+    use frekans_core::audit::{answer, Ask, Source};
+    let source = Source::Replayed {
+        events,
+        full,
+        scored,
+        incremental,
+    };
+    let a = answer(Ask::Question(q), source)?.answered();
+    Ok(a.expect("the long way always answers").audit)
+}
+
+/// `q` answered by `audit::answer` from the audit cache `c` of the log `bytes`; `None` when the
+/// cache cannot answer it.
+pub fn audit_cached(
+    bytes: &[u8],
+    c: frekans_core::audit::cache::AuditCache,
+    q: &frekans_core::audit::Question,
+) -> Result<Option<frekans_core::audit::Audit>, frekans_core::audit::AuditError> {
+    use frekans_core::audit::{answer, Ask, Held, Source};
+    let source = Source::Cached {
+        bytes,
+        cache: Held::Owned(Box::new(c)),
+    };
+    Ok(answer(Ask::Question(q), source)?
+        .answered()
+        .map(|a| a.audit))
+}

@@ -17,8 +17,8 @@ mod scope;
 pub mod whatif;
 
 pub use crate::export::audit_rows::{BoardDelta, StandingDelta};
+pub use cached::extend_cache;
 use cached::*;
-pub use cached::{audit_cached, extend_cache};
 use deltas::*;
 pub use effects::{ruling_effects, Effect};
 use engine::*;
@@ -30,6 +30,7 @@ use scope::*;
 use std::collections::{BTreeMap, BTreeSet};
 use std::sync::Arc;
 
+use crate::event::append::Proposed;
 use crate::event::{Envelope, Event, OnBoard};
 use crate::num::Q;
 use crate::pipeline::{self, ScoreError, Scored};
@@ -120,47 +121,117 @@ pub enum AuditError {
     Score(ScoreError),
 }
 
-/// Answer an audit question on a log already validated whole; `full` is its whole replay.
-///
-/// The later replay is scored whole (as `score` would); the earlier one is replayed only for
-/// the boards the differing events touch, and only those boards are re-scored, the standings
-/// being recomputed with every other board reused (`pipeline::rescore`). When that cannot be
-/// done (see `touched_boards` and `rescore`), the earlier replay is scored whole, reusing every
-/// board whose tables are unchanged.
-pub fn audit(events: &[Envelope], full: &State, question: &Question) -> Result<Audit, AuditError> {
-    audit_with(events, full, question, true)
+/// What an audit is asked: a question, or a what-if (the proposed events, sealed as `append`
+/// would write them: `audit::whatif`).
+#[derive(Clone, Copy)]
+pub enum Ask<'a> {
+    Question(&'a Question),
+    WhatIf(&'a Proposed),
 }
 
-/// [`audit`] of a log already scored whole (`scored` is `pipeline::score(full)`): for a
-/// question whose later side is the whole log (`--ruling`, `--as-of`), that scoring is reused
-/// instead of done again (the bulletin audits every ruling this way).
-pub fn audit_scored(
-    events: &[Envelope],
-    full: &State,
-    scored: &Scored,
-    question: &Question,
-) -> Result<Audit, AuditError> {
-    audit_inner(events, full, question, true, Base::Whole(scored))
-        .map(|a| a.expect("a whole base always answers"))
+/// The log an audit is asked of, and what is known of it already: each way gives the same
+/// answer.
+pub enum Source<'a> {
+    /// The log read and replayed whole (for a what-if, with the proposals, validated as `append`
+    /// validates them): its events, its replay, and its whole scoring when made already (then
+    /// reused as the later side of a question whose later side is the whole log, as the
+    /// bulletin audits every ruling). `incremental` off: both sides scored whole, the reference
+    /// the rest is tested against.
+    Replayed {
+        events: &'a [Envelope],
+        full: &'a State,
+        scored: Option<&'a Scored>,
+        incremental: bool,
+    },
+    /// The log's bytes and its audit cache, which holds one side's whole scoring (the later
+    /// side of `--ruling` and `--as-of`, the earlier of a what-if): only the boards the question
+    /// is on are read, replayed and scored.
+    Cached { bytes: &'a [u8], cache: Held<'a> },
 }
 
-/// [`audit`], with the incremental path on or off (off: both replays scored whole, the
-/// reference the incremental path is tested against).
-pub fn audit_with(
-    events: &[Envelope],
-    full: &State,
-    question: &Question,
-    incremental: bool,
-) -> Result<Audit, AuditError> {
-    audit_inner(events, full, question, incremental, Base::None)
-        .map(|a| a.expect("a whole base always answers"))
+/// An audit cache given to [`answer`]: owned (then freed, or forgotten, with the answer: at a
+/// million results it is hundreds of megabytes) or lent (its standings and sums are taken for
+/// the answer and put back, so one cache answers several questions: `--alternatives`).
+pub enum Held<'a> {
+    Owned(Box<cache::AuditCache>),
+    Lent(&'a mut cache::AuditCache),
 }
 
-/// Answer `question` from the audit cache of the log whose bytes are `bytes`: only the
-/// declarations and the boards the question touches are parsed, replayed and scored; the
-/// standings of every other board come from the cache. `Ok(None)` when the question cannot be
-/// answered that way (`--between`, a team session, a fouled board, a question that changes
-/// declarations, ...): the caller answers it the long way, with the same result.
+/// What [`answer`] made of a question.
+pub enum Outcome {
+    Answer(Answer),
+    /// The cache cannot answer it (`--between`, a fouled board, `session_bounded`, a comparison
+    /// group whose N changes, a question touching most of the log, ...): the caller answers
+    /// the long way, with the same answer.
+    Cannot,
+    /// A what-if's proposals replayed on their boards found something wrong, or name something
+    /// beyond them: the caller validates the whole log with them as `append` does.
+    Validate,
+}
+
+impl Outcome {
+    /// The answer, when there is one (always, from a [`Source::Replayed`]).
+    pub fn answered(self) -> Option<Answer> {
+        match self {
+            Outcome::Answer(a) => Some(a),
+            Outcome::Cannot | Outcome::Validate => None,
+        }
+    }
+}
+
+/// The audit's one entry point: `ask` answered from `source`. Every answer is the difference
+/// of two memoised runs, an earlier and a later side: the side whose whole scoring is known
+/// (the given scoring, or the cache's) is reused, the other re-scored only for the boards the
+/// differing events touch, its standings those sums with the touched boards swapped
+/// (`audit::rescore`); where that cannot be done, the other side is scored whole, reusing
+/// every board whose tables are unchanged. From a cache, `Outcome::Cannot` or
+/// `Outcome::Validate` when it cannot answer (see [`Outcome`]).
+pub fn answer(ask: Ask, source: Source) -> Result<Outcome, AuditError> {
+    match source {
+        Source::Replayed {
+            events,
+            full,
+            scored,
+            incremental,
+        } => {
+            let base = scored.map_or(Base::None, Base::Whole);
+            // A what-if the long way: the audit `--as-of LAST` of the log with the proposals.
+            let (question, asked) = match ask {
+                Ask::Question(q) => (q.clone(), None),
+                Ask::WhatIf(p) => (Question::AsOf(p.first_seq - 1), Some(whatif::question(p))),
+            };
+            let mut a = audit_inner(events, full, &question, incremental, base)?
+                .expect("a whole base always answers");
+            if let Some(q) = asked {
+                a.question = q;
+            }
+            Ok(Outcome::Answer(Answer::of(a)))
+        }
+        Source::Cached { bytes, cache } => {
+            let (mut owned, lent) = match cache {
+                Held::Owned(c) => (Some(c), None),
+                Held::Lent(c) => (None, Some(c)),
+            };
+            let c = match lent {
+                Some(c) => c,
+                None => owned.as_deref_mut().expect("owned when not lent"),
+            };
+            let outcome = match ask {
+                Ask::Question(q) => audit_cached(bytes, c, q)?,
+                Ask::WhatIf(p) => whatif::whatif_cached(bytes, c, p)?,
+            };
+            // (an owned cache goes with the answer: its holder frees or forgets it)
+            Ok(match (outcome, owned) {
+                (Outcome::Answer(a), Some(c)) => Outcome::Answer(Answer {
+                    audit: a.audit,
+                    residue: Residue::new((a.residue, c)),
+                }),
+                (o, _) => o,
+            })
+        }
+    }
+}
+
 /// Whether a question that touches `touched` of a log's `all` board lines (an early
 /// `--as-of`) is answered faster the long way than through the cache: more than half of a big
 /// log's. Measured at 1.2 M results, the cache's way costs about 0.7 s plus 12 s times the

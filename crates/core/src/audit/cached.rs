@@ -2,17 +2,23 @@
 
 use super::*;
 
-pub fn audit_cached(
+/// `--ruling` or `--as-of` answered from the audit cache `c` of the log `bytes` (for
+/// [`answer`](super::answer)): only the declarations and the boards the question is on are
+/// parsed, replayed and scored, the cache's whole scoring being the later side; `c` is lent:
+/// its standings, fields, sums and every board's N are taken for the answer and put back.
+/// `Outcome::Cannot` when it cannot answer so (`--between`, a fouled board, a question that
+/// changes declarations, one that touches most of the log, ...).
+pub(super) fn audit_cached(
     bytes: &[u8],
-    c: cache::AuditCache,
+    c: &mut cache::AuditCache,
     question: &Question,
-) -> Result<Option<Answer>, AuditError> {
+) -> Result<Outcome, AuditError> {
     // (a cache of another length is not this log's: answered the long way)
     if !c.fits(bytes) {
-        return Ok(None);
+        return Ok(Outcome::Cannot);
     }
-    let Some(which_asked) = asked_boards(&c, question)? else {
-        return Ok(None);
+    let Some(which_asked) = asked_boards(c, question)? else {
+        return Ok(Outcome::Cannot);
     };
     // A team session's matches some table of which the question changes are re-scored whole:
     // every board of the session is replayed, of the boards not asked about only the lines of
@@ -24,9 +30,9 @@ pub fn audit_cached(
         (None, None)
     } else {
         let st = seed.insert(State::with_participants(c.participants.clone()));
-        changed_matches(bytes, &c, &which_asked, question, st)
+        changed_matches(bytes, c, &which_asked, question, st)
     };
-    let reading = Reading::new(&c, &c.boards, &which_asked, changed);
+    let reading = Reading::new(c, &c.boards, &which_asked, changed);
     let touched: usize = (reading.which.iter())
         .map(|&i| {
             (0..c.boards[i].1.len())
@@ -41,12 +47,11 @@ pub fn audit_cached(
             all,
             "audit: the question touches most of the log's board lines"
         );
-        return Ok(None);
+        return Ok(Outcome::Cannot);
     }
-    let Some((sub, state, earlier, keys)) =
-        replay_asked(bytes, &c, question, &reading, first, seed)
+    let Some((sub, state, earlier, keys)) = replay_asked(bytes, c, question, &reading, first, seed)
     else {
-        return Ok(None);
+        return Ok(Outcome::Cannot);
     };
     // The team boards the question is on (the other boards of their sessions, replayed for
     // their matches, have the same scores both ways): scored for the comparison.
@@ -59,27 +64,21 @@ pub fn audit_cached(
         })
         .collect();
     let Some(((pair_boards, team_boards), earlier)) =
-        score_asked(&c, &state, &team, earlier, reading.which.len())?
+        score_asked(c, &state, &team, earlier, reading.which.len())?
     else {
-        return Ok(None);
+        return Ok(Outcome::Cannot);
     };
-    let cache::AuditCache {
-        last_seq,
-        fields,
-        board_ns,
-        sums,
-        standings,
-        ..
-    } = c;
+    // (the cache's whole scoring lent to the answer, and given back)
     let scored = Scored {
         pair_boards,
         team_boards,
         matches: Vec::new(),
-        standings,
-        fields,
+        standings: std::mem::take(&mut c.standings),
+        fields: std::mem::take(&mut c.fields),
         notices: Vec::new(),
-        sums,
+        sums: std::mem::take(&mut c.sums),
     };
+    let board_ns = std::mem::take(&mut c.board_ns);
     let answer = audit_inner(
         &sub,
         &state,
@@ -88,18 +87,28 @@ pub fn audit_cached(
         Base::Partial {
             scored: &scored,
             board_ns: &board_ns,
-            last: last_seq,
+            last: c.last_seq,
             earlier: earlier.as_ref(),
             replayed: &keys,
         },
     );
-    // What a million-result log's audit was made from (the cached standings, the replayed
-    // boards) goes with the answer: its holder frees it when the answer is done with.
-    answer.map(|a| {
-        a.map(|audit| Answer {
+    let Scored {
+        pair_boards,
+        team_boards,
+        standings,
+        fields,
+        sums,
+        ..
+    } = scored;
+    (c.standings, c.fields, c.sums, c.board_ns) = (standings, fields, sums, board_ns);
+    // What a million-result log's audit was made from (the replayed boards) goes with the
+    // answer: its holder frees it when the answer is done with.
+    Ok(match answer? {
+        Some(audit) => Outcome::Answer(Answer {
             audit,
-            residue: Residue::new((scored, state, sub, board_ns, earlier)),
-        })
+            residue: Residue::new((pair_boards, team_boards, state, sub, earlier)),
+        }),
+        None => Outcome::Cannot,
     })
 }
 

@@ -123,8 +123,17 @@ pub fn ruling_effects(
     let audited: Vec<(usize, Option<Effect>)> = slow
         .par_iter()
         .map(|&i| {
-            let a = audit_scored(events, state, scored, &Question::Ruling(ids[i].clone()));
-            (i, a.ok().map(|a| Effect::of_audit(&a, per_group)))
+            let q = Question::Ruling(ids[i].clone());
+            let source = Source::Replayed {
+                events,
+                full: state,
+                scored: Some(scored),
+                incremental: true,
+            };
+            let a = answer(Ask::Question(&q), source)
+                .ok()
+                .and_then(Outcome::answered);
+            (i, a.map(|a| Effect::of_audit(&a.audit, per_group)))
         })
         .collect();
     for (i, e) in audited {

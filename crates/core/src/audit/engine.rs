@@ -2,10 +2,10 @@
 //! the cache's index (in a team session, the session's other boards for the matches it
 //! changes), replayed twice alike (without and with what changes them), scored with the whole
 //! log's N, the cached standings re-scored for them, and the two sides compared. A what-if
-//! ([`whatif_cached`](super::whatif::whatif_cached)) and a cache carried across appended lines
+//! (`whatif_cached`) and a cache carried across appended lines
 //! ([`extend_cache`](super::extend_cache)) are both "the cached log, and lines after it";
-//! an audit of a ruling or a prefix ([`audit_cached`](super::audit_cached)) reads and compares
-//! alike, with the cached log as its later side.
+//! an audit of a ruling or a prefix (`audit_cached`) reads and compares alike, with the cached
+//! log as its later side. All are asked through [`answer`](super::answer).
 
 use super::*;
 

@@ -4,29 +4,29 @@
 //! An appeals committee asks before it rules. The proposed events are sealed as `append` would
 //! write them (`event::append::propose`: the same `seq`s, line numbers and errors) and the
 //! question is then the audit `--as-of LAST` of the log with them: its earlier side is the log
-//! as it is, its later side the log with the proposals. Answered two ways, with the same answer:
-//! - from the log's audit cache ([`whatif_cached`]): the cache holds the log's whole scoring,
+//! as it is, its later side the log with the proposals. Answered two ways by `audit::answer`
+//! (asked `Ask::WhatIf`), with the same answer:
+//! - from the log's audit cache (`whatif_cached`): the cache holds the log's whole scoring,
 //!   which is here the *earlier* side; the boards the proposals are on (with, in a team session,
 //!   the matches they change) are read, replayed without and with them, and re-scored, and the
 //!   standings with the proposals are the cached ones with those boards swapped
 //!   (`audit::rescore`, as `audit::extend_cache` carries a cache across appended lines);
-//! - the long way ([`whatif_events`]): the log with the proposals read and replayed whole and
-//!   audited `--as-of LAST` (`audit::audit`).
+//! - the long way: the log with the proposals read and replayed whole and audited
+//!   `--as-of LAST`.
 //!
 //! Validation is `append`'s: the proposals are read by the same reader, and the boards they
 //! are on replayed by the same replay; should that find anything wrong, or the proposals need
 //! more of the log than the boards they are on (a ruling id used elsewhere, a withdrawal of a
-//! ruling the log does not have, ...), the caller validates the whole log with them exactly as
-//! `append` does and reports its errors.
+//! ruling the log does not have, ...), `answer` says `Outcome::Validate`: the caller validates
+//! the whole log with them exactly as `append` does and reports its errors.
 
 use std::collections::BTreeSet;
 
 use super::engine::{compare, rescore_sides, ruling_notes, sides, Miss, Side};
-use super::{cache, Answer, Audit, AuditError, Question, Residue};
+use super::{cache, Answer, Audit, AuditError, Outcome, Question, Residue};
 use crate::event::append::Proposed;
 use crate::event::{Envelope, Event, OnBoard};
 use crate::pipeline;
-use crate::replay::State;
 
 /// The event types a what-if takes.
 pub const KINDS: [&str; 4] = ["ruling", "ruling_withdrawn", "correction", "penalty"];
@@ -71,40 +71,21 @@ pub fn with_lines(bytes: &[u8], p: &Proposed) -> Vec<u8> {
     all
 }
 
-/// A what-if answered the long way: `events` and `full` are the log with the proposals `p`
-/// (read and replayed whole, validated as `append` validates them).
-pub fn whatif_events(events: &[Envelope], full: &State, p: &Proposed) -> Result<Audit, AuditError> {
-    let mut a = super::audit(events, full, &Question::AsOf(p.first_seq - 1))?;
-    a.question = question(p);
-    Ok(a)
-}
-
-/// What [`whatif_cached`] made of a what-if.
-pub enum Cached {
-    Answer(Answer),
-    /// The proposals' boards replayed with them found something wrong, or the proposals name
-    /// something beyond them: the caller validates the whole log with them as `append` does.
-    Validate,
-    /// The cache cannot answer it (a fouled board, `session_bounded`, a comparison group whose
-    /// N changes, a team session's penalty, ...): the caller answers the long way.
-    Cannot,
-}
-
 /// A what-if answered from the audit cache `c` of the log `bytes` (see the module's
 /// documentation). `c` is lent: its standings and sums are taken for the answer and put back,
 /// so one cache answers several what-ifs (`--alternatives`).
-pub fn whatif_cached(
+pub(super) fn whatif_cached(
     bytes: &[u8],
     c: &mut cache::AuditCache,
     p: &Proposed,
-) -> Result<Cached, AuditError> {
+) -> Result<Outcome, AuditError> {
     if !c.fits(bytes) || p.first_seq != c.last_seq + 1 {
-        return Ok(Cached::Cannot);
+        return Ok(Outcome::Cannot);
     }
     let _span = tracing::info_span!("whatif").entered();
     let missed = |m: Miss| match m {
-        Miss::Cannot => Cached::Cannot,
-        Miss::Invalid => Cached::Validate,
+        Miss::Cannot => Outcome::Cannot,
+        Miss::Invalid => Outcome::Validate,
     };
     let proposed = match proposals(bytes, c, p) {
         Ok(v) => v,
@@ -126,7 +107,7 @@ pub fn whatif_cached(
         Err(m) => return Ok(missed(m)),
     };
     let Some((r, before_boards)) = rescore_sides(c, &s, false)? else {
-        return Ok(Cached::Cannot);
+        return Ok(Outcome::Cannot);
     };
     // The team boards some table of which differs, as they stand in the log.
     let changed = &r.changed_team_boards;
@@ -152,7 +133,7 @@ pub fn whatif_cached(
         compare(before, after, changed, &s.keys)
     };
     let rulings = ruling_notes(&s.after, |seq| seq >= p.first_seq);
-    Ok(Cached::Answer(Answer {
+    Ok(Outcome::Answer(Answer {
         audit: Audit {
             question: question(p),
             standings: deltas,
