@@ -9,7 +9,7 @@ use std::path::Path;
 
 use anyhow::Context;
 
-use super::{export, invalid, run, AppError, MappedLog, Store};
+use super::{export, run, AppError, LoadLog, MappedLog, Store};
 
 /// `frekans audit --with`: the standings with the proposed events `proposals` (JSON texts)
 /// added at the end of the log, against the log as it is; nothing is written to the log, and
@@ -112,9 +112,7 @@ fn whatif_one(
     // The whole log with the proposals validated as `append` validates it (`check`'s streamed
     // read and replay), then read, replayed and audited.
     let all = whatif::with_lines(bytes, &p);
-    crate::replay::replay_streamed(&all, crate::event::read::BATCH, None)
-        .into_valid()
-        .map_err(invalid)?;
+    LoadLog::default().bytes(&all)?;
     let l = run::replay_log(&all, true, false)?;
     whatif::whatif_events(&l.events, &l.state, &p)
         .map(crate::audit::Answer::of)
