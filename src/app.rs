@@ -63,6 +63,11 @@ impl std::fmt::Display for AppError {
     }
 }
 
+/// A library's typed error refused as a bad request (exit 2), shown as it says it.
+pub(crate) fn bad_request(e: impl std::fmt::Display) -> AppError {
+    AppError::BadRequest(e.to_string())
+}
+
 impl From<InvalidLog> for AppError {
     fn from(e: InvalidLog) -> AppError {
         AppError::Invalid(e)
@@ -123,7 +128,7 @@ pub fn check(path: &Path, proofs: &Proofs) -> Result<String, AppError> {
     let (l, head, heads) = if proofs.head.is_some() || proofs.key.is_some() {
         let l = LoadLog::default().bytes(log.bytes())?;
         crate::memory::memory("reading and replaying");
-        let heads = integrity::heads(log.bytes()).map_err(AppError::BadRequest)?;
+        let heads = integrity::heads(log.bytes()).map_err(bad_request)?;
         let head = integrity::Head {
             events: heads.len(),
             hash: heads
@@ -220,7 +225,8 @@ pub fn double_dummy(
 ) -> Result<Vec<crate::dd::BoardDd>, AppError> {
     let _s = tracing::info_span!("double_dummy", deals = state.deals.len()).entered();
     let dir = cache.map(|d| d.join("dd"));
-    crate::dd::solve_state(state, dir.as_deref()).map_err(|m| AppError::Other(anyhow::anyhow!(m)))
+    crate::dd::solve_state(state, dir.as_deref())
+        .map_err(|m| AppError::Other(anyhow::anyhow!(m.to_string())))
 }
 
 /// `frekans score`: replay, score, write the Parquet tables to `out` (with deals.parquet when
@@ -373,7 +379,7 @@ pub fn explain(
         let texts: Vec<&str> = proposals.iter().map(String::as_str).collect();
         let p =
             crate::event::append::propose(&bytes, &texts, now, None).map_err(AppError::Invalid)?;
-        whatif::check_kinds(&p).map_err(AppError::BadRequest)?;
+        whatif::check_kinds(&p).map_err(bad_request)?;
         let all = whatif::with_lines(&bytes, &p);
         LoadLog::default().bytes(&all)?;
         let _ = writeln!(

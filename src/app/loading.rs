@@ -235,7 +235,7 @@ pub(super) fn load_with_head(log: &LogBytes) -> Result<(Loaded, crate::integrity
     };
     let l = how.bytes_with(bytes, Some(&let_go))?;
     crate::memory::memory("reading and replaying");
-    let head = crate::integrity::head_known(bytes, l.count, l.head.as_deref())
-        .map_err(AppError::BadRequest)?;
+    let head =
+        crate::integrity::head_known(bytes, l.count, l.head.as_deref()).map_err(bad_request)?;
     Ok((l, head))
 }

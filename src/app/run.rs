@@ -99,7 +99,7 @@ pub fn run(path: &Path, want: Want, cache: Option<Store<'_>>) -> Result<Run, App
     // The audit cache's index of the log's lines is made on the way when it is streamed.
     let mut replayed = replay_log(b, want.events, cache.is_some())?;
     let head = if want.head {
-        Some(crate::integrity::head(b).map_err(AppError::BadRequest)?)
+        Some(crate::integrity::head(b).map_err(bad_request)?)
     } else {
         None
     };

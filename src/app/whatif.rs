@@ -9,7 +9,7 @@ use std::path::Path;
 
 use anyhow::Context;
 
-use super::{export, run, AppError, LoadLog, MappedLog, Store};
+use super::{bad_request, export, run, AppError, LoadLog, MappedLog, Store};
 
 /// `frekans audit --with`: the standings with the proposed events `proposals` (JSON texts)
 /// added at the end of the log, against the log as it is; nothing is written to the log, and
@@ -94,7 +94,7 @@ fn whatif_one(
         .as_ref()
         .and_then(|c| Some((c.last_seq, usize::try_from(c.newlines).ok()?)));
     let p = crate::event::append::propose(bytes, &texts, now, known).map_err(AppError::Invalid)?;
-    whatif::check_kinds(&p).map_err(AppError::BadRequest)?;
+    whatif::check_kinds(&p).map_err(bad_request)?;
     if let Some(cache) = c.cache.as_mut() {
         match whatif::whatif_cached(bytes, cache, &p).map_err(audit_error)? {
             Cached::Answer(a) => {
@@ -178,7 +178,7 @@ pub fn alternatives(
 ) -> Result<crate::audit::alternatives::Alternatives, AppError> {
     let log = MappedLog::open(path)?;
     let bytes = log.bytes();
-    crate::audit::alternatives::same_table(alternatives).map_err(AppError::BadRequest)?;
+    crate::audit::alternatives::same_table(alternatives).map_err(bad_request)?;
     let mut c = WhatIfCache::of(bytes, cache, log.stat());
     let mut audits = Vec::with_capacity(alternatives.len());
     for (text, _) in alternatives {

@@ -32,9 +32,9 @@ pub(crate) fn contract(token: &str) -> Result<Bid, String> {
     }
     let bare = up.trim_end_matches('*');
     match up.len() - bare.len() {
-        0 => parse_contract(bare),
-        1 => parse_contract(&format!("{bare}X")),
-        2 => parse_contract(&format!("{bare}XX")),
+        0 => Ok(parse_contract(bare)?),
+        1 => Ok(parse_contract(&format!("{bare}X"))?),
+        2 => Ok(parse_contract(&format!("{bare}XX"))?),
         _ => Err(format!(
             "expected a contract such as \"4S\", \"3D*\" or \"PO\", found {}",
             crate::import::quote(t)

@@ -368,7 +368,7 @@ fn play_fields(tl: Tl) -> (PlayFields, Option<(String, String)>) {
             match read {
                 Ok(b) => Some(b),
                 Err(m) => {
-                    unreadable = Some((tl.path_of("CONTRACT"), m));
+                    unreadable = Some((tl.path_of("CONTRACT"), m.to_string()));
                     None
                 }
             }
@@ -389,7 +389,7 @@ fn play_fields(tl: Tl) -> (PlayFields, Option<(String, String)>) {
             match parse_seat(t1) {
                 Ok(s) => Some(s),
                 Err(m) => {
-                    unreadable.get_or_insert((tl.path_of("PLAYED_BY"), m));
+                    unreadable.get_or_insert((tl.path_of("PLAYED_BY"), m.to_string()));
                     None
                 }
             }
