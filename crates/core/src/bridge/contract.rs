@@ -426,8 +426,8 @@ mod tests {
             assert!(parse_contract(s).is_err(), "{s}");
         }
         assert_eq!(
-            parse_contract("8H"),
-            Err("expected a contract such as \"4HX\", \"3NT\" or \"PASS\", found \"8H\"".into())
+            parse_contract("8H").unwrap_err().to_string(),
+            "expected a contract such as \"4HX\", \"3NT\" or \"PASS\", found \"8H\""
         );
     }
 

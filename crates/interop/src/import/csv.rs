@@ -634,7 +634,7 @@ fn row_play(
             let (play, slip) = taken.split();
             d.take(at, slip, |d| d.result(s, t, play, at));
         }
-        Err(m) => d.bad(at, m),
+        Err(m) => d.bad(at, m.to_string()),
     }
 }
 

@@ -757,7 +757,7 @@ fn table_entry(d: &mut Draft, s: usize, (e, newest): (&Entry, Option<i64>), t: &
             }
             d.push(s, &table, row, e.at.clone());
         }
-        Err(m) => d.bad(&e.at, m),
+        Err(m) => d.bad(&e.at, m.to_string()),
     }
 }
 

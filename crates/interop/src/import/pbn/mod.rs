@@ -72,7 +72,7 @@ fn read_chunked(
     lex::each(&text, |g| first.game(&g, &mut d)).map_err(|errors| {
         errors
             .into_iter()
-            .map(|(l, m)| problem(l, m))
+            .map(|(l, m)| problem(l, m.to_string()))
             .collect::<Vec<_>>()
     })?;
     drop(span);
