@@ -225,8 +225,9 @@ const EXPECTED_TRIM: &str = "expected {\"per_side\": 0.1, \"mode\": \"fractional
 /// What is wrong with an option's value (the message the log's reader gives, with the option).
 #[derive(Clone, Debug, PartialEq, thiserror::Error)]
 pub enum BadValue {
-    #[error("expected a number {lo}..={hi}, found {found}")]
-    Number { lo: Q, hi: Q, found: Value },
+    /// Not a number within the range (its bounds).
+    #[error("expected a number {}..={}, found {found}", .range[0], .range[1])]
+    Number { range: Box<[Q; 2]>, found: Value },
     /// A name not among `expected` (the names quoted, joined), found as a string.
     #[error("expected one of {expected}, found \"{found}\"")]
     Name { expected: String, found: String },
@@ -263,8 +264,7 @@ fn number(v: &Value, lo: Q, hi: Q) -> Result<Q, BadValue> {
     match q {
         Some(q) if q >= lo && q <= hi => Ok(q),
         _ => Err(BadValue::Number {
-            lo,
-            hi,
+            range: Box::new([lo, hi]),
             found: v.clone(),
         }),
     }

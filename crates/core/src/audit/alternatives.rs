@@ -34,7 +34,7 @@ pub enum NotOneTable {
         at: String,
         first: String,
         /// The first alternative's session, board and NS pair.
-        table: [serde_json::Value; 3],
+        table: Box<[serde_json::Value; 3]>,
     },
 }
 
@@ -61,7 +61,7 @@ pub fn same_table(alternatives: &[(String, String)]) -> Result<(), NotOneTable> 
                 return Err(NotOneTable::Other {
                     at: at.clone(),
                     first: where_first.to_string(),
-                    table: t.clone(),
+                    table: Box::new(t.clone()),
                 })
             }
             Some(_) => {}

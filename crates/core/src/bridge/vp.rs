@@ -46,8 +46,9 @@ pub enum BadVpScale {
     NotNumber(usize, Value),
     #[error("{e}: custom entry 0 (the draw) must be ≥ 0, found {0}", e = EXPECTED_SCALE)]
     Draw(Q),
-    #[error("{e}: custom table must be non-decreasing, entry {entry} ({q}) is below entry {} ({prev})", .entry - 1, e = EXPECTED_SCALE)]
-    Decreasing { entry: usize, q: Q, prev: Q },
+    /// An entry below the one before it (the entry, and the two values).
+    #[error("{e}: custom table must be non-decreasing, entry {entry} ({}) is below entry {} ({})", .values[0], .entry - 1, .values[1], e = EXPECTED_SCALE)]
+    Decreasing { entry: usize, values: Box<[Q; 2]> },
 }
 
 impl VpScale {
@@ -90,7 +91,10 @@ impl VpScale {
                     }
                     if let Some(&prev) = table.last() {
                         if q < prev {
-                            return Err(BadVpScale::Decreasing { entry: i, q, prev });
+                            return Err(BadVpScale::Decreasing {
+                                entry: i,
+                                values: Box::new([q, prev]),
+                            });
                         }
                     }
                     table.push(q);
