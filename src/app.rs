@@ -7,7 +7,7 @@ use std::path::Path;
 use anyhow::Context as _;
 
 use crate::audit::cache::{CacheBuilder, Store};
-use crate::error::{InvalidLog, LogError, Notice};
+use crate::error::{InvalidLog, Notice};
 use crate::event::Envelope;
 use crate::export;
 use crate::pipeline::{self, Scored};
@@ -20,6 +20,7 @@ pub mod context;
 mod dataset;
 mod interchange;
 pub mod live;
+mod loading;
 pub mod notices;
 mod publish;
 pub mod run;
@@ -36,6 +37,8 @@ pub use dataset::{
 pub use interchange::{
     export, export_bytes, import, synth, synth_summary, write_file_atomic, ImportRequest,
 };
+use loading::*;
+pub use loading::{load, load_bytes, LoadLog, Loaded};
 pub use publish::{publish, site, PublishReport, SITE_DIR};
 pub use whatif::{alternatives, read_proposals, whatif};
 
@@ -55,6 +58,17 @@ impl std::fmt::Display for AppError {
             AppError::BadRequest(m) => f.write_str(m),
             AppError::Other(e) => write!(f, "{e:#}"),
         }
+    }
+}
+
+/// A library's typed error refused as a bad request (exit 2), shown as it says it.
+pub(crate) fn bad_request(e: impl std::fmt::Display) -> AppError {
+    AppError::BadRequest(e.to_string())
+}
+
+impl From<InvalidLog> for AppError {
+    fn from(e: InvalidLog) -> AppError {
+        AppError::Invalid(e)
     }
 }
 
@@ -95,219 +109,6 @@ impl From<crate::integrity::Failure> for AppError {
     }
 }
 
-/// The bytes of a log file.
-/// An append to `path` cut short (killed, the machine stopped) settled before the log is read:
-/// its batch removed whole, or kept whole (`event::journal`), so that no reader sees part of
-/// one.
-fn settle_log(path: &Path) -> Result<(), AppError> {
-    use crate::event::journal::{settle, Settled};
-    match settle(&crate::world::REAL, path) {
-        Ok(Settled::Removed { side, bytes, .. }) => {
-            tracing::warn!(
-                "an append to {} was cut short: its {bytes} bytes were moved to {} and the log is as it was before it",
-                path.display(),
-                side.display()
-            );
-            Ok(())
-        }
-        Ok(_) => Ok(()),
-        Err(e) => Err(AppError::Other(anyhow::Error::new(e).context(format!(
-            "an append to {} was cut short ({} is there) and cannot be undone now; run `frekans repair {}` where the log can be written",
-            path.display(),
-            crate::event::journal::path_of(path).display(),
-            path.display()
-        )))),
-    }
-}
-
-fn read_file(path: &Path) -> Result<Vec<u8>, AppError> {
-    settle_log(path)?;
-    let mut file = crate::world::REAL
-        .open_file(path, crate::world::Open::READ)
-        .with_context(|| format!("cannot read the log {}", path.display()))?;
-    read_log_from(&mut file, path)
-}
-
-/// The bytes of the open log `file`, at most [`context::log_limit`] of them (an
-/// endless or huge input is a bad request, exit 2, not a machine out of memory).
-fn read_log_from(file: &mut crate::world::Handle, path: &Path) -> Result<Vec<u8>, AppError> {
-    let size = file.len().unwrap_or(0);
-    match crate::limits::read_bounded(
-        file,
-        size,
-        context::log_limit(),
-        &format!("the log {}", path.display()),
-        " (FREKANS_MAX_LOG_MIB sets another limit, in MiB)",
-    ) {
-        Ok(b) => Ok(b),
-        Err(e) if e.kind() == std::io::ErrorKind::InvalidData => {
-            Err(AppError::BadRequest(e.to_string()))
-        }
-        Err(e) => Err(AppError::Other(
-            anyhow::Error::new(e).context(format!("cannot read the log {}", path.display())),
-        )),
-    }
-}
-
-pub use crate::load::Loaded;
-
-/// Read, validate (the whole log, whatever the scope) and replay: `load::load_bytes`, its
-/// errors the command's.
-pub fn load_bytes(bytes: &[u8], scope: &ReplayScope) -> Result<Loaded, AppError> {
-    crate::load::load_bytes(bytes, scope).map_err(AppError::Invalid)
-}
-
-pub fn load(path: &Path, scope: &ReplayScope) -> Result<Loaded, AppError> {
-    let bytes = read_file(path)?;
-    load_bytes(&bytes, scope)
-}
-
-/// A log read, validated and replayed whole without keeping its events (`check`, `score`):
-/// the reader hands each parsed batch to the replay, so a million results never sit in memory
-/// as events next to the state they make.
-pub struct Streamed {
-    pub state: State,
-    /// How many events the log has.
-    pub events: usize,
-    /// Its head, when the reader knew it on the way (see [`crate::integrity::head_known`]).
-    pub head: Option<String>,
-}
-
-/// Read, validate and replay a whole log from its bytes, streaming (see [`Streamed`]).
-pub fn load_streamed_bytes(bytes: &[u8]) -> Result<Streamed, AppError> {
-    load_streamed_batched(bytes, crate::event::read::BATCH)
-}
-
-/// [`load_streamed_bytes`] reading `batch` lines at a time (tests: the same for every size).
-pub fn load_streamed_batched(bytes: &[u8], batch: usize) -> Result<Streamed, AppError> {
-    load_streamed_with(bytes, batch, None)
-}
-
-/// [`load_streamed_batched`], each event also given to `cache` (the audit cache of the log,
-/// made on the way: see `score`).
-pub fn load_streamed_with(
-    bytes: &[u8],
-    batch: usize,
-    cache: Option<&mut CacheBuilder>,
-) -> Result<Streamed, AppError> {
-    let r = crate::replay::replay_streamed(
-        bytes,
-        batch,
-        cache.map(|c| c as &mut dyn crate::replay::Witness),
-    )
-    .into_valid()
-    .map_err(invalid)?;
-    crate::memory::memory("reading and replaying");
-    Ok(Streamed {
-        state: r.state,
-        events: r.events,
-        head: r.head,
-    })
-}
-
-/// A whole log read, validated and replayed streamed (no event kept); with `cache`, the audit
-/// cache's index of its lines made on the way (`audit::cache::CacheBuilder`, its lines placed).
-fn stream(
-    bytes: &[u8],
-    cache: bool,
-) -> Result<(crate::replay::Streamed, Option<CacheBuilder>), Vec<LogError>> {
-    let mut b = cache.then(CacheBuilder::default);
-    let r = crate::replay::replay_streamed(
-        bytes,
-        crate::event::read::BATCH,
-        b.as_mut().map(|b| b as &mut dyn crate::replay::Witness),
-    )
-    .into_valid()?;
-    if let Some(b) = b.as_mut() {
-        b.place(bytes);
-    }
-    Ok((r, b))
-}
-
-/// A log's errors, refused.
-fn invalid(errors: Vec<LogError>) -> AppError {
-    AppError::Invalid(InvalidLog { errors })
-}
-
-/// [`load_streamed_bytes`] of a file; its bytes are freed before this returns.
-pub fn load_streamed(path: &Path) -> Result<Streamed, AppError> {
-    let bytes = read_file(path)?;
-    load_streamed_bytes(&bytes)
-}
-
-/// The log's bytes as `check` and `sign` read them: a regular file within the size limit
-/// mapped read-only under a shared lock, so that the reader lets its pages go as it passes
-/// them (a million-result log's bytes are not all held beside its replayed state); anything
-/// else, or a log an append is writing now (its lock taken), read whole as every command
-/// reads it.
-enum LogBytes {
-    /// The map, and the file whose shared lock keeps its bytes.
-    Mapped(crate::world::Map, #[allow(dead_code)] crate::world::Handle),
-    Read(Vec<u8>),
-}
-
-impl LogBytes {
-    fn open(path: &Path) -> Result<LogBytes, AppError> {
-        settle_log(path)?;
-        if let Ok(mut file) = crate::world::REAL.open_file(path, crate::world::Open::READ) {
-            let fits = file
-                .metadata()
-                .is_ok_and(|m| m.is_file && m.len > 0 && m.len <= context::log_limit());
-            if fits && file.try_lock_shared().is_ok() {
-                // (read-only, and the bytes are not truncated or rewritten in place while the
-                // shared lock is held: `repair`, the one writer that truncates, locks the log
-                // exclusively; `append` writes past the mapped length)
-                if let Ok(map) = file.map() {
-                    return Ok(LogBytes::Mapped(map, file));
-                }
-            }
-        }
-        read_file(path).map(LogBytes::Read)
-    }
-
-    fn bytes(&self) -> &[u8] {
-        match self {
-            LogBytes::Mapped(m, _) => m,
-            LogBytes::Read(b) => b,
-        }
-    }
-}
-
-/// Read, validate and replay the log streamed, with its head walked on the way (the reader's:
-/// the last hash when every event carries its hash, else walked over the lines as they are
-/// parsed); a mapped log's pages are let go behind the reader.
-fn load_with_head(log: &LogBytes) -> Result<(Streamed, crate::integrity::Head), AppError> {
-    use std::sync::atomic::{AtomicUsize, Ordering};
-    let bytes = log.bytes();
-    // The bytes let go so far (a multiple of the page size).
-    let released = AtomicUsize::new(0);
-    let let_go = |read: &[u8]| {
-        let LogBytes::Mapped(map, _) = log else {
-            return;
-        };
-        let end = (read.as_ptr() as usize + read.len()).saturating_sub(map.as_ptr() as usize);
-        let end = end.min(map.len()) & !((4 << 10) - 1);
-        let from = released.fetch_max(end, Ordering::Relaxed);
-        if end > from {
-            // (the pages are dropped from this process and read again from the file, unchanged
-            // under the shared lock, should anything look at them again)
-            map.let_go(from, end - from);
-        }
-    };
-    let r = crate::replay::replay_checked(bytes, Some(&let_go))
-        .into_valid()
-        .map_err(invalid)?;
-    crate::memory::memory("reading and replaying");
-    let l = Streamed {
-        state: r.state,
-        events: r.events,
-        head: r.head,
-    };
-    let head = crate::integrity::head_known(bytes, l.events, l.head.as_deref())
-        .map_err(AppError::BadRequest)?;
-    Ok((l, head))
-}
-
 /// What `check` is also asked to prove (crate::integrity): that the log extends a published
 /// head, and that its signed checkpoints are a key's and hold.
 #[derive(Clone, Debug, Default)]
@@ -323,8 +124,9 @@ pub fn check(path: &Path, proofs: &Proofs) -> Result<String, AppError> {
     let log = LogBytes::open(path)?;
     // Every head on the way only when a proof needs them.
     let (l, head, heads) = if proofs.head.is_some() || proofs.key.is_some() {
-        let l = load_streamed_bytes(log.bytes())?;
-        let heads = integrity::heads(log.bytes()).map_err(AppError::BadRequest)?;
+        let l = LoadLog::default().bytes(log.bytes())?;
+        crate::memory::memory("reading and replaying");
+        let heads = integrity::heads(log.bytes()).map_err(bad_request)?;
         let head = integrity::Head {
             events: heads.len(),
             hash: heads
@@ -376,7 +178,7 @@ pub fn check(path: &Path, proofs: &Proofs) -> Result<String, AppError> {
         out,
         "{}: valid, {} events: {} sessions, {} participants, {} results, {} rulings ({} in force), {} penalties",
         path.display(),
-        l.events,
+        l.count,
         st.sessions.len(),
         st.participants.len(),
         played,
@@ -421,7 +223,8 @@ pub fn double_dummy(
 ) -> Result<Vec<crate::dd::BoardDd>, AppError> {
     let _s = tracing::info_span!("double_dummy", deals = state.deals.len()).entered();
     let dir = cache.map(|d| d.join("dd"));
-    crate::dd::solve_state(state, dir.as_deref()).map_err(|m| AppError::Other(anyhow::anyhow!(m)))
+    crate::dd::solve_state(state, dir.as_deref())
+        .map_err(|m| AppError::Other(anyhow::anyhow!(m.to_string())))
 }
 
 /// `frekans score`: replay, score, write the Parquet tables to `out` (with deals.parquet when
@@ -574,11 +377,9 @@ pub fn explain(
         let texts: Vec<&str> = proposals.iter().map(String::as_str).collect();
         let p =
             crate::event::append::propose(&bytes, &texts, now, None).map_err(AppError::Invalid)?;
-        whatif::check_kinds(&p).map_err(AppError::BadRequest)?;
+        whatif::check_kinds(&p).map_err(bad_request)?;
         let all = whatif::with_lines(&bytes, &p);
-        crate::replay::replay_streamed(&all, crate::event::read::BATCH, None)
-            .into_valid()
-            .map_err(invalid)?;
+        LoadLog::default().bytes(&all)?;
         let _ = writeln!(
             head,
             "What-if: the board with {} proposed event{} added at the end of the log (seq {} on; nothing written):",

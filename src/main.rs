@@ -89,7 +89,7 @@ fn main() -> ExitCode {
         std::sync::Arc::new(frekans::world::Real);
     let mut ctx = app::Context::of(world, false, None);
     if let Some(e) = &ctx.invalid {
-        eprintln!("frekans: {}", esc(e));
+        eprintln!("frekans: {}", esc(&e.to_string()));
         return ExitCode::from(exit::INVALID_INPUT as u8);
     }
     ctx.threads = cli.threads;

@@ -594,11 +594,15 @@ fn score_leaves_the_cache_the_first_audit_would() {
         );
         // The same cache made from batches of 1 and 7 lines.
         for batch in [1, 7] {
-            let mut b = frekans::audit::cache::CacheBuilder::default();
-            let l = frekans::app::load_streamed_with(&bytes, batch, Some(&mut b)).unwrap();
+            let how = frekans::app::LoadLog {
+                batch,
+                index: true,
+                ..Default::default()
+            };
+            let mut l = how.bytes(&bytes).unwrap();
             let scored = frekans::pipeline::score(&l.state).unwrap();
             let other = dir.join(format!("batch{n}-{batch}"));
-            b.place(&bytes);
+            let b = l.index.take().unwrap();
             b.finish(&l.state, &scored)
                 .unwrap()
                 .save(common::test_store(&other), &key)

@@ -228,7 +228,7 @@ fn parse_contract_rejects() {
         "7♠♠♠♠",
         "passpasspass",
     ] {
-        let e = parse_contract(s).expect_err(s);
+        let e = parse_contract(s).expect_err(s).to_string();
         assert!(e.contains("expected"), "{s:?}: {e}");
     }
 }

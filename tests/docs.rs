@@ -1057,6 +1057,10 @@ const PARENT_AND_CHILD: &[(&str, &str)] = &[
     ),
     (
         "crates/interop/src/import/usebio/tree.rs",
+        "crates/interop/src/import/usebio/tree/lines.rs",
+    ),
+    (
+        "crates/interop/src/import/usebio/tree.rs",
         "crates/interop/src/import/usebio/tree/split.rs",
     ),
     (
@@ -1071,6 +1075,7 @@ const PARENT_AND_CHILD: &[(&str, &str)] = &[
     ("src/app.rs", "src/app/audit_run.rs"),
     ("src/app.rs", "src/app/dataset.rs"),
     ("src/app.rs", "src/app/interchange.rs"),
+    ("src/app.rs", "src/app/loading.rs"),
     ("src/app.rs", "src/app/publish.rs"),
     ("src/app.rs", "src/app/run.rs"),
     ("src/app.rs", "src/app/whatif.rs"),

@@ -6,7 +6,15 @@
 
 mod common;
 
-use frekans::app::{load_bytes, load_streamed_batched, AppError};
+use frekans::app::{load_bytes, AppError, LoadLog};
+
+fn load_streamed_batched(bytes: &[u8], batch: usize) -> Result<frekans::app::Loaded, AppError> {
+    Ok(LoadLog {
+        batch,
+        ..LoadLog::default()
+    }
+    .bytes(bytes)?)
+}
 use frekans::replay::ReplayScope;
 
 fn same(bytes: &[u8], what: &str) -> bool {
@@ -17,7 +25,7 @@ fn same(bytes: &[u8], what: &str) -> bool {
             (Ok(w), Ok(s)) => {
                 assert_eq!(
                     w.events.len(),
-                    s.events,
+                    s.count,
                     "{what}, batch {batch}: event count"
                 );
                 assert_eq!(

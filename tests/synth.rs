@@ -329,7 +329,7 @@ fn refusals_name_the_forms_a_format_holds() {
     };
     assert!(napki.validate(OutFormat::Usebio).is_ok());
     assert_eq!(
-        napki.validate(OutFormat::Salliere).unwrap_err(),
+        napki.validate(OutFormat::Salliere).unwrap_err().to_string(),
         "salliere scores pairs at matchpoints or cross-IMPs; --form napki has no salliere form"
     );
 }
@@ -646,7 +646,7 @@ fn members_are_a_federations_players() {
         members: Some(39),
         ..Spec::default()
     };
-    let e = too_few.validate(OutFormat::Jsonl).unwrap_err();
+    let e = too_few.validate(OutFormat::Jsonl).unwrap_err().to_string();
     assert!(e.contains("fewer than the 40 players"), "{e}");
     let bad_date = Spec {
         date: Some("5 April".into()),

@@ -197,7 +197,7 @@ fn other_forms_and_formats_are_refused() {
         form: SynthForm::Napki,
         ..individual(SynthForm::Mp)
     };
-    let e = napki.validate(OutFormat::Jsonl).unwrap_err();
+    let e = napki.validate(OutFormat::Jsonl).unwrap_err().to_string();
     assert!(e.contains("\"mp\", \"ximp\" or \"butler\""), "{e}");
     let plain = Spec {
         sessions: 1,
@@ -217,6 +217,7 @@ fn other_forms_and_formats_are_refused() {
     assert!(few
         .validate(OutFormat::Jsonl)
         .unwrap_err()
+        .to_string()
         .contains("40 players"));
     // A form's own kind named is the form's log, byte for byte.
     let pairs = |kind| {

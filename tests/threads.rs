@@ -16,7 +16,8 @@ use frekans::synth::{self, Spec, SynthForm};
 fn state_of(spec: &Spec) -> State {
     let mut log = Vec::new();
     synth::write_log(spec, &mut log).expect("writing to memory");
-    frekans::app::load_streamed_bytes(&log)
+    frekans::app::LoadLog::default()
+        .bytes(&log)
         .unwrap_or_else(|_| panic!("synth wrote an invalid log"))
         .state
 }

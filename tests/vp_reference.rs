@@ -356,7 +356,7 @@ fn scale_option_parsing() {
         json!({"custom": [10], "extra": 1}),
         json!({"table": [10]}),
     ] {
-        let e = VpScale::from_json(&bad).unwrap_err();
+        let e = VpScale::from_json(&bad).unwrap_err().to_string();
         assert!(e.contains("expected"), "{bad}: {e}");
     }
 }

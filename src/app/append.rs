@@ -54,14 +54,21 @@ pub fn append(
         ctx.max_log_bytes,
         |all| {
             let Some(dir) = cache else {
-                return stream(all, false).map(|_| None);
+                return LoadLog::default()
+                    .bytes(all)
+                    .map(|_| None)
+                    .map_err(|e| e.errors);
             };
             // The cache carried on first (the new log's key hashed beside it): the log is then
             // validated without making the cache's line index, unless it could not be carried.
             let (key, carried) =
                 rayon::join(|| crate::audit::cache::log_key(all), || dir.carried(all));
-            let (r, b) = stream(all, carried.is_none())?;
-            Ok(Some(match (carried, b) {
+            let how = LoadLog {
+                index: carried.is_none(),
+                ..LoadLog::default()
+            };
+            let r = how.bytes(all).map_err(|e| e.errors)?;
+            Ok(Some(match (carried, r.index) {
                 (Some(c), _) => {
                     tracing::info!(
                         "append: the audit cache of the log before the new line, carried on"

@@ -32,7 +32,7 @@ pub struct Context {
     pub max_log_bytes: u64,
     /// A variable of the environment set to what frekans cannot take (`FREKANS_MAX_LOG_MIB=abc`),
     /// and why: `main` refuses to run with it (exit 2) rather than ignore it.
-    pub invalid: Option<String>,
+    pub invalid: Option<BadLogLimit>,
     /// The build of the running program, which the audit caches it writes and reads are of
     /// (`audit::cache::Store`): its executable's size and modification time (empty where they
     /// cannot be read).
@@ -121,33 +121,63 @@ impl Context {
 
     /// Set up the machine as the context says: the worker threads, the progress bars and the
     /// largest log read.
-    pub fn install(&self) -> Result<(), String> {
+    pub fn install(&self) -> Result<(), NotInstalled> {
         crate::progress::enable(self.progress);
         LOG_LIMIT.store(self.max_log_bytes, std::sync::atomic::Ordering::Relaxed);
         if let Some(n) = self.threads {
             rayon::ThreadPoolBuilder::new()
                 .num_threads(n.max(1))
                 .build_global()
-                .map_err(|e| format!("cannot set up {n} threads: {e}"))?;
+                .map_err(|e| NotInstalled::Threads(n, e.to_string()))?;
         }
         Ok(())
     }
 }
 
+/// Why the machine cannot be set up as a context says ([`Context::install`]).
+#[derive(Debug)]
+pub enum NotInstalled {
+    /// The threads asked for, and what rayon said.
+    Threads(usize, String),
+}
+
+impl std::fmt::Display for NotInstalled {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            NotInstalled::Threads(n, e) => write!(f, "cannot set up {n} threads: {e}"),
+        }
+    }
+}
+
+impl std::error::Error for NotInstalled {}
+
+/// A `FREKANS_MAX_LOG_MIB` that is not a whole number of MiB, at least 1 (its text, clipped).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct BadLogLimit(pub String);
+
+impl std::fmt::Display for BadLogLimit {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(
+            f,
+            "FREKANS_MAX_LOG_MIB={:?}: expected the size of the largest log frekans reads, in MiB (a whole number, at least 1; unset: {})",
+            self.0,
+            crate::limits::MAX_LOG_BYTES >> 20
+        )
+    }
+}
+
+impl std::error::Error for BadLogLimit {}
+
 /// The largest log read: [`crate::limits::MAX_LOG_BYTES`], or `FREKANS_MAX_LOG_MIB` MiB (set
 /// and not empty); `Err` (what is wrong) when that is not a whole number of MiB, at least 1.
-fn max_log_bytes(env: Env) -> Result<u64, String> {
+fn max_log_bytes(env: Env) -> Result<u64, BadLogLimit> {
     let Some(v) = env("FREKANS_MAX_LOG_MIB").filter(|v| !v.is_empty()) else {
         return Ok(crate::limits::MAX_LOG_BYTES);
     };
     let text = v.to_string_lossy();
     match text.trim().parse::<u64>() {
         Ok(m) if m > 0 => Ok(m.saturating_mul(1 << 20)),
-        _ => Err(format!(
-            "FREKANS_MAX_LOG_MIB={:?}: expected the size of the largest log frekans reads, in MiB (a whole number, at least 1; unset: {})",
-            crate::error::clip(&text),
-            crate::limits::MAX_LOG_BYTES >> 20
-        )),
+        _ => Err(BadLogLimit(crate::error::clip(&text))),
     }
 }
 
@@ -246,7 +276,7 @@ mod tests {
     fn a_log_limit_that_is_no_number_is_refused() {
         for bad in ["abc", "12x", "-1", "0", "1.5", " "] {
             let c = with(&[("FREKANS_MAX_LOG_MIB", bad)]);
-            let e = c.invalid.expect(bad);
+            let e = c.invalid.expect(bad).to_string();
             assert!(
                 e.starts_with("FREKANS_MAX_LOG_MIB=") && e.contains("in MiB"),
                 "{e}"

@@ -67,7 +67,7 @@ fn ids(req: &DatasetAdd) -> Result<Vec<String>, AppError> {
                 .map(|s| s.to_string_lossy().into_owned())
                 .unwrap_or_default(),
         };
-        dataset::check_id(&id, &log.display().to_string()).map_err(AppError::BadRequest)?;
+        dataset::check_id(&id, &log.display().to_string()).map_err(bad_request)?;
         if out.contains(&id) {
             return Err(AppError::BadRequest(format!(
                 "two logs would be championship \"{id}\" ({}); add them in separate runs with --id",
@@ -256,7 +256,7 @@ fn add_one(
     let replayed = run::replay_log(&bytes, false, false).map_err(name_it)?;
     let head = match head {
         Some(h) => h,
-        None => crate::integrity::head(&bytes).map_err(AppError::BadRequest)?,
+        None => crate::integrity::head(&bytes).map_err(bad_request)?,
     };
     let state = replayed.state;
     let date = (state.championship.date.as_deref())

@@ -253,7 +253,7 @@ pub fn import(
     };
     let columns = match &r.columns {
         None => import::csv::Columns::default(),
-        Some(c) => import::csv::Columns::parse(c).map_err(bad)?,
+        Some(c) => import::csv::Columns::parse(c).map_err(|e| bad(e.to_string()))?,
     };
     let opts = import::ImportOptions {
         format: r.format.as_deref().and_then(Format::parse),

@@ -47,20 +47,19 @@ pub(super) struct Replayed {
 /// `events`; otherwise streamed (no event kept once replayed), with `index` the audit cache's
 /// index of its lines made on the way.
 pub(super) fn replay_log(b: &[u8], events: bool, index: bool) -> Result<Replayed, AppError> {
-    if events {
-        let l = load_bytes(b, &ReplayScope::default())?;
-        return Ok(Replayed {
-            state: l.state,
-            events: l.events,
-            index: None,
-        });
+    let how = LoadLog {
+        keep_events: events,
+        index: index && !events,
+        ..LoadLog::default()
+    };
+    let l = how.bytes(b)?;
+    if !events {
+        crate::memory::memory("reading and replaying");
     }
-    let (r, index) = stream(b, index).map_err(invalid)?;
-    crate::memory::memory("reading and replaying");
     Ok(Replayed {
-        state: r.state,
-        events: Vec::new(),
-        index,
+        state: l.state,
+        events: l.events,
+        index: l.index,
     })
 }
 
@@ -100,7 +99,7 @@ pub fn run(path: &Path, want: Want, cache: Option<Store<'_>>) -> Result<Run, App
     // The audit cache's index of the log's lines is made on the way when it is streamed.
     let mut replayed = replay_log(b, want.events, cache.is_some())?;
     let head = if want.head {
-        Some(crate::integrity::head(b).map_err(AppError::BadRequest)?)
+        Some(crate::integrity::head(b).map_err(bad_request)?)
     } else {
         None
     };

@@ -6,7 +6,7 @@ use std::path::Path;
 
 use anyhow::Context;
 
-use super::{audit_error, export, invalid, run, AppError, MappedLog, Store};
+use super::{audit_error, bad_request, export, run, AppError, LoadLog, MappedLog, Store};
 use crate::world::World as _;
 
 /// `frekans audit --with`: the standings with the proposed events `proposals` (JSON texts)
@@ -92,7 +92,7 @@ fn whatif_one(
         .as_ref()
         .and_then(|c| Some((c.last_seq, usize::try_from(c.newlines).ok()?)));
     let p = crate::event::append::propose(bytes, &texts, now, known).map_err(AppError::Invalid)?;
-    whatif::check_kinds(&p).map_err(AppError::BadRequest)?;
+    whatif::check_kinds(&p).map_err(bad_request)?;
     if let Some(cache) = c.cache.as_mut() {
         let source = Source::Cached {
             bytes,
@@ -114,9 +114,7 @@ fn whatif_one(
     // The whole log with the proposals validated as `append` validates it (`check`'s streamed
     // read and replay), then read, replayed and audited.
     let all = whatif::with_lines(bytes, &p);
-    crate::replay::replay_streamed(&all, crate::event::read::BATCH, None)
-        .into_valid()
-        .map_err(invalid)?;
+    LoadLog::default().bytes(&all)?;
     let l = run::replay_log(&all, true, false)?;
     let source = Source::Replayed {
         events: &l.events,
@@ -182,7 +180,7 @@ pub fn alternatives(
 ) -> Result<crate::audit::alternatives::Alternatives, AppError> {
     let log = MappedLog::open(path)?;
     let bytes = log.bytes();
-    crate::audit::alternatives::same_table(alternatives).map_err(AppError::BadRequest)?;
+    crate::audit::alternatives::same_table(alternatives).map_err(bad_request)?;
     let mut c = WhatIfCache::of(bytes, cache, log.stat());
     let mut audits = Vec::with_capacity(alternatives.len());
     for (text, _) in alternatives {

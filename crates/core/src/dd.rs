@@ -104,18 +104,21 @@ impl DdTable {
     }
 
     /// The table from four such rows (N, E, S, W), as PBN's `Ability`-like tags give them.
-    pub fn from_hex(rows: [&str; 4]) -> Result<DdTable, String> {
+    pub fn from_hex(rows: [&str; 4]) -> Result<DdTable, DdError> {
         let mut t = DdTable::default();
         for (seat, row) in rows.iter().enumerate() {
             let digits: Vec<char> = row.chars().collect();
             if digits.len() != 5 {
-                return Err(format!("expected five hex digits, found {row:?}"));
+                return Err(DdError::HexDigits(row.to_string()));
             }
             for (k, c) in digits.iter().enumerate() {
                 let v = c
                     .to_digit(16)
                     .filter(|v| *v <= 13)
-                    .ok_or_else(|| format!("expected tricks 0-D in {row:?}, found {c:?}"))?;
+                    .ok_or_else(|| DdError::HexTricks {
+                        row: row.to_string(),
+                        found: *c,
+                    })?;
                 t.tricks[k][seat] = v as u8;
             }
         }
@@ -143,13 +146,46 @@ impl DdTable {
     }
 }
 
+/// Why a deal cannot be solved or its table or par read.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum DdError {
+    #[error("expected five hex digits, found {0:?}")]
+    HexDigits(String),
+    #[error("expected tricks 0-D in {row:?}, found {found:?}")]
+    HexTricks { row: String, found: char },
+    #[error(transparent)]
+    Deal(#[from] crate::event::read::BadDeal),
+    /// What the solver's parser said of a checked deal.
+    #[error("cannot read the deal {deal:?}: {said}")]
+    Solver { deal: String, said: String },
+    #[error("par {contract} by {declarer} scores {ns} for NS, not the par score {par}")]
+    ParScore {
+        contract: String,
+        declarer: char,
+        ns: i32,
+        par: i32,
+    },
+    #[error("par score {0} without a contract")]
+    ParWithout(i32),
+    #[error("cannot start the double-dummy threads: {0}")]
+    Threads(String),
+    /// One board's failure, said with it.
+    #[error("double dummy of board {board} of session \"{session}\" (event {seq}): {inner}")]
+    Board {
+        board: u32,
+        session: String,
+        seq: usize,
+        inner: Box<DdError>,
+    },
+}
+
 /// A deal ready for the solver: a PBN `[Deal]` value, checked as the log reader checks it
 /// (52 different cards, 13 a hand), ranks in either case.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Deal(FullDeal);
 
 impl Deal {
-    pub fn parse(pbn: &str) -> Result<Deal, String> {
+    pub fn parse(pbn: &str) -> Result<Deal, DdError> {
         check_pbn_deal(pbn)?;
         // The reader allows spaces around the first seat and ranks in lower case; the solver's
         // parser wants "N:" then the hands.
@@ -162,7 +198,10 @@ impl Deal {
         canonical
             .parse::<FullDeal>()
             .map(Deal)
-            .map_err(|e| format!("cannot read the deal {canonical:?}: {e}"))
+            .map_err(|e| DdError::Solver {
+                deal: canonical.clone(),
+                said: e.to_string(),
+            })
     }
 }
 
@@ -260,7 +299,7 @@ fn to_vulnerability(v: Vul) -> Vulnerability {
 ///
 /// Each contract's score is recomputed from the table with Law 77 and must equal the par
 /// score: a disagreement is an error (it would mean the solver's par and our scoring differ).
-pub fn par(table: &DdTable, vul: Vul, dealer: Seat) -> Result<Par, String> {
+pub fn par(table: &DdTable, vul: Vul, dealer: Seat) -> Result<Par, DdError> {
     let p = pons_dds::calculate_par(table.to_pons(), to_vulnerability(vul), to_dseat(dealer));
     let mut contracts = Vec::with_capacity(p.contracts.len());
     for c in &p.contracts {
@@ -283,12 +322,12 @@ pub fn par(table: &DdTable, vul: Vul, dealer: Seat) -> Result<Par, String> {
         let own = declarer_score(contract, vul.is_vul(declarer), tricks);
         let ns = if declarer.is_ns() { own } else { -own };
         if ns != p.score {
-            return Err(format!(
-                "par {} by {} scores {ns} for NS, not the par score {}",
-                contract_text(contract),
-                declarer.letter(),
-                p.score
-            ));
+            return Err(DdError::ParScore {
+                contract: contract_text(contract),
+                declarer: declarer.letter(),
+                ns,
+                par: p.score,
+            });
         }
         contracts.push(ParContract {
             level,
@@ -301,7 +340,7 @@ pub fn par(table: &DdTable, vul: Vul, dealer: Seat) -> Result<Par, String> {
     contracts.sort_by_key(|c| (c.level, c.strain, c.declarer));
     contracts.dedup();
     if contracts.is_empty() && p.score != 0 {
-        return Err(format!("par score {} without a contract", p.score));
+        return Err(DdError::ParWithout(p.score));
     }
     Ok(Par {
         score: p.score,
@@ -321,7 +360,7 @@ pub struct DealDd {
 }
 
 /// Solve `pbn` and find its par (on the calling thread, which needs [`SOLVER_STACK`]).
-pub fn analyse(solver: &mut Solver, pbn: &str, vul: Vul, dealer: Seat) -> Result<DealDd, String> {
+pub fn analyse(solver: &mut Solver, pbn: &str, vul: Vul, dealer: Seat) -> Result<DealDd, DdError> {
     let deal = Deal::parse(pbn)?;
     let table = solve(solver, &deal);
     let par = par(&table, vul, dealer)?;
@@ -412,7 +451,10 @@ pub mod solved {
 /// so `--threads` applies. Each worker owns one [`Solver`] (thread-local), so no solver is
 /// ever shared between threads. The output does not depend on the thread count: every deal is
 /// solved whole by one worker and the results are collected in input order.
-pub fn solve_state(state: &State, cache: Option<&std::path::Path>) -> Result<Vec<BoardDd>, String> {
+pub fn solve_state(
+    state: &State,
+    cache: Option<&std::path::Path>,
+) -> Result<Vec<BoardDd>, DdError> {
     let items: Vec<(usize, u32, Seat, Vul, &str)> = state
         .deals
         .iter()
@@ -429,8 +471,8 @@ pub fn solve_state(state: &State, cache: Option<&std::path::Path>) -> Result<Vec
         .stack_size(SOLVER_STACK)
         .thread_name(|i| format!("frekans-dd-{i}"))
         .build()
-        .map_err(|e| format!("cannot start the double-dummy threads: {e}"))?;
-    let solved: Vec<Result<DealDd, String>> = pool.install(|| {
+        .map_err(|e| DdError::Threads(e.to_string()))?;
+    let solved: Vec<Result<DealDd, DdError>> = pool.install(|| {
         items
             .par_iter()
             .with_max_len(1)
@@ -454,12 +496,11 @@ pub fn solve_state(state: &State, cache: Option<&std::path::Path>) -> Result<Vec
         .iter()
         .zip(solved)
         .map(|(&(session, board, dealer, vul, pbn), r)| {
-            let dd = r.map_err(|m| {
-                format!(
-                    "double dummy of board {board} of session \"{}\" (event {}): {m}",
-                    state.sessions[session].def.id,
-                    state.deals[&(session, board)].seq
-                )
+            let dd = r.map_err(|m| DdError::Board {
+                board,
+                session: state.sessions[session].def.id.to_string(),
+                seq: state.deals[&(session, board)].seq,
+                inner: Box::new(m),
             })?;
             Ok(BoardDd {
                 session,

@@ -40,11 +40,15 @@ impl std::fmt::Display for Head {
 /// after each event in turn, as 64 hex digits. A flat compact line without a hash (what
 /// `frekans synth` and most hand-written lines are) is its own canonical text and is hashed
 /// where it lies: a million-event log costs its SHA-256 and one scan, no copy per event.
-fn walk(bytes: &[u8], parse_limit: usize, mut each: impl FnMut(&[u8; 64])) -> Result<(), String> {
+fn walk(
+    bytes: &[u8],
+    parse_limit: usize,
+    mut each: impl FnMut(&[u8; 64]),
+) -> Result<(), ChainError> {
     let body = bytes.strip_prefix(b"\xEF\xBB\xBF").unwrap_or(bytes);
     let mut prev = [b'0'; 64];
     for (n, raw) in body.split(|&b| b == b'\n').enumerate() {
-        let text = std::str::from_utf8(raw).map_err(|_| format!("line {}: not UTF-8", n + 1))?;
+        let text = std::str::from_utf8(raw).map_err(|_| ChainError::NotUtf8(n + 1))?;
         let t = text.trim();
         if t.is_empty() || t.starts_with("//") {
             continue;
@@ -53,14 +57,14 @@ fn walk(bytes: &[u8], parse_limit: usize, mut each: impl FnMut(&[u8; 64])) -> Re
             Some((_, c)) => chain::link_hex(&prev, c.as_bytes()),
             // A line the reader refuses for its length makes the log invalid: never parsed.
             None if t.len() > crate::event::read::MAX_LINE => {
-                return Err(format!("line {}: longer than an event line may be", n + 1));
+                return Err(ChainError::TooLong(n + 1));
             }
-            None if t.len() > parse_limit => return Err(DEFERRED.to_string()),
+            None if t.len() > parse_limit => return Err(ChainError::Deferred),
             None => match crate::event::json::parse(t) {
                 Ok(serde_json::Value::Object(m)) => {
                     chain::link_hex(&prev, chain::canonical(&m).as_bytes())
                 }
-                _ => return Err(format!("line {}: not a JSON object", n + 1)),
+                _ => return Err(ChainError::NotObject(n + 1)),
             },
         };
         each(&prev);
@@ -74,17 +78,29 @@ fn hex_text(h: &[u8; 64]) -> String {
 
 /// The head after every event of `bytes` (a log `check` found valid), and the head after each
 /// event on the way (`heads[i]` after event `i + 1`).
-pub fn heads(bytes: &[u8]) -> Result<Vec<String>, String> {
+pub fn heads(bytes: &[u8]) -> Result<Vec<String>, ChainError> {
     let mut out = Vec::new();
     walk(bytes, usize::MAX, |h| out.push(hex_text(h)))?;
     Ok(out)
 }
 
-/// What [`head_beside`] says of a log it leaves to [`head`].
-const DEFERRED: &str = "deferred";
+/// Why the chain over a log's lines cannot be walked (a log `check` found valid has none of
+/// these).
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum ChainError {
+    #[error("line {0}: not UTF-8")]
+    NotUtf8(usize),
+    #[error("line {0}: longer than an event line may be")]
+    TooLong(usize),
+    #[error("line {0}: not a JSON object")]
+    NotObject(usize),
+    /// What [`head_beside`] says of a log it leaves to [`head`].
+    #[error("deferred")]
+    Deferred,
+}
 
 /// The head of the whole log.
-pub fn head(bytes: &[u8]) -> Result<Head, String> {
+pub fn head(bytes: &[u8]) -> Result<Head, ChainError> {
     head_within(bytes, usize::MAX)
 }
 
@@ -92,14 +108,14 @@ pub fn head(bytes: &[u8]) -> Result<Head, String> {
 /// when it meets a line that is not flat and longer than 64 KiB (no event is; parsing such a
 /// line beside the reader's own parse of it would double its memory), left to [`head`] once the
 /// log is found valid.
-pub fn head_beside(bytes: &[u8]) -> Option<Result<Head, String>> {
+pub fn head_beside(bytes: &[u8]) -> Option<Result<Head, ChainError>> {
     match head_within(bytes, 64 << 10) {
-        Err(e) if e == DEFERRED => None,
+        Err(ChainError::Deferred) => None,
         r => Some(r),
     }
 }
 
-fn head_within(bytes: &[u8], parse_limit: usize) -> Result<Head, String> {
+fn head_within(bytes: &[u8], parse_limit: usize) -> Result<Head, ChainError> {
     let mut events = 0;
     let mut last = [b'0'; 64];
     walk(bytes, parse_limit, |h| {
@@ -115,7 +131,7 @@ fn head_within(bytes: &[u8], parse_limit: usize) -> Result<Head, String> {
 /// The head of a valid log of `events` events: `known` when its reader found it on the way
 /// (`crate::event::ReadSummary::head`: every event carries its hash, so the last hash is the
 /// head and nothing is hashed again), else [`head`] of its bytes.
-pub fn head_known(bytes: &[u8], events: usize, known: Option<&str>) -> Result<Head, String> {
+pub fn head_known(bytes: &[u8], events: usize, known: Option<&str>) -> Result<Head, ChainError> {
     match known {
         Some(hash) => Ok(Head {
             events,
@@ -176,21 +192,47 @@ pub fn parse_head(text: &str) -> Result<(Option<usize>, String), String> {
     }
 }
 
+/// Why a log does not extend a published head ([`extends`]).
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum NotExtended {
+    #[error("the head of no events is 64 zeros")]
+    NoEvents,
+    #[error("the log's head after event {event} is {head}, not the published {published}: events up to {event} were changed")]
+    Changed {
+        event: usize,
+        head: String,
+        published: String,
+    },
+    #[error("the log has {events} events, fewer than the {published} of the published head: events were removed")]
+    Removed { events: usize, published: usize },
+    #[error("no event of the log has the head {0}: the events before it were changed or removed")]
+    NotFound(String),
+}
+
 /// Whether the log of `heads` extends the published head (`count` events, `hash`): `Ok` with
 /// the event it is the head of, or the reason it does not.
-pub fn extends(heads: &[String], count: Option<usize>, hash: &str) -> Result<usize, String> {
+pub fn extends(heads: &[String], count: Option<usize>, hash: &str) -> Result<usize, NotExtended> {
     match count {
         Some(n) => match heads.get(n.wrapping_sub(1)) {
-            _ if n == 0 => (hash == chain::GENESIS).then_some(0).ok_or_else(|| "the head of no events is 64 zeros".to_string()),
+            _ if n == 0 => (hash == chain::GENESIS)
+                .then_some(0)
+                .ok_or(NotExtended::NoEvents),
             Some(h) if h == hash => Ok(n),
-            Some(h) => Err(format!("the log's head after event {n} is {h}, not the published {hash}: events up to {n} were changed")),
-            None => Err(format!("the log has {} events, fewer than the {n} of the published head: events were removed", heads.len())),
+            Some(h) => Err(NotExtended::Changed {
+                event: n,
+                head: h.clone(),
+                published: hash.to_string(),
+            }),
+            None => Err(NotExtended::Removed {
+                events: heads.len(),
+                published: n,
+            }),
         },
         None => heads
             .iter()
             .position(|h| h == hash)
             .map(|i| i + 1)
-            .ok_or_else(|| format!("no event of the log has the head {hash}: the events before it were changed or removed")),
+            .ok_or_else(|| NotExtended::NotFound(hash.to_string())),
     }
 }
 

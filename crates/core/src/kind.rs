@@ -96,42 +96,58 @@ pub fn named(name: &str) -> Option<&'static Plug> {
     ALL.into_iter().find(|k| k.declared == name)
 }
 
+/// Why a session of a form may not declare a kind ([`declared`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum NotItsKind<'k> {
+    /// No kind has this name.
+    #[error("expected {kinds}, found \"{0}\"", kinds = or_list(ALL.iter().map(|k| k.declared)))]
+    Unknown(&'k str),
+    /// A kind (declared name) that is no form's own (an individual's), not taken by this form.
+    #[error("an {kind} session is scored at {}; form \"{}\" cannot be {kind}", taken_by(.kind), .form.name())]
+    Elsewhere { kind: &'static str, form: Form },
+    /// Another form's own kind.
+    #[error("form \"{}\" is a {} form: its kind is \"{}\" (or leave \"kind\" out), found \"{kind}\"", .form.name(), own(.form).name, own(.form).declared)]
+    Other { form: Form, kind: &'k str },
+}
+
+/// `"a", "b" or "c"`.
+fn or_list<'a>(names: impl Iterator<Item = &'a str>) -> String {
+    let names: Vec<String> = names.map(|n| format!("\"{n}\"")).collect();
+    let (last, rest) = names.split_last().expect("a name");
+    format!("{} or {last}", rest.join(", "))
+}
+
+/// The forms that take the kind declared as `kind`, as [`or_list`].
+fn taken_by(kind: &str) -> String {
+    let plug = named(kind).expect("a kind");
+    or_list(
+        Form::ALL
+            .iter()
+            .filter(|&&f| (plug.takes)(f))
+            .map(|f| f.name()),
+    )
+}
+
+fn own(form: &Form) -> &'static Plug {
+    of(*form)
+}
+
 /// The kind of a session of `form` that declares `kind`: `Err` says why it may not.
-pub fn declared(form: Form, kind: &str) -> Result<&'static Plug, String> {
+pub fn declared(form: Form, kind: &str) -> Result<&'static Plug, NotItsKind<'_>> {
     let Some(plug) = named(kind) else {
-        let names: Vec<String> = ALL.iter().map(|k| format!("\"{}\"", k.declared)).collect();
-        let (last, rest) = names.split_last().expect("kinds");
-        return Err(format!(
-            "expected {} or {last}, found \"{kind}\"",
-            rest.join(", ")
-        ));
+        return Err(NotItsKind::Unknown(kind));
     };
     let own = of(form);
     if plug == own || (plug.takes)(form) {
         return Ok(plug);
     }
     if Form::ALL.iter().all(|&f| of(f) != plug) {
-        // A kind that is no form's own (an individual's): name the forms it takes.
-        let forms: Vec<String> = Form::ALL
-            .iter()
-            .filter(|&&f| (plug.takes)(f))
-            .map(|f| format!("\"{}\"", f.name()))
-            .collect();
-        let (last, rest) = forms.split_last().expect("a kind takes a form");
-        return Err(format!(
-            "an {} session is scored at {} or {last}; form \"{}\" cannot be {}",
-            plug.declared,
-            rest.join(", "),
-            form.name(),
-            plug.declared
-        ));
+        return Err(NotItsKind::Elsewhere {
+            kind: plug.declared,
+            form,
+        });
     }
-    Err(format!(
-        "form \"{}\" is a {} form: its kind is \"{}\" (or leave \"kind\" out), found \"{kind}\"",
-        form.name(),
-        own.name,
-        own.declared
-    ))
+    Err(NotItsKind::Other { form, kind })
 }
 
 /// What a participant is called in a standing (`"pair"`, `"team"`, `"player"`): a team's

@@ -219,45 +219,81 @@ impl Default for ButlerTrim {
     }
 }
 
-fn number(v: &Value, lo: Q, hi: Q) -> Result<Q, String> {
+/// The `butler_trim` values taken (every [`BadValue`] of a trim but a count's begins with it).
+const EXPECTED_TRIM: &str = "expected {\"per_side\": 0.1, \"mode\": \"fractional\"}, {\"per_side\": 0.25, \"mode\": \"whole_floor\"} or {\"count\": 1}";
+
+/// What is wrong with an option's value (the message the log's reader gives, with the option).
+#[derive(Clone, Debug, PartialEq, thiserror::Error)]
+pub enum BadValue {
+    /// Not a number within the range (its bounds).
+    #[error("expected a number {}..={}, found {found}", .range[0], .range[1])]
+    Number { range: Box<[Q; 2]>, found: Value },
+    /// A name not among `expected` (the names quoted, joined), found as a string.
+    #[error("expected one of {expected}, found \"{found}\"")]
+    Name { expected: String, found: String },
+    /// Something not a string where a name is expected.
+    #[error("expected one of {expected}, found {found}")]
+    NotName { expected: String, found: Value },
+    #[error("expected true or false, found {0}")]
+    NotBool(Value),
+    #[error("\"ratio\" needs its aggregate bands in the session options (conventions C24), which this version does not take yet; use \"difference\"")]
+    Ratio,
+    #[error(transparent)]
+    VpScale(#[from] crate::bridge::vp::BadVpScale),
+    #[error("{e}, found {0}", e = EXPECTED_TRIM)]
+    Trim(Value),
+    #[error("{e}: \"count\" stands alone", e = EXPECTED_TRIM)]
+    TrimCountAlone,
+    #[error("\"count\" must be a whole number 0..=1000, found {0}")]
+    TrimCount(Value),
+    #[error("{e}: unknown key \"{0}\"", e = EXPECTED_TRIM)]
+    TrimKey(String),
+    #[error("{e}: \"per_side\" missing", e = EXPECTED_TRIM)]
+    TrimPerSideMissing,
+    #[error("\"per_side\": {0}")]
+    TrimPerSide(Box<BadValue>),
+    #[error("\"mode\": expected \"fractional\" or \"whole_floor\", found \"{0}\"")]
+    TrimMode(String),
+}
+
+fn number(v: &Value, lo: Q, hi: Q) -> Result<Q, BadValue> {
     let q = match v {
         Value::Number(n) => Q::parse(&n.to_string()),
         _ => None,
     };
     match q {
         Some(q) if q >= lo && q <= hi => Ok(q),
-        _ => Err(format!("expected a number {lo}..={hi}, found {v}")),
+        _ => Err(BadValue::Number {
+            range: Box::new([lo, hi]),
+            found: v.clone(),
+        }),
     }
 }
 
-fn butler_trim(v: &Value) -> Result<ButlerTrim, String> {
-    let expected = "expected {\"per_side\": 0.1, \"mode\": \"fractional\"}, {\"per_side\": 0.25, \"mode\": \"whole_floor\"} or {\"count\": 1}";
+fn butler_trim(v: &Value) -> Result<ButlerTrim, BadValue> {
     let Value::Object(o) = v else {
-        return Err(format!("{expected}, found {v}"));
+        return Err(BadValue::Trim(v.clone()));
     };
     if let Some(c) = o.get("count") {
         if o.len() != 1 {
-            return Err(format!("{expected}: \"count\" stands alone"));
+            return Err(BadValue::TrimCountAlone);
         }
         return match c.as_u64() {
             Some(k) if k <= 1000 => Ok(ButlerTrim::Count(k as u32)),
-            _ => Err(format!(
-                "\"count\" must be a whole number 0..=1000, found {c}"
-            )),
+            _ => Err(BadValue::TrimCount(c.clone())),
         };
     }
     for k in o.keys() {
         if k != "per_side" && k != "mode" {
-            return Err(format!("{expected}: unknown key \"{k}\""));
+            return Err(BadValue::TrimKey(k.clone()));
         }
     }
     let per_side = number(
-        o.get("per_side")
-            .ok_or_else(|| format!("{expected}: \"per_side\" missing"))?,
+        o.get("per_side").ok_or(BadValue::TrimPerSideMissing)?,
         Q::ZERO,
         Q::new(1, 2),
     )
-    .map_err(|e| format!("\"per_side\": {e}"))?;
+    .map_err(|e| BadValue::TrimPerSide(Box::new(e)))?;
     match o
         .get("mode")
         .and_then(Value::as_str)
@@ -265,9 +301,7 @@ fn butler_trim(v: &Value) -> Result<ButlerTrim, String> {
     {
         "fractional" => Ok(ButlerTrim::Fractional(per_side)),
         "whole_floor" => Ok(ButlerTrim::WholeFloor(per_side)),
-        other => Err(format!(
-            "\"mode\": expected \"fractional\" or \"whole_floor\", found \"{other}\""
-        )),
+        other => Err(BadValue::TrimMode(other.to_string())),
     }
 }
 
@@ -342,19 +376,23 @@ pub struct OptionError {
     pub message: String,
 }
 
-type Setter = fn(&mut Options, &Value) -> Result<(), String>;
+type Setter = fn(&mut Options, &Value) -> Result<(), BadValue>;
 
-fn named<T>(v: &Value, parse: fn(&str) -> Option<T>, names: &[&str]) -> Result<T, String> {
+fn named<T>(v: &Value, parse: fn(&str) -> Option<T>, names: &[&str]) -> Result<T, BadValue> {
     let expected = names
         .iter()
         .map(|n| format!("\"{n}\""))
         .collect::<Vec<_>>()
         .join(", ");
     match v {
-        Value::String(s) => {
-            parse(s).ok_or_else(|| format!("expected one of {expected}, found \"{s}\""))
-        }
-        other => Err(format!("expected one of {expected}, found {other}")),
+        Value::String(s) => parse(s).ok_or_else(|| BadValue::Name {
+            expected,
+            found: s.clone(),
+        }),
+        other => Err(BadValue::NotName {
+            expected,
+            found: other.clone(),
+        }),
     }
 }
 
@@ -441,10 +479,7 @@ const OPTIONS: &[(&str, Setter)] = &[
         Ok(())
     }),
     ("ko_average_split", |o, v| {
-        o.ko_average_split = Some(
-            v.as_bool()
-                .ok_or_else(|| format!("expected true or false, found {v}"))?,
-        );
+        o.ko_average_split = Some(v.as_bool().ok_or_else(|| BadValue::NotBool(v.clone()))?);
         Ok(())
     }),
     ("patton_board_draw_margin", |o, v| {
@@ -457,7 +492,7 @@ const OPTIONS: &[(&str, Setter)] = &[
     }),
     ("patton_aggregate", |o, v| {
         if v.as_str() == Some("ratio") {
-            return Err("\"ratio\" needs its aggregate bands in the session options (conventions C24), which this version does not take yet; use \"difference\"".to_string());
+            return Err(BadValue::Ratio);
         }
         o.patton_aggregate = named(v, PattonAggregate::parse, PattonAggregate::NAMES)?;
         Ok(())
@@ -479,7 +514,7 @@ pub fn is_option(name: &str) -> bool {
 
 /// Set option `name` of `o` from its JSON value: `None` when there is no such option, else
 /// what is wrong with the value.
-pub fn set_option(o: &mut Options, name: &str, value: &Value) -> Option<Result<(), String>> {
+pub fn set_option(o: &mut Options, name: &str, value: &Value) -> Option<Result<(), BadValue>> {
     let (_, set) = OPTIONS.iter().find(|(n, _)| *n == name)?;
     Some(set(o, value))
 }

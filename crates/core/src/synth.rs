@@ -178,39 +178,29 @@ impl Spec {
     }
 
     /// Checks the sizes and shares; the message reads after "invalid synth request: ".
-    pub fn validate(&self, format: OutFormat) -> Result<(), String> {
+    pub fn validate(&self, format: OutFormat) -> Result<(), BadSpec> {
         if self.sessions == 0 || self.sections == 0 || self.boards == 0 || self.tables == 0 {
-            return Err(
-                "--sessions, --sections, --boards and --tables must each be at least 1".into(),
-            );
+            return Err(BadSpec::Empty);
         }
         if self.boards > 99 {
-            return Err(format!(
-                "--boards {} is more than a session plays (at most 99)",
-                self.boards
-            ));
+            return Err(BadSpec::Boards(self.boards));
         }
         if let Some(k) = self.kind {
             crate::kind::declared(self.form.form(), k.declared)
-                .map_err(|e| format!("--kind {}: {e}", k.declared))?;
+                .map_err(|e| BadSpec::Kind(k.declared, e.to_string()))?;
             if self.declared_kind().is_some() && format != OutFormat::Jsonl {
-                return Err(format!(
-                    "--kind {} is written as an event log only (--format jsonl)",
-                    k.declared
-                ));
+                return Err(BadSpec::KindNotJsonl(k.declared));
             }
         }
         if !self.plug().in_matches && self.tables < 2 {
-            return Err("--tables must be at least 2 for a pairs form (a board needs two results to compare)".into());
+            return Err(BadSpec::PairsTables);
         }
         for (name, v) in [
             ("--rulings", self.rulings),
             ("--corrections", self.corrections),
         ] {
             if !(0.0..=1.0).contains(&v) || v.is_nan() {
-                return Err(format!(
-                    "{name} is a share of the tables, between 0 and 1; found {v}"
-                ));
+                return Err(BadSpec::Share(name, v));
             }
         }
         if let Some(d) = &self.date {
@@ -223,40 +213,33 @@ impl Spec {
                     }
                 });
             if !ok {
-                return Err(format!("--date is a date as YYYY-MM-DD; found {d:?}"));
+                return Err(BadSpec::Date(d.clone()));
             }
         }
         if let Some(m) = self.members {
             let per = self.plug().players as u64;
             let need = u64::from(self.sections) * u64::from(self.tables) * self.per_table() * per;
             if u64::from(m) < need {
-                return Err(format!(
-                    "--members {m} is fewer than the {need} players this championship seats"
-                ));
+                return Err(BadSpec::Members { members: m, need });
             }
         }
         if self.rulings + self.corrections > 1.0 {
-            return Err("--rulings and --corrections together exceed 1".into());
+            return Err(BadSpec::Shares);
         }
         let results = self.result_count();
         if results > MAX_RESULTS {
-            return Err(format!(
-                "{results} results is more than synth writes (at most {MAX_RESULTS})"
-            ));
+            return Err(BadSpec::Results(results));
         }
         if format == OutFormat::Pbn {
             // (PBN results files of team matches are not written)
             if self.plug().in_matches || self.form.form().spec().pbn.is_none() {
-                return Err(format!(
-                    "a PBN results file holds a pairs session: --form {} has no PBN scoring",
-                    self.form.name()
-                ));
+                return Err(BadSpec::PbnForm(self.form.name()));
             }
             if self.sessions != 1 {
-                return Err("a PBN results file is one session: use --sessions 1".into());
+                return Err(BadSpec::PbnSessions);
             }
             if self.rulings != 0.0 || self.corrections != 0.0 {
-                return Err("PBN has no rulings or corrections: use --rulings 0 --corrections 0 with --format pbn".into());
+                return Err(BadSpec::PbnRulings);
             }
         }
         // The options as the log's reader will take them: refused here, with its own messages,
@@ -264,34 +247,28 @@ impl Spec {
         if let Some(opts) = &self.options {
             let (_, errors) = self.form.form().read_options(opts);
             if !errors.is_empty() {
-                let e: Vec<String> = errors
-                    .iter()
-                    .map(|e| format!("\"{}\": {}", e.option, e.message))
-                    .collect();
-                return Err(format!("--options: {}", e.join("; ")));
+                return Err(BadSpec::Options(errors));
             }
         }
         let usebio = |f: SynthForm| f.form().spec().usebio.is_some();
         if format == OutFormat::Usebio && !usebio(self.form) {
-            return Err(format!(
-                "USEBIO has no {} scoring: use --form {} with --format usebio",
-                self.form.name(),
-                SynthForm::listed(usebio, Form::name, "or")
-            ));
+            return Err(BadSpec::Usebio {
+                form: self.form.name(),
+                forms: SynthForm::listed(usebio, Form::name, "or"),
+            });
         }
         if format == OutFormat::Salliere {
             if !self.form.salliere() {
-                return Err(format!(
-                    "salliere scores pairs at {}; --form {} has no salliere form",
-                    SynthForm::listed(SynthForm::salliere, Form::title, "or"),
-                    self.form.name()
-                ));
+                return Err(BadSpec::Salliere {
+                    forms: SynthForm::listed(SynthForm::salliere, Form::title, "or"),
+                    form: self.form.name(),
+                });
             }
             if self.sessions != 1 {
-                return Err("salliere scores one session: use --sessions 1".into());
+                return Err(BadSpec::SalliereSessions);
             }
             if self.rulings != 0.0 || self.corrections != 0.0 {
-                return Err("salliere's averages and assigned scores are not frekans's rulings: use --rulings 0 --corrections 0 with --format salliere".into());
+                return Err(BadSpec::SalliereRulings);
             }
         }
         Ok(())
@@ -306,6 +283,52 @@ impl Spec {
         };
         u64::from(self.sessions) * u64::from(self.sections) * per_section * u64::from(self.boards)
     }
+}
+
+/// Why a synth request is refused ([`Spec::validate`]); the message reads after "invalid
+/// synth request: ".
+#[derive(Clone, Debug, PartialEq, thiserror::Error)]
+pub enum BadSpec {
+    #[error("--sessions, --sections, --boards and --tables must each be at least 1")]
+    Empty,
+    #[error("--boards {0} is more than a session plays (at most 99)")]
+    Boards(u32),
+    /// The kind declared, and why the form may not have it.
+    #[error("--kind {0}: {1}")]
+    Kind(&'static str, String),
+    #[error("--kind {0} is written as an event log only (--format jsonl)")]
+    KindNotJsonl(&'static str),
+    #[error("--tables must be at least 2 for a pairs form (a board needs two results to compare)")]
+    PairsTables,
+    #[error("{0} is a share of the tables, between 0 and 1; found {1}")]
+    Share(&'static str, f64),
+    #[error("--date is a date as YYYY-MM-DD; found {0:?}")]
+    Date(String),
+    #[error("--members {members} is fewer than the {need} players this championship seats")]
+    Members { members: u32, need: u64 },
+    #[error("--rulings and --corrections together exceed 1")]
+    Shares,
+    #[error("{0} results is more than synth writes (at most {max})", max = MAX_RESULTS)]
+    Results(u64),
+    #[error("a PBN results file holds a pairs session: --form {0} has no PBN scoring")]
+    PbnForm(&'static str),
+    #[error("a PBN results file is one session: use --sessions 1")]
+    PbnSessions,
+    #[error(
+        "PBN has no rulings or corrections: use --rulings 0 --corrections 0 with --format pbn"
+    )]
+    PbnRulings,
+    /// The options the log's reader refuses, with its own messages.
+    #[error("--options: {}", .0.iter().map(|e| format!("\"{}\": {}", e.option, e.message)).collect::<Vec<_>>().join("; "))]
+    Options(Vec<crate::options::OptionError>),
+    #[error("USEBIO has no {form} scoring: use --form {forms} with --format usebio")]
+    Usebio { form: &'static str, forms: String },
+    #[error("salliere scores pairs at {forms}; --form {form} has no salliere form")]
+    Salliere { forms: String, form: &'static str },
+    #[error("salliere scores one session: use --sessions 1")]
+    SalliereSessions,
+    #[error("salliere's averages and assigned scores are not frekans's rulings: use --rulings 0 --corrections 0 with --format salliere")]
+    SalliereRulings,
 }
 
 /// The kinds of ruling synth writes, each with its own shape of `score`.

@@ -56,16 +56,21 @@ impl fmt::Display for Side {
 }
 
 impl FromStr for Side {
-    type Err = String;
+    type Err = NotASide;
     /// `NS` or `EW` (any case), as the event log's `subsequent_damage.side`.
-    fn from_str(s: &str) -> Result<Side, String> {
+    fn from_str(s: &str) -> Result<Side, NotASide> {
         match s.trim().to_ascii_uppercase().as_str() {
             "NS" => Ok(Side::NS),
             "EW" => Ok(Side::EW),
-            _ => Err(format!("expected \"NS\" or \"EW\", found {s:?}")),
+            _ => Err(NotASide(s.to_string())),
         }
     }
 }
+
+/// A side that is neither `NS` nor `EW`, as found.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[error("expected \"NS\" or \"EW\", found {0:?}")]
+pub struct NotASide(pub String);
 
 /// The members of a subsequent-damage ruling as the event log (`subsequent_damage`) and the
 /// USEBIO notes write them.

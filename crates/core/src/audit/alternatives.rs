@@ -20,13 +20,31 @@ pub struct Alternatives {
     pub rows: Vec<Row>,
 }
 
+/// Why proposed alternatives are not rulings for one table ([`same_table`]).
+#[derive(Clone, Debug, PartialEq, thiserror::Error)]
+pub enum NotOneTable {
+    #[error("--alternatives: the file holds no proposed ruling")]
+    Empty,
+    #[error(
+        "{at}: expected a \"ruling\" (--alternatives compares proposed rulings for one table)"
+    )]
+    NotRuling { at: String },
+    #[error("{at}: a ruling for another table than {first}'s (session {}, board {}, NS {}): the alternatives must be for the same table", .table[0], .table[1], .table[2])]
+    Other {
+        at: String,
+        first: String,
+        /// The first alternative's session, board and NS pair.
+        table: Box<[serde_json::Value; 3]>,
+    },
+}
+
 /// `Ok` when every alternative (its JSON text and where it was read) that reads as a JSON object
 /// is a ruling for the same table (session, board and NS pair) as the first; what is wrong
 /// otherwise, naming the alternative. (Text that is not a JSON object is refused by `append`'s
 /// checks, with its error, when the alternative is proposed.)
-pub fn same_table(alternatives: &[(String, String)]) -> Result<(), String> {
+pub fn same_table(alternatives: &[(String, String)]) -> Result<(), NotOneTable> {
     if alternatives.is_empty() {
-        return Err("--alternatives: the file holds no proposed ruling".into());
+        return Err(NotOneTable::Empty);
     }
     let mut first: Option<(&str, [serde_json::Value; 3])> = None;
     for (text, at) in alternatives {
@@ -34,18 +52,17 @@ pub fn same_table(alternatives: &[(String, String)]) -> Result<(), String> {
             continue;
         };
         if o.get("type").and_then(|t| t.as_str()) != Some("ruling") {
-            return Err(format!(
-                "{at}: expected a \"ruling\" (--alternatives compares proposed rulings for one table)"
-            ));
+            return Err(NotOneTable::NotRuling { at: at.clone() });
         }
         let table = ["session", "board", "ns"].map(|k| o.get(k).cloned().unwrap_or_default());
         match &first {
             None => first = Some((at, table)),
             Some((where_first, t)) if *t != table => {
-                return Err(format!(
-                    "{at}: a ruling for another table than {where_first}'s (session {}, board {}, NS {}): the alternatives must be for the same table",
-                    t[0], t[1], t[2]
-                ))
+                return Err(NotOneTable::Other {
+                    at: at.clone(),
+                    first: where_first.to_string(),
+                    table: Box::new(t.clone()),
+                })
             }
             Some(_) => {}
         }

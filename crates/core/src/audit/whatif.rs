@@ -34,23 +34,28 @@ pub const KINDS: [&str; 4] = ["ruling", "ruling_withdrawn", "correction", "penal
 /// `Err` (what is wrong, with the proposal's place) unless every proposed event is one of
 /// [`KINDS`]; checked after `append`'s checks of each event's text (JSON, an object, its
 /// `seq`) and before the log is validated with them.
-pub fn check_kinds(p: &Proposed) -> Result<(), String> {
+pub fn check_kinds(p: &Proposed) -> Result<(), NotWhatIf> {
     for (i, o) in p.objects.iter().enumerate() {
         let t = o.get("type").and_then(|t| t.as_str()).unwrap_or("");
         if !KINDS.contains(&t) {
-            return Err(format!(
-                "proposed event {} (line {} if appended): a what-if adds a ruling, a ruling_withdrawn, a correction or a penalty, not {}",
-                i + 1,
-                p.first_line + i,
-                if t.is_empty() {
-                    "an event without a \"type\"".to_string()
-                } else {
-                    format!("a \"{t}\"")
-                }
-            ));
+            return Err(NotWhatIf {
+                event: i + 1,
+                line: p.first_line + i,
+                kind: t.to_string(),
+            });
         }
     }
     Ok(())
+}
+
+/// A proposed event a what-if does not take ([`check_kinds`]): its place, and its `type`
+/// (empty when it has none).
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[error("proposed event {event} (line {line} if appended): a what-if adds a ruling, a ruling_withdrawn, a correction or a penalty, not {}", if .kind.is_empty() { "an event without a \"type\"".to_string() } else { format!("a \"{}\"", .kind) })]
+pub struct NotWhatIf {
+    pub event: usize,
+    pub line: usize,
+    pub kind: String,
 }
 
 /// The question of a what-if: the proposed events as given.

@@ -57,6 +57,11 @@ pub enum Vul {
     All,
 }
 
+/// A vulnerability that cannot be read, as found (trimmed).
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[error("expected a vulnerability \"None\", \"NS\", \"EW\" or \"All\", found {0:?}")]
+pub struct NotAVul(pub String);
+
 impl Vul {
     /// True when the side of `declarer` is vulnerable.
     pub fn is_vul(self, declarer: Seat) -> bool {
@@ -70,16 +75,14 @@ impl Vul {
 
     /// Parses `None`, `NS`, `EW`, `All`, also `Both` (= All) and `Love` or `-` (= None), as in
     /// PBN's `Vulnerable` tag. Case-insensitive; surrounding whitespace is ignored.
-    pub fn parse(s: &str) -> Result<Vul, String> {
+    pub fn parse(s: &str) -> Result<Vul, NotAVul> {
         let t = s.trim();
         match t.to_ascii_uppercase().as_str() {
             "NONE" | "LOVE" | "-" => Ok(Vul::None),
             "NS" => Ok(Vul::NS),
             "EW" => Ok(Vul::EW),
             "ALL" | "BOTH" => Ok(Vul::All),
-            _ => Err(format!(
-                "expected a vulnerability \"None\", \"NS\", \"EW\" or \"All\", found {t:?}"
-            )),
+            _ => Err(NotAVul(t.to_string())),
         }
     }
 

@@ -150,8 +150,26 @@ impl Bid {
     }
 }
 
-fn contract_error(found: &str) -> String {
-    format!("expected a contract such as \"4HX\", \"3NT\" or \"PASS\", found {found:?}")
+fn contract_error(found: &str) -> Unreadable {
+    Unreadable::Contract(found.to_string())
+}
+
+/// A contract, seat or result that cannot be read: what was found (trimmed).
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum Unreadable {
+    #[error("expected a contract such as \"4HX\", \"3NT\" or \"PASS\", found {0:?}")]
+    Contract(String),
+    #[error("expected a seat \"N\", \"E\", \"S\" or \"W\", found {0:?}")]
+    Seat(String),
+    #[error("expected a result such as \"=\", \"+1\" or \"-2\", found {0:?}")]
+    Offset(String),
+}
+
+/// (for callers that still say their errors as text)
+impl From<Unreadable> for String {
+    fn from(e: Unreadable) -> String {
+        e.to_string()
+    }
 }
 
 /// Splits a leading strain off `rest` (already ASCII-uppercased). Longer spellings first, so
@@ -191,7 +209,7 @@ fn split_strain(rest: &str) -> Option<(Strain, &str)> {
 /// an emoji variation selector; notrump also `BA` (French) or `SA` (Polish/Italian): "3SA" is
 /// 3 notrump, "3S" 3 spades), then optionally `X` or `XX`. `PASS`, `AP` or `P` mean passed out.
 /// Case-insensitive; surrounding whitespace is ignored, inner whitespace is an error.
-pub fn parse_contract(s: &str) -> Result<Bid, String> {
+pub fn parse_contract(s: &str) -> Result<Bid, Unreadable> {
     let t = s.trim();
     // (uppercased on the stack: a contract is a few letters, read a million times an import)
     let mut buf = [0u8; 8];
@@ -230,25 +248,23 @@ pub fn parse_contract(s: &str) -> Result<Bid, String> {
 }
 
 /// Parses a declarer seat: `N`, `E`, `S` or `W` (case-insensitive, surrounding space ignored).
-pub fn parse_seat(s: &str) -> Result<Seat, String> {
+pub fn parse_seat(s: &str) -> Result<Seat, Unreadable> {
     let t = s.trim();
     match t.as_bytes() {
         [b'N' | b'n'] => Ok(Seat::N),
         [b'E' | b'e'] => Ok(Seat::E),
         [b'S' | b's'] => Ok(Seat::S),
         [b'W' | b'w'] => Ok(Seat::W),
-        _ => Err(format!(
-            "expected a seat \"N\", \"E\", \"S\" or \"W\", found {t:?}"
-        )),
+        _ => Err(Unreadable::Seat(t.to_string())),
     }
 }
 
 /// Parses a result relative to the contract: `=` → 0, `+1`..`+6`, `-1`..`-13` (the minus may
 /// also be a Unicode minus `−` or an en dash `–`). Whether the offset fits the contract's level
 /// is checked by `Contract::tricks_for_offset`.
-pub fn parse_result_offset(s: &str) -> Result<i8, String> {
+pub fn parse_result_offset(s: &str) -> Result<i8, Unreadable> {
     let t = s.trim();
-    let err = || format!("expected a result such as \"=\", \"+1\" or \"-2\", found {t:?}");
+    let err = || Unreadable::Offset(t.to_string());
     if t == "=" {
         return Ok(0);
     }
@@ -410,8 +426,8 @@ mod tests {
             assert!(parse_contract(s).is_err(), "{s}");
         }
         assert_eq!(
-            parse_contract("8H"),
-            Err("expected a contract such as \"4HX\", \"3NT\" or \"PASS\", found \"8H\"".into())
+            parse_contract("8H").unwrap_err().to_string(),
+            "expected a contract such as \"4HX\", \"3NT\" or \"PASS\", found \"8H\""
         );
     }
 

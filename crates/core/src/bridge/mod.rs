@@ -10,6 +10,6 @@ pub mod vp;
 pub use board::{dealer_of, vul_of, Vul};
 pub use contract::{
     declarer_score, ns_points, parse_contract, parse_result_offset, parse_seat, Bid, Contract,
-    Doubling, Seat, Strain,
+    Doubling, Seat, Strain, Unreadable,
 };
 pub use imp::{imp, imp_of_q, ImpLookup};

@@ -27,36 +27,54 @@ pub enum VpScale {
     Custom(Vec<Q>),
 }
 
+/// The `vp_scale` values taken (every [`BadVpScale`] begins with it).
+const EXPECTED_SCALE: &str = "expected \"wbf_continuous\", \"wbf_discrete\" or \
+     {\"custom\": [10, 10.5, ...]} (winner's VPs for margins 0, 1, 2, ...; non-decreasing)";
+
+/// What is wrong with a `vp_scale` value.
+#[derive(Clone, Debug, PartialEq, thiserror::Error)]
+pub enum BadVpScale {
+    #[error("{e}, found {0}", e = EXPECTED_SCALE)]
+    Found(Value),
+    #[error("{e}: \"custom\" stands alone, found {0}", e = EXPECTED_SCALE)]
+    Alone(Value),
+    #[error("{e}: \"custom\" must be an array, found {0}", e = EXPECTED_SCALE)]
+    NotArray(Value),
+    #[error("{e}: the custom table needs at least one entry", e = EXPECTED_SCALE)]
+    Empty,
+    #[error("{e}: custom entry {0} (margin {0}) is not a number: {1}", e = EXPECTED_SCALE)]
+    NotNumber(usize, Value),
+    #[error("{e}: custom entry 0 (the draw) must be ≥ 0, found {0}", e = EXPECTED_SCALE)]
+    Draw(Q),
+    /// An entry below the one before it (the entry, and the two values).
+    #[error("{e}: custom table must be non-decreasing, entry {entry} ({}) is below entry {} ({})", .values[0], .entry - 1, .values[1], e = EXPECTED_SCALE)]
+    Decreasing { entry: usize, values: Box<[Q; 2]> },
+}
+
 impl VpScale {
     /// Parse the session option value: "wbf_continuous" | "wbf_discrete" |
     /// {"custom":[10, 10.5, ...]} (non-decreasing, ≥ 1 entry, each ≥ table[0], table[0] ≥ 0;
     /// entries are JSON numbers or decimal/fraction strings such as "100/3").
     /// Error: a message saying what was expected.
-    pub fn from_json(v: &Value) -> Result<VpScale, String> {
-        const EXPECTED: &str = "expected \"wbf_continuous\", \"wbf_discrete\" or \
-             {\"custom\": [10, 10.5, ...]} (winner's VPs for margins 0, 1, 2, ...; non-decreasing)";
+    pub fn from_json(v: &Value) -> Result<VpScale, BadVpScale> {
         match v {
             Value::String(s) => match s.as_str() {
                 "wbf_continuous" => Ok(VpScale::WbfContinuous),
                 "wbf_discrete" => Ok(VpScale::WbfDiscrete),
-                _ => Err(format!("{EXPECTED}, found {v}")),
+                _ => Err(BadVpScale::Found(v.clone())),
             },
             Value::Object(o) => {
                 let Some(t) = o.get("custom") else {
-                    return Err(format!("{EXPECTED}, found {v}"));
+                    return Err(BadVpScale::Found(v.clone()));
                 };
                 if o.len() != 1 {
-                    return Err(format!("{EXPECTED}: \"custom\" stands alone, found {v}"));
+                    return Err(BadVpScale::Alone(v.clone()));
                 }
                 let Value::Array(items) = t else {
-                    return Err(format!(
-                        "{EXPECTED}: \"custom\" must be an array, found {t}"
-                    ));
+                    return Err(BadVpScale::NotArray(t.clone()));
                 };
                 if items.is_empty() {
-                    return Err(format!(
-                        "{EXPECTED}: the custom table needs at least one entry"
-                    ));
+                    return Err(BadVpScale::Empty);
                 }
                 let mut table = Vec::with_capacity(items.len());
                 for (i, it) in items.iter().enumerate() {
@@ -66,29 +84,24 @@ impl VpScale {
                         _ => None,
                     };
                     let Some(q) = q else {
-                        return Err(format!(
-                            "{EXPECTED}: custom entry {i} (margin {i}) is not a number: {it}"
-                        ));
+                        return Err(BadVpScale::NotNumber(i, it.clone()));
                     };
                     if i == 0 && q < Q::ZERO {
-                        return Err(format!(
-                            "{EXPECTED}: custom entry 0 (the draw) must be ≥ 0, found {q}"
-                        ));
+                        return Err(BadVpScale::Draw(q));
                     }
                     if let Some(&prev) = table.last() {
                         if q < prev {
-                            return Err(format!(
-                                "{EXPECTED}: custom table must be non-decreasing, entry {i} ({q}) \
-                                 is below entry {} ({prev})",
-                                i - 1
-                            ));
+                            return Err(BadVpScale::Decreasing {
+                                entry: i,
+                                values: Box::new([q, prev]),
+                            });
                         }
                     }
                     table.push(q);
                 }
                 Ok(VpScale::Custom(table))
             }
-            _ => Err(format!("{EXPECTED}, found {v}")),
+            _ => Err(BadVpScale::Found(v.clone())),
         }
     }
 

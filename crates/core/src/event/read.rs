@@ -14,7 +14,7 @@ mod scan;
 pub use batches::{read_each_with, ReadOptions};
 use chain::*;
 use declarations::*;
-pub use declarations::{check_pbn_deal, parse_boards};
+pub use declarations::{check_pbn_deal, parse_boards, BadDeal};
 pub use fast::ResultRef;
 use fast::*;
 use plays::*;

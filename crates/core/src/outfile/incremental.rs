@@ -133,7 +133,7 @@ impl Incremental {
                 let beside = if may_swap {
                     swap::stage_beside(&target)
                 } else {
-                    Err("asked".to_string())
+                    Err(swap::NoSwap::Asked)
                 };
                 match beside {
                     Ok(stage) => (Way::Swap, stage),

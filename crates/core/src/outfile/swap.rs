@@ -29,33 +29,51 @@ pub(super) fn is_tmp(name: &std::ffi::OsStr) -> bool {
 /// next tree in; or why `real` cannot be replaced by a swap: it is `/`, a mount point (a rename
 /// cannot move it), the working directory (or holds it), in a directory this user cannot write
 /// (nor rename in: a sticky directory and another user's `real`).
-pub(super) fn stage_beside(real: &Path) -> std::result::Result<PathBuf, String> {
+pub(super) fn stage_beside(real: &Path) -> std::result::Result<PathBuf, NoSwap> {
     let Some(parent) = real.parent() else {
-        return Err("it is the root directory".into());
+        return Err(NoSwap::Root);
     };
     let name = real
         .file_name()
         .map_or_else(|| "out".into(), |n| n.to_string_lossy().to_string());
     if mount_root(real) {
-        return Err("it is a mount point".into());
+        return Err(NoSwap::MountPoint);
     }
     // A shell there would be left in the old tree, and show it (`ls`, `xdg-open index.html`).
     if std::env::current_dir().is_ok_and(|c| c.starts_with(real)) {
-        return Err("it is the working directory".into());
+        return Err(NoSwap::WorkingDirectory);
     }
     let (m, pm) = match (fs::symlink_metadata(real), fs::metadata(parent)) {
         (Ok(m), Ok(pm)) => (m, pm),
-        _ => return Err(format!("{} cannot be read", parent.display())),
+        _ => return Err(NoSwap::Unreadable(parent.to_path_buf())),
     };
     // SAFETY: geteuid has no preconditions and cannot fail.
     let euid = unsafe { libc::geteuid() };
     if pm.mode() & 0o1000 != 0 && euid != 0 && m.uid() != euid && pm.uid() != euid {
-        return Err(format!(
-            "{} is sticky and the directory is another user's",
-            parent.display()
-        ));
+        return Err(NoSwap::Sticky(parent.to_path_buf()));
     }
-    create_tmp_dir(parent, &name).map_err(|e| format!("{e:#}"))
+    create_tmp_dir(parent, &name).map_err(|e| NoSwap::Stage(format!("{e:#}")))
+}
+
+/// Why a directory cannot be replaced by a swap ([`stage_beside`]).
+#[derive(Debug, thiserror::Error)]
+pub(super) enum NoSwap {
+    /// The caller did not ask for a swap.
+    #[error("asked")]
+    Asked,
+    #[error("it is the root directory")]
+    Root,
+    #[error("it is a mount point")]
+    MountPoint,
+    #[error("it is the working directory")]
+    WorkingDirectory,
+    #[error("{} cannot be read", .0.display())]
+    Unreadable(PathBuf),
+    #[error("{} is sticky and the directory is another user's", .0.display())]
+    Sticky(PathBuf),
+    /// The temporary directory beside it cannot be made (the failure's chain, as shown).
+    #[error("{0}")]
+    Stage(String),
 }
 
 /// Is `path` the root of a mount (a bind mount included)?

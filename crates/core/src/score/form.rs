@@ -229,7 +229,7 @@ macro_rules! forms {
             } else if let Some(Err(m)) = crate::options::set_option(&mut o, name, value) {
                 errors.push(OptionError {
                     option: name.clone(),
-                    message: m,
+                    message: m.to_string(),
                 });
             }
         }

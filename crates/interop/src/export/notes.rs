@@ -118,12 +118,29 @@ pub fn ruling(r: &RulingView) -> String {
     note
 }
 
+/// A frekans note (a ruling's or a session's) that cannot be read.
+#[derive(Debug, thiserror::Error)]
+pub enum BadNote {
+    /// A subsequent-damage ruling's body without its five parts.
+    #[error("{0:?}: expected side, before, after_infraction, after_loss and offenders")]
+    SdParts(String),
+    #[error("{0:?}: not a part of a subsequent-damage ruling")]
+    SdPart(String),
+    #[error("{body:?}: not an adjusted score: {why}")]
+    Adjusted {
+        body: String,
+        why: crate::adjust::notation::NotationError,
+    },
+    #[error("a frekans session note that cannot be read: {0}")]
+    Session(serde_json::Error),
+}
+
 /// A ruling's note read back: its `score` or `subsequent_damage` field, the note's body (the
 /// notation as written), and the law (`12C` when the note names none). `None`: not a ruling
 /// note (any other text); `Err`: a ruling note that cannot be read.
 pub type RulingNote = (Map<String, Value>, String, String);
 
-pub fn read_ruling(n: &str) -> Option<Result<RulingNote, String>> {
+pub fn read_ruling(n: &str) -> Option<Result<RulingNote, BadNote>> {
     let n = n.trim();
     let (rest, sd) = if let Some(r) = n.strip_prefix(RULING_PREFIX) {
         (r, false)
@@ -143,21 +160,15 @@ pub fn read_ruling(n: &str) -> Option<Result<RulingNote, String>> {
         let mut o = Map::new();
         for item in body.split(", ") {
             let Some((k, v)) = item.split_once(' ') else {
-                return Some(Err(format!(
-                    "{body:?}: expected side, before, after_infraction, after_loss and offenders"
-                )));
+                return Some(Err(BadNote::SdParts(body.to_string())));
             };
             if !crate::adjust::sd::FIELDS.contains(&k) {
-                return Some(Err(format!(
-                    "{k:?}: not a part of a subsequent-damage ruling"
-                )));
+                return Some(Err(BadNote::SdPart(k.to_string())));
             }
             o.insert(k.to_string(), json!(v));
         }
         if o.len() != 5 {
-            return Some(Err(format!(
-                "{body:?}: expected side, before, after_infraction, after_loss and offenders"
-            )));
+            return Some(Err(BadNote::SdParts(body.to_string())));
         }
         m.insert("subsequent_damage".into(), Value::Object(o));
     } else {
@@ -165,7 +176,12 @@ pub fn read_ruling(n: &str) -> Option<Result<RulingNote, String>> {
             Ok(a) => {
                 m.insert("score".into(), json!(a.normalised()));
             }
-            Err(e) => return Some(Err(format!("{body:?}: not an adjusted score: {e}"))),
+            Err(why) => {
+                return Some(Err(BadNote::Adjusted {
+                    body: body.to_string(),
+                    why,
+                }))
+            }
         }
     }
     Some(Ok((m, body.to_string(), law.to_string())))
@@ -254,12 +270,9 @@ pub fn session(n: &SessionNote) -> String {
 
 /// A session's note read back: `None` for any other text, `Err` for a session note that
 /// cannot be read.
-pub fn read_session(n: &str) -> Option<Result<SessionNote, String>> {
+pub fn read_session(n: &str) -> Option<Result<SessionNote, BadNote>> {
     let body = n.trim().strip_prefix(SESSION_PREFIX)?;
-    Some(
-        serde_json::from_str::<SessionNote>(body)
-            .map_err(|e| format!("a frekans session note that cannot be read: {e}")),
-    )
+    Some(serde_json::from_str::<SessionNote>(body).map_err(BadNote::Session))
 }
 
 impl SessionNote {

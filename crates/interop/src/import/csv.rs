@@ -63,23 +63,29 @@ pub struct Columns {
 
 impl Columns {
     /// `board=Board,ns=NS Pair,tricks=Tricks`: field=header pairs separated by commas.
-    pub fn parse(s: &str) -> Result<Columns, String> {
+    pub fn parse(s: &str) -> Result<Columns, BadColumns> {
         let mut map = BTreeMap::new();
         for part in s.split(',').map(str::trim).filter(|p| !p.is_empty()) {
             let Some((field, header)) = part.split_once('=') else {
-                return Err(format!("--columns: expected field=Header pairs such as board=Board,ns=NS, found {part:?}"));
+                return Err(BadColumns::Pair(part.to_string()));
             };
             let field = field.trim().to_ascii_lowercase();
             if !FIELDS.contains(&field.as_str()) {
-                return Err(format!(
-                    "--columns: unknown field {field:?} (the fields are {})",
-                    FIELDS.join(", ")
-                ));
+                return Err(BadColumns::Field(field));
             }
             map.insert(field, header.trim().to_string());
         }
         Ok(Columns { map })
     }
+}
+
+/// A `--columns` that cannot be read: the part or field found.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum BadColumns {
+    #[error("--columns: expected field=Header pairs such as board=Board,ns=NS, found {0:?}")]
+    Pair(String),
+    #[error("--columns: unknown field {0:?} (the fields are {fields})", fields = FIELDS.join(", "))]
+    Field(String),
 }
 
 /// Read a spreadsheet in the default layout.
@@ -634,7 +640,7 @@ fn row_play(
             let (play, slip) = taken.split();
             d.take(at, slip, |d| d.result(s, t, play, at));
         }
-        Err(m) => d.bad(at, m),
+        Err(m) => d.bad(at, m.to_string()),
     }
 }
 

@@ -364,7 +364,7 @@ fn renamed(
     // A hand record without results (a dealing machine's or BridgeComposer's PBN): its
     // deals join the session imported or declared last, for the boards it plays.
     if kind == "deal" && !m.contains_key("session") {
-        if !hands.join(&mut m, file)? {
+        if !hands.join(&mut m, file).map_err(|e| e.to_string())? {
             return Ok(None);
         }
     } else {
@@ -429,6 +429,20 @@ fn unique_matches(
     }
 }
 
+/// Why a hand record's deal does not join a session ([`Hands::join`]).
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+enum NotJoined {
+    #[error("a hand record (deals without results) joins a session: import it beside the session's results file, or --append it to a log that has the session")]
+    NoSession,
+    #[error("board {board}: this hand record's deal ({pbn}) is not the one session {session} already has ({had}); a deal is corrected by an explicit event, not by importing another hand record")]
+    OtherDeal {
+        board: u32,
+        pbn: String,
+        session: String,
+        had: String,
+    },
+}
+
 /// Where hand records join: each session's boards and deals, and the session met last.
 struct Hands {
     boards: BTreeMap<String, BTreeSet<u32>>,
@@ -484,9 +498,9 @@ impl Hands {
     /// A deal of a hand record given its session: `Ok(true)` to add it, `Ok(false)` when the
     /// session has this very deal already or does not play the board, `Err` when it has
     /// another deal there (a correction is an explicit event) or there is no session to join.
-    fn join(&mut self, m: &mut Map<String, Value>, file: &str) -> Result<bool, String> {
+    fn join(&mut self, m: &mut Map<String, Value>, file: &str) -> Result<bool, NotJoined> {
         let Some(session) = self.last.clone() else {
-            return Err("a hand record (deals without results) joins a session: import it beside the session's results file, or --append it to a log that has the session".into());
+            return Err(NotJoined::NoSession);
         };
         let board = m.get("board").and_then(Value::as_u64).unwrap_or(0) as u32;
         let pbn = m
@@ -513,9 +527,12 @@ impl Hands {
             if same_deal(had, &pbn) {
                 return Ok(false);
             }
-            return Err(format!(
-                "board {board}: this hand record's deal ({pbn}) is not the one session {session} already has ({had}); a deal is corrected by an explicit event, not by importing another hand record"
-            ));
+            return Err(NotJoined::OtherDeal {
+                board,
+                pbn,
+                session,
+                had: had.clone(),
+            });
         }
         *joined += 1;
         self.deals.insert((session.clone(), board), pbn);

@@ -244,7 +244,7 @@ impl<'a> Cx<'a> {
         let (form, knockout) = match form {
             Ok(f) => f,
             Err(m) => {
-                self.problem(ev.path.clone(), m);
+                self.problem(ev.path.clone(), m.to_string());
                 return;
             }
         };

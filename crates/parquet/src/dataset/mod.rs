@@ -321,11 +321,31 @@ impl Locked {
 }
 
 /// Refuse a championship id that cannot name a partition.
-pub fn check_id(id: &str, from: &str) -> std::result::Result<(), String> {
+pub fn check_id(id: &str, from: &str) -> std::result::Result<(), BadId> {
     if !layout::valid_id(id) {
-        return Err(format!(
-            "{from}: \"{id}\" cannot be a championship id (letters, digits, '.', '_' and '-', at most 100, starting with a letter or digit); give one with --id"
-        ));
+        return Err(BadId {
+            id: id.to_string(),
+            from: from.to_string(),
+        });
     }
     Ok(())
 }
+
+/// A championship id that cannot name a partition, and where it came from.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct BadId {
+    pub id: String,
+    pub from: String,
+}
+
+impl std::fmt::Display for BadId {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(
+            f,
+            "{}: \"{}\" cannot be a championship id (letters, digits, '.', '_' and '-', at most 100, starting with a letter or digit); give one with --id",
+            self.from, self.id
+        )
+    }
+}
+
+impl std::error::Error for BadId {}

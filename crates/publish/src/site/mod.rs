@@ -193,7 +193,10 @@ mod tests {
         assert_eq!(board_href("S1", None, 3), "boards/S1-3.html");
         assert_eq!(card_href("A12", &card_dir(false, None)), "pairs/A12.html");
         assert_eq!(card_href("T3", &card_dir(true, None)), "teams/T3.html");
-        assert_eq!(card_href("7", &card_dir(false, Some("player"))), "players/7.html");
+        assert_eq!(
+            card_href("7", &card_dir(false, Some("player"))),
+            "players/7.html"
+        );
     }
 
     #[test]

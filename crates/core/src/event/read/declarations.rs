@@ -56,7 +56,7 @@ pub(super) fn session(f: &mut Fields, sessions: &mut Vec<(String, Form)>) -> Opt
         (Some(k), Some(form)) => match crate::kind::declared(form, &k) {
             Ok(plug) => Some(plug),
             Err(m) => {
-                f.error("kind", m);
+                f.error("kind", m.to_string());
                 None
             }
         },
@@ -332,7 +332,7 @@ pub(super) fn deal(f: &mut Fields) -> Option<Event> {
     let pbn = f.req_str("pbn");
     if let Some(p) = &pbn {
         if let Err(m) = check_pbn_deal(p) {
-            f.error("pbn", m);
+            f.error("pbn", m.to_string());
         }
     }
     let dealer = f.opt_str("dealer").and_then(|s| match parse_seat(&s) {
@@ -345,7 +345,7 @@ pub(super) fn deal(f: &mut Fields) -> Option<Event> {
     let vul = f.opt_str("vul").and_then(|s| match Vul::parse(&s) {
         Ok(v) => Some(v),
         Err(m) => {
-            f.error("vul", m);
+            f.error("vul", m.to_string());
             None
         }
     });
@@ -358,49 +358,71 @@ pub(super) fn deal(f: &mut Fields) -> Option<Event> {
     }))
 }
 
+/// What a PBN `[Deal]` value is expected to be (every [`BadDeal`] begins with it).
+const EXPECTED_DEAL: &str = "expected a PBN deal such as \"N:AKQ2.KJ4.T83.952 ...\" (four hands of 13 cards, suits in the order S.H.D.C)";
+
+/// Why a PBN `[Deal]` value is refused ([`check_pbn_deal`]).
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum BadDeal {
+    #[error("{e}", e = EXPECTED_DEAL)]
+    NoSeat,
+    #[error("{e}; the first seat must be N, E, S or W, found \"{0}\"", e = EXPECTED_DEAL)]
+    FirstSeat(String),
+    #[error("{e}; found {0} hands", e = EXPECTED_DEAL)]
+    Hands(usize),
+    #[error("{e}; partial deals (\"-\") are not accepted", e = EXPECTED_DEAL)]
+    Partial,
+    #[error("{e}; hand \"{0}\" does not have four suits", e = EXPECTED_DEAL)]
+    Suits(String),
+    #[error("{e}; \"{0}\" is not a card rank", e = EXPECTED_DEAL)]
+    Rank(char),
+    #[error("{e}; card {suit}{rank} appears twice", e = EXPECTED_DEAL)]
+    Twice { suit: char, rank: char },
+    #[error("{e}; hand \"{hand}\" has {count} cards", e = EXPECTED_DEAL)]
+    Cards { hand: String, count: usize },
+}
+
 /// A PBN `[Deal]` value: `"N:AKQ2.KJ4.T83.952 hand hand hand"`, 52 different cards, 13 a hand.
-pub fn check_pbn_deal(p: &str) -> Result<(), String> {
-    let expected = "expected a PBN deal such as \"N:AKQ2.KJ4.T83.952 ...\" (four hands of 13 cards, suits in the order S.H.D.C)";
-    let (first, hands) = p.split_once(':').ok_or_else(|| expected.to_string())?;
+pub fn check_pbn_deal(p: &str) -> Result<(), BadDeal> {
+    let (first, hands) = p.split_once(':').ok_or(BadDeal::NoSeat)?;
     if !["N", "E", "S", "W"].contains(&first.trim()) {
-        return Err(format!(
-            "{expected}; the first seat must be N, E, S or W, found \"{first}\""
-        ));
+        return Err(BadDeal::FirstSeat(first.to_string()));
     }
     let hands: Vec<&str> = hands.split_whitespace().collect();
     if hands.len() != 4 {
-        return Err(format!("{expected}; found {} hands", hands.len()));
+        return Err(BadDeal::Hands(hands.len()));
     }
     let mut seen = [false; 52];
     for h in hands {
         if h == "-" {
-            return Err(format!(
-                "{expected}; partial deals (\"-\") are not accepted"
-            ));
+            return Err(BadDeal::Partial);
         }
         let suits: Vec<&str> = h.split('.').collect();
         if suits.len() != 4 {
-            return Err(format!("{expected}; hand \"{h}\" does not have four suits"));
+            return Err(BadDeal::Suits(h.to_string()));
         }
         let mut count = 0;
         for (si, s) in suits.iter().enumerate() {
             for c in s.chars() {
                 let r = "AKQJT98765432"
                     .find(c.to_ascii_uppercase())
-                    .ok_or_else(|| format!("{expected}; \"{c}\" is not a card rank"))?;
+                    .ok_or(BadDeal::Rank(c))?;
                 let k = si * 13 + r;
                 if seen[k] {
-                    return Err(format!(
-                        "{expected}; card {}{c} appears twice",
-                        ['S', 'H', 'D', 'C'][si]
-                    ));
+                    return Err(BadDeal::Twice {
+                        suit: ['S', 'H', 'D', 'C'][si],
+                        rank: c,
+                    });
                 }
                 seen[k] = true;
                 count += 1;
             }
         }
         if count != 13 {
-            return Err(format!("{expected}; hand \"{h}\" has {count} cards"));
+            return Err(BadDeal::Cards {
+                hand: h.to_string(),
+                count,
+            });
         }
     }
     Ok(())

@@ -325,7 +325,7 @@ pub(crate) fn update(
                 Ok(true) => {}
                 Ok(false) => continue,
                 Err(message) => {
-                    problems.push(problem(at(i), message));
+                    problems.push(problem(at(i), message.to_string()));
                     continue;
                 }
             },
@@ -398,15 +398,23 @@ fn side<'m>(m: &'m Map<String, Value>, pair: &str, seat: &str) -> &'m str {
 
 /// Whether a BWS deal `m` of board `board` is new to the log's session (`false`: the log has
 /// it); `Err` when it differs from the one the log has.
-fn new_deal(log: &LogSession, board: u32, m: &Map<String, Value>) -> Result<bool, String> {
+fn new_deal(log: &LogSession, board: u32, m: &Map<String, Value>) -> Result<bool, OtherDeal> {
     match log.deals.get(&board) {
         Some(p) if Some(p.as_str()) == m.get("pbn").and_then(Value::as_str) => Ok(false),
-        Some(_) => Err(format!(
-            "board {board}'s deal differs from the one session {} of the log has",
-            log.id
-        )),
+        Some(_) => Err(OtherDeal {
+            board,
+            session: log.id.to_string(),
+        }),
         None => Ok(true),
     }
+}
+
+/// A BWS deal of a board that differs from the one the log's session has.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[error("board {board}'s deal differs from the one session {session} of the log has")]
+struct OtherDeal {
+    board: u32,
+    session: String,
 }
 
 /// What a BWS result `m` at table `key` adds to the log: the `ruling_withdrawn` of the log's

@@ -29,12 +29,14 @@ use super::{decode_text, Parsed, Problem, Request};
 use crate::bridge::{parse_result_offset, vul_of, Bid};
 use crate::world::World;
 
+mod cells;
 pub(crate) mod live;
 mod names;
 mod progress;
 mod seated;
 mod sections;
 
+use cells::{cell, flag, int, BadCell};
 use names::{deals, players};
 pub use progress::{progress, Progress};
 
@@ -145,29 +147,6 @@ impl Rows {
     fn at(&self, i: usize) -> String {
         format!("{} row {}", self.name, i + 1)
     }
-}
-
-fn cell(row: &[String], i: Option<usize>) -> &str {
-    i.and_then(|i| row.get(i)).map(|s| s.trim()).unwrap_or("")
-}
-
-/// A whole number in a cell (`None` when empty).
-fn int(row: &[String], i: Option<usize>, what: &str) -> Result<Option<i64>, String> {
-    let c = cell(row, i);
-    if c.is_empty() {
-        return Ok(None);
-    }
-    c.parse::<i64>()
-        .map(Some)
-        .map_err(|_| format!("{what}: expected a whole number, found {c:?}"))
-}
-
-/// A yes/no cell as mdb-export writes it (`1`/`0`, or `TRUE`/`FALSE`).
-fn flag(row: &[String], i: Option<usize>) -> bool {
-    matches!(
-        cell(row, i).to_ascii_uppercase().as_str(),
-        "1" | "-1" | "TRUE" | "YES"
-    )
 }
 
 struct Database<'a> {
@@ -536,19 +515,22 @@ fn entries(
     let mut problems = Vec::new();
     for (i, row) in t.rows.iter().enumerate() {
         let at = t.at(i);
-        let get = |k: usize, what: &str, lo: i64, hi: i64| -> Result<i64, String> {
+        let get = |k: usize, what: &'static str, lo: i64, hi: i64| -> Result<i64, BadCell> {
             match int(row, Some(c[k]), what)? {
-                Some(v) if (lo..=hi).contains(&v) => Ok(v),
-                Some(v) => Err(format!("{what}: expected {lo} to {hi}, found {v}")),
-                None => Err(format!("{what}: empty")),
+                Some(found) if (lo..=hi).contains(&found) => Ok(found),
+                Some(found) => Err(BadCell::Range {
+                    what,
+                    lo,
+                    hi,
+                    found,
+                }),
+                None => Err(BadCell::Empty(what)),
             }
         };
-        let read = (|| -> Result<Entry, String> {
+        let read = (|| -> Result<Entry, BadCell> {
             let section = get(0, "Section", 0, 9999)?;
             if !letters.contains_key(&section) {
-                return Err(format!(
-                    "Section: {section} is not a section of the Section table"
-                ));
+                return Err(BadCell::Section(section));
             }
             let order = match int(row, id_col, "ID")? {
                 Some(id) => (id, i),
@@ -570,7 +552,7 @@ fn entries(
         })();
         match read {
             Ok(e) => out.push(e),
-            Err(m) => problems.push(problem(file, &at, m)),
+            Err(m) => problems.push(problem(file, &at, m.to_string())),
         }
     }
     if !problems.is_empty() {
@@ -617,15 +599,13 @@ fn movement(
     let mut out = Vec::new();
     let mut problems = Vec::new();
     for (i, row) in t.rows.iter().enumerate() {
-        let v: Result<Vec<i64>, String> = (0..7)
+        let v: Result<Vec<i64>, BadCell> = (0..7)
             .map(|k| int(row, Some(c[k]), &t.headers[c[k]]).map(|x| x.unwrap_or(0)))
             .collect();
         match v {
-            Ok(v) if !letters.contains_key(&v[0]) => problems.push(problem(
-                file,
-                &t.at(i),
-                format!("Section: {} is not a section of the Section table", v[0]),
-            )),
+            Ok(v) if !letters.contains_key(&v[0]) => {
+                problems.push(problem(file, &t.at(i), BadCell::Section(v[0]).to_string()))
+            }
             Ok(v) if v[5] < 0 || v[6] > super::MAX_BOARD.into() || v[5] > v[6] => {
                 problems.push(problem(
                     file,
@@ -641,7 +621,7 @@ fn movement(
             // (a table with no pair, or no boards, plays nothing that round)
             Ok(v) if v[3] <= 0 || v[4] <= 0 || v[5] == 0 => {}
             Ok(v) => match seated::others(t, row) {
-                Err(m) => problems.push(problem(file, &t.at(i), m)),
+                Err(m) => problems.push(problem(file, &t.at(i), m.to_string())),
                 Ok(others) => out.push(Seat {
                     at: t.at(i),
                     section: v[0],
@@ -653,7 +633,7 @@ fn movement(
                     boards: (v[5] as u32..=v[6] as u32).collect(),
                 }),
             },
-            Err(m) => problems.push(problem(file, &t.at(i), m)),
+            Err(m) => problems.push(problem(file, &t.at(i), m.to_string())),
         }
     }
     if !problems.is_empty() {
@@ -757,7 +737,7 @@ fn table_entry(d: &mut Draft, s: usize, (e, newest): (&Entry, Option<i64>), t: &
             }
             d.push(s, &table, row, e.at.clone());
         }
-        Err(m) => d.bad(&e.at, m),
+        Err(m) => d.bad(&e.at, m.to_string()),
     }
 }
 

@@ -192,7 +192,7 @@ pub(super) fn deals(
             Ok(Some(b)) if (1..=i64::from(super::super::MAX_BOARD)).contains(&b) => b as u32,
             Ok(_) => continue,
             Err(m) => {
-                d.bad(&at, m);
+                d.bad(&at, m.to_string());
                 continue;
             }
         };

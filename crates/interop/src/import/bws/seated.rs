@@ -7,13 +7,13 @@
 
 use std::collections::BTreeMap;
 
-use super::{int, Database, Entry, Ids, Problem, Rows, Seat};
+use super::{int, BadCell, Database, Entry, Ids, Problem, Rows, Seat};
 use crate::import::draft::{self, Draft};
 use crate::kind::Plug;
 
 /// A row's `South` and `West` players: `None` when the table has no such column, or the cells
 /// are empty or 0 (a pairs session).
-pub(super) fn others(t: &Rows, row: &[String]) -> Result<Option<[i64; 2]>, String> {
+pub(super) fn others(t: &Rows, row: &[String]) -> Result<Option<[i64; 2]>, BadCell> {
     let (Some(s), Some(w)) = (t.col("South"), t.col("West")) else {
         return Ok(None);
     };
@@ -21,12 +21,8 @@ pub(super) fn others(t: &Rows, row: &[String]) -> Result<Option<[i64; 2]>, Strin
     match (get(s, "South")?, get(w, "West")?) {
         (Some(s), Some(w)) => Ok(Some([s, w])),
         (None, None) => Ok(None),
-        (Some(_), None) => {
-            Err("West: empty beside a South player; expected the West player's number".into())
-        }
-        (None, Some(_)) => {
-            Err("South: empty beside a West player; expected the South player's number".into())
-        }
+        (Some(_), None) => Err(BadCell::NoWest),
+        (None, Some(_)) => Err(BadCell::NoSouth),
     }
 }
 

@@ -3,7 +3,7 @@
 
 use std::collections::BTreeMap;
 
-use super::{cell, int, problem, Database, Problem, Request};
+use super::{cell, int, problem, BadCell, Database, Problem, Request};
 use crate::score::Form;
 
 /// Sections' letters by ID, the session's form with where the file gives it, and notices
@@ -39,8 +39,8 @@ pub(super) fn sections(db: &Database, req: &Request) -> Result<Sections, Vec<Pro
     let mut form: Option<(String, String)> = None;
     for (i, row) in sections.rows.iter().enumerate() {
         let id = int(row, Some(c[0]), "ID")
-            .and_then(|v| v.ok_or_else(|| "ID: empty".to_string()))
-            .map_err(|m| one(problem(file, &sections.at(i), m)))?;
+            .and_then(|v| v.ok_or(BadCell::Empty("ID")))
+            .map_err(|m| one(problem(file, &sections.at(i), m.to_string())))?;
         let l = cell(row, letter);
         letters.insert(
             id,

@@ -4,14 +4,14 @@
 
 use std::borrow::Cow;
 
-use crate::bridge::{ns_points, parse_contract, Bid, Seat, Vul};
+use crate::bridge::{ns_points, parse_contract, Bid, Seat, Unreadable, Vul};
 use crate::num::Q;
 
 use super::Play;
 
 /// A contract as producers write it, in the log's spelling: `PO`, `Pass`, `AP` for passed out;
 /// `*`/`**` (Bridgewebs) or `x`/`xx` for doubled and redoubled; suit symbols and `NT`/`N`.
-pub(crate) fn contract(token: &str) -> Result<Bid, String> {
+pub(crate) fn contract(token: &str) -> Result<Bid, BadContract> {
     let t = token.trim();
     // A short token of printable ASCII (nearly all are) is uppercased in place: it has no
     // space to remove, and its ASCII uppercase is its uppercase.
@@ -32,14 +32,67 @@ pub(crate) fn contract(token: &str) -> Result<Bid, String> {
     }
     let bare = up.trim_end_matches('*');
     match up.len() - bare.len() {
-        0 => parse_contract(bare),
-        1 => parse_contract(&format!("{bare}X")),
-        2 => parse_contract(&format!("{bare}XX")),
-        _ => Err(format!(
-            "expected a contract such as \"4S\", \"3D*\" or \"PO\", found {}",
-            crate::import::quote(t)
-        )),
+        0 => Ok(parse_contract(bare)?),
+        1 => Ok(parse_contract(&format!("{bare}X"))?),
+        2 => Ok(parse_contract(&format!("{bare}XX"))?),
+        _ => Err(BadContract::Stars(crate::import::quote(t))),
     }
+}
+
+/// A contract token that cannot be read.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub(crate) enum BadContract {
+    #[error(transparent)]
+    Unreadable(#[from] Unreadable),
+    /// More than two stars (the token quoted).
+    #[error("expected a contract such as \"4S\", \"3D*\" or \"PO\", found {0}")]
+    Stars(String),
+}
+
+/// Why a table's cells are not a play ([`play_at`], [`play_or_score`]).
+#[derive(Clone, Debug, PartialEq, thiserror::Error)]
+pub(crate) enum NotAPlay {
+    #[error("neither a contract nor a score: nothing says what happened at this table")]
+    Nothing,
+    #[error("{label}: {why}")]
+    Contract {
+        label: &'static str,
+        why: BadContract,
+    },
+    #[error("{label}: {why}")]
+    Declarer {
+        label: &'static str,
+        why: Unreadable,
+    },
+    #[error("{label}: {contract} needs a declarer (N, E, S or W)")]
+    NoDeclarer {
+        label: &'static str,
+        contract: String,
+    },
+    #[error("{label}: {contract} needs the tricks taken")]
+    NoTricks {
+        label: &'static str,
+        contract: String,
+    },
+    /// The tricks as the file's reader could not read them, said by it.
+    #[error("{0}")]
+    Tricks(String),
+    #[error(transparent)]
+    Score(#[from] WrongScore),
+    #[error("the score {0} contradicts a passed-out board (0)")]
+    PassedOut(i32),
+}
+
+/// A score that is not what Law 77 gives for its table's play ([`check_score`]).
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[error("the score {score} (NS) contradicts {bid}{} with {tricks} tricks, which scores {expected} for NS (vulnerable: {})", .declarer.map(|d| format!(" by {d}")).unwrap_or_default(), .vul.as_str())]
+pub(crate) struct WrongScore {
+    pub score: i32,
+    pub bid: Bid,
+    pub declarer: Option<Seat>,
+    pub tricks: u8,
+    pub expected: i32,
+    pub vul: Vul,
 }
 
 /// What a file calls the cells of a table's play, for messages (`Contract` in PBN, `contract`
@@ -55,14 +108,14 @@ pub(crate) struct PlayLabels {
 /// (`tricks` reads them for the contract from the file's own cells; `Ok(None)` when it gives
 /// none), and a score given beside it must be what Law 77 gives (`vul`); a passed-out board
 /// scores 0; a table needs a contract or a score. `Err`: the message.
-pub(crate) fn play_at(
+pub(crate) fn play_at<E: std::fmt::Display>(
     play: Play,
     contract: Option<&str>,
     declarer: Option<&str>,
-    tricks: impl FnOnce(&crate::bridge::Contract) -> Result<Option<u8>, String>,
+    tricks: impl FnOnce(&crate::bridge::Contract) -> Result<Option<u8>, E>,
     vul: Vul,
     labels: &PlayLabels,
-) -> Result<Play, String> {
+) -> Result<Play, NotAPlay> {
     checked_play(play, contract, declarer, tricks, vul, labels).map_err(|e| match e {
         PlayError::Unreadable(m, _) | PlayError::Wrong(m) => m,
     })
@@ -74,7 +127,7 @@ pub(crate) enum Taken {
     Play(Play),
     /// A slip: the play cannot be read (the message says what), but the NS score can: the table
     /// taken by its score alone (contract, declarer and tricks left out).
-    Score(Play, String),
+    Score(Play, NotAPlay),
 }
 
 impl Taken {
@@ -99,7 +152,7 @@ impl Taken {
                 p,
                 Some(Slip {
                     notice: notice.expect("a slip has its notice"),
-                    refusal,
+                    refusal: refusal.to_string(),
                 }),
             ),
         }
@@ -150,14 +203,14 @@ impl super::Draft {
 /// read but whose NS score can is [`Taken::Score`], the score alone (a real file's traveller
 /// line writes `42` for a contract beside its right score). A play that contradicts its score,
 /// and a table with neither a readable play nor a score, are still `Err`.
-pub(crate) fn play_or_score(
+pub(crate) fn play_or_score<E: std::fmt::Display>(
     play: Play,
     contract: Option<&str>,
     declarer: Option<&str>,
-    tricks: impl FnOnce(&crate::bridge::Contract) -> Result<Option<u8>, String>,
+    tricks: impl FnOnce(&crate::bridge::Contract) -> Result<Option<u8>, E>,
     vul: Vul,
     labels: &PlayLabels,
-) -> Result<Taken, String> {
+) -> Result<Taken, NotAPlay> {
     match checked_play(play, contract, declarer, tricks, vul, labels) {
         Ok(p) => Ok(Taken::Play(p)),
         Err(PlayError::Unreadable(m, Some(p))) => Ok(Taken::Score(*p, m)),
@@ -169,29 +222,27 @@ pub(crate) fn play_or_score(
 enum PlayError {
     /// The contract, declarer or tricks cannot be read (or are missing): the message, and the
     /// table by its score alone when it has one.
-    Unreadable(String, Option<Box<Play>>),
+    Unreadable(NotAPlay, Option<Box<Play>>),
     /// The play contradicts its score, or nothing says what happened.
-    Wrong(String),
+    Wrong(NotAPlay),
 }
 
-fn checked_play(
+fn checked_play<E: std::fmt::Display>(
     mut play: Play,
     contract: Option<&str>,
     declarer: Option<&str>,
-    tricks: impl FnOnce(&crate::bridge::Contract) -> Result<Option<u8>, String>,
+    tricks: impl FnOnce(&crate::bridge::Contract) -> Result<Option<u8>, E>,
     vul: Vul,
     labels: &PlayLabels,
 ) -> Result<Play, PlayError> {
     let Some(ct) = contract else {
         if play.score.is_none() {
-            return Err(PlayError::Wrong(
-                "neither a contract nor a score: nothing says what happened at this table".into(),
-            ));
+            return Err(PlayError::Wrong(NotAPlay::Nothing));
         }
         return Ok(play);
     };
     // The table by its score alone, when the play cannot be read.
-    let unreadable = |m: String, play: &Play| {
+    let unreadable = |m: NotAPlay, play: &Play| {
         let by_score = play.score.map(|score| {
             Box::new(Play {
                 score: Some(score),
@@ -203,40 +254,51 @@ fn checked_play(
     };
     let bid = match self::contract(ct) {
         Ok(b) => b,
-        Err(m) => return Err(unreadable(format!("{}: {m}", labels.contract), &play)),
+        Err(why) => {
+            let label = labels.contract;
+            return Err(unreadable(NotAPlay::Contract { label, why }, &play));
+        }
     };
     let score = play.score;
     match bid {
         Bid::Contract(c) => {
             let by = match declarer.map(crate::bridge::parse_seat) {
                 Some(Ok(x)) => x,
-                Some(Err(m)) => return Err(unreadable(format!("{}: {m}", labels.declarer), &play)),
+                Some(Err(why)) => {
+                    let label = labels.declarer;
+                    return Err(unreadable(NotAPlay::Declarer { label, why }, &play));
+                }
                 None => {
-                    let m = format!("{}: {ct} needs a declarer (N, E, S or W)", labels.declarer);
+                    let m = NotAPlay::NoDeclarer {
+                        label: labels.declarer,
+                        contract: ct.to_string(),
+                    };
                     return Err(unreadable(m, &play));
                 }
             };
             let taken = match tricks(&c) {
                 Ok(Some(t)) => t,
                 Ok(None) => {
-                    let m = format!("{}: {ct} needs the tricks taken", labels.tricks);
+                    let m = NotAPlay::NoTricks {
+                        label: labels.tricks,
+                        contract: ct.to_string(),
+                    };
                     return Err(unreadable(m, &play));
                 }
-                Err(m) => return Err(unreadable(m, &play)),
+                Err(m) => return Err(unreadable(NotAPlay::Tricks(m.to_string()), &play)),
             };
             play.contract = Some(bid.text(&mut [0; 8]).to_string());
             play.declarer = Some(String::from(by.letter()));
             play.tricks = Some(taken);
             if let Some(sc) = score {
-                check_score(bid, Some(by), taken, vul, sc).map_err(PlayError::Wrong)?;
+                check_score(bid, Some(by), taken, vul, sc)
+                    .map_err(|e| PlayError::Wrong(e.into()))?;
             }
         }
         Bid::Pass => {
             play.contract = Some(bid.text(&mut [0; 8]).to_string());
             if let Some(sc) = score.filter(|&x| x != 0) {
-                return Err(PlayError::Wrong(format!(
-                    "the score {sc} contradicts a passed-out board (0)"
-                )));
+                return Err(PlayError::Wrong(NotAPlay::PassedOut(sc)));
             }
         }
     }
@@ -251,17 +313,20 @@ pub(crate) fn check_score(
     tricks: u8,
     vul: Vul,
     score: i32,
-) -> Result<(), String> {
+) -> Result<(), WrongScore> {
     let by = declarer.unwrap_or(Seat::N);
     let expected = ns_points(bid, by, tricks, vul);
     if expected == score {
         return Ok(());
     }
-    Err(format!(
-        "the score {score} (NS) contradicts {bid}{} with {tricks} tricks, which scores {expected} for NS (vulnerable: {})",
-        declarer.map(|d| format!(" by {d}")).unwrap_or_default(),
-        vul.as_str()
-    ))
+    Err(WrongScore {
+        score,
+        bid,
+        declarer,
+        tricks,
+        expected,
+        vul,
+    })
 }
 
 /// One side's artificial score.
@@ -405,7 +470,7 @@ mod tests {
     use super::*;
 
     /// [`contract`] as it read before its copy-free path: the reference it is compared with.
-    fn contract_by_copy(token: &str) -> Result<Bid, String> {
+    fn contract_by_copy(token: &str) -> Result<Bid, BadContract> {
         let t = token.trim();
         let up = t.to_uppercase().replace(' ', "");
         if matches!(
@@ -420,14 +485,9 @@ mod tests {
             0 => {}
             1 => c.push('X'),
             2 => c.push_str("XX"),
-            _ => {
-                return Err(format!(
-                    "expected a contract such as \"4S\", \"3D*\" or \"PO\", found {}",
-                    crate::import::quote(t)
-                ))
-            }
+            _ => return Err(BadContract::Stars(crate::import::quote(t))),
         }
-        parse_contract(&c)
+        Ok(parse_contract(&c)?)
     }
 
     /// [`number`] as it read before, replacing commas in a copy.
@@ -493,7 +553,7 @@ mod tests {
         assert!(check_score(four_s, Some(Seat::N), 10, Vul::None, 420).is_ok());
         assert!(check_score(four_s, Some(Seat::E), 10, Vul::None, -420).is_ok());
         let e = check_score(four_s, Some(Seat::N), 9, Vul::None, 420).unwrap_err();
-        assert!(e.contains("-50"), "{e}");
+        assert!(e.to_string().contains("-50"), "{e}");
     }
 
     #[test]

@@ -74,7 +74,7 @@ impl Games {
             None => None,
             Some(Ok(x)) => Some(x),
             Some(Err(m)) => {
-                d.bad(&at, m);
+                d.bad(&at, m.to_string());
                 return;
             }
         };
@@ -96,7 +96,7 @@ impl Games {
         let (play, slip) = match taken {
             Ok(t) => t.split(),
             Err(m) => {
-                d.bad(&at, m);
+                d.bad(&at, m.to_string());
                 return;
             }
         };
@@ -263,24 +263,38 @@ impl Games {
     }
 }
 
+/// A game's `[Score]` or `[Result]` that cannot be read (its value as found; `Result`'s
+/// quoted).
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub(super) enum BadPlayTag {
+    #[error("[Score \"{0}\"]: expected NS points such as \"NS 420\", \"EW 50\" or the declarer's \"420\"")]
+    Score(String),
+    #[error("[Score \"{0}\"]: {1} points is not a bridge score")]
+    Points(String, i32),
+    #[error("[Score \"{0}\"]: a score without NS or EW is the declarer's, and [Declarer] does not say who declared")]
+    NoSide(String),
+    #[error("[Score \"{0}\"]: NS's and EW's scores disagree")]
+    Disagree(String),
+    #[error("[Result]: expected the tricks declarer took (0-13), found {0}")]
+    Result(String),
+    #[error("[Result \"{0}\"]: NS's or EW's tricks need [Declarer]")]
+    NoDeclarer(String),
+    #[error("[Result \"{0}\"]: NS's and EW's tricks do not add up to 13")]
+    Tricks(String),
+}
+
 /// `[Score]` as NS points: `NS 420`, `EW -420`, `NS 420 EW -420`, or a bare number, the
 /// declarer's side's (PBN 2.1 §4.2.1; `by`: the declarer, when [Declarer] reads).
-fn ns_score(value: &str, by: Option<Seat>) -> Result<i32, String> {
-    let bad = || {
-        format!(
-            "[Score \"{value}\"]: expected NS points such as \"NS 420\", \"EW 50\" or the declarer's \"420\""
-        )
-    };
-    let number = |t: &str| -> Result<i32, String> {
+fn ns_score(value: &str, by: Option<Seat>) -> Result<i32, BadPlayTag> {
+    let bad = || BadPlayTag::Score(value.to_string());
+    let number = |t: &str| -> Result<i32, BadPlayTag> {
         match t.trim_start_matches('+').parse::<i32>() {
             Ok(x) if x.abs() <= 10_000 => Ok(x),
-            Ok(x) => Err(format!(
-                "[Score \"{value}\"]: {x} points is not a bridge score"
-            )),
+            Ok(x) => Err(BadPlayTag::Points(value.to_string(), x)),
             Err(_) => Err(bad()),
         }
     };
-    let side = |s: &str, x: &str| -> Result<i32, String> {
+    let side = |s: &str, x: &str| -> Result<i32, BadPlayTag> {
         match s.to_ascii_uppercase().as_str() {
             "NS" => number(x),
             "EW" => number(x).map(|v| -v),
@@ -295,9 +309,7 @@ fn ns_score(value: &str, by: Option<Seat>) -> Result<i32, String> {
                 Some(b) if !b.is_ns() => Ok(-v),
                 Some(_) => Ok(v),
                 None if v == 0 => Ok(0),
-                None => Err(format!(
-                    "[Score \"{value}\"]: a score without NS or EW is the declarer's, and [Declarer] does not say who declared"
-                )),
+                None => Err(BadPlayTag::NoSide(value.to_string())),
             }
         }
         [s, x] => side(s, x),
@@ -306,9 +318,7 @@ fn ns_score(value: &str, by: Option<Seat>) -> Result<i32, String> {
             if a == b && !s1.eq_ignore_ascii_case(s2) {
                 Ok(a)
             } else {
-                Err(format!(
-                    "[Score \"{value}\"]: NS's and EW's scores disagree"
-                ))
+                Err(BadPlayTag::Disagree(value.to_string()))
             }
         }
         _ => Err(bad()),
@@ -318,14 +328,9 @@ fn ns_score(value: &str, by: Option<Seat>) -> Result<i32, String> {
 /// `[Result]` as the tricks declarer took: a number 0–13, or NS's or EW's tricks (`NS 9`,
 /// `EW 4`, `NS 9 EW 4`; `^` before it: the players agreed on a wrong number, which stands),
 /// or (some producers) `=`, `+1`, `-2` against the contract.
-fn tricks_of(value: &str, c: &crate::bridge::Contract, by: Option<Seat>) -> Result<u8, String> {
+fn tricks_of(value: &str, c: &crate::bridge::Contract, by: Option<Seat>) -> Result<u8, BadPlayTag> {
     let v = value.trim().trim_start_matches('^').trim();
-    let bad = || {
-        format!(
-            "[Result]: expected the tricks declarer took (0-13), found {}",
-            crate::import::quote(value)
-        )
-    };
+    let bad = || BadPlayTag::Result(crate::import::quote(value));
     let n = |t: &str| {
         Some(t)
             .filter(|t| t.bytes().all(|b| b.is_ascii_digit()))
@@ -343,9 +348,7 @@ fn tricks_of(value: &str, c: &crate::bridge::Contract, by: Option<Seat>) -> Resu
         }),
         [..] if t.len() == 2 || t.len() == 4 => {
             let Some(by) = by else {
-                return Err(format!(
-                    "[Result \"{value}\"]: NS's or EW's tricks need [Declarer]"
-                ));
+                return Err(BadPlayTag::NoDeclarer(value.to_string()));
             };
             let mine = if by.is_ns() { "NS" } else { "EW" };
             let theirs = if by.is_ns() { "EW" } else { "NS" };
@@ -360,9 +363,7 @@ fn tricks_of(value: &str, c: &crate::bridge::Contract, by: Option<Seat>) -> Resu
                     return Err(bad());
                 };
                 if got.is_some_and(|g| g != own) {
-                    return Err(format!(
-                        "[Result \"{value}\"]: NS's and EW's tricks do not add up to 13"
-                    ));
+                    return Err(BadPlayTag::Tricks(value.to_string()));
                 }
                 got = Some(own);
             }

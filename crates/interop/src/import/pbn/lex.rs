@@ -64,14 +64,49 @@ impl Game<'_> {
     }
 }
 
-/// A problem: line and message.
-pub type LexError = (usize, String);
+/// A problem: line and what is wrong there.
+pub type LexError = (usize, Unlexed);
+
+/// What cannot be read in a PBN file's line (the texts quoted as `import::quote` quotes them,
+/// the names as `import::clip_text` clips them).
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum Unlexed {
+    #[error("a quoted token is not closed: {0}")]
+    Unclosed(String),
+    #[error("expected a tag such as [Board \"1\"], found {0}")]
+    NotATag(String),
+    #[error("the tag [{name}] has no quoted value: {line}")]
+    NoValue { name: String, line: String },
+    #[error("the value of [{name}] is not closed: {line}")]
+    ValueOpen { name: String, line: String },
+    #[error("the tag [{name}] is not closed by ]: {line}")]
+    TagOpen { name: String, line: String },
+    #[error("unexpected text after the tags: {0}")]
+    AfterTags(String),
+    #[error("expected a PBN tag such as [Board \"1\"] or a % comment, found {0}")]
+    NotPbn(String),
+    #[error("a {{ commentary }} is not closed")]
+    Commentary,
+}
+
+impl Unlexed {
+    fn unclosed(line: &str) -> Unlexed {
+        Unlexed::Unclosed(crate::import::quote(line))
+    }
+
+    fn in_tag(name: &str, line: &str) -> (String, String) {
+        (
+            crate::import::clip_text(name).into_owned(),
+            crate::import::quote(line),
+        )
+    }
+}
 
 /// Splits a table row into tokens: runs of non-space characters, or double-quoted strings
 /// (which may hold spaces; `\"` and `\\` escape). Tokens are slices of the line, copied only
 /// where an escape is undone.
 #[cfg(test)]
-pub fn tokens(line: &str) -> Result<Vec<Cow<'_, str>>, String> {
+pub fn tokens(line: &str) -> Result<Vec<Cow<'_, str>>, Unlexed> {
     let mut out = Vec::new();
     tokens_into(line, &mut out).map(|()| out)
 }
@@ -84,7 +119,7 @@ fn ascii_space(c: u8) -> bool {
 
 /// [`tokens`] appended to `out`: read a byte at a time (a character at a time where a byte
 /// is not ASCII), whitespace as `char::is_whitespace` says.
-pub(super) fn tokens_into<'a>(line: &'a str, out: &mut Vec<Cow<'a, str>>) -> Result<(), String> {
+pub(super) fn tokens_into<'a>(line: &'a str, out: &mut Vec<Cow<'a, str>>) -> Result<(), Unlexed> {
     tokens_upto(line, usize::MAX, out)
 }
 
@@ -99,7 +134,7 @@ pub(super) fn first_tokens<'a>(line: &'a str, n: usize, out: &mut Vec<Cow<'a, st
 }
 
 /// [`tokens_into`], stopping once `n` tokens are read (the rest of the line is not looked at).
-fn tokens_upto<'a>(line: &'a str, n: usize, out: &mut Vec<Cow<'a, str>>) -> Result<(), String> {
+fn tokens_upto<'a>(line: &'a str, n: usize, out: &mut Vec<Cow<'a, str>>) -> Result<(), Unlexed> {
     let b = line.as_bytes();
     let stop = out.len().saturating_add(n);
     // Whether the character at `i` is whitespace, and its length.
@@ -112,12 +147,7 @@ fn tokens_upto<'a>(line: &'a str, n: usize, out: &mut Vec<Cow<'a, str>>) -> Resu
             }
         }
     };
-    let unclosed = || {
-        format!(
-            "a quoted token is not closed: {}",
-            crate::import::quote(line)
-        )
-    };
+    let unclosed = || Unlexed::unclosed(line);
     let mut i = 0;
     while i < b.len() && out.len() < stop {
         let (ws, n) = space(i);
@@ -186,7 +216,7 @@ fn tokens_upto<'a>(line: &'a str, n: usize, out: &mut Vec<Cow<'a, str>>) -> Resu
 /// The tokenizer [`tokens_into`] replaced, a character at a time: the reference its tests
 /// compare it with.
 #[cfg(test)]
-fn tokens_by_char<'a>(line: &'a str, out: &mut Vec<Cow<'a, str>>) -> Result<(), String> {
+fn tokens_by_char<'a>(line: &'a str, out: &mut Vec<Cow<'a, str>>) -> Result<(), Unlexed> {
     let mut chars = line.char_indices().peekable();
     while let Some(&(start, c)) = chars.peek() {
         if c.is_whitespace() {
@@ -200,12 +230,7 @@ fn tokens_by_char<'a>(line: &'a str, out: &mut Vec<Cow<'a, str>>) -> Result<(), 
             let from = start + 1;
             loop {
                 match chars.next() {
-                    None => {
-                        return Err(format!(
-                            "a quoted token is not closed: {}",
-                            crate::import::quote(line)
-                        ))
-                    }
+                    None => return Err(Unlexed::unclosed(line)),
                     Some((i, '\\')) => {
                         let s = owned.get_or_insert_with(|| line[from..i].to_string());
                         match chars.next() {
@@ -214,12 +239,7 @@ fn tokens_by_char<'a>(line: &'a str, out: &mut Vec<Cow<'a, str>>) -> Result<(), 
                                 s.push('\\');
                                 s.push(o);
                             }
-                            None => {
-                                return Err(format!(
-                                    "a quoted token is not closed: {}",
-                                    crate::import::quote(line)
-                                ))
-                            }
+                            None => return Err(Unlexed::unclosed(line)),
                         }
                     }
                     Some((i, '"')) => {
@@ -261,7 +281,7 @@ fn column_name(spec: &str) -> String {
 
 /// Reads the tags of one line: `[Name "value"]`, possibly several. `None` when the line is not
 /// a tag line (a table row, an auction...).
-fn tag_line(line: &str) -> Option<Result<Vec<(String, String)>, String>> {
+fn tag_line(line: &str) -> Option<Result<Vec<(String, String)>, Unlexed>> {
     let t = line.trim();
     if !t.starts_with('[') {
         return None;
@@ -275,18 +295,12 @@ fn tag_line(line: &str) -> Option<Result<Vec<(String, String)>, String>> {
             .unwrap_or(r.len());
         let name = &r[..name_end];
         if name.is_empty() || !name.chars().all(|c| c.is_ascii_alphanumeric() || c == '_') {
-            return Some(Err(format!(
-                "expected a tag such as [Board \"1\"], found {}",
-                crate::import::quote(t)
-            )));
+            return Some(Err(Unlexed::NotATag(crate::import::quote(t))));
         }
         let r = r[name_end..].trim_start();
         let Some(r) = r.strip_prefix('"') else {
-            return Some(Err(format!(
-                "the tag [{}] has no quoted value: {}",
-                crate::import::clip_text(name),
-                crate::import::quote(t)
-            )));
+            let (name, line) = Unlexed::in_tag(name, t);
+            return Some(Err(Unlexed::NoValue { name, line }));
         };
         let mut value = String::new();
         let mut chars = r.char_indices();
@@ -309,19 +323,13 @@ fn tag_line(line: &str) -> Option<Result<Vec<(String, String)>, String>> {
             }
         }
         let Some(end) = end else {
-            return Some(Err(format!(
-                "the value of [{}] is not closed: {}",
-                crate::import::clip_text(name),
-                crate::import::quote(t)
-            )));
+            let (name, line) = Unlexed::in_tag(name, t);
+            return Some(Err(Unlexed::ValueOpen { name, line }));
         };
         let r = r[end..].trim_start();
         let Some(r) = r.strip_prefix(']') else {
-            return Some(Err(format!(
-                "the tag [{}] is not closed by ]: {}",
-                crate::import::clip_text(name),
-                crate::import::quote(t)
-            )));
+            let (name, line) = Unlexed::in_tag(name, t);
+            return Some(Err(Unlexed::TagOpen { name, line }));
         };
         out.push((name.to_string(), value));
         rest = r.trim_start();
@@ -330,10 +338,7 @@ fn tag_line(line: &str) -> Option<Result<Vec<(String, String)>, String>> {
         }
     }
     if !rest.is_empty() && !rest.starts_with(';') {
-        return Some(Err(format!(
-            "unexpected text after the tags: {}",
-            crate::import::quote(rest)
-        )));
+        return Some(Err(Unlexed::AfterTags(crate::import::quote(rest))));
     }
     Some(Ok(out))
 }
@@ -461,13 +466,7 @@ pub fn each<'a>(
                         Err(m) => errors.push((n, m)),
                     }
                 } else if game.tags.is_empty() {
-                    errors.push((
-                        n,
-                        format!(
-                            "expected a PBN tag such as [Board \"1\"] or a % comment, found {}",
-                            crate::import::quote(t)
-                        ),
-                    ));
+                    errors.push((n, Unlexed::NotPbn(crate::import::quote(t))));
                 }
                 // (otherwise a section of the previous tag: auction, play, notes)
             }
@@ -475,10 +474,7 @@ pub fn each<'a>(
     }
     finish(&mut game, &mut on_game, &mut previous, &forever);
     if in_commentary {
-        errors.push((
-            text.split('\n').count(),
-            "a { commentary } is not closed".into(),
-        ));
+        errors.push((text.split('\n').count(), Unlexed::Commentary));
     }
     if errors.is_empty() {
         Ok(comments)

@@ -72,7 +72,7 @@ fn read_chunked(
     lex::each(&text, |g| first.game(&g, &mut d)).map_err(|errors| {
         errors
             .into_iter()
-            .map(|(l, m)| problem(l, m))
+            .map(|(l, m)| problem(l, m.to_string()))
             .collect::<Vec<_>>()
     })?;
     drop(span);
@@ -229,7 +229,9 @@ fn scoring(
     match first {
         None => {
             let read = if teams {
-                team_scoring(&tag.value).map(|f| (f, Map::new()))
+                team_scoring(&tag.value)
+                    .map(|f| (f, Map::new()))
+                    .map_err(|e| e.to_string())
             } else {
                 scoring_tag(&tag.value)
             };
@@ -261,9 +263,14 @@ fn scoring(
     }
 }
 
+/// A team match's `[Scoring]` that names no team form (its value).
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[error("[Scoring \"{0}\"]: the games of a team match (they give [Room]) are scored by IMPs (IMP) or board-a-match (BAM); give --form")]
+struct NotTeamScoring(String);
+
 /// `[Scoring]` of a team match's games: `IMP` (its modifiers aside) is `teams`, `BAM`
 /// (board-a-match) is `bam`.
-fn team_scoring(value: &str) -> Result<&'static str, String> {
+fn team_scoring(value: &str) -> Result<&'static str, NotTeamScoring> {
     let fields: Vec<String> = value
         .split([';', ','])
         .map(|f| f.trim().to_ascii_uppercase())
@@ -278,9 +285,7 @@ fn team_scoring(value: &str) -> Result<&'static str, String> {
     if let Some(f) = named {
         Ok(f.name())
     } else {
-        Err(format!(
-            "[Scoring \"{value}\"]: the games of a team match (they give [Room]) are scored by IMPs (IMP) or board-a-match (BAM); give --form"
-        ))
+        Err(NotTeamScoring(value.to_string()))
     }
 }
 

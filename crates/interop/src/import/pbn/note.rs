@@ -50,7 +50,7 @@ impl Games<'_> {
         let note = match notes::read_session(&tag.value) {
             Some(Ok(n)) => n,
             Some(Err(m)) => {
-                d.fail(&at, m);
+                d.fail(&at, m.to_string());
                 return;
             }
             None => {
@@ -121,20 +121,25 @@ fn apply(d: &mut Draft, s: usize, note: &SessionNote, at: &str) {
     }
 }
 
+/// A row's `Ruling` cell that is a frekans ruling note that cannot be read.
+#[derive(Debug, thiserror::Error)]
+#[error("Ruling: {0}")]
+pub(super) struct BadRulingCell(notes::BadNote);
+
 /// The ruling in force at a table, from its row's `Ruling` cell (column `col`): `None` when
 /// the table has none (no column, `-`, or a text that is not frekans's note).
 pub(super) fn ruling_row(
     col: Option<usize>,
     row: &[Cow<str>],
     t: TableView,
-) -> Option<Result<Row, String>> {
+) -> Option<Result<Row, BadRulingCell>> {
     let text = row.get(col?).map(|c| c.trim())?;
     if text.is_empty() || text == "-" {
         return None;
     }
     let (fields, body, law) = match notes::read_ruling(text)? {
         Ok(r) => r,
-        Err(m) => return Some(Err(format!("Ruling: {m}"))),
+        Err(m) => return Some(Err(BadRulingCell(m))),
     };
     let mut r = Row::new(true);
     r.num("board", t.board.into())
@@ -152,11 +157,11 @@ pub(super) fn ruling_row(
 /// score PBN's way, which the ruling says exactly).
 pub(super) fn with_ruling<S>(
     event: Result<(Row, Option<S>), String>,
-    ruling: Option<Result<Row, String>>,
+    ruling: Option<Result<Row, BadRulingCell>>,
 ) -> (Result<(Row, Option<S>), String>, Option<Row>) {
     match ruling {
         None => (event, None),
-        Some(Err(m)) => (Err(m), None),
+        Some(Err(m)) => (Err(m.to_string()), None),
         Some(Ok(r)) => match event {
             Ok((row, slip)) if !row.ruling => (Ok((row, slip)), Some(r)),
             _ => (Ok((r, None)), None),

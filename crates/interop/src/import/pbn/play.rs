@@ -145,7 +145,8 @@ pub(super) fn row_event(
         tricks,
         vul,
         &LABELS,
-    )?
+    )
+    .map_err(|e| e.to_string())?
     .split();
     Ok((draft::result_row(t, &play), slip))
 }

@@ -268,7 +268,7 @@ fn row_ops<'r>(
     let times = match multiplicity(cell(c.mult), c.ns.is_some() || c.ew.is_some()) {
         Ok(n) => n,
         Err(m) => {
-            ops.push(Op::Bad(at, m));
+            ops.push(Op::Bad(at, m.to_string()));
             return;
         }
     };
@@ -333,26 +333,28 @@ fn row_ops<'r>(
     }
 }
 
+/// A row's Multiplicity that cannot be taken.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+enum BadMultiplicity {
+    /// Not a whole number (the cell quoted).
+    #[error("Multiplicity: expected a whole number, found {0}")]
+    Number(String),
+    #[error("a row with pair numbers and a Multiplicity above 1 would seat the same pairs twice")]
+    Numbered,
+}
+
 /// A row's Multiplicity: how many tables played it (1 when the row does not say); more than
 /// one is refused for a row with pair numbers (`numbered`).
-fn multiplicity(cell: Option<&str>, numbered: bool) -> Result<u32, String> {
+fn multiplicity(cell: Option<&str>, numbered: bool) -> Result<u32, BadMultiplicity> {
     let times = match cell {
         None => 1,
         Some(m) => match m.parse::<u32>() {
             Ok(n) if n <= 10_000 => n,
-            _ => {
-                return Err(format!(
-                    "Multiplicity: expected a whole number, found {}",
-                    crate::import::quote(m)
-                ))
-            }
+            _ => return Err(BadMultiplicity::Number(crate::import::quote(m))),
         },
     };
     if times > 1 && numbered {
-        return Err(
-            "a row with pair numbers and a Multiplicity above 1 would seat the same pairs twice"
-                .into(),
-        );
+        return Err(BadMultiplicity::Numbered);
     }
     Ok(times)
 }

@@ -97,7 +97,7 @@ pub(super) fn rows(
         let open = match checked_room(seen, &row[room], (mid, h, a), board) {
             Ok(open) => open,
             Err(m) => {
-                d.bad(&at, m);
+                d.bad(&at, m.to_string());
                 continue;
             }
         };
@@ -137,6 +137,22 @@ pub(super) fn rows(
     }
 }
 
+/// A team row's room that cannot be taken.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+enum BadRoom {
+    /// Neither Open nor Closed (lowercased).
+    #[error("Room: expected Open or Closed, found {0:?}")]
+    Room(String),
+    #[error("team {0} cannot play against itself")]
+    Itself(String),
+    #[error("match {id} plays board {board} twice in the {room} room")]
+    Twice {
+        id: String,
+        board: u32,
+        room: &'static str,
+    },
+}
+
 /// A team row's room (`true`: the open room), checked: two teams, and the match's board not
 /// played in that room before (`seen`).
 fn checked_room(
@@ -144,20 +160,21 @@ fn checked_room(
     room: &str,
     (mid, h, a): (&str, &str, &str),
     board: u32,
-) -> Result<bool, String> {
+) -> Result<bool, BadRoom> {
     let open = match room.to_ascii_lowercase().as_str() {
         "open" | "o" => true,
         "closed" | "c" => false,
-        other => return Err(format!("Room: expected Open or Closed, found {other:?}")),
+        other => return Err(BadRoom::Room(other.to_string())),
     };
     if h == a {
-        return Err(format!("team {h} cannot play against itself"));
+        return Err(BadRoom::Itself(h.to_string()));
     }
     if !seen.insert((mid.to_string(), board, open)) {
-        let r = if open { "open" } else { "closed" };
-        return Err(format!(
-            "match {mid} plays board {board} twice in the {r} room"
-        ));
+        return Err(BadRoom::Twice {
+            id: mid.to_string(),
+            board,
+            room: if open { "open" } else { "closed" },
+        });
     }
     Ok(open)
 }

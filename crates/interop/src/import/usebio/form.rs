@@ -81,9 +81,36 @@ pub(super) fn iso_date(d: &str) -> String {
     d.to_string()
 }
 
+/// Why an event's form cannot be told, or is not one its kind is scored at.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub(super) enum NoForm {
+    /// `--form` that names no form.
+    #[error("--form {0:?}: expected a form of event-log.md ({forms})", forms = Form::listed(|_| true, Form::name, "or"))]
+    NotAForm(String),
+    /// An EVENT_TYPE (quoted) that does not say how it is scored.
+    #[error(
+        "EVENT_TYPE {0} with no BOARD_SCORING_METHOD: cannot tell how it is scored; give --form"
+    )]
+    Unsaid(String),
+    /// A seated kind's event (the kind's declared name) scored at a form it does not take.
+    #[error("an {kind} event scored {}: an {kind} event is scored at {}", .form.name(), taken_by(.kind))]
+    NotTaken { kind: &'static str, form: Form },
+    /// `--form` not a form the seated kind takes.
+    #[error("--form {form:?}: an {kind} event is scored at {}", taken_by(.kind))]
+    FlagNotTaken { kind: &'static str, form: String },
+    #[error("no form takes {0}")]
+    NoneTakes(&'static str),
+}
+
+/// The forms the kind declared as `kind` takes, as English text ("mp or ximp").
+fn taken_by(kind: &str) -> String {
+    let plug = crate::kind::named(kind).expect("a kind");
+    Form::listed(|f| (plug.takes)(f), Form::name, "or")
+}
+
 /// The form the event declares, and whether its matches are knockout matches; `--form`
 /// where the file is silent.
-pub(super) fn form_of(ev: &Element, req: &Request) -> Result<(Form, bool), String> {
+pub(super) fn form_of(ev: &Element, req: &Request) -> Result<(Form, bool), NoForm> {
     let up = |s: Option<&str>| s.unwrap_or_default().trim().to_ascii_uppercase();
     let ty = up(ev.attr("EVENT_TYPE"));
     let bsm = up(ev.text_of("BOARD_SCORING_METHOD"));
@@ -120,12 +147,9 @@ pub(super) fn form_of(ev: &Element, req: &Request) -> Result<(Form, bool), Strin
         return Ok((f, knockout));
     }
     if let Some(f) = &req.form {
-        return Form::parse(f).map(|f| (f, knockout)).ok_or_else(|| {
-            format!(
-                "--form {f:?}: expected a form of event-log.md ({})",
-                Form::listed(|_| true, Form::name, "or")
-            )
-        });
+        return Form::parse(f)
+            .map(|f| (f, knockout))
+            .ok_or_else(|| NoForm::NotAForm(f.clone()));
     }
     let unnamed = Form::ALL
         .iter()
@@ -133,10 +157,7 @@ pub(super) fn form_of(ev: &Element, req: &Request) -> Result<(Form, bool), Strin
     match unnamed {
         // USEBIO: PAIRS without BOARD_SCORING_METHOD is a matchpointed pairs event.
         Some(&f) => Ok((f, knockout)),
-        None => Err(format!(
-            "EVENT_TYPE {} with no BOARD_SCORING_METHOD: cannot tell how it is scored; give --form",
-            crate::import::quote(&ty)
-        )),
+        None => Err(NoForm::Unsaid(crate::import::quote(&ty))),
     }
 }
 

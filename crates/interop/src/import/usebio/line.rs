@@ -82,7 +82,7 @@ impl Cx<'_> {
                 Some(Ok(r)) if artificial.is_none() => artificial = Some(Box::new(r)),
                 None | Some(Ok(_)) => {}
                 Some(Err(m)) => {
-                    self.line_problem(tl.path_of("NOTES"), m);
+                    self.line_problem(tl.path_of("NOTES"), m.to_string());
                     return None;
                 }
             }
@@ -368,7 +368,7 @@ fn play_fields(tl: Tl) -> (PlayFields, Option<(String, String)>) {
             match read {
                 Ok(b) => Some(b),
                 Err(m) => {
-                    unreadable = Some((tl.path_of("CONTRACT"), m));
+                    unreadable = Some((tl.path_of("CONTRACT"), m.to_string()));
                     None
                 }
             }
@@ -389,7 +389,7 @@ fn play_fields(tl: Tl) -> (PlayFields, Option<(String, String)>) {
             match parse_seat(t1) {
                 Ok(s) => Some(s),
                 Err(m) => {
-                    unreadable.get_or_insert((tl.path_of("PLAYED_BY"), m));
+                    unreadable.get_or_insert((tl.path_of("PLAYED_BY"), m.to_string()));
                     None
                 }
             }
@@ -421,7 +421,7 @@ fn play_fields(tl: Tl) -> (PlayFields, Option<(String, String)>) {
 /// `None` for any other note.
 pub(super) type NotesRuling = crate::export::notes::RulingNote;
 
-pub(super) fn notes_ruling(n: &str) -> Option<Result<NotesRuling, String>> {
+pub(super) fn notes_ruling(n: &str) -> Option<Result<NotesRuling, crate::export::notes::BadNote>> {
     crate::export::notes::read_ruling(n)
 }
 

@@ -26,7 +26,7 @@ impl Cx<'_> {
                 Some(Ok(note)) => {
                     out.insert(note.id.clone(), note);
                 }
-                Some(Err(m)) => self.problem(format!("USEBIO/NOTES[{}]", i + 1), m),
+                Some(Err(m)) => self.problem(format!("USEBIO/NOTES[{}]", i + 1), m.to_string()),
             }
         }
         out

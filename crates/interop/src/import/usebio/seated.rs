@@ -6,7 +6,7 @@
 
 use serde_json::{json, Map, Value};
 
-use super::form::has_lines;
+use super::form::{has_lines, NoForm};
 use super::tree::{Element, Tl};
 use super::{Cx, Declared, Line, Resolver};
 use crate::kind::Plug;
@@ -36,42 +36,42 @@ pub(super) fn form_of(
     kind: &Plug,
     read: Option<(Form, bool)>,
     form: Option<&str>,
-) -> Result<Form, String> {
-    let taken = || Form::listed(|f| (kind.takes)(f), Form::name, "or");
+) -> Result<Form, NoForm> {
     if let Some((f, _)) = read {
         return match (kind.takes)(f) {
             true => Ok(f),
-            false => Err(format!(
-                "an {} event scored {}: an {} event is scored at {}",
-                kind.declared,
-                f.name(),
-                kind.declared,
-                taken()
-            )),
+            false => Err(NoForm::NotTaken {
+                kind: kind.declared,
+                form: f,
+            }),
         };
     }
     match form {
-        Some(f) => Form::parse(f).filter(|&f| (kind.takes)(f)).ok_or_else(|| {
-            format!(
-                "--form {f:?}: an {} event is scored at {}",
-                kind.declared,
-                taken()
-            )
-        }),
+        Some(f) => {
+            Form::parse(f)
+                .filter(|&f| (kind.takes)(f))
+                .ok_or_else(|| NoForm::FlagNotTaken {
+                    kind: kind.declared,
+                    form: f.to_string(),
+                })
+        }
         None => Form::ALL
             .iter()
             .copied()
             .find(|&f| (kind.takes)(f))
-            .ok_or_else(|| format!("no form takes {}", kind.declared)),
+            .ok_or(NoForm::NoneTakes(kind.declared)),
     }
 }
 
+/// A PLAYER without its number.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, thiserror::Error)]
+#[error("missing; expected the player's number")]
+pub(super) struct NoNumber;
+
 /// A PLAYER of PARTICIPANTS: its number, and its name and member number as `players` holds
 /// them (`[{"name", "id"}]`, `["name"]`, or `[]` when it has no name).
-pub(super) fn declared_player(section: &Option<String>, p: &Element) -> Result<Declared, String> {
-    let n = p
-        .text_of("PLAYER_NUMBER")
-        .ok_or("missing; expected the player's number")?;
+pub(super) fn declared_player(section: &Option<String>, p: &Element) -> Result<Declared, NoNumber> {
+    let n = p.text_of("PLAYER_NUMBER").ok_or(NoNumber)?;
     let member = p
         .text_of("NATIONAL_ID_NUMBER")
         .and_then(crate::import::draft::member_id);

@@ -55,7 +55,7 @@ impl Cx<'_> {
                         match p.name.as_str() {
                             "PLAYER" => match super::seated::declared_player(section, p) {
                                 Ok(d) => numbers.push(d),
-                                Err(m) => self.problem(p.path_of("PLAYER_NUMBER"), m),
+                                Err(m) => self.problem(p.path_of("PLAYER_NUMBER"), m.to_string()),
                             },
                             "PAIR" | "TEAM" => self.problem(
                                 p.path.clone(),

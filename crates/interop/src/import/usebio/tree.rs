@@ -251,7 +251,7 @@ impl Element {
 }
 
 /// Why the file could not be read as XML: where and what.
-#[derive(Debug)]
+#[derive(Debug, PartialEq)]
 pub struct TreeError {
     pub at: String,
     pub message: String,
@@ -492,10 +492,10 @@ impl<'t> Builder<'t> {
                 };
                 self.start(&s, at)?;
                 if empty {
-                    close(&mut self.stack, self.offset).map_err(err)?;
+                    close(&mut self.stack, self.offset).map_err(|e| err(e.to_string()))?;
                 }
             }
-            Event::End(_) => close(&mut self.stack, self.offset).map_err(err)?,
+            Event::End(_) => close(&mut self.stack, self.offset).map_err(|e| err(e.to_string()))?,
             Event::Text(t) => {
                 // (white space between elements, most of a file's texts, read no further)
                 if t.iter().all(u8::is_ascii_whitespace) && skips_space(&self.stack) {
@@ -702,7 +702,7 @@ fn sibling_index(stack: &mut [Frame], name: &str) -> usize {
 /// The innermost open element closed: an element added to its parent's children, a traveller
 /// line to its parent's lines, a field's text to its line (the first of a name only, as
 /// `Element::child` reads the first).
-fn close(stack: &mut Vec<Frame>, offset: usize) -> Result<(), String> {
+fn close(stack: &mut Vec<Frame>, offset: usize) -> Result<(), lines::TooLong> {
     let frame = stack.pop().expect("quick-xml checks end names");
     let root = offset + stack.len() == 1;
     match (frame, stack.as_mut_slice()) {
@@ -722,7 +722,7 @@ fn close(stack: &mut Vec<Frame>, offset: usize) -> Result<(), String> {
                 let a = start + (trimmed.as_ptr() as usize - whole.as_ptr() as usize);
                 let b = a + trimmed.len();
                 let (Ok(a), Ok(b)) = (u32::try_from(a), u32::try_from(b)) else {
-                    return Err("more than 4 GB of traveller lines in one element".into());
+                    return Err(lines::TooLong);
                 };
                 el.line_text.truncate(b as usize);
                 t.fields[f] = (a, b);

@@ -15,6 +15,11 @@
 
 use super::{field, Builder, Frame, FIELDS};
 
+/// An element with more than 4 GB of traveller lines (their fields' offsets are 32 bits).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, thiserror::Error)]
+#[error("more than 4 GB of traveller lines in one element")]
+pub(super) struct TooLong;
+
 /// A name of the plain shape at the start of `bytes`: its length, `None` when there is none.
 fn name_len(bytes: &[u8]) -> Option<usize> {
     let first = *bytes.first()?;

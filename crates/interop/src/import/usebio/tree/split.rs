@@ -251,10 +251,8 @@ mod tests {
     use proptest::prelude::*;
 
     /// The one reading's tree (or error) as text.
-    fn one_way(text: &str) -> Result<String, String> {
-        parse_with(text, &mut |_, _| None)
-            .map(|e| format!("{e:?}"))
-            .map_err(|e| format!("{}: {}", e.at, e.message))
+    fn one_way(text: &str) -> Result<String, super::super::TreeError> {
+        parse_with(text, &mut |_, _| None).map(|e| format!("{e:?}"))
     }
 
     /// A session of `sections` sections, each with two pairs and a board of two lines.
@@ -323,7 +321,7 @@ mod tests {
             let one = one_way(&text);
             match (&apart, &one) {
                 (Some(a), Ok(o)) => assert_eq!(a, o, "{text}"),
-                (Some(_), Err(e)) => panic!("read apart, but the one reading says {e}"),
+                (Some(_), Err(e)) => panic!("read apart, but the one reading says {e:?}"),
                 (None, _) => {}
             }
         }
