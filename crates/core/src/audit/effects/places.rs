@@ -177,7 +177,8 @@ impl<'s> Ranked<'s> {
         let mut cands: Vec<Cand> = Vec::new();
         let mut sides: Vec<Sorted> = Vec::with_capacity(by_group.len());
         for (g, c) in &by_group {
-            let (n, mut list, sorted) = self.group_movers(*g as usize, c, per_group, sides.len())?;
+            let (n, mut list, sorted) =
+                self.group_movers(*g as usize, c, per_group, sides.len())?;
             moved += n;
             cands.append(&mut list);
             sides.push(sorted);
@@ -205,7 +206,11 @@ impl<'s> Ranked<'s> {
             let n = per_group.min(run.len());
             let first = &mut run[..n];
             first.sort_by(order);
-            shown.extend(first.iter().map(|&i| self.delta(&cands[i as usize], &sides)));
+            shown.extend(
+                first
+                    .iter()
+                    .map(|&i| self.delta(&cands[i as usize], &sides)),
+            );
             start = end;
         }
         Some(Effect { moved, shown })
@@ -246,9 +251,8 @@ impl<'s> Ranked<'s> {
         }
         let norm = |k: Key| if floats { (None, k.1) } else { k };
         let desc = |v: &mut Vec<Key>| v.sort_by(|x, y| cmp_rank_keys(y, x));
-        let at_least = |from: usize, k: &Key| {
-            gallop(keys, from, |x| cmp_rank_keys(x, k) != Ordering::Less)
-        };
+        let at_least =
+            |from: usize, k: &Key| gallop(keys, from, |x| cmp_rank_keys(x, k) != Ordering::Less);
         // (the changed rows' places in the group, in ranked order: their values, ranked)
         let mut pos: Vec<usize> = changed.iter().map(|(r, _)| r - grp.start).collect();
         pos.sort_unstable();
