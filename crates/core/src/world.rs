@@ -13,6 +13,7 @@
 
 pub mod fake;
 pub mod handle;
+pub mod tmp;
 
 use std::ffi::{OsStr, OsString};
 use std::fmt::Debug;
@@ -49,7 +50,7 @@ pub trait World: Debug + Send + Sync + RefUnwindSafe + UnwindSafe {
     fn create_dir_all(&self, path: &Path) -> io::Result<()>;
     /// A fresh directory of a unique name in `parent`, made exclusively (never one planted in
     /// a shared temporary directory); the real world clears stale ones of killed runs
-    /// (`outfile::create_tmp_dir`).
+    /// (`world::tmp::create_tmp_dir`).
     fn create_tmp_dir(&self, parent: &Path, what: &str) -> io::Result<PathBuf>;
     /// Remove a file.
     fn remove_file(&self, path: &Path) -> io::Result<()>;
@@ -152,7 +153,7 @@ impl World for Real {
         std::fs::create_dir_all(path)
     }
     fn create_tmp_dir(&self, parent: &Path, what: &str) -> io::Result<PathBuf> {
-        crate::outfile::create_tmp_dir(parent, what).map_err(|e| io::Error::other(format!("{e:#}")))
+        tmp::create_tmp_dir(self, parent, what).map_err(|e| io::Error::other(format!("{e:#}")))
     }
     fn remove_file(&self, path: &Path) -> io::Result<()> {
         std::fs::remove_file(path)
