@@ -863,6 +863,7 @@ const PARENT_AND_CHILD: &[(&str, &str)] = &[
         "crates/core/src/score/seats.rs",
     ),
     ("crates/core/src/world.rs", "crates/core/src/world/fake.rs"),
+    ("crates/core/src/world.rs", "crates/core/src/world/tmp.rs"),
     (
         "crates/core/src/adjust/mod.rs",
         "crates/core/src/adjust/notation.rs",

@@ -365,3 +365,102 @@ fn a_fake_file_handle_is_a_file() {
     w.hard_link(Path::new("/d/f"), Path::new("/d/h")).unwrap();
     assert!(w.hard_link(Path::new("/d/f"), Path::new("/d/g")).is_err());
 }
+
+/// The files of `w` under `dir`, with their bytes.
+fn tree(w: &Fake, dir: &str) -> Vec<(PathBuf, Vec<u8>)> {
+    w.files
+        .paths()
+        .into_iter()
+        .filter(|p| p.starts_with(dir))
+        .map(|p| {
+            let b = w.files.get(&p).unwrap_or_default();
+            (p, b)
+        })
+        .collect()
+}
+
+/// An output directory whose second file fails to be written, or whose files fail to sync, is
+/// as it was: no file of the run in it, none half-written, no temporary left; the next run
+/// replaces the files it writes and leaves the others alone.
+#[test]
+fn an_output_directory_failing_halfway_is_as_it_was() {
+    use frekans::outfile::write_dir_in;
+    let w = Fake::at(t0())
+        .file("/o/a.txt", b"old a")
+        .file("/o/b.txt", b"old b")
+        .file("/o/notes", b"a user's");
+    let before = tree(&w, "/o");
+    let files = || {
+        vec![
+            ("a.txt".to_string(), b"new a".to_vec()),
+            ("b.txt".to_string(), b"new b".to_vec()),
+            ("c/d.txt".to_string(), b"new d".to_vec()),
+        ]
+    };
+    w.fail("write", "/o/.frekans-tmp.out-1/b.txt");
+    let e = write_dir_in(&w, Path::new("/o"), files()).unwrap_err();
+    assert!(
+        format!("{e:#}").contains("as the fake world was told"),
+        "{e:#}"
+    );
+    assert_eq!(tree(&w, "/o"), before, "the write");
+    w.fail("sync_fs", "/o/.frekans-tmp.out-2");
+    let e = write_dir_in(&w, Path::new("/o"), files()).unwrap_err();
+    assert!(format!("{e:#}").contains("cannot sync"), "{e:#}");
+    assert_eq!(tree(&w, "/o"), before, "the sync");
+    write_dir_in(&w, Path::new("/o"), files()).unwrap();
+    let after = tree(&w, "/o");
+    let file = |p: &str| {
+        after
+            .iter()
+            .find(|(q, _)| q == Path::new(p))
+            .map(|(_, b)| b)
+    };
+    assert_eq!(file("/o/a.txt").unwrap(), b"new a");
+    assert_eq!(file("/o/c/d.txt").unwrap(), b"new d");
+    assert_eq!(file("/o/notes").unwrap(), b"a user's");
+    assert!(
+        after
+            .iter()
+            .all(|(p, _)| !p.to_string_lossy().contains(".frekans-tmp.")),
+        "{after:?}"
+    );
+}
+
+/// A new output directory whose files fail to sync is not made, nor its temporary left; a file
+/// output given up halfway (its writer's error) leaves no file and no temporary.
+#[test]
+fn a_new_output_failing_halfway_is_not_there() {
+    use frekans::outfile::{write_dir_in, FileOut};
+    use std::io::Write as _;
+    let w = Fake::at(t0()).file("/site/keep", b"x");
+    w.fail("sync_fs", "/site/.frekans-tmp.out-1");
+    let files = vec![("a.txt".to_string(), b"a".to_vec())];
+    assert!(write_dir_in(&w, Path::new("/site/out"), files).is_err());
+    assert_eq!(
+        w.files.paths(),
+        [
+            Path::new("/"),
+            Path::new("/site"),
+            Path::new("/site/keep"),
+            Path::new("/tmp")
+        ]
+    );
+    let mut o = FileOut::create_in(&w, Path::new("/site/x.jsonl")).unwrap();
+    o.file().write_all(b"half a line").unwrap();
+    assert!(w.files.get(o.tmp()).is_some());
+    drop(o);
+    assert_eq!(
+        w.files.paths(),
+        [
+            Path::new("/"),
+            Path::new("/site"),
+            Path::new("/site/keep"),
+            Path::new("/tmp")
+        ]
+    );
+    let mut o = FileOut::create_in(&w, Path::new("/site/x.jsonl")).unwrap();
+    o.file().write_all(b"whole\n").unwrap();
+    o.finish().unwrap();
+    assert_eq!(w.files.get(Path::new("/site/x.jsonl")).unwrap(), b"whole\n");
+}

@@ -13,13 +13,14 @@ pub fn synth(
     names: Option<&Path>,
 ) -> Result<crate::synth::Summary, AppError> {
     use crate::synth::{self, OutFormat};
+    use crate::world::Handle;
     use std::io::Write as _;
     spec.validate(format)
         .map_err(|m| AppError::BadRequest(format!("invalid synth request: {m}")))?;
     let _s = tracing::info_span!("synth").entered();
     // Files are written to a unique temporary beside their final name (or its symlink's
     // target), then renamed (crate::outfile).
-    let create = |p: &Path| -> Result<(crate::outfile::FileOut, std::fs::File), AppError> {
+    let create = |p: &Path| -> Result<(crate::outfile::FileOut, Handle), AppError> {
         let mut o = crate::outfile::FileOut::create(p)?;
         let f = o
             .file()
@@ -28,14 +29,14 @@ pub fn synth(
         Ok((o, f))
     };
     let finish = |o: crate::outfile::FileOut,
-                  w: std::io::BufWriter<std::fs::File>|
+                  w: std::io::BufWriter<Handle>|
      -> Result<(), AppError> {
         w.into_inner()
             .map_err(|e| anyhow::anyhow!("cannot write {}: {}", o.tmp().display(), e.error()))?;
         o.finish()?;
         Ok(())
     };
-    let buf = |f: std::fs::File| std::io::BufWriter::with_capacity(1 << 20, f);
+    let buf = |f: Handle| std::io::BufWriter::with_capacity(1 << 20, f);
     // One log or PBN file: to `out` (a unique temporary, renamed), or to standard output.
     let one =
         |write: fn(&synth::Spec, &mut dyn std::io::Write) -> std::io::Result<synth::Summary>| {

@@ -18,106 +18,38 @@
 //! - Temporaries of a killed run (their process id no longer alive, or a day older than the
 //!   temporary just made: the file system's clock, not the program's) are removed by the next
 //!   run that writes beside them.
-// Not yet behind the seam (`world`): this file's own reads and writes of files (locks, syncs,
-// exclusive creation, links) still call std (ARCHITECTURE.md lists them).
-#![allow(clippy::disallowed_methods)]
+//!
+//! Every file operation goes through a [`World`] (`world::REAL` for the functions given none).
 
 use std::ffi::OsString;
-use std::fs;
 use std::io::Write;
 use std::path::{Path, PathBuf};
-use std::sync::atomic::{AtomicU64, Ordering};
 
 use crate::error::{Context, Result};
+use crate::world::tmp::{self, alive, clean_stale, tmp_name, PREFIX};
+use crate::world::{Handle, Open, World, REAL};
 
-/// Every temporary name starts with this (then the process id, a dot, and whatever is unique).
-const PREFIX: &str = ".frekans-tmp.";
-
-/// Past this age a temporary is taken for a killed run's even when its process id is alive
-/// again (reused by another process).
-const STALE: std::time::Duration = std::time::Duration::from_secs(24 * 3600);
-
-static COUNTER: AtomicU64 = AtomicU64::new(0);
+pub use crate::world::tmp::salt;
 
 pub(crate) mod cache;
 mod incremental;
 mod swap;
 pub use incremental::{Incremental, Published, MANIFEST};
 
-/// A fresh temporary name for `what` (a file or directory name, kept for a reader of `ls`):
-/// the process id, a number drawn at random once per process (the standard library's hasher
-/// keys, from the system's random source: a reused process id does not meet its predecessor's
-/// names) and a counter.
-fn tmp_name(what: &str) -> String {
-    let n = COUNTER.fetch_add(1, Ordering::Relaxed);
-    format!("{PREFIX}{}.{:x}-{n}.{what}", std::process::id(), salt())
-}
-
-/// A number drawn at random once per process, for temporary names.
-pub fn salt() -> u32 {
-    static SALT: std::sync::OnceLock<u32> = std::sync::OnceLock::new();
-    *SALT.get_or_init(|| {
-        use std::hash::{BuildHasher, Hasher};
-        std::collections::hash_map::RandomState::new()
-            .build_hasher()
-            .finish() as u32
-    })
-}
-
-/// Is process `pid` alive (on this machine)?
-fn alive(pid: i32) -> bool {
-    // SAFETY: signal 0 sends nothing; it only asks whether the process exists.
-    let r = unsafe { libc::kill(pid, 0) };
-    r == 0 || std::io::Error::last_os_error().raw_os_error() == Some(libc::EPERM)
-}
-
-/// Remove the temporaries of killed runs from `dir`: our prefix, and a process id that is no
-/// longer alive (or modified more than [`STALE`] before `ours`, the temporary this run just
-/// made there). Never follows a symlink (a link is removed as a link; `remove_dir_all` does
-/// not descend through links).
-fn clean_stale(dir: &Path, ours: &Path) {
-    let Some(now) = fs::symlink_metadata(ours).and_then(|m| m.modified()).ok() else {
-        return;
-    };
-    let Ok(rd) = fs::read_dir(dir) else {
-        return;
-    };
-    for e in rd.flatten() {
-        let name = e.file_name();
-        let Some(rest) = name.to_str().and_then(|n| n.strip_prefix(PREFIX)) else {
-            continue;
-        };
-        let Some(pid) = rest.split('.').next().and_then(|p| p.parse::<i32>().ok()) else {
-            continue;
-        };
-        let Ok(meta) = fs::symlink_metadata(e.path()) else {
-            continue;
-        };
-        let old = meta
-            .modified()
-            .ok()
-            .and_then(|t| now.duration_since(t).ok())
-            .is_some_and(|a| a > STALE);
-        if pid == std::process::id() as i32 || (alive(pid) && !old) {
-            continue;
-        }
-        let _ = if meta.is_dir() {
-            fs::remove_dir_all(e.path())
-        } else {
-            fs::remove_file(e.path())
-        };
-    }
-}
-
 /// Where writing `out` really goes: `out` itself, or the target of the symlink `out` (resolved
 /// whole). A dangling symlink is refused.
 pub fn resolve(out: &Path) -> Result<PathBuf> {
-    match fs::symlink_metadata(out) {
-        Ok(m) if m.file_type().is_symlink() => fs::canonicalize(out).with_context(|| {
+    resolve_in(&REAL, out)
+}
+
+/// [`resolve`] in the world `w`.
+pub fn resolve_in(w: &dyn World, out: &Path) -> Result<PathBuf> {
+    match w.symlink_metadata(out) {
+        Ok(m) if m.is_symlink => w.canonicalize(out).with_context(|| {
             format!(
                 "{} is a symbolic link to {}, which does not exist; create the target or give another path",
                 out.display(),
-                fs::read_link(out).map_or_else(|_| "?".into(), |t| t.display().to_string())
+                w.read_link(out).map_or_else(|_| "?".into(), |t| t.display().to_string())
             )
         }),
         _ => Ok(out.to_path_buf()),
@@ -136,37 +68,23 @@ pub fn parent_of(path: &Path) -> PathBuf {
 /// through a link), with the mode a plain `mkdir` gives (0777 less the umask); stale
 /// temporaries of killed runs are removed from `parent` on the way.
 pub fn create_tmp_dir(parent: &Path, what: &str) -> Result<PathBuf> {
-    for _ in 0..64 {
-        let p = parent.join(tmp_name(what));
-        match fs::create_dir(&p) {
-            Ok(()) => {
-                clean_stale(parent, &p);
-                return Ok(p);
-            }
-            Err(e) if e.kind() == std::io::ErrorKind::AlreadyExists => continue,
-            Err(e) => return Err(e).with_context(|| format!("cannot create {}", p.display())),
-        }
-    }
-    Err(crate::error::Failed::said(format!(
-        "cannot create a temporary directory in {}",
-        parent.display()
-    )))
+    tmp::create_tmp_dir(&REAL, parent, what)
 }
 
 /// Create a new file of a unique temporary name in `parent`, exclusively (`O_CREAT|O_EXCL`,
 /// which also refuses a planted symlink); stale temporaries of killed runs are removed from
 /// `parent` on the way.
-pub fn create_tmp_file(parent: &Path, what: &str) -> Result<(PathBuf, fs::File)> {
+pub fn create_tmp_file(parent: &Path, what: &str) -> Result<(PathBuf, Handle)> {
+    create_tmp_file_in(&REAL, parent, what)
+}
+
+/// [`create_tmp_file`] in the world `w`.
+pub fn create_tmp_file_in(w: &dyn World, parent: &Path, what: &str) -> Result<(PathBuf, Handle)> {
     for _ in 0..64 {
         let p = parent.join(tmp_name(what));
-        match fs::OpenOptions::new()
-            .read(true)
-            .write(true)
-            .create_new(true)
-            .open(&p)
-        {
+        match w.open_file(&p, Open::CREATE_NEW_RW) {
             Ok(f) => {
-                clean_stale(parent, &p);
+                clean_stale(w, parent, &p);
                 return Ok((p, f));
             }
             Err(e) if e.kind() == std::io::ErrorKind::AlreadyExists => continue,
@@ -181,25 +99,36 @@ pub fn create_tmp_file(parent: &Path, what: &str) -> Result<(PathBuf, fs::File)>
 
 /// Sync directory `dir` (the names created, renamed or removed in it made durable).
 pub fn sync_dir(dir: &Path) {
-    if let Ok(d) = fs::File::open(dir) {
-        let _ = d.sync_all();
-    }
+    sync_dir_in(&REAL, dir);
+}
+
+/// [`sync_dir`] in the world `w` (an empty path is the working directory's: `.`).
+fn sync_dir_in(w: &dyn World, dir: &Path) {
+    let _ = w.sync_dir(dir);
 }
 
 /// A file written to a temporary of its directory, then renamed over its final name
 /// ([`FileOut::create`], [`FileOut::finish`]). Dropped unfinished, the temporary is removed.
-pub struct FileOut {
+pub struct FileOut<'w> {
+    world: &'w dyn World,
     tmp: PathBuf,
     to: PathBuf,
-    file: Option<fs::File>,
+    file: Option<Handle>,
 }
 
-impl FileOut {
+impl FileOut<'static> {
     /// Start writing `out` (through it, if it is a symlink); the temporary is beside the real
     /// target.
-    pub fn create(out: &Path) -> Result<FileOut> {
-        let to = resolve(out)?;
-        if to.is_dir() {
+    pub fn create(out: &Path) -> Result<FileOut<'static>> {
+        FileOut::create_in(&REAL, out)
+    }
+}
+
+impl<'w> FileOut<'w> {
+    /// [`FileOut::create`] in the world `w`.
+    pub fn create_in(w: &'w dyn World, out: &Path) -> Result<FileOut<'w>> {
+        let to = resolve_in(w, out)?;
+        if w.metadata(&to).is_ok_and(|m| m.is_dir) {
             return Err(crate::error::Failed::said(format!(
                 "{} is a directory; give a file name (it is written whole or not at all)",
                 out.display()
@@ -209,8 +138,9 @@ impl FileOut {
         let what = to
             .file_name()
             .map_or_else(|| OsString::from("out"), |n| n.to_owned());
-        let (tmp, file) = create_tmp_file(&dir, &what.to_string_lossy())?;
+        let (tmp, file) = create_tmp_file_in(w, &dir, &what.to_string_lossy())?;
         Ok(FileOut {
+            world: w,
             tmp,
             to,
             file: Some(file),
@@ -218,7 +148,7 @@ impl FileOut {
     }
 
     /// The temporary file (written through a `BufWriter` by the caller).
-    pub fn file(&mut self) -> &mut fs::File {
+    pub fn file(&mut self) -> &mut Handle {
         self.file.as_mut().expect("an unfinished FileOut")
     }
 
@@ -229,29 +159,30 @@ impl FileOut {
 
     /// Sync and rename into place. An existing file keeps its permission bits.
     pub fn finish(mut self) -> Result<()> {
-        let f = self.file.take().expect("an unfinished FileOut");
-        if let Ok(m) = fs::metadata(&self.to) {
-            let _ = f.set_permissions(m.permissions());
+        let w = self.world;
+        let mut f = self.file.take().expect("an unfinished FileOut");
+        if let Ok(m) = w.metadata(&self.to) {
+            let _ = f.set_mode(m.mode);
         }
         f.sync_all()
             .with_context(|| format!("cannot write {}", self.tmp.display()))?;
         drop(f);
-        fs::rename(&self.tmp, &self.to).with_context(|| {
+        w.rename(&self.tmp, &self.to).with_context(|| {
             format!(
                 "cannot rename {} to {}",
                 self.tmp.display(),
                 self.to.display()
             )
         })?;
-        sync_dir(&parent_of(&self.to));
+        sync_dir_in(w, &parent_of(&self.to));
         Ok(())
     }
 }
 
-impl Drop for FileOut {
+impl Drop for FileOut<'_> {
     fn drop(&mut self) {
         if self.file.is_some() {
-            let _ = fs::remove_file(&self.tmp);
+            let _ = self.world.remove_file(&self.tmp);
         }
     }
 }
@@ -276,7 +207,12 @@ impl Drop for FileOut {
 /// new run beside some of the old, each whole, and the next run replaces them all.
 /// Files of `out` that this run does not write (a user's notes, a bulletin) are left alone.
 pub fn write_dir(out: &Path, files: Vec<(String, Vec<u8>)>) -> Result<()> {
-    let mut w = DirWriter::begin(out)?;
+    write_dir_in(&REAL, out, files)
+}
+
+/// [`write_dir`] in the world `world`.
+pub fn write_dir_in(world: &dyn World, out: &Path, files: Vec<(String, Vec<u8>)>) -> Result<()> {
+    let mut w = DirWriter::begin_in(world, out)?;
     for (name, bytes) in &files {
         w.put(name, bytes)?;
     }
@@ -284,11 +220,12 @@ pub fn write_dir(out: &Path, files: Vec<(String, Vec<u8>)>) -> Result<()> {
 }
 
 /// [`write_dir`] one file at a time (the files need not all be held):
-/// [`DirWriter::begin`], [`DirWriter::put`] each file, [`DirWriter::finish`]. Each file is
+/// [`DirWriter::begin_in`], [`DirWriter::put`] each file, [`DirWriter::finish`]. Each file is
 /// written in the temporary directory as it is put, and all are synced in `finish`, before any
 /// reaches `out`. Dropped unfinished (an error on the way), the temporary directory is removed and
 /// `out` is as it was.
-pub struct DirWriter {
+pub struct DirWriter<'w> {
+    world: &'w dyn World,
     /// `out` as given (for messages).
     out: PathBuf,
     /// Where the files go: the directory `out` (or its symlink's target).
@@ -307,34 +244,44 @@ pub struct DirWriter {
 /// inside `target` when it is a directory already (`true`: its contents are then replaced), else
 /// beside it (its parent made); stale temporaries of killed runs are cleaned there first. `tag`
 /// names the temporary inside an existing directory.
-pub(crate) fn temp_dir_for(out: &Path, target: &Path, tag: &str) -> Result<(PathBuf, bool)> {
-    match fs::symlink_metadata(target) {
-        Ok(m) if m.is_dir() => Ok((create_tmp_dir(target, tag)?, true)),
+pub(crate) fn temp_dir_for(
+    w: &dyn World,
+    out: &Path,
+    target: &Path,
+    tag: &str,
+) -> Result<(PathBuf, bool)> {
+    let tmp_dir = |parent: &Path, what: &str| {
+        w.create_tmp_dir(parent, what)
+            .map_err(crate::error::Failed::foreign)
+    };
+    match w.symlink_metadata(target) {
+        Ok(m) if m.is_dir => Ok((tmp_dir(target, tag)?, true)),
         Ok(_) => Err(crate::error::Failed::said(format!(
             "{} exists and is not a directory; give --out a directory (it is written whole or not at all)",
             out.display()
         ))),
         Err(_) => {
             let parent = parent_of(target);
-            fs::create_dir_all(&parent)
+            w.create_dir_all(&parent)
                 .with_context(|| format!("cannot create {}", parent.display()))?;
             let name = target
                 .file_name()
                 .with_context(|| format!("{} is not a directory name", out.display()))?
                 .to_string_lossy()
                 .to_string();
-            Ok((create_tmp_dir(&parent, &name)?, false))
+            Ok((tmp_dir(&parent, &name)?, false))
         }
     }
 }
 
-impl DirWriter {
-    /// Start writing into `out`: the temporary directory is made (inside an existing `out`,
-    /// beside a new one).
-    pub fn begin(out: &Path) -> Result<DirWriter> {
-        let target = resolve(out)?;
-        let (tmp, existing) = temp_dir_for(out, &target, "out")?;
+impl<'w> DirWriter<'w> {
+    /// Start writing into `out` in the world `w`: the temporary directory is made (inside an
+    /// existing `out`, beside a new one).
+    pub fn begin_in(w: &'w dyn World, out: &Path) -> Result<DirWriter<'w>> {
+        let target = resolve_in(w, out)?;
+        let (tmp, existing) = temp_dir_for(w, out, &target, "out")?;
         Ok(DirWriter {
+            world: w,
             out: out.to_path_buf(),
             target,
             tmp,
@@ -348,7 +295,7 @@ impl DirWriter {
     /// Write file `name` (a path under `out`; its subdirectories are made); it is synced with
     /// the others in `finish`.
     pub fn put(&mut self, name: &str, bytes: &[u8]) -> Result<()> {
-        put_file(&self.tmp, &mut self.subdirs, name, bytes)?;
+        put_file(self.world, &self.tmp, &mut self.subdirs, name, bytes)?;
         self.names.push(name.to_string());
         Ok(())
     }
@@ -357,21 +304,23 @@ impl DirWriter {
     /// renamed over its name in an existing one.
     pub fn finish(mut self) -> Result<()> {
         self.done = true;
-        if let Err(e) = sync_files(&self.tmp, self.names.iter().map(String::as_str)) {
-            let _ = fs::remove_dir_all(&self.tmp);
+        let w = self.world;
+        if let Err(e) = sync_files(w, &self.tmp, self.names.iter().map(String::as_str)) {
+            let _ = w.remove_dir_all(&self.tmp);
             return Err(e);
         }
         for sub in &self.subdirs {
-            sync_dir(&self.tmp.join(sub));
+            sync_dir_in(w, &self.tmp.join(sub));
         }
-        sync_dir(&self.tmp);
+        sync_dir_in(w, &self.tmp);
         if !self.existing {
-            let result = fs::rename(&self.tmp, &self.target)
+            let result = w
+                .rename(&self.tmp, &self.target)
                 .with_context(|| format!("cannot rename into {}", self.out.display()));
             if result.is_err() {
-                let _ = fs::remove_dir_all(&self.tmp);
+                let _ = w.remove_dir_all(&self.tmp);
             } else {
-                sync_dir(&parent_of(&self.target));
+                sync_dir_in(w, &parent_of(&self.target));
             }
             return result;
         }
@@ -379,7 +328,7 @@ impl DirWriter {
         let result = (|| -> Result<()> {
             for name in &self.names {
                 let to = dir.join(name);
-                if fs::symlink_metadata(&to).is_ok_and(|m| m.is_dir()) {
+                if w.symlink_metadata(&to).is_ok_and(|m| m.is_dir) {
                     return Err(crate::error::Failed::said(format!(
                         "{} is a directory; move it away (frekans writes a file of that name)",
                         to.display()
@@ -392,24 +341,24 @@ impl DirWriter {
                     .parent()
                     .filter(|p| !p.as_os_str().is_empty())
                 {
-                    fs::create_dir_all(dir.join(sub))
+                    w.create_dir_all(&dir.join(sub))
                         .with_context(|| format!("cannot create {}", dir.join(sub).display()))?;
                 }
-                fs::rename(tmp.join(name), &to)
+                w.rename(&tmp.join(name), &to)
                     .with_context(|| format!("cannot rename into {}", to.display()))?;
             }
             Ok(())
         })();
-        let _ = fs::remove_dir_all(tmp);
-        sync_dir(dir);
+        let _ = w.remove_dir_all(tmp);
+        sync_dir_in(w, dir);
         result
     }
 }
 
-impl Drop for DirWriter {
+impl Drop for DirWriter<'_> {
     fn drop(&mut self) {
         if !self.done {
-            let _ = fs::remove_dir_all(&self.tmp);
+            let _ = self.world.remove_dir_all(&self.tmp);
         }
     }
 }
@@ -418,6 +367,7 @@ impl Drop for DirWriter {
 /// subdirectories, recorded in `subdirs`, made on the way). It is not synced here: the caller
 /// syncs every file it put with [`sync_files`] before any is renamed into place.
 pub(crate) fn put_file(
+    w: &dyn World,
     dir: &Path,
     subdirs: &mut std::collections::BTreeSet<PathBuf>,
     name: &str,
@@ -430,14 +380,12 @@ pub(crate) fn put_file(
         .filter(|p| !p.as_os_str().is_empty())
     {
         if subdirs.insert(sub.to_path_buf()) {
-            fs::create_dir_all(dir.join(sub))
+            w.create_dir_all(&dir.join(sub))
                 .with_context(|| format!("cannot create {}", dir.join(sub).display()))?;
         }
     }
-    let mut f = fs::OpenOptions::new()
-        .write(true)
-        .create_new(true)
-        .open(&path)
+    let mut f = w
+        .open_file(&path, Open::CREATE_NEW)
         .with_context(|| format!("cannot create {}", path.display()))?;
     f.write_all(bytes)
         .with_context(|| format!("cannot write {}", path.display()))
@@ -446,25 +394,22 @@ pub(crate) fn put_file(
 /// Make the files `names` put in `dir` durable, before they are renamed into place. On Linux one
 /// `syncfs` of `dir`'s file system: a site of 100,000 pages synced file by file spent more time
 /// in `fsync` than in rendering (measured: `git show be4e385:docs/benchmarks.md`); elsewhere each file is synced.
-pub(crate) fn sync_files<'a>(dir: &Path, names: impl IntoIterator<Item = &'a str>) -> Result<()> {
-    #[cfg(target_os = "linux")]
-    {
-        let _ = names;
-        let d = fs::File::open(dir).with_context(|| format!("cannot open {}", dir.display()))?;
-        rustix::fs::syncfs(&d)
-            .map_err(crate::error::Failed::foreign)
-            .with_context(|| format!("cannot sync {}", dir.display()))
+pub(crate) fn sync_files<'a>(
+    w: &dyn World,
+    dir: &Path,
+    names: impl IntoIterator<Item = &'a str>,
+) -> Result<()> {
+    match w.sync_fs(dir) {
+        Err(e) if e.kind() == std::io::ErrorKind::Unsupported => {}
+        done => return done.with_context(|| format!("cannot sync {}", dir.display())),
     }
-    #[cfg(not(target_os = "linux"))]
-    {
-        for name in names {
-            let path = dir.join(name);
-            fs::File::open(&path)
-                .and_then(|f| f.sync_all())
-                .with_context(|| format!("cannot sync {}", path.display()))?;
-        }
-        Ok(())
+    for name in names {
+        let path = dir.join(name);
+        w.open_file(&path, Open::READ)
+            .and_then(|mut f| f.sync_all())
+            .with_context(|| format!("cannot sync {}", path.display()))?;
     }
+    Ok(())
 }
 
 #[cfg(test)]

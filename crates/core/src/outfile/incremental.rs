@@ -34,15 +34,14 @@
 //! renames. A new directory (nothing there yet) is filled beside and renamed into place.
 //!
 //! docs/internals.md ("Output directories") has the choice and its measurements.
-// Not yet behind the seam (`world`): this file's own reads and writes of files (locks, syncs,
-// exclusive creation, links) still call std (ARCHITECTURE.md lists them).
-#![allow(clippy::disallowed_methods)]
+//!
+//! Its files are the real world's (`world::REAL`).
 
 use std::collections::{BTreeSet, HashMap, HashSet};
-use std::fs;
 use std::path::{Component, Path, PathBuf};
 
 use crate::error::{Context, Result};
+use crate::world::{World, REAL};
 
 use super::swap;
 use super::{
@@ -122,13 +121,14 @@ impl Incremental {
     /// where no swap can be made (for the tests of that way).
     fn start(out: &Path, listed: bool, may_swap: bool) -> Result<Incremental> {
         let mut target = resolve(out)?;
-        if fs::symlink_metadata(&target).is_err() {
+        if REAL.symlink_metadata(&target).is_err() {
             swap::recover(&target);
         }
         let tag = if listed { "publish" } else { "site" };
-        let (way, stage) = match fs::symlink_metadata(&target) {
-            Ok(m) if m.is_dir() => {
-                target = fs::canonicalize(&target)
+        let (way, stage) = match REAL.symlink_metadata(&target) {
+            Ok(m) if m.is_dir => {
+                target = REAL
+                    .canonicalize(&target)
                     .with_context(|| format!("cannot resolve {}", out.display()))?;
                 let beside = if may_swap {
                     swap::stage_beside(&target)
@@ -147,7 +147,7 @@ impl Incremental {
                 }
             }
             _ => {
-                let (stage, existing) = temp_dir_for(out, &target, tag)?;
+                let (stage, existing) = temp_dir_for(&REAL, out, &target, tag)?;
                 (if existing { Way::InPlace } else { Way::New }, stage)
             }
         };
@@ -203,17 +203,18 @@ impl Incremental {
                 .filter(|p| !p.as_os_str().is_empty())
             {
                 if self.subdirs.insert(sub.to_path_buf()) {
-                    fs::create_dir_all(self.stage.join(sub)).with_context(|| {
-                        format!("cannot create {}", self.stage.join(sub).display())
-                    })?;
+                    REAL.create_dir_all(&self.stage.join(sub))
+                        .with_context(|| {
+                            format!("cannot create {}", self.stage.join(sub).display())
+                        })?;
                 }
             }
             // A file this user may not link (another's, with protected hard links) is written.
-            if fs::hard_link(self.target.join(name), &to).is_ok() {
+            if REAL.hard_link(&self.target.join(name), &to).is_ok() {
                 return Ok(());
             }
         }
-        put_file(&self.stage, &mut self.subdirs, name, bytes)?;
+        put_file(&REAL, &self.stage, &mut self.subdirs, name, bytes)?;
         self.changed.push(name.to_string());
         Ok(())
     }
@@ -233,8 +234,8 @@ impl Incremental {
                 Some(&p) => p,
                 None => {
                     let path = self.target.join(up);
-                    let p = match fs::symlink_metadata(&path) {
-                        Ok(m) if m.is_dir() => true,
+                    let p = match REAL.symlink_metadata(&path) {
+                        Ok(m) if m.is_dir => true,
                         Ok(_) => {
                             return Err(crate::error::Failed::said(
                                 not_a_directory(&path).to_string(),
@@ -251,12 +252,12 @@ impl Incremental {
             }
         }
         let path = self.target.join(name);
-        Ok(match fs::symlink_metadata(&path) {
-            Ok(m) if m.is_dir() => {
+        Ok(match REAL.symlink_metadata(&path) {
+            Ok(m) if m.is_dir => {
                 return Err(crate::error::Failed::said(a_directory(&path).to_string()))
             }
-            Ok(m) if m.is_file() && m.len() == bytes.len() as u64 => {
-                fs::read(&path).is_ok_and(|b| b == bytes)
+            Ok(m) if m.is_file && m.len == bytes.len() as u64 => {
+                REAL.read(&path).is_ok_and(|b| b == bytes)
             }
             _ => false,
         })
@@ -274,7 +275,7 @@ impl Incremental {
             Way::InPlace => self.commit_in_place(),
         };
         if !self.keep_stage {
-            let _ = fs::remove_dir_all(&self.stage);
+            let _ = REAL.remove_dir_all(&self.stage);
         }
         if let Ok(p) = &result {
             tracing::info!(
@@ -308,6 +309,7 @@ impl Incremental {
     fn sync_stage(&self) -> Result<()> {
         let listed = self.listed.then_some(MANIFEST);
         sync_files(
+            &REAL,
             &self.stage,
             self.changed.iter().map(String::as_str).chain(listed),
         )?;
@@ -321,10 +323,16 @@ impl Incremental {
     fn commit_new(&mut self) -> Result<Published> {
         if self.listed {
             let text = Incremental::manifest(&self.names);
-            put_file(&self.stage, &mut self.subdirs, MANIFEST, text.as_bytes())?;
+            put_file(
+                &REAL,
+                &self.stage,
+                &mut self.subdirs,
+                MANIFEST,
+                text.as_bytes(),
+            )?;
         }
         self.sync_stage()?;
-        fs::rename(&self.stage, &self.target)
+        REAL.rename(&self.stage, &self.target)
             .with_context(|| format!("cannot rename into {}", self.out.display()))?;
         sync_dir(&parent_of(&self.target));
         Ok(self.published())
@@ -336,8 +344,14 @@ impl Incremental {
             // Linked when it lists the same files, as any unchanged file.
             let text = Incremental::manifest(&self.names);
             let (old, new) = (self.target.join(MANIFEST), self.stage.join(MANIFEST));
-            if !(same_bytes(&old, text.as_bytes()) && fs::hard_link(&old, &new).is_ok()) {
-                put_file(&self.stage, &mut self.subdirs, MANIFEST, text.as_bytes())?;
+            if !(same_bytes(&old, text.as_bytes()) && REAL.hard_link(&old, &new).is_ok()) {
+                put_file(
+                    &REAL,
+                    &self.stage,
+                    &mut self.subdirs,
+                    MANIFEST,
+                    text.as_bytes(),
+                )?;
             }
         }
         let (seen, removed) = self.carry()?;
@@ -365,34 +379,28 @@ impl Incremental {
         let mut stack = vec![PathBuf::new()];
         while let Some(rel) = stack.pop() {
             let dir = self.target.join(&rel);
-            let rd =
-                fs::read_dir(&dir).with_context(|| format!("cannot read {}", dir.display()))?;
-            let mut empty = true;
-            for e in rd {
-                let e = e.with_context(|| format!("cannot read {}", dir.display()))?;
-                empty = false;
-                if swap::is_tmp(&e.file_name()) {
+            let entries = REAL
+                .entries(&dir)
+                .with_context(|| format!("cannot read {}", dir.display()))?;
+            let empty = entries.is_empty();
+            for (name, is_dir) in entries {
+                if swap::is_tmp(&name) {
                     continue;
                 }
-                let r = rel.join(e.file_name());
+                let path = dir.join(&name);
+                let r = rel.join(&name);
                 seen.insert(r.clone());
                 let key = r.to_str();
-                let is_dir = e
-                    .file_type()
-                    .with_context(|| format!("cannot read {}", e.path().display()))?
-                    .is_dir();
                 if is_dir {
                     if key.is_some_and(|k| self.names.contains(k)) {
-                        return Err(crate::error::Failed::said(
-                            a_directory(&e.path()).to_string(),
-                        ));
+                        return Err(crate::error::Failed::said(a_directory(&path).to_string()));
                     }
                     stack.push(r);
                     continue;
                 }
                 if self.dirs.contains(&r) {
                     return Err(crate::error::Failed::said(
-                        not_a_directory(&e.path()).to_string(),
+                        not_a_directory(&path).to_string(),
                     ));
                 }
                 if key.is_some_and(|k| self.names.contains(k)) {
@@ -402,19 +410,20 @@ impl Incremental {
                     removed += usize::from(key != Some(MANIFEST));
                     continue;
                 }
-                swap::link_or_copy(&e.path(), &self.stage.join(&r))?;
+                swap::link_or_copy(&path, &self.stage.join(&r))?;
             }
             // A user's empty directory is kept; one emptied of the files left out goes.
             if empty {
-                fs::create_dir_all(self.stage.join(&rel)).with_context(|| {
-                    format!("cannot create {}", self.stage.join(&rel).display())
-                })?;
+                REAL.create_dir_all(&self.stage.join(&rel))
+                    .with_context(|| {
+                        format!("cannot create {}", self.stage.join(&rel).display())
+                    })?;
             }
             old_dirs.push(rel);
         }
         for rel in old_dirs {
             let to = self.stage.join(&rel);
-            if fs::symlink_metadata(&to).is_ok_and(|m| m.is_dir()) {
+            if REAL.symlink_metadata(&to).is_ok_and(|m| m.is_dir) {
                 swap::copy_dir_attrs(&self.target.join(&rel), &to);
             }
         }
@@ -434,12 +443,12 @@ impl Incremental {
         // Nothing is touched before every rename is known to have a place to go.
         for name in &self.changed {
             let to = dir.join(name);
-            if fs::symlink_metadata(&to).is_ok_and(|m| m.is_dir()) {
+            if REAL.symlink_metadata(&to).is_ok_and(|m| m.is_dir) {
                 return Err(crate::error::Failed::said(a_directory(&to).to_string()));
             }
             let mut up = Path::new(name).parent();
             while let Some(p) = up.filter(|p| !p.as_os_str().is_empty()) {
-                if fs::symlink_metadata(dir.join(p)).is_ok_and(|m| !m.is_dir()) {
+                if REAL.symlink_metadata(&dir.join(p)).is_ok_and(|m| !m.is_dir) {
                     return Err(crate::error::Failed::said(
                         not_a_directory(&dir.join(p)).to_string(),
                     ));
@@ -447,7 +456,7 @@ impl Incremental {
                 up = p.parent();
             }
         }
-        sync_files(&self.stage, self.changed.iter().map(String::as_str))?;
+        sync_files(&REAL, &self.stage, self.changed.iter().map(String::as_str))?;
         if self.listed {
             let union: BTreeSet<String> = self.old.union(&self.names).cloned().collect();
             self.write_manifest(&Incremental::manifest(&union))?;
@@ -456,17 +465,17 @@ impl Incremental {
         for name in &self.changed {
             let to = dir.join(name);
             let parent = parent_of(&to);
-            fs::create_dir_all(&parent)
+            REAL.create_dir_all(&parent)
                 .with_context(|| format!("cannot create {}", parent.display()))?;
-            fs::rename(self.stage.join(name), &to)
+            REAL.rename(&self.stage.join(name), &to)
                 .with_context(|| format!("cannot rename into {}", to.display()))?;
             touched.insert(parent);
         }
         for name in self.old.difference(&self.names) {
             let path = dir.join(name);
-            match fs::symlink_metadata(&path) {
-                Ok(m) if !m.is_dir() => {
-                    fs::remove_file(&path)
+            match REAL.symlink_metadata(&path) {
+                Ok(m) if !m.is_dir => {
+                    REAL.remove_file(&path)
                         .with_context(|| format!("cannot remove {}", path.display()))?;
                     published.removed += 1;
                 }
@@ -475,7 +484,7 @@ impl Incremental {
             // Its directories, once empty (`remove_dir` refuses any other).
             let mut up = Path::new(name).parent();
             while let Some(p) = up.filter(|p| !p.as_os_str().is_empty()) {
-                if fs::remove_dir(dir.join(p)).is_err() {
+                if REAL.remove_dir(&dir.join(p)).is_err() {
                     break;
                 }
                 up = p.parent();
@@ -498,11 +507,18 @@ impl Incremental {
             return Ok(());
         }
         let tmp = self.stage.join(MANIFEST);
-        let _ = fs::remove_file(&tmp);
-        put_file(&self.stage, &mut self.subdirs, MANIFEST, text.as_bytes())?;
-        sync_files(&self.stage, [MANIFEST])?;
+        let _ = REAL.remove_file(&tmp);
+        put_file(
+            &REAL,
+            &self.stage,
+            &mut self.subdirs,
+            MANIFEST,
+            text.as_bytes(),
+        )?;
+        sync_files(&REAL, &self.stage, [MANIFEST])?;
         let to = self.target.join(MANIFEST);
-        fs::rename(&tmp, &to).with_context(|| format!("cannot rename into {}", to.display()))
+        REAL.rename(&tmp, &to)
+            .with_context(|| format!("cannot rename into {}", to.display()))
     }
 }
 
@@ -525,7 +541,7 @@ fn not_a_directory(path: &Path) -> String {
 impl Drop for Incremental {
     fn drop(&mut self) {
         if !self.done {
-            let _ = fs::remove_dir_all(&self.stage);
+            let _ = REAL.remove_dir_all(&self.stage);
         }
     }
 }
@@ -533,9 +549,9 @@ impl Drop for Incremental {
 /// Does the regular file `path` hold exactly `bytes`? (Its size first: a changed page is
 /// rarely read.)
 fn same_bytes(path: &Path, bytes: &[u8]) -> bool {
-    match fs::symlink_metadata(path) {
-        Ok(m) if m.is_file() && m.len() == bytes.len() as u64 => {
-            fs::read(path).is_ok_and(|b| b == bytes)
+    match REAL.symlink_metadata(path) {
+        Ok(m) if m.is_file && m.len == bytes.len() as u64 => {
+            REAL.read(path).is_ok_and(|b| b == bytes)
         }
         _ => false,
     }
@@ -554,7 +570,11 @@ fn safe_name(name: &str) -> bool {
 /// The files the manifest at `path` names (none when there is none, or for a line that is
 /// not a plain relative path: a planted manifest never names a file outside the directory).
 fn read_manifest(path: &Path) -> BTreeSet<String> {
-    let Ok(text) = fs::read_to_string(path) else {
+    let Ok(text) = REAL
+        .read(path)
+        .map_err(drop)
+        .and_then(|b| String::from_utf8(b).map_err(drop))
+    else {
         return BTreeSet::new();
     };
     text.lines()

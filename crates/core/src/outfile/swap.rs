@@ -6,17 +6,15 @@
 //! renames do it, the old tree moved aside first: a run killed between the two leaves no
 //! directory at the output's name, only the old tree under a name [`recover`] finds and puts
 //! back.
-// Not yet behind the seam (`world`): this file's own reads and writes of files (locks, syncs,
-// exclusive creation, links) still call std (ARCHITECTURE.md lists them).
-#![allow(clippy::disallowed_methods)]
+//!
+//! Its files are the real world's (`world::REAL`).
 
 use std::collections::HashSet;
-use std::fs;
-use std::os::unix::fs::{MetadataExt, PermissionsExt};
 use std::path::{Path, PathBuf};
 use std::sync::Mutex;
 
 use crate::error::{Context, Result};
+use crate::world::{World, REAL};
 
 use super::{alive, create_tmp_dir, parent_of, tmp_name, PREFIX};
 
@@ -36,20 +34,20 @@ pub(super) fn stage_beside(real: &Path) -> std::result::Result<PathBuf, NoSwap> 
     let name = real
         .file_name()
         .map_or_else(|| "out".into(), |n| n.to_string_lossy().to_string());
-    if mount_root(real) {
+    if REAL.is_mount_point(real) {
         return Err(NoSwap::MountPoint);
     }
     // A shell there would be left in the old tree, and show it (`ls`, `xdg-open index.html`).
-    if std::env::current_dir().is_ok_and(|c| c.starts_with(real)) {
+    if REAL.current_dir().is_ok_and(|c| c.starts_with(real)) {
         return Err(NoSwap::WorkingDirectory);
     }
-    let (m, pm) = match (fs::symlink_metadata(real), fs::metadata(parent)) {
+    let (m, pm) = match (REAL.symlink_metadata(real), REAL.metadata(parent)) {
         (Ok(m), Ok(pm)) => (m, pm),
         _ => return Err(NoSwap::Unreadable(parent.to_path_buf())),
     };
     // SAFETY: geteuid has no preconditions and cannot fail.
     let euid = unsafe { libc::geteuid() };
-    if pm.mode() & 0o1000 != 0 && euid != 0 && m.uid() != euid && pm.uid() != euid {
+    if pm.mode & 0o1000 != 0 && euid != 0 && m.uid != euid && pm.uid != euid {
         return Err(NoSwap::Sticky(parent.to_path_buf()));
     }
     create_tmp_dir(parent, &name).map_err(|e| NoSwap::Stage(format!("{e:#}")))
@@ -76,42 +74,26 @@ pub(super) enum NoSwap {
     Stage(String),
 }
 
-/// Is `path` the root of a mount (a bind mount included)?
-fn mount_root(path: &Path) -> bool {
-    #[cfg(target_os = "linux")]
-    {
-        use rustix::fs::{statx, AtFlags, StatxAttributes, StatxFlags, CWD};
-        let flags = AtFlags::SYMLINK_NOFOLLOW | AtFlags::NO_AUTOMOUNT;
-        if let Ok(s) = statx(CWD, path, flags, StatxFlags::empty()) {
-            if s.stx_attributes_mask.contains(StatxAttributes::MOUNT_ROOT) {
-                return s.stx_attributes.contains(StatxAttributes::MOUNT_ROOT);
-            }
-        }
-    }
-    match (fs::symlink_metadata(path), path.parent().map(fs::metadata)) {
-        (Ok(m), Some(Ok(p))) => m.dev() != p.dev(),
-        _ => false,
-    }
-}
-
 /// Make `to` (a new path of the tree being built) the same file as `from` (of the old tree): a
 /// hard link, so the file keeps its inode and times; a copy where a link is refused (another
 /// user's file, with `fs.protected_hardlinks`): a regular file's bytes and mode, a symlink's
 /// target.
 pub(super) fn link_or_copy(from: &Path, to: &Path) -> Result<()> {
     if let Some(p) = to.parent() {
-        fs::create_dir_all(p).with_context(|| format!("cannot create {}", p.display()))?;
+        REAL.create_dir_all(p)
+            .with_context(|| format!("cannot create {}", p.display()))?;
     }
-    let linked = fs::hard_link(from, to);
+    let linked = REAL.hard_link(from, to);
     if linked.is_ok() {
         return Ok(());
     }
-    let m =
-        fs::symlink_metadata(from).with_context(|| format!("cannot read {}", from.display()))?;
-    let copied = if m.file_type().is_symlink() {
-        fs::read_link(from).and_then(|t| std::os::unix::fs::symlink(t, to))
-    } else if m.is_file() {
-        fs::copy(from, to).map(|_| ())
+    let m = REAL
+        .symlink_metadata(from)
+        .with_context(|| format!("cannot read {}", from.display()))?;
+    let copied = if m.is_symlink {
+        REAL.read_link(from).and_then(|t| REAL.symlink(&t, to))
+    } else if m.is_file {
+        REAL.copy(from, to)
     } else {
         linked
     };
@@ -127,26 +109,16 @@ pub(super) fn link_or_copy(from: &Path, to: &Path) -> Result<()> {
 /// owner, when this user may), and mode (setgid and sticky bits included). Best effort: what
 /// the system refuses stays as made.
 pub(super) fn copy_dir_attrs(from: &Path, to: &Path) {
-    let Ok(m) = fs::symlink_metadata(from) else {
+    let Ok(m) = REAL.symlink_metadata(from) else {
         return;
     };
-    #[cfg(target_os = "linux")]
-    {
-        use rustix::fs::{lgetxattr, llistxattr, lsetxattr, XattrFlags};
-        let mut names = vec![0u8; 1 << 16];
-        if let Ok(n) = llistxattr(from, &mut names[..]) {
-            let mut value = vec![0u8; 1 << 16];
-            for name in names[..n].split(|b| *b == 0).filter(|s| !s.is_empty()) {
-                if let Ok(len) = lgetxattr(from, name, &mut value[..]) {
-                    let _ = lsetxattr(to, name, &value[..len], XattrFlags::empty());
-                }
-            }
-        }
+    for (name, value) in REAL.xattrs(from).unwrap_or_default() {
+        let _ = REAL.set_xattr(to, &name, &value);
     }
-    if std::os::unix::fs::lchown(to, Some(m.uid()), Some(m.gid())).is_err() {
-        let _ = std::os::unix::fs::lchown(to, None, Some(m.gid()));
+    if REAL.lchown(to, Some(m.uid), Some(m.gid)).is_err() {
+        let _ = REAL.lchown(to, None, Some(m.gid));
     }
-    let _ = fs::set_permissions(to, fs::Permissions::from_mode(m.mode() & 0o7777));
+    let _ = REAL.set_mode(to, m.mode & 0o7777);
 }
 
 /// Put the tree `stage` at `target` (both in one directory), in one step: returns where the old
@@ -158,15 +130,12 @@ pub(super) fn exchange(target: &Path, stage: &Path) -> Result<PathBuf> {
 /// [`exchange`], by `renameat2(RENAME_EXCHANGE)` when `atomic` and the system has it, else by two
 /// renames.
 pub(super) fn exchange_with(target: &Path, stage: &Path, atomic: bool) -> Result<PathBuf> {
-    #[cfg(target_os = "linux")]
     if atomic {
-        use rustix::fs::{renameat_with, RenameFlags, CWD};
-        use rustix::io::Errno;
-        match renameat_with(CWD, stage, CWD, target, RenameFlags::EXCHANGE) {
+        match REAL.rename_exchange(stage, target) {
             Ok(()) => return Ok(stage.to_path_buf()),
-            Err(e) if [Errno::INVAL, Errno::NOSYS, Errno::OPNOTSUPP].contains(&e) => {}
+            Err(e) if e.kind() == std::io::ErrorKind::Unsupported => {}
             Err(e) => {
-                return Err(std::io::Error::from(e)).with_context(|| {
+                return Err(e).with_context(|| {
                     format!(
                         "cannot exchange {} with {}",
                         target.display(),
@@ -176,14 +145,14 @@ pub(super) fn exchange_with(target: &Path, stage: &Path, atomic: bool) -> Result
             }
         }
     }
-    let _ = atomic;
     let name = target
         .file_name()
         .map_or_else(|| "out".into(), |n| n.to_string_lossy().to_string());
     let old = parent_of(target).join(tmp_name(&format!("{name}.old")));
-    fs::rename(target, &old).with_context(|| format!("cannot move {} aside", target.display()))?;
-    if let Err(e) = fs::rename(stage, target) {
-        let _ = fs::rename(&old, target);
+    REAL.rename(target, &old)
+        .with_context(|| format!("cannot move {} aside", target.display()))?;
+    if let Err(e) = REAL.rename(stage, target) {
+        let _ = REAL.rename(&old, target);
         return Err(e).with_context(|| format!("cannot rename into {}", target.display()));
     }
     Ok(old)
@@ -195,33 +164,34 @@ pub(super) fn exchange_with(target: &Path, stage: &Path, atomic: bool) -> Result
 pub(super) fn late_arrivals(retired: &Path, target: &Path, seen: &HashSet<PathBuf>) {
     let mut stack = vec![PathBuf::new()];
     while let Some(rel) = stack.pop() {
-        let Ok(rd) = fs::read_dir(retired.join(&rel)) else {
+        let dir = retired.join(&rel);
+        let Ok(names) = REAL.list(&dir) else {
             continue;
         };
-        for e in rd.flatten() {
-            if is_tmp(&e.file_name()) {
+        for name in names {
+            if is_tmp(&name) {
                 continue;
             }
-            let r = rel.join(e.file_name());
+            let (path, r) = (dir.join(&name), rel.join(&name));
             if seen.contains(&r) {
-                if e.file_type().is_ok_and(|t| t.is_dir()) {
+                if REAL.symlink_metadata(&path).is_ok_and(|m| m.is_dir) {
                     stack.push(r);
                 }
                 continue;
             }
             let to = target.join(&r);
-            let moved = if fs::symlink_metadata(&to).is_ok() {
+            let moved = if REAL.symlink_metadata(&to).is_ok() {
                 Err(std::io::Error::from(std::io::ErrorKind::AlreadyExists))
             } else {
                 to.parent()
-                    .map_or(Ok(()), fs::create_dir_all)
-                    .and_then(|()| fs::rename(e.path(), &to))
+                    .map_or(Ok(()), |p| REAL.create_dir_all(p))
+                    .and_then(|()| REAL.rename(&path, &to))
             };
             if let Err(err) = moved {
                 tracing::warn!(
                     "{} appeared while the directory was replaced and could not be kept: {err} (it is in {})",
                     to.display(),
-                    e.path().display()
+                    path.display()
                 );
             }
         }
@@ -240,7 +210,7 @@ pub(super) fn retire(target: &Path, retired: PathBuf) {
     if let Some(i) = kept.iter().position(|(t, _)| t == target) {
         let (_, before) = kept.swap_remove(i);
         if before != retired {
-            let _ = fs::remove_dir_all(before);
+            let _ = REAL.remove_dir_all(&before);
         }
     }
     kept.push((target.to_path_buf(), retired));
@@ -255,25 +225,27 @@ pub(super) fn recover(target: &Path) {
     };
     let suffix = format!(".{name}.old");
     let parent = parent_of(target);
-    let Ok(rd) = fs::read_dir(&parent) else {
+    let Ok(names) = REAL.list(&parent) else {
         return;
     };
-    let newest = rd
-        .flatten()
-        .filter(|e| {
-            let n = e.file_name();
+    let newest = names
+        .iter()
+        .filter(|n| {
             let Some(rest) = n.to_str().and_then(|n| n.strip_prefix(PREFIX)) else {
                 return false;
             };
             let pid = rest.split('.').next().and_then(|p| p.parse::<i32>().ok());
             rest.ends_with(&suffix)
                 && pid.is_some_and(|p| p != std::process::id() as i32 && !alive(p))
-                && e.file_type().is_ok_and(|t| t.is_dir())
         })
-        .filter_map(|e| Some((e.metadata().ok()?.modified().ok()?, e.path())))
+        .filter_map(|n| {
+            let path = parent.join(n);
+            let m = REAL.symlink_metadata(&path).ok().filter(|m| m.is_dir)?;
+            Some((m.modified?, path))
+        })
         .max();
     if let Some((_, old)) = newest {
-        if fs::rename(&old, target).is_ok() {
+        if REAL.rename(&old, target).is_ok() {
             tracing::warn!(
                 "{} was being replaced when its writer was killed: its last whole version is back",
                 target.display()

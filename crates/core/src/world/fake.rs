@@ -33,7 +33,7 @@ pub struct Files {
     /// exclusively.
     locks: Mutex<BTreeMap<PathBuf, Vec<(u64, bool)>>>,
     /// What fails: an operation (`"sync"`, `"write"`, `"rename"`, `"hard_link"`, `"open"`,
-    /// `"sync_dir"`) on a path.
+    /// `"sync_dir"`, `"sync_fs"`, `"copy"`) on a path.
     fails: Mutex<BTreeSet<(String, PathBuf)>>,
     handles: std::sync::atomic::AtomicU64,
 }
@@ -322,6 +322,16 @@ impl World for Fake {
         names.dedup();
         Ok(names)
     }
+    fn entries(&self, dir: &Path) -> io::Result<Vec<(OsString, bool)>> {
+        Ok(self
+            .list(dir)?
+            .into_iter()
+            .map(|n| {
+                let d = self.files.is_dir(&dir.join(&n));
+                (n, d)
+            })
+            .collect())
+    }
     fn metadata(&self, path: &Path) -> io::Result<Meta> {
         if let Some((b, at)) = self.files.files.lock().unwrap().get(path) {
             return Ok(Meta {
@@ -331,6 +341,9 @@ impl World for Fake {
                 modified: Some(*at),
                 is_symlink: false,
                 file_id: None,
+                mode: 0o644,
+                uid: 0,
+                gid: 0,
             });
         }
         if self.files.is_dir(path) {
@@ -341,6 +354,9 @@ impl World for Fake {
                 modified: None,
                 is_symlink: false,
                 file_id: None,
+                mode: 0o755,
+                uid: 0,
+                gid: 0,
             });
         }
         Err(not_found(path))
@@ -391,6 +407,52 @@ impl World for Fake {
     }
     fn sync_dir(&self, dir: &Path) -> io::Result<()> {
         self.files.check("sync_dir", dir)
+    }
+    fn canonicalize(&self, path: &Path) -> io::Result<PathBuf> {
+        // (the fake has no links: a path that is there is its own)
+        self.metadata(path).map(|_| path.to_path_buf())
+    }
+    fn read_link(&self, path: &Path) -> io::Result<PathBuf> {
+        self.metadata(path)?;
+        Err(io::Error::new(
+            io::ErrorKind::InvalidInput,
+            format!("{}: not a symbolic link", path.display()),
+        ))
+    }
+    fn symlink(&self, _target: &Path, link: &Path) -> io::Result<()> {
+        Err(io::Error::new(
+            io::ErrorKind::Unsupported,
+            format!("{}: the fake world has no links", link.display()),
+        ))
+    }
+    fn copy(&self, from: &Path, to: &Path) -> io::Result<()> {
+        self.files.check("copy", from)?;
+        let bytes = self.read(from)?;
+        self.write(to, &bytes)
+    }
+    fn set_mode(&self, path: &Path, _mode: u32) -> io::Result<()> {
+        self.metadata(path).map(|_| ())
+    }
+    fn lchown(&self, path: &Path, _uid: Option<u32>, _gid: Option<u32>) -> io::Result<()> {
+        self.metadata(path).map(|_| ())
+    }
+    fn xattrs(&self, path: &Path) -> io::Result<Vec<(Vec<u8>, Vec<u8>)>> {
+        self.metadata(path).map(|_| Vec::new())
+    }
+    fn set_xattr(&self, path: &Path, _name: &[u8], _value: &[u8]) -> io::Result<()> {
+        self.metadata(path).map(|_| ())
+    }
+    fn sync_fs(&self, dir: &Path) -> io::Result<()> {
+        self.files.check("sync_fs", dir)
+    }
+    fn rename_exchange(&self, _from: &Path, _to: &Path) -> io::Result<()> {
+        Err(io::ErrorKind::Unsupported.into())
+    }
+    fn is_mount_point(&self, _path: &Path) -> bool {
+        false
+    }
+    fn current_dir(&self) -> io::Result<PathBuf> {
+        Ok(PathBuf::from("/"))
     }
     fn run(&self, program: &Path, args: &[&OsStr], stdin: Option<&[u8]>) -> io::Result<Output> {
         let args: Vec<OsString> = args.iter().map(|a| a.to_os_string()).collect();
@@ -529,6 +591,9 @@ impl Virtual for MemFile {
             modified: Some(self.at),
             is_symlink: false,
             file_id: None,
+            mode: 0o644,
+            uid: 0,
+            gid: 0,
         })
     }
 }

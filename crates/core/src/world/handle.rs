@@ -19,6 +19,11 @@ pub struct Meta {
     pub is_symlink: bool,
     /// Its device and inode (unix): two names of one file have the same (`None`: a fake's).
     pub file_id: Option<(u64, u64)>,
+    /// Its permission bits (setgid and sticky included) and its owner and group (unix; a
+    /// fake's: 0o644 or 0o755, root's).
+    pub mode: u32,
+    pub uid: u32,
+    pub gid: u32,
 }
 
 impl Meta {
@@ -34,6 +39,9 @@ impl Meta {
                 use std::os::unix::fs::MetadataExt;
                 Some((m.dev(), m.ino()))
             },
+            mode: std::os::unix::fs::MetadataExt::mode(m) & 0o7777,
+            uid: std::os::unix::fs::MetadataExt::uid(m),
+            gid: std::os::unix::fs::MetadataExt::gid(m),
         }
     }
 }
@@ -176,6 +184,28 @@ impl Handle {
         match &self.0 {
             Inner::Disk(f) => f.metadata().map(|m| Meta::of(&m)),
             Inner::Memory(m) => m.meta(),
+        }
+    }
+
+    /// A second handle of the same open file (its position shared; a fake's cannot be).
+    pub fn try_clone(&self) -> io::Result<Handle> {
+        match &self.0 {
+            Inner::Disk(f) => f.try_clone().map(Handle::disk),
+            Inner::Memory(_) => Err(io::Error::new(
+                io::ErrorKind::Unsupported,
+                "a fake file has one handle",
+            )),
+        }
+    }
+
+    /// Set its permission bits to `mode` (a fake's have none).
+    pub fn set_mode(&self, mode: u32) -> io::Result<()> {
+        match &self.0 {
+            Inner::Disk(f) => {
+                use std::os::unix::fs::PermissionsExt;
+                f.set_permissions(std::fs::Permissions::from_mode(mode))
+            }
+            Inner::Memory(_) => Ok(()),
         }
     }
 

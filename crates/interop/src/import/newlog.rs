@@ -47,7 +47,7 @@ impl NewLog {
         let (tmp, file) = crate::outfile::create_tmp_file(&dir, &name)?;
         Ok(NewLog {
             tmp,
-            file: Handle::disk(file),
+            file,
             dir,
             committed: false,
         })

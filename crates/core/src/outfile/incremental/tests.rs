@@ -1,6 +1,7 @@
 // (a test: the machine's own files, programs and clock)
 #![allow(clippy::disallowed_methods)]
 use super::*;
+use std::fs;
 use std::os::unix::fs::{symlink, MetadataExt, PermissionsExt};
 
 fn dir(tag: &str) -> PathBuf {
