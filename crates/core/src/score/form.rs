@@ -261,6 +261,11 @@ forms! {
 }
 
 impl Form {
+    /// The form of a pairs session whose file names none (the older Bridgemate layout without
+    /// `ScoringType`, a PBN file with matchpoint columns and no `[Scoring]`): matchpoints, the
+    /// one place importers take it from.
+    pub const UNNAMED: Form = Form::Mp;
+
     /// The form named `s` in a log.
     pub fn parse(s: &str) -> Option<Form> {
         Form::ALL.iter().copied().find(|f| f.name() == s)

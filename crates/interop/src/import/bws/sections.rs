@@ -73,7 +73,7 @@ pub(super) fn sections(db: &Database, req: &Request) -> Result<Sections, Vec<Pro
     // session at matchpoints unless the director says otherwise (`--form`).
     let mut notices = Vec::new();
     if form.is_none() && req.form.is_none() {
-        form = Some(("mp".into(), "Section".into()));
+        form = Some((Form::UNNAMED.name().into(), "Section".into()));
         notices.push((
             "Section".to_string(),
             if scoring.is_none() {

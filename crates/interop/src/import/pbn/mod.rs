@@ -142,7 +142,7 @@ fn read_chunked(
     // No [Scoring] anywhere, but matchpoint columns: a matchpoint session.
     if let (None, Some(line)) = (st.scoring, st.mp_columns) {
         let ss = d.session_mut(s);
-        ss.form = Some(("mp".into(), format!("line {line}")));
+        ss.form = Some((Form::UNNAMED.name().into(), format!("line {line}")));
         ss.options
             .insert("neuberg_small_field".into(), Value::from("off"));
     }
