@@ -320,16 +320,21 @@ impl Incremental {
         Ok(())
     }
 
+    /// The list of the published files (`text`) written into the new tree.
+    fn put_manifest(&mut self, text: &str) -> Result<()> {
+        put_file(
+            &REAL,
+            &self.stage,
+            &mut self.subdirs,
+            MANIFEST,
+            text.as_bytes(),
+        )
+    }
+
     fn commit_new(&mut self) -> Result<Published> {
         if self.listed {
             let text = Incremental::manifest(&self.names);
-            put_file(
-                &REAL,
-                &self.stage,
-                &mut self.subdirs,
-                MANIFEST,
-                text.as_bytes(),
-            )?;
+            self.put_manifest(&text)?;
         }
         self.sync_stage()?;
         REAL.rename(&self.stage, &self.target)
@@ -345,13 +350,7 @@ impl Incremental {
             let text = Incremental::manifest(&self.names);
             let (old, new) = (self.target.join(MANIFEST), self.stage.join(MANIFEST));
             if !(same_bytes(&old, text.as_bytes()) && REAL.hard_link(&old, &new).is_ok()) {
-                put_file(
-                    &REAL,
-                    &self.stage,
-                    &mut self.subdirs,
-                    MANIFEST,
-                    text.as_bytes(),
-                )?;
+                self.put_manifest(&text)?;
             }
         }
         let (seen, removed) = self.carry()?;
