@@ -507,13 +507,7 @@ impl Incremental {
         }
         let tmp = self.stage.join(MANIFEST);
         let _ = REAL.remove_file(&tmp);
-        put_file(
-            &REAL,
-            &self.stage,
-            &mut self.subdirs,
-            MANIFEST,
-            text.as_bytes(),
-        )?;
+        self.put_manifest(text)?;
         sync_files(&REAL, &self.stage, [MANIFEST])?;
         let to = self.target.join(MANIFEST);
         REAL.rename(&tmp, &to)
