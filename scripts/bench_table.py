@@ -57,19 +57,19 @@ DATASET_CARRIED = {
 }
 # The builds (scripts/bench_build.sh, ~45 minutes of CPU a commit), copied here by hand.
 BUILD_CARRIED = {
-    "date": "2026-11-29 11:45–13:15 UTC",
-    "note": "from scripts/bench_build.sh be4e385 068c0cc (run at the lowest priority beside three "
-            "other engineers' builds: the CPU figures hold, the wall times are the load's, not the "
-            "build's)",
+    "date": "2026-11-29 19:03–19:23 UTC",
+    "note": "from scripts/bench_build.sh's steps run by hand for be4e385 and 6cddc29 on an idle "
+            "machine (load 2.0–2.1: the build's own two jobs); 6cddc29 also carries three sessions' "
+            "code more (individual events, the world seam, typed errors)",
     "rows": [
-        ("first build from nothing (`cargo build --release --locked`), the workspace (068c0cc)",
-         "CPU 1,130 s (user 1,079.6 + system 50.8) · peak 1,419 MiB",
-         "one crate (be4e385): CPU 1,134 s (user 1,089.7 + system 44.1) · peak 1,413 MiB",
-         "1.00× CPU", "measured (issue 36 item 1)", ""),
+        ("first build from nothing (`cargo build --release --locked`), the workspace (6cddc29)",
+         "wall 445 s · CPU 874 s (user 833.8 + system 40.0) · peak 1,435 MiB",
+         "one crate (be4e385): wall 429 s · CPU 843 s (user 805.1 + system 38.2) · peak 1,429 MiB",
+         "1.04× wall · 1.04× CPU", "measured (issue 36 item 1)", ""),
         ("the test build after it (`cargo test --release --locked --no-run`), the workspace",
-         "CPU 252 s (user 234.4 + system 18.1) · peak 601 MiB",
-         "one crate: CPU 268 s (user 248.7 + system 19.0) · peak 1,012 MiB",
-         "0.94× CPU · 0.59× peak", "measured (issue 36 item 1)", ""),
+         "wall 119 s · CPU 229 s (user 211.5 + system 17.8) · peak 630 MiB",
+         "one crate: wall 108 s · CPU 209 s (user 193.4 + system 15.6) · peak 1,022 MiB",
+         "1.10× wall · 0.62× peak", "measured (issue 36 item 1)", ""),
     ],
 }
 SALLIERE_CARRIED = {
